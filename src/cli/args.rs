@@ -1,0 +1,100 @@
+//! Argument groups shared by several subcommands.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::error::{Error, Result};
+use crate::game::MAX_STEALTH;
+use crate::rules::{Rules, parse_rules};
+use crate::strategy::{self, Strategy};
+
+/// The default seed of every sampling command.
+pub const DEFAULT_SEED: u64 = 20_261_122;
+
+/// `--rules` and `--rule`: which reading of RULES.md is in force.
+#[derive(Args, Debug, Clone)]
+pub struct RulesArgs {
+    /// Rules preset (`main-text`, `clarified`) or a TOML rules file.
+    #[arg(
+        long = "rules",
+        value_name = "PRESET|FILE",
+        default_value = "main-text"
+    )]
+    pub preset: String,
+    /// Override one ruling, e.g. `--rule discovered-penalty=2` (repeatable). Keys:
+    /// recruit-count, first-aid-recruit, discovered-penalty, second-success,
+    /// finale-substitute, first-aid-after-side.
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    pub overrides: Vec<String>,
+}
+
+impl RulesArgs {
+    /// The rules these arguments select.
+    pub fn rules(&self) -> Result<Rules> {
+        Ok(parse_rules(&self.preset, &self.overrides)?)
+    }
+}
+
+/// Arguments of every multi-game run: stealth list, game count, seed, threads, output.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Starting stealth values, comma-separated (each 0..=99).
+    #[arg(long, value_delimiter = ',', default_values_t = [8u8, 10, 12],
+          value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
+    pub stealth: Vec<u8>,
+    /// Games per starting stealth (at least 1).
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// Seed of the run: the same seed gives byte-identical output for any thread count.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Write tidy CSV here (`-` for standard output instead of the table).
+    #[arg(long, value_name = "FILE|-")]
+    pub out: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Confidence level of the intervals, strictly between 0 and 1.
+    #[arg(long, default_value_t = 0.95, value_parser = parse_level)]
+    pub confidence: f64,
+}
+
+impl RunArgs {
+    /// A rayon pool with the requested number of threads.
+    pub fn pool(&self) -> Result<rayon::ThreadPool> {
+        let mut builder = rayon::ThreadPoolBuilder::new();
+        if let Some(threads) = self.threads {
+            builder = builder.num_threads(usize::from(threads));
+        }
+        builder
+            .build()
+            .map_err(|e| Error::Runtime(format!("cannot start worker threads: {e}")))
+    }
+}
+
+fn parse_level(text: &str) -> std::result::Result<f64, String> {
+    let level: f64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number"))?;
+    if level > 0.0 && level < 1.0 {
+        Ok(level)
+    } else {
+        Err(format!(
+            "{level} is not strictly between 0 and 1 (e.g. 0.95)"
+        ))
+    }
+}
+
+/// A strategy by name (built-in or bundled) or file path.
+pub fn load_strategy(name: &str) -> Result<Box<dyn Strategy>> {
+    strategy::built_in(name).ok_or_else(|| {
+        Error::Input(format!(
+            "unknown strategy '{name}' (allowed: {})",
+            strategy::BUILT_IN.join(", ")
+        ))
+    })
+}

@@ -1,0 +1,40 @@
+//! The command line: one module per subcommand, shared argument groups here.
+
+mod args;
+mod play;
+mod simulate;
+
+use clap::{Parser, Subcommand};
+
+pub use args::{RulesArgs, RunArgs};
+
+use crate::error::Result;
+
+/// raven — how winnable is Operation Purple Raven, and which decisions matter?
+///
+/// Plays the solo tabletop game by the rulings of RULES.md, millions of times, under pluggable
+/// strategies; reports win probabilities with confidence intervals.
+#[derive(Parser, Debug)]
+#[command(name = "raven", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Narrate one game: every roll, decision, wound and phase change.
+    Play(play::PlayArgs),
+    /// Play many games and report win rates per starting stealth (Monte Carlo).
+    Simulate(simulate::SimulateArgs),
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Play(args) => play::run(&args),
+        Command::Simulate(args) => simulate::run(&args),
+    }
+}

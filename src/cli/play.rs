@@ -1,0 +1,302 @@
+//! `raven play`: narrate one game.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+use clap::Args;
+
+use crate::engine::{Observer, play_seeded};
+use crate::error::{Error, Result};
+use crate::game::{
+    Action, Aid, Chance, Character, Decision, MAX_STEALTH, Phase, State, Step, TOUGH_CHALLENGES,
+};
+use crate::rules::Rules;
+
+use super::args::{DEFAULT_SEED, RulesArgs, load_strategy};
+
+/// Arguments of `raven play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Seed of the game.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Which game of the seeded run to replay (as numbered by `simulate`).
+    #[arg(long, default_value_t = 0)]
+    pub game: u64,
+    /// Starting stealth (0..=99).
+    #[arg(long, default_value_t = 10,
+          value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
+    pub stealth: u8,
+    /// Strategy: a built-in name or a strategy file.
+    #[arg(long, default_value = "reference")]
+    pub strategy: String,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub rules: RulesArgs,
+}
+
+/// Runs `raven play`.
+pub fn run(args: &PlayArgs) -> Result<()> {
+    let rules = args.rules.rules()?;
+    let strategy = load_strategy(&args.strategy)?;
+    let mut narrator = Narrator::new(rules);
+    writeln!(
+        narrator.text,
+        "Operation Purple Raven: seed {}, game {}, stealth {}, strategy {}, rules {}",
+        args.seed,
+        args.game,
+        args.stealth,
+        strategy.name(),
+        rules.spelled_out()
+    )
+    .expect("writing to a String");
+    let (_, outcome) = play_seeded(
+        &rules,
+        strategy.as_ref(),
+        args.stealth,
+        args.seed,
+        args.game,
+        &mut narrator,
+    );
+    writeln!(narrator.text, "{outcome}").expect("writing to a String");
+    std::io::stdout()
+        .write_all(narrator.text.as_bytes())
+        .map_err(|e| Error::Runtime(format!("cannot write to standard output: {e}")))
+}
+
+/// Writes one line per event of a game.
+pub struct Narrator {
+    rules: Rules,
+    /// The narration so far.
+    pub text: String,
+}
+
+impl Narrator {
+    /// A narrator for a game under `rules`.
+    pub fn new(rules: Rules) -> Narrator {
+        Narrator {
+            rules,
+            text: String::new(),
+        }
+    }
+
+    fn line(&mut self, indent: usize, line: &str) {
+        let _ = writeln!(self.text, "{:indent$}{line}", "", indent = indent * 2);
+    }
+
+    /// Stealth, health, team and phase changes between two states.
+    fn changes(&mut self, before: &State, after: &State) {
+        let mut parts = Vec::new();
+        if before.stealth() != after.stealth() {
+            let note = if after.discovered() {
+                " (discovered!)"
+            } else {
+                ""
+            };
+            parts.push(format!(
+                "stealth {} → {}{note}",
+                before.stealth(),
+                after.stealth()
+            ));
+        }
+        for c in Character::ALL {
+            if after.team().contains(c) && !before.team().contains(c) {
+                parts.push(format!("{} joins the team", c.name()));
+            } else if before.team().contains(c) && before.health(c) != after.health(c) {
+                parts.push(format!(
+                    "{} {} → {}",
+                    c.name(),
+                    before.health(c).label(),
+                    after.health(c).label()
+                ));
+            }
+        }
+        if !parts.is_empty() {
+            let text = parts.join("; ");
+            self.line(2, &text);
+        }
+        if before.phase() != after.phase() {
+            match after.phase() {
+                Phase::Run => {
+                    let team: Vec<_> = after.team().iter().map(|c| c.name()).collect();
+                    self.line(0, &format!("Phase 2: the run (team: {})", team.join(", ")));
+                }
+                Phase::Finale => self.line(0, "Phase 3: the finale"),
+                _ => {}
+            }
+        }
+    }
+
+    /// What a check is for, read from the state before it.
+    fn check_label(&self, before: &State) -> (Character, String) {
+        if let Aid::Check { patient, giver } = before.aid() {
+            return (giver, format!("first aid on {}", patient.name()));
+        }
+        match before.step() {
+            Step::RecruitCheck {
+                target,
+                done,
+                needed,
+                roller,
+            } => {
+                let ty = before.complication(target).expect("target's complication");
+                (
+                    roller,
+                    format!(
+                        "{} to recruit {} (check {} of {needed})",
+                        ty.complication(),
+                        target.name(),
+                        done + 1
+                    ),
+                )
+            }
+            Step::RunCheck {
+                challenge,
+                ty,
+                roller,
+            } => (
+                roller,
+                format!("run challenge {} ({})", challenge + 1, ty.speciality()),
+            ),
+            Step::SideCheck {
+                types,
+                index,
+                roller,
+                ..
+            } => (
+                roller,
+                format!(
+                    "side challenge ({})",
+                    types[usize::from(index)].speciality()
+                ),
+            ),
+            Step::Tough { tough, successes } => {
+                let finale = before.finale().expect("finale character");
+                let threshold = before.tough_threshold(&self.rules, successes);
+                (
+                    finale,
+                    format!(
+                        "Tough Challenge {} of {TOUGH_CHALLENGES} ({successes} side successes, needs {threshold}+)",
+                        tough + 1
+                    ),
+                )
+            }
+            step => unreachable!("no check at {step:?}"),
+        }
+    }
+}
+
+impl Observer for Narrator {
+    fn decision(&mut self, before: &State, decision: Decision, action: Action, after: &State) {
+        let text = match (decision, action) {
+            (_, Action::Main(c)) => format!("Main character: {c}"),
+            (_, Action::Recruit(c)) => {
+                let ty = before.complication(c).expect("target's complication");
+                let needed = match after.step() {
+                    Step::Recruit { needed, .. } => needed,
+                    _ => 0,
+                };
+                format!(
+                    "Recruit {c}: complication {} ({}), {needed} successful check{} needed",
+                    ty.complication(),
+                    ty.speciality(),
+                    if needed == 1 { "" } else { "s" }
+                )
+            }
+            (_, Action::Stop) => format!("Stop recruiting with a team of {}", before.team().len()),
+            (_, Action::RunType(ty)) => {
+                format!("Run challenge rolled 6: type {} chosen", ty.speciality())
+            }
+            (Decision::Substitute, Action::Finale(c)) => {
+                format!("Substitute finale character: {c}")
+            }
+            (_, Action::Finale(c)) => format!("Finale character: {c}"),
+            (Decision::SideChallenge { ty, .. }, Action::Pass) => {
+                if before.attempts() > 0 {
+                    format!("Give up the {} side challenge", ty.speciality())
+                } else {
+                    format!("Pass the {} side challenge", ty.speciality())
+                }
+            }
+            (_, Action::SkipAid) => "First aid opportunity skipped".to_string(),
+            // Who rolls and whom first aid treats are told by the check that follows.
+            (_, Action::Roll(_) | Action::Aid { .. } | Action::Pass) => String::new(),
+        };
+        if !text.is_empty() {
+            self.line(1, &text);
+        }
+        self.changes(before, after);
+    }
+
+    fn chance(&mut self, before: &State, chance: Chance, outcome: u32, after: &State) {
+        match chance {
+            Chance::Complications => {
+                self.line(
+                    0,
+                    &format!("Phase 1: assemble a team (stealth {})", before.stealth()),
+                );
+                let list: Vec<_> = Character::ALL
+                    .iter()
+                    .map(|c| {
+                        let ty = after.complication(*c).expect("rolled");
+                        format!("{} {} ({})", c.name(), ty.complication(), ty.number())
+                    })
+                    .collect();
+                self.line(1, &format!("Complications: {}", list.join(", ")));
+            }
+            Chance::ChallengeType => {
+                if let Step::RunType { challenge } = before.step() {
+                    let face = outcome + 1;
+                    let ty = match after.step() {
+                        Step::Run { ty, .. } => ty.speciality(),
+                        _ => "of the team's choice",
+                    };
+                    self.line(
+                        1,
+                        &format!(
+                            "Run challenge {} of 6: rolled {face}, type {ty}",
+                            challenge + 1
+                        ),
+                    );
+                }
+            }
+            Chance::SideTypes => {
+                if let Step::SideTypes { tough } = before.step() {
+                    let first = Character::from_index((outcome / 6) as usize);
+                    let second = Character::from_index((outcome % 6) as usize);
+                    self.line(
+                        1,
+                        &format!(
+                            "Tough Challenge {} of {TOUGH_CHALLENGES}: side challenges {} and {}",
+                            tough + 1,
+                            first.speciality(),
+                            second.speciality()
+                        ),
+                    );
+                }
+            }
+            Chance::Check { dice } => {
+                let (roller, what) = self.check_label(before);
+                let threshold = match before.step() {
+                    Step::Tough { successes, .. } if before.aid() == Aid::None => {
+                        before.tough_threshold(&self.rules, successes)
+                    }
+                    _ => 5,
+                };
+                let verdict = if outcome as u8 >= threshold {
+                    "success"
+                } else {
+                    "failure"
+                };
+                self.line(
+                    2,
+                    &format!(
+                        "{} rolls {dice}d6 for {what}: highest {outcome}, {verdict}",
+                        roller.name()
+                    ),
+                );
+            }
+        }
+        self.changes(before, after);
+    }
+}

@@ -1,0 +1,9 @@
+//! Engines that drive the one state machine of [`crate::game`]: Monte Carlo sampling here,
+//! exact expectation and optimal play in their own modules.
+
+pub mod montecarlo;
+mod play;
+pub mod seed;
+
+pub use montecarlo::{Cancelled, Job, Tally, simulate};
+pub use play::{Observer, play_game, play_seeded};

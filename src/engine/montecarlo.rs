@@ -1,0 +1,162 @@
+//! Monte Carlo: many games in parallel, reproducible whatever the thread count.
+//!
+//! Games are split into fixed-size chunks of consecutive game indices; every game seeds its
+//! own streams from (seed, stealth, index), rayon plays chunks in parallel, and integer tallies
+//! are added up — integer sums do not depend on the order, so the result is identical for any
+//! number of threads. Memory is flat: only one tally per chunk in flight.
+
+use std::ops::{Add, AddAssign};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
+use crate::game::{LossCause, Outcome, State};
+use crate::rules::Rules;
+use crate::strategy::Strategy;
+
+use super::play::play_game;
+use super::seed::streams;
+
+/// Games per chunk: the unit of parallel work, progress and cancellation.
+pub const CHUNK: u64 = 1 << 14;
+
+/// Integer counts over a set of games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Games lost, by [`LossCause`] in [`LossCause::ALL`] order.
+    pub losses: [u64; 4],
+    /// Games in which stealth reached 0.
+    pub discovered: u64,
+    /// Sum of the stealth left at the end.
+    pub stealth_left: u64,
+    /// Games that reached the run (phase 2).
+    pub reached_run: u64,
+    /// Sum of team sizes entering the run, over games that reached it.
+    pub team_at_run: u64,
+    /// Sum of dead team members at the end.
+    pub deaths: u64,
+}
+
+impl Tally {
+    /// Counts one finished game.
+    #[inline]
+    pub fn record(&mut self, end: &State) {
+        self.games += 1;
+        match end.outcome().expect("a recorded game is over") {
+            Outcome::Win => self.wins += 1,
+            Outcome::Loss(cause) => self.losses[cause as usize] += 1,
+        }
+        self.discovered += u64::from(end.discovered());
+        self.stealth_left += u64::from(end.stealth());
+        // The team never changes after phase 1, so its final size is its size entering the run.
+        if end.outcome() != Some(Outcome::Loss(LossCause::Recruitment)) {
+            self.reached_run += 1;
+            self.team_at_run += u64::from(end.team().len());
+        }
+        self.deaths += u64::from(end.deaths());
+    }
+
+    /// Losses of one cause.
+    pub fn lost(&self, cause: LossCause) -> u64 {
+        self.losses[cause as usize]
+    }
+
+    /// `numerator / denominator`, 0 when nothing was counted.
+    pub fn ratio(numerator: u64, denominator: u64) -> f64 {
+        if denominator == 0 {
+            0.0
+        } else {
+            numerator as f64 / denominator as f64
+        }
+    }
+}
+
+impl AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        self.games += other.games;
+        self.wins += other.wins;
+        for (mine, theirs) in self.losses.iter_mut().zip(other.losses) {
+            *mine += theirs;
+        }
+        self.discovered += other.discovered;
+        self.stealth_left += other.stealth_left;
+        self.reached_run += other.reached_run;
+        self.team_at_run += other.team_at_run;
+        self.deaths += other.deaths;
+    }
+}
+
+impl Add for Tally {
+    type Output = Tally;
+    fn add(mut self, other: Tally) -> Tally {
+        self += other;
+        self
+    }
+}
+
+/// One Monte Carlo run: `games` games of `strategy` at starting stealth `stealth`.
+#[derive(Clone, Copy)]
+pub struct Job<'a, S: ?Sized> {
+    /// The rules in force.
+    pub rules: &'a Rules,
+    /// Who decides.
+    pub strategy: &'a S,
+    /// Starting stealth.
+    pub stealth: u8,
+    /// Number of games.
+    pub games: u64,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+/// The run was interrupted (Ctrl-C) before it finished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("interrupted")]
+pub struct Cancelled;
+
+/// Plays games `range` of `job` on this thread and tallies them.
+pub fn play_range<S: Strategy + ?Sized>(job: &Job<'_, S>, range: std::ops::Range<u64>) -> Tally {
+    let mut tally = Tally::default();
+    for game in range {
+        let mut streams = streams(job.seed, job.stealth, game);
+        let end = play_game(
+            job.rules,
+            job.strategy,
+            State::new(job.stealth),
+            &mut streams,
+            &mut (),
+        );
+        tally.record(&end);
+    }
+    tally
+}
+
+/// Plays the job in parallel on the current rayon pool. `progress` is called with the number
+/// of games of each finished chunk; `cancel` is polled between chunks.
+pub fn simulate<S: Strategy + ?Sized>(
+    job: &Job<'_, S>,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &AtomicBool,
+) -> Result<Tally, Cancelled> {
+    let chunks = job.games.div_ceil(CHUNK);
+    let tally = (0..chunks)
+        .into_par_iter()
+        .map(|chunk| {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(Cancelled);
+            }
+            let range = chunk * CHUNK..((chunk + 1) * CHUNK).min(job.games);
+            let tally = play_range(job, range);
+            progress(tally.games);
+            Ok(tally)
+        })
+        .try_reduce(Tally::default, |a, b| Ok(a + b))?;
+    if cancel.load(Ordering::Relaxed) {
+        return Err(Cancelled);
+    }
+    Ok(tally)
+}

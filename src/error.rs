@@ -1,0 +1,43 @@
+//! The errors a command can end with, and their exit codes.
+
+use crate::rules::RulesError;
+
+/// Why a command failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad input from the user (arguments, files): exit code 2.
+    #[error("{0}")]
+    Input(String),
+    /// Something went wrong while working (I/O): exit code 1.
+    #[error("{0}")]
+    Runtime(String),
+    /// Ctrl-C: exit code 130, no output written.
+    #[error("interrupted; no output was written")]
+    Interrupted,
+}
+
+impl Error {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Input(_) => 2,
+            Error::Runtime(_) => 1,
+            Error::Interrupted => 130,
+        }
+    }
+}
+
+impl From<RulesError> for Error {
+    fn from(e: RulesError) -> Error {
+        Error::Input(e.to_string())
+    }
+}
+
+impl From<crate::engine::Cancelled> for Error {
+    fn from(_: crate::engine::Cancelled) -> Error {
+        Error::Interrupted
+    }
+}
+
+/// The result of a command.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

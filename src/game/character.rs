@@ -1,0 +1,211 @@
+//! Characters, check types, health and the team.
+
+use std::fmt;
+
+/// One of the six characters. A check *type* is named by the character whose speciality it is
+/// (type 1 = Hacker … type 6 = Medic).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Character {
+    /// Bunny, the Hacker (type 1, "track down").
+    Hacker = 0,
+    /// Ink, the Spy (type 2, "sneak out").
+    Spy = 1,
+    /// Shades, the Sniper (type 3, "guard").
+    Sniper = 2,
+    /// Nova, the Demolitions expert (type 4, "break out").
+    Demolitions = 3,
+    /// Rump, the Mechanic (type 5, "repair").
+    Mechanic = 4,
+    /// Dix, the Medic (type 6, "patch up", first aid, medical side challenges).
+    Medic = 5,
+}
+
+impl Character {
+    /// All six, in character-number order.
+    pub const ALL: [Character; 6] = [
+        Character::Hacker,
+        Character::Spy,
+        Character::Sniper,
+        Character::Demolitions,
+        Character::Mechanic,
+        Character::Medic,
+    ];
+
+    /// The character with this 0-based index.
+    #[inline]
+    pub const fn from_index(i: usize) -> Character {
+        Character::ALL[i]
+    }
+
+    /// The 0-based index.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The rules' 1-based number (and check type).
+    pub const fn number(self) -> u8 {
+        self as u8 + 1
+    }
+
+    /// The character for a 1-based number or die face.
+    pub fn from_number(n: u8) -> Option<Character> {
+        (1..=6)
+            .contains(&n)
+            .then(|| Character::ALL[usize::from(n) - 1])
+    }
+
+    /// The character's name in the original game.
+    pub const fn name(self) -> &'static str {
+        ["Bunny", "Ink", "Shades", "Nova", "Rump", "Dix"][self as usize]
+    }
+
+    /// The speciality, lower-case, as used on the command line and in strategy files.
+    pub const fn speciality(self) -> &'static str {
+        [
+            "hacker",
+            "spy",
+            "sniper",
+            "demolitions",
+            "mechanic",
+            "medic",
+        ][self as usize]
+    }
+
+    /// The complication this speciality overcomes in phase 1.
+    pub const fn complication(self) -> &'static str {
+        [
+            "track down",
+            "sneak out",
+            "guard",
+            "break out",
+            "repair",
+            "patch up",
+        ][self as usize]
+    }
+
+    /// Parses a speciality or character name, case-insensitively.
+    pub fn parse(text: &str) -> Option<Character> {
+        let text = text.trim().to_ascii_lowercase();
+        Character::ALL.into_iter().find(|c| {
+            c.speciality() == text || c.name().eq_ignore_ascii_case(&text) || {
+                text == "demolitions-expert" && *c == Character::Demolitions
+            }
+        })
+    }
+
+    /// Dice rolled by this character for a check of type `ty`, before penalties:
+    /// 3 for their own speciality, else 2.
+    #[inline]
+    pub fn base_skill(self, ty: Character) -> i8 {
+        if self == ty { 3 } else { 2 }
+    }
+}
+
+impl fmt::Display for Character {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.name(), self.speciality())
+    }
+}
+
+/// Health, one step per wound (R3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[repr(u8)]
+pub enum Health {
+    /// No wounds.
+    #[default]
+    Healthy = 0,
+    /// One wound; still able.
+    Wounded = 1,
+    /// Two wounds; may not roll until healed.
+    Incapacitated = 2,
+    /// Out of the game for good.
+    Dead = 3,
+}
+
+impl Health {
+    /// R3: healthy and wounded characters are able.
+    #[inline]
+    pub fn is_able(self) -> bool {
+        self <= Health::Wounded
+    }
+
+    /// R3: one wound is one step towards death.
+    #[inline]
+    pub fn wounded(self) -> Health {
+        match self {
+            Health::Healthy => Health::Wounded,
+            Health::Wounded => Health::Incapacitated,
+            Health::Incapacitated | Health::Dead => Health::Dead,
+        }
+    }
+
+    /// R15: a successful first aid improves one step; the dead stay dead.
+    #[inline]
+    pub fn healed(self) -> Health {
+        match self {
+            Health::Incapacitated => Health::Wounded,
+            Health::Wounded | Health::Healthy => Health::Healthy,
+            Health::Dead => Health::Dead,
+        }
+    }
+
+    /// Whether first aid can help (wounded or incapacitated, not dead).
+    #[inline]
+    pub fn needs_aid(self) -> bool {
+        matches!(self, Health::Wounded | Health::Incapacitated)
+    }
+
+    /// The number of wounds (dead = 3).
+    #[inline]
+    pub fn wounds(self) -> u8 {
+        self as u8
+    }
+
+    /// Lower-case name for narration.
+    pub fn label(self) -> &'static str {
+        ["healthy", "wounded", "incapacitated", "dead"][self as usize]
+    }
+}
+
+/// A set of characters, as a bitmask over character indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Team(u8);
+
+impl Team {
+    /// No one.
+    pub const EMPTY: Team = Team(0);
+
+    /// Whether `c` is in the set.
+    #[inline]
+    pub fn contains(self, c: Character) -> bool {
+        self.0 & (1 << c as u8) != 0
+    }
+
+    /// The set with `c` added.
+    #[inline]
+    pub fn with(self, c: Character) -> Team {
+        Team(self.0 | (1 << c as u8))
+    }
+
+    /// The number of members.
+    #[inline]
+    pub fn len(self) -> u8 {
+        self.0.count_ones() as u8
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Members in character-number order.
+    #[inline]
+    pub fn iter(self) -> impl Iterator<Item = Character> {
+        Character::ALL
+            .into_iter()
+            .filter(move |c| self.contains(*c))
+    }
+}

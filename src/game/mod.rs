@@ -1,0 +1,16 @@
+//! The game as one state machine (DESIGN.md): a small `Copy` [`State`] that is, at every
+//! moment, a chance point, a decision point or over ([`Node`]). Every ruling of RULES.md is
+//! implemented here and nowhere else; the engines only drive it.
+
+mod character;
+mod dice;
+mod node;
+mod state;
+
+pub use character::{Character, Health, Team};
+pub use dice::{HighestOf, MAX_DICE, uniform};
+pub use node::{
+    Action, Actions, COMPLICATION_OUTCOMES, Chance, Decision, LossCause, MAX_ACTIONS, Node,
+    Outcome, Streams,
+};
+pub use state::{Aid, MAX_STEALTH, MAX_TEAM, Phase, RUN_CHALLENGES, State, Step, TOUGH_CHALLENGES};

@@ -1,0 +1,281 @@
+//! What a game is at any moment: a chance point, a decision point, or over.
+
+use std::fmt;
+
+use rand::Rng;
+
+use super::character::Character;
+use super::dice::{HighestOf, uniform};
+
+/// Every complication roll at once: six d6, one per character (R6).
+pub const COMPLICATION_OUTCOMES: u32 = 6 * 6 * 6 * 6 * 6 * 6;
+
+/// The random event a chance point waits for. Outcomes are small integers; [`Chance::outcomes`]
+/// lists them with their exact probabilities and [`Chance::sample`] draws one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Chance {
+    /// R6: one d6 per character; outcome `o` gives character `i` the complication
+    /// `(o / 6^i) % 6`.
+    Complications,
+    /// R10: the d6 for a run challenge's type; outcome 0..=5 is the face minus one.
+    ChallengeType,
+    /// R12: two d6 for the side-challenge types; outcome `6 * first + second`.
+    SideTypes,
+    /// R1: a check rolling `dice` d6; the outcome is the highest die, 1..=6.
+    Check {
+        /// Effective skill, at least 1.
+        dice: u8,
+    },
+}
+
+/// The two independent random streams of one game. Scenario events (complications, challenge
+/// and side types) and dice use separate streams so that two strategies facing game `i` see
+/// the same scenario even when they roll a different number of checks.
+pub struct Streams<R> {
+    /// Complications, challenge types and side-challenge types.
+    pub scenario: R,
+    /// Checks and the choices of randomised strategies.
+    pub dice: R,
+}
+
+impl Chance {
+    /// The number of distinct outcomes.
+    pub fn len(self) -> u32 {
+        match self {
+            Chance::Complications => COMPLICATION_OUTCOMES,
+            Chance::ChallengeType => 6,
+            Chance::SideTypes => 36,
+            Chance::Check { .. } => 6,
+        }
+    }
+
+    /// Whether there are no outcomes (never: every chance point has at least one).
+    pub fn is_empty(self) -> bool {
+        false
+    }
+
+    /// Every outcome with its exact probability; the probabilities sum to 1.
+    pub fn outcomes(self) -> impl Iterator<Item = (u32, f64)> {
+        let n = self.len();
+        (0..n).map(move |i| match self {
+            Chance::Check { dice } => {
+                let m = i as u8 + 1;
+                (u32::from(m), HighestOf::of(dice).probability(m))
+            }
+            _ => (i, 1.0 / f64::from(n)),
+        })
+    }
+
+    /// Draws one outcome.
+    #[inline]
+    pub fn sample<R: Rng>(self, streams: &mut Streams<R>) -> u32 {
+        match self {
+            Chance::Check { dice } => u32::from(HighestOf::of(dice).sample(&mut streams.dice)),
+            _ => uniform(&mut streams.scenario, self.len()),
+        }
+    }
+}
+
+/// Why a game was lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LossCause {
+    /// R4 in phase 1: no able member while assembling the team.
+    Recruitment,
+    /// R4 in phase 2: no able member during the run.
+    Run,
+    /// R4 in phase 3: no able member during the finale.
+    Finale,
+    /// R14: the finale character cannot take a Tough check and no one may (or can) replace them.
+    FinaleCharacterDown,
+}
+
+impl LossCause {
+    /// All causes, in phase order.
+    pub const ALL: [LossCause; 4] = [
+        LossCause::Recruitment,
+        LossCause::Run,
+        LossCause::Finale,
+        LossCause::FinaleCharacterDown,
+    ];
+
+    /// A short snake_case name, used in CSV headers.
+    pub fn key(self) -> &'static str {
+        match self {
+            LossCause::Recruitment => "recruitment",
+            LossCause::Run => "run",
+            LossCause::Finale => "finale",
+            LossCause::FinaleCharacterDown => "finale_character_down",
+        }
+    }
+}
+
+impl fmt::Display for LossCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LossCause::Recruitment => "no able member in recruitment",
+            LossCause::Run => "no able member in the run",
+            LossCause::Finale => "no able member in the finale",
+            LossCause::FinaleCharacterDown => "finale character down",
+        })
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// R5: the third Tough Challenge succeeded.
+    Win,
+    /// R4 or R14.
+    Loss(LossCause),
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win => f.write_str("WIN"),
+            Outcome::Loss(cause) => write!(f, "LOSS: {cause}"),
+        }
+    }
+}
+
+/// The question a decision point asks. The rest of the situation is read from the state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// R7: pick the main character.
+    MainCharacter,
+    /// R8: name a recruitment target or stop.
+    RecruitTarget,
+    /// R8: who makes the next check for `target` (whose complication is `complication`); after
+    /// a failure the strategy may also stop.
+    RecruitRoller {
+        /// The character being recruited.
+        target: Character,
+        /// The check type: the target's complication.
+        complication: Character,
+        /// Whether stopping is allowed now (right after a failed check).
+        may_stop: bool,
+    },
+    /// R10: the run challenge rolled a 6: pick its type among 1..=5.
+    RunType,
+    /// R10: who attempts (or retries) the run challenge of type `ty`.
+    RunRoller {
+        /// The challenge type.
+        ty: Character,
+    },
+    /// R11: pick the finale character.
+    FinaleCharacter,
+    /// R12: attempt the side challenge of type `ty` (naming who rolls) or pass / give up.
+    SideChallenge {
+        /// The challenge type (Medic = medical).
+        ty: Character,
+        /// Which of the two side challenges (0 or 1).
+        index: u8,
+        /// Side successes already won before this Tough Challenge.
+        successes: u8,
+    },
+    /// R14 variant: name a substitute finale character.
+    Substitute,
+    /// R15: a first-aid opportunity: skip, or pick patient and giver.
+    FirstAid,
+}
+
+/// An answer to a decision point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// R7: this character is the main character.
+    Main(Character),
+    /// R8: recruit this character next.
+    Recruit(Character),
+    /// R8: stop recruiting (ends phase 1).
+    Stop,
+    /// This member makes the pending check.
+    Roll(Character),
+    /// R10: the type chosen for a run challenge that rolled 6.
+    RunType(Character),
+    /// R11/R14: this member takes the Tough Challenges.
+    Finale(Character),
+    /// R12: pass a side challenge, or give up after a failure.
+    Pass,
+    /// R15: first aid by `giver` on `patient`.
+    Aid {
+        /// Who is treated.
+        patient: Character,
+        /// Who makes the type-6 check.
+        giver: Character,
+    },
+    /// R15: let the opportunity go.
+    SkipAid,
+}
+
+/// The largest number of legal options at any decision point (first aid: 4 patients × 4
+/// givers, plus skipping).
+pub const MAX_ACTIONS: usize = 17;
+
+/// The legal options at a decision point, in a fixed order, without allocating.
+#[derive(Clone, Copy, Debug)]
+pub struct Actions {
+    items: [Action; MAX_ACTIONS],
+    len: u8,
+}
+
+impl Actions {
+    pub(crate) fn new() -> Actions {
+        Actions {
+            items: [Action::Stop; MAX_ACTIONS],
+            len: 0,
+        }
+    }
+
+    pub(crate) fn push(&mut self, action: Action) {
+        self.items[usize::from(self.len)] = action;
+        self.len += 1;
+    }
+
+    /// The options as a slice.
+    pub fn as_slice(&self) -> &[Action] {
+        &self.items[..usize::from(self.len)]
+    }
+
+    /// Whether `action` is legal here.
+    pub fn contains(&self, action: Action) -> bool {
+        self.as_slice().contains(&action)
+    }
+}
+
+impl std::ops::Deref for Actions {
+    type Target = [Action];
+    fn deref(&self) -> &[Action] {
+        self.as_slice()
+    }
+}
+
+/// What the game is at this moment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Node {
+    /// Waiting for a random event.
+    Chance(Chance),
+    /// Waiting for the strategy.
+    Decision(Decision),
+    /// Finished.
+    Over(Outcome),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chance_outcomes_sum_to_one() {
+        let mut chances = vec![
+            Chance::Complications,
+            Chance::ChallengeType,
+            Chance::SideTypes,
+        ];
+        chances.extend((1..=3).map(|dice| Chance::Check { dice }));
+        for chance in chances {
+            let total: f64 = chance.outcomes().map(|(_, p)| p).sum();
+            assert!((total - 1.0).abs() < 1e-9, "{chance:?} sums to {total}");
+            assert_eq!(chance.outcomes().count() as u32, chance.len());
+        }
+    }
+}

@@ -1,0 +1,890 @@
+//! The game state and its transitions: every ruling of RULES.md lives here and nowhere else.
+
+use crate::rules::{FirstAidRecruit, RecruitCount, Rules, SecondSuccess};
+
+use super::character::{Character, Health, Team};
+use super::node::{Action, Actions, Chance, Decision, LossCause, Node, Outcome};
+
+/// The number of run challenges (R10).
+pub const RUN_CHALLENGES: u8 = 6;
+/// The number of Tough Challenges (R5).
+pub const TOUGH_CHALLENGES: u8 = 3;
+/// The team's largest size (R8).
+pub const MAX_TEAM: u8 = 4;
+/// The largest starting stealth (R2).
+pub const MAX_STEALTH: u8 = 99;
+/// Success threshold of a check (R1).
+const THRESHOLD: u8 = 5;
+
+/// The three phases of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Phase {
+    /// Phase 1: assemble a team.
+    Recruitment,
+    /// Phase 2: the run.
+    Run,
+    /// Phase 3: the finale.
+    Finale,
+    /// The game is over.
+    Over,
+}
+
+/// Where in the game we are, with what the current task has accumulated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// R6: complications are about to be rolled.
+    Complications,
+    /// R7: the main character is to be chosen.
+    ChooseMain,
+    /// R8: a target is to be named, or recruiting stopped.
+    ChooseTarget,
+    /// R8: a check for `target` is to be made by a member the strategy names.
+    Recruit {
+        /// The character being recruited.
+        target: Character,
+        /// Successful checks so far.
+        done: u8,
+        /// Checks needed (`N`).
+        needed: u8,
+    },
+    /// R8: `roller` rolls for `target`.
+    RecruitCheck {
+        /// The character being recruited.
+        target: Character,
+        /// Successful checks so far.
+        done: u8,
+        /// Checks needed (`N`).
+        needed: u8,
+        /// Who rolls.
+        roller: Character,
+    },
+    /// R10: the type of run challenge `challenge` (0-based) is about to be rolled.
+    RunType {
+        /// 0-based index of the challenge.
+        challenge: u8,
+    },
+    /// R10: the challenge rolled 6; the strategy picks its type.
+    PickRunType {
+        /// 0-based index of the challenge.
+        challenge: u8,
+    },
+    /// R10: someone must attempt challenge `challenge` of type `ty`.
+    Run {
+        /// 0-based index of the challenge.
+        challenge: u8,
+        /// Its type.
+        ty: Character,
+    },
+    /// R10: `roller` attempts the challenge.
+    RunCheck {
+        /// 0-based index of the challenge.
+        challenge: u8,
+        /// Its type.
+        ty: Character,
+        /// Who rolls.
+        roller: Character,
+    },
+    /// R11: the finale character is to be chosen.
+    ChooseFinale,
+    /// R12: the side challenges before Tough Challenge `tough` (0-based) are about to be rolled.
+    SideTypes {
+        /// 0-based index of the Tough Challenge.
+        tough: u8,
+    },
+    /// R12: side challenge `index` awaits an attempt or a pass.
+    Side {
+        /// 0-based index of the Tough Challenge.
+        tough: u8,
+        /// The two rolled types.
+        types: [Character; 2],
+        /// Which side challenge (0 or 1).
+        index: u8,
+        /// Side successes so far for this Tough Challenge.
+        successes: u8,
+    },
+    /// R12: `roller` attempts side challenge `index`.
+    SideCheck {
+        /// 0-based index of the Tough Challenge.
+        tough: u8,
+        /// The two rolled types.
+        types: [Character; 2],
+        /// Which side challenge (0 or 1).
+        index: u8,
+        /// Side successes so far for this Tough Challenge.
+        successes: u8,
+        /// Who rolls.
+        roller: Character,
+    },
+    /// R14: the finale character makes the Tough check.
+    Tough {
+        /// 0-based index of the Tough Challenge.
+        tough: u8,
+        /// Side successes that count for it.
+        successes: u8,
+    },
+    /// R14 variant: a substitute finale character is to be named.
+    Substitute {
+        /// 0-based index of the Tough Challenge.
+        tough: u8,
+        /// Side successes that count for it.
+        successes: u8,
+    },
+    /// The game has ended.
+    Over(Outcome),
+}
+
+/// A pending first-aid opportunity (R15); it interrupts the step it was opened before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Aid {
+    /// None pending.
+    None,
+    /// An opportunity awaits the strategy's decision.
+    Open,
+    /// `giver` is about to treat `patient`.
+    Check {
+        /// Who is treated.
+        patient: Character,
+        /// Who rolls.
+        giver: Character,
+    },
+}
+
+/// A whole game position: small and `Copy`, so the exact engines can hash it and the Monte
+/// Carlo engine can copy it freely.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    stealth: u8,
+    health: [Health; 6],
+    team: Team,
+    /// R6: the complication of each character not yet on the team (cleared on joining and at
+    /// the end of phase 1, when the markers are removed).
+    complications: [Option<Character>; 6],
+    main: Option<Character>,
+    finale: Option<Character>,
+    /// Checks made on the current task (recruitment target, challenge, side challenge, Tough
+    /// Challenge); information for strategies, not for the rules.
+    attempts: u8,
+    /// Consecutive failed checks on the current task; information for strategies.
+    failures: u8,
+    aid: Aid,
+    step: Step,
+}
+
+impl State {
+    /// A new game at starting stealth `stealth` (R2), before complications are rolled.
+    pub fn new(stealth: u8) -> State {
+        State {
+            stealth,
+            health: [Health::Healthy; 6],
+            team: Team::EMPTY,
+            complications: [None; 6],
+            main: None,
+            finale: None,
+            attempts: 0,
+            failures: 0,
+            aid: Aid::None,
+            step: Step::Complications,
+        }
+    }
+
+    /// A game with complications already rolled, waiting for the main character.
+    pub fn with_complications(stealth: u8, complications: [Character; 6]) -> State {
+        let mut state = State::new(stealth);
+        state.complications = complications.map(Some);
+        state.step = Step::ChooseMain;
+        state
+    }
+
+    // ----- building positions (tests, analysis) -----
+
+    /// Puts `c` on the team with health `health`.
+    pub fn with_member(mut self, c: Character, health: Health) -> State {
+        self.team = self.team.with(c);
+        self.health[c.index()] = health;
+        self.complications[c.index()] = None;
+        self
+    }
+    /// Sets the main character (also on the team).
+    pub fn with_main(mut self, c: Character) -> State {
+        self.main = Some(c);
+        if !self.team.contains(c) {
+            self = self.with_member(c, Health::Healthy);
+        }
+        self
+    }
+    /// Sets the finale character.
+    pub fn with_finale(mut self, c: Character) -> State {
+        self.finale = Some(c);
+        self
+    }
+    /// Sets the complication of `c`.
+    pub fn with_complication(mut self, c: Character, ty: Character) -> State {
+        self.complications[c.index()] = Some(ty);
+        self
+    }
+    /// Sets stealth.
+    pub fn with_stealth(mut self, stealth: u8) -> State {
+        self.stealth = stealth;
+        self
+    }
+    /// Sets the step and pending first aid.
+    pub fn at(mut self, step: Step, aid: Aid) -> State {
+        self.step = step;
+        self.aid = aid;
+        self
+    }
+    /// Sets the strategy-facing counters of the current task.
+    pub fn with_counters(mut self, attempts: u8, failures: u8) -> State {
+        self.attempts = attempts;
+        self.failures = failures;
+        self
+    }
+
+    // ----- read-only view -----
+
+    /// Current stealth (0 = discovered).
+    pub fn stealth(&self) -> u8 {
+        self.stealth
+    }
+    /// R2: whether the team has been discovered.
+    pub fn discovered(&self) -> bool {
+        self.stealth == 0
+    }
+    /// A character's health.
+    pub fn health(&self, c: Character) -> Health {
+        self.health[c.index()]
+    }
+    /// The team (dead members included).
+    pub fn team(&self) -> Team {
+        self.team
+    }
+    /// The complication still to be overcome to recruit `c` (phase 1, not on the team).
+    pub fn complication(&self, c: Character) -> Option<Character> {
+        self.complications[c.index()]
+    }
+    /// The main character, once chosen.
+    pub fn main(&self) -> Option<Character> {
+        self.main
+    }
+    /// The finale character, once chosen.
+    pub fn finale(&self) -> Option<Character> {
+        self.finale
+    }
+    /// Checks made so far on the current task.
+    pub fn attempts(&self) -> u8 {
+        self.attempts
+    }
+    /// Consecutive failures on the current task.
+    pub fn failures(&self) -> u8 {
+        self.failures
+    }
+    /// The current step.
+    pub fn step(&self) -> Step {
+        self.step
+    }
+    /// The pending first aid, if any.
+    pub fn aid(&self) -> Aid {
+        self.aid
+    }
+    /// R3: whether `c` is on the team and able.
+    pub fn is_able(&self, c: Character) -> bool {
+        self.team.contains(c) && self.health(c).is_able()
+    }
+    /// Able team members in character order.
+    pub fn able(&self) -> impl Iterator<Item = Character> + '_ {
+        self.team.iter().filter(|c| self.health(*c).is_able())
+    }
+    /// Team members that are not dead.
+    pub fn living(&self) -> u8 {
+        self.team
+            .iter()
+            .filter(|c| self.health(*c) != Health::Dead)
+            .count() as u8
+    }
+    /// Dead team members.
+    pub fn deaths(&self) -> u8 {
+        self.team.len() - self.living()
+    }
+    /// Wounds carried by living team members.
+    pub fn wounds(&self) -> u8 {
+        self.team
+            .iter()
+            .map(|c| self.health(c))
+            .filter(|h| *h != Health::Dead)
+            .map(Health::wounds)
+            .sum()
+    }
+
+    /// The phase of the current step.
+    pub fn phase(&self) -> Phase {
+        match self.step {
+            Step::Complications
+            | Step::ChooseMain
+            | Step::ChooseTarget
+            | Step::Recruit { .. }
+            | Step::RecruitCheck { .. } => Phase::Recruitment,
+            Step::RunType { .. }
+            | Step::PickRunType { .. }
+            | Step::Run { .. }
+            | Step::RunCheck { .. } => Phase::Run,
+            Step::ChooseFinale
+            | Step::SideTypes { .. }
+            | Step::Side { .. }
+            | Step::SideCheck { .. }
+            | Step::Tough { .. }
+            | Step::Substitute { .. } => Phase::Finale,
+            Step::Over(_) => Phase::Over,
+        }
+    }
+
+    /// The outcome, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.step {
+            Step::Over(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    /// R13: the finale penalty `p` for `c` (0 for anyone but the finale character).
+    pub fn penalty(&self, rules: &Rules, c: Character) -> i8 {
+        if self.finale != Some(c) {
+            0
+        } else if self.discovered() {
+            rules.discovered_penalty as i8
+        } else {
+            1
+        }
+    }
+
+    /// R1 + R13: dice `c` rolls for a check of type `ty` (≤ 0: may not attempt).
+    pub fn skill(&self, rules: &Rules, c: Character, ty: Character) -> i8 {
+        c.base_skill(ty) - self.penalty(rules, c)
+    }
+
+    /// R13: dice `c` rolls for a Tough check with `successes` side successes: the main
+    /// character's speciality, penalty `max(p - s, 0)`.
+    pub fn tough_skill(&self, rules: &Rules, c: Character, successes: u8) -> i8 {
+        let ty = self.main.expect("the finale has a main character");
+        c.base_skill(ty) - (self.penalty(rules, c) - successes as i8).max(0)
+    }
+
+    /// R13: the Tough check's threshold: 4 with two side successes under `easier-threshold`.
+    pub fn tough_threshold(&self, rules: &Rules, successes: u8) -> u8 {
+        if successes == 2 && rules.second_success == SecondSuccess::EasierThreshold {
+            4
+        } else {
+            THRESHOLD
+        }
+    }
+
+    // ----- what happens next -----
+
+    /// What the game is now: a chance point, a decision point, or over.
+    #[inline]
+    pub fn node(&self, rules: &Rules) -> Node {
+        match self.aid {
+            Aid::Open => return Node::Decision(Decision::FirstAid),
+            Aid::Check { giver, .. } => {
+                return Node::Chance(Chance::Check {
+                    dice: self.skill(rules, giver, Character::Medic) as u8,
+                });
+            }
+            Aid::None => {}
+        }
+        match self.step {
+            Step::Complications => Node::Chance(Chance::Complications),
+            Step::ChooseMain => Node::Decision(Decision::MainCharacter),
+            Step::ChooseTarget => Node::Decision(Decision::RecruitTarget),
+            Step::Recruit { target, .. } => Node::Decision(Decision::RecruitRoller {
+                target,
+                complication: self.recruit_type(target),
+                may_stop: self.failures > 0,
+            }),
+            Step::RecruitCheck { target, roller, .. } => Node::Chance(Chance::Check {
+                dice: roller.base_skill(self.recruit_type(target)) as u8,
+            }),
+            Step::RunType { .. } => Node::Chance(Chance::ChallengeType),
+            Step::PickRunType { .. } => Node::Decision(Decision::RunType),
+            Step::Run { ty, .. } => Node::Decision(Decision::RunRoller { ty }),
+            Step::RunCheck { ty, roller, .. } => Node::Chance(Chance::Check {
+                dice: roller.base_skill(ty) as u8,
+            }),
+            Step::ChooseFinale => Node::Decision(Decision::FinaleCharacter),
+            Step::SideTypes { .. } => Node::Chance(Chance::SideTypes),
+            Step::Side {
+                types,
+                index,
+                successes,
+                ..
+            } => Node::Decision(Decision::SideChallenge {
+                ty: types[usize::from(index)],
+                index,
+                successes,
+            }),
+            Step::SideCheck {
+                types,
+                index,
+                roller,
+                ..
+            } => Node::Chance(Chance::Check {
+                dice: self.skill(rules, roller, types[usize::from(index)]) as u8,
+            }),
+            Step::Tough { successes, .. } => {
+                let finale = self.finale.expect("the finale character is chosen");
+                Node::Chance(Chance::Check {
+                    dice: self.tough_skill(rules, finale, successes) as u8,
+                })
+            }
+            Step::Substitute { .. } => Node::Decision(Decision::Substitute),
+            Step::Over(outcome) => Node::Over(outcome),
+        }
+    }
+
+    /// The legal options at the current decision point (empty at chance points and the end).
+    pub fn actions(&self, rules: &Rules) -> Actions {
+        let mut out = Actions::new();
+        let Node::Decision(decision) = self.node(rules) else {
+            return out;
+        };
+        match decision {
+            Decision::MainCharacter => Character::ALL
+                .into_iter()
+                .for_each(|c| out.push(Action::Main(c))),
+            Decision::RecruitTarget => {
+                out.push(Action::Stop);
+                for c in Character::ALL
+                    .into_iter()
+                    .filter(|c| !self.team.contains(*c))
+                {
+                    out.push(Action::Recruit(c));
+                }
+            }
+            Decision::RecruitRoller { may_stop, .. } => {
+                if may_stop {
+                    out.push(Action::Stop);
+                }
+                self.able().for_each(|c| out.push(Action::Roll(c)));
+            }
+            Decision::RunType => Character::ALL[..5]
+                .iter()
+                .for_each(|c| out.push(Action::RunType(*c))),
+            Decision::RunRoller { .. } => self.able().for_each(|c| out.push(Action::Roll(c))),
+            Decision::FinaleCharacter => self.able().for_each(|c| out.push(Action::Finale(c))),
+            Decision::SideChallenge { ty, .. } => {
+                out.push(Action::Pass);
+                self.able()
+                    .filter(|c| self.skill(rules, *c, ty) > 0)
+                    .for_each(|c| out.push(Action::Roll(c)));
+            }
+            Decision::Substitute => {
+                for c in self.substitutes(rules) {
+                    out.push(Action::Finale(c));
+                }
+            }
+            Decision::FirstAid => {
+                out.push(Action::SkipAid);
+                for patient in self.patients() {
+                    for giver in self.givers(rules) {
+                        out.push(Action::Aid { patient, giver });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// R15: team members first aid can help.
+    pub fn patients(&self) -> impl Iterator<Item = Character> + '_ {
+        self.team.iter().filter(|c| self.health(*c).needs_aid())
+    }
+
+    /// R15: able members whose type-6 skill is above 0.
+    pub fn givers<'a>(&'a self, rules: &'a Rules) -> impl Iterator<Item = Character> + 'a {
+        self.able()
+            .filter(move |c| self.skill(rules, *c, Character::Medic) > 0)
+    }
+
+    /// R14 variant: able members, other than the current finale character, whose skill for
+    /// the due Tough check is above 0.
+    pub fn substitutes<'a>(&'a self, rules: &'a Rules) -> impl Iterator<Item = Character> + 'a {
+        let successes = match self.step {
+            Step::Tough { successes, .. } | Step::Substitute { successes, .. } => successes,
+            _ => 0,
+        };
+        self.able().filter(move |c| {
+            Some(*c) != self.finale && self.tough_skill_as(rules, *c, successes) > 0
+        })
+    }
+
+    /// The Tough skill `c` would have as finale character.
+    fn tough_skill_as(&self, rules: &Rules, c: Character, successes: u8) -> i8 {
+        let mut as_finale = *self;
+        as_finale.finale = Some(c);
+        as_finale.tough_skill(rules, c, successes)
+    }
+
+    /// The check type for recruiting `target`: their complication.
+    fn recruit_type(&self, target: Character) -> Character {
+        self.complications[target.index()].expect("a target not on the team has a complication")
+    }
+
+    // ----- transitions -----
+
+    /// Applies the strategy's answer at a decision point. Panics on an illegal action (a bug in
+    /// the strategy): check with [`State::actions`] when in doubt.
+    pub fn apply_action(&mut self, rules: &Rules, action: Action) {
+        debug_assert!(
+            self.actions(rules).contains(action),
+            "illegal {action:?} at {self:?}"
+        );
+        if self.aid == Aid::Open {
+            self.aid = match action {
+                Action::Aid { patient, giver } => Aid::Check { patient, giver },
+                _ => Aid::None,
+            };
+            return self.settle(rules);
+        }
+        self.step = match (self.step, action) {
+            // R7: the main character starts on the team, healthy; their complication is ignored.
+            (Step::ChooseMain, Action::Main(c)) => {
+                self.main = Some(c);
+                self.join(c);
+                Step::ChooseTarget
+            }
+            // R8: N = team size when the target is named (or living members under the variant).
+            (Step::ChooseTarget, Action::Recruit(target)) => {
+                let needed = match rules.recruit_count {
+                    RecruitCount::All => self.team.len(),
+                    RecruitCount::Living => self.living(),
+                };
+                self.new_task();
+                Step::Recruit {
+                    target,
+                    done: 0,
+                    needed,
+                }
+            }
+            // R8: stopping ends phase 1 and discards the target's successes.
+            (Step::ChooseTarget | Step::Recruit { .. }, Action::Stop) => self.start_run(),
+            (
+                Step::Recruit {
+                    target,
+                    done,
+                    needed,
+                },
+                Action::Roll(roller),
+            ) => Step::RecruitCheck {
+                target,
+                done,
+                needed,
+                roller,
+            },
+            (Step::PickRunType { challenge }, Action::RunType(ty)) => Step::Run { challenge, ty },
+            (Step::Run { challenge, ty }, Action::Roll(roller)) => Step::RunCheck {
+                challenge,
+                ty,
+                roller,
+            },
+            // R11
+            (Step::ChooseFinale, Action::Finale(c)) => {
+                self.finale = Some(c);
+                Step::SideTypes { tough: 0 }
+            }
+            (
+                Step::Side {
+                    tough,
+                    types,
+                    index,
+                    successes,
+                },
+                Action::Pass,
+            ) => self.next_side(tough, types, index, successes),
+            (
+                Step::Side {
+                    tough,
+                    types,
+                    index,
+                    successes,
+                },
+                Action::Roll(roller),
+            ) => Step::SideCheck {
+                tough,
+                types,
+                index,
+                successes,
+                roller,
+            },
+            // R14 variant: the substitute takes over, with R13 applying to them from now on.
+            (Step::Substitute { tough, successes }, Action::Finale(c)) => {
+                self.finale = Some(c);
+                Step::Tough { tough, successes }
+            }
+            (step, action) => panic!("{action:?} is not an answer at {step:?}"),
+        };
+        self.settle(rules);
+    }
+
+    /// Applies the outcome of a chance point (as listed by [`Chance::outcomes`]).
+    pub fn apply_outcome(&mut self, rules: &Rules, outcome: u32) {
+        if let Aid::Check { patient, giver } = self.aid {
+            self.first_aid(patient, giver, outcome as u8);
+            self.aid = Aid::None;
+            return self.settle(rules);
+        }
+        let r = outcome as u8;
+        self.step = match self.step {
+            // R6: one d6 per character.
+            Step::Complications => {
+                let mut rest = outcome;
+                for slot in &mut self.complications {
+                    *slot = Some(Character::from_index((rest % 6) as usize));
+                    rest /= 6;
+                }
+                Step::ChooseMain
+            }
+            Step::RecruitCheck {
+                target,
+                done,
+                needed,
+                roller,
+            } => {
+                self.side_effects(roller, r);
+                if !self.succeeded(r, THRESHOLD) {
+                    Step::Recruit {
+                        target,
+                        done,
+                        needed,
+                    }
+                } else if done + 1 == needed {
+                    // R9: the recruit joins before the first-aid opportunity it opens.
+                    self.join(target);
+                    self.new_task();
+                    self.aid = Aid::Open;
+                    Step::ChooseTarget
+                } else {
+                    // R9: per-check opens an opportunity on every successful check.
+                    if rules.first_aid_recruit == FirstAidRecruit::PerCheck {
+                        self.aid = Aid::Open;
+                    }
+                    Step::Recruit {
+                        target,
+                        done: done + 1,
+                        needed,
+                    }
+                }
+            }
+            // R10: on a 6 the strategy picks one of types 1..=5.
+            Step::RunType { challenge } => match Character::from_index(outcome as usize) {
+                Character::Medic => Step::PickRunType { challenge },
+                ty => {
+                    self.new_task();
+                    Step::Run { challenge, ty }
+                }
+            },
+            // R10: a failure must be retried; a success opens a first-aid opportunity.
+            Step::RunCheck {
+                challenge,
+                ty,
+                roller,
+            } => {
+                self.side_effects(roller, r);
+                if self.succeeded(r, THRESHOLD) {
+                    self.aid = Aid::Open;
+                    Step::RunType {
+                        challenge: challenge + 1,
+                    }
+                } else {
+                    Step::Run { challenge, ty }
+                }
+            }
+            // R12: two d6, 6 = medical.
+            Step::SideTypes { tough } => {
+                self.new_task();
+                Step::Side {
+                    tough,
+                    types: [
+                        Character::from_index((outcome / 6) as usize),
+                        Character::from_index((outcome % 6) as usize),
+                    ],
+                    index: 0,
+                    successes: 0,
+                }
+            }
+            Step::SideCheck {
+                tough,
+                types,
+                index,
+                successes,
+                roller,
+            } => {
+                self.side_effects(roller, r);
+                if self.succeeded(r, THRESHOLD) {
+                    // R15 variant: a side success opens a first-aid opportunity.
+                    if rules.first_aid_after_side {
+                        self.aid = Aid::Open;
+                    }
+                    self.next_side(tough, types, index, successes + 1)
+                } else {
+                    Step::Side {
+                        tough,
+                        types,
+                        index,
+                        successes,
+                    }
+                }
+            }
+            // R14: the finale character rolls; failures are retried, side successes kept.
+            Step::Tough { tough, successes } => {
+                let finale = self.finale.expect("the finale character is chosen");
+                let threshold = self.tough_threshold(rules, successes);
+                self.side_effects(finale, r);
+                if !self.succeeded(r, threshold) {
+                    Step::Tough { tough, successes }
+                } else if tough + 1 == TOUGH_CHALLENGES {
+                    // R5: the third Tough Challenge wins the game.
+                    Step::Over(Outcome::Win)
+                } else {
+                    // R14: each success but the last opens a first-aid opportunity.
+                    self.aid = Aid::Open;
+                    Step::SideTypes { tough: tough + 1 }
+                }
+            }
+            step => panic!("no chance outcome is expected at {step:?}"),
+        };
+        self.settle(rules);
+    }
+
+    /// R1: success iff the highest die reaches the threshold; counts attempts and failures.
+    fn succeeded(&mut self, r: u8, threshold: u8) -> bool {
+        let success = r >= threshold;
+        self.attempts = self.attempts.saturating_add(1);
+        self.failures = if success {
+            0
+        } else {
+            self.failures.saturating_add(1)
+        };
+        success
+    }
+
+    /// R1: side effects depend on the highest die only: 6 none, 3–5 one stealth, 1–2 a wound.
+    fn side_effects(&mut self, roller: Character, r: u8) {
+        match r {
+            6 => {}
+            3..=5 => self.lose_stealth(roller),
+            _ => self.wound(roller),
+        }
+    }
+
+    /// R2: stealth drops by one; once discovered (0) the loss wounds `roller` instead.
+    fn lose_stealth(&mut self, roller: Character) {
+        if self.stealth > 0 {
+            self.stealth -= 1;
+        } else {
+            self.wound(roller);
+        }
+    }
+
+    /// R3: one wound is one step towards death.
+    fn wound(&mut self, c: Character) {
+        self.health[c.index()] = self.health[c.index()].wounded();
+    }
+
+    /// R15: one type-6 check by `giver` on `patient`; 5+ heals one step, 3–5 cost stealth
+    /// (wounding the giver once discovered), 1–2 wound the patient.
+    fn first_aid(&mut self, patient: Character, giver: Character, r: u8) {
+        if r >= THRESHOLD {
+            self.health[patient.index()] = self.health(patient).healed();
+        }
+        match r {
+            6 => {}
+            3..=5 => self.lose_stealth(giver),
+            _ => self.wound(patient),
+        }
+    }
+
+    /// R7/R8: `c` joins the team healthy; their complication marker is removed.
+    fn join(&mut self, c: Character) {
+        self.team = self.team.with(c);
+        self.health[c.index()] = Health::Healthy;
+        self.complications[c.index()] = None;
+    }
+
+    /// The counters a strategy may read start again for a new task.
+    fn new_task(&mut self) {
+        self.attempts = 0;
+        self.failures = 0;
+    }
+
+    /// R8: phase 1 ends; all complication markers are removed.
+    fn start_run(&mut self) -> Step {
+        self.complications = [None; 6];
+        self.new_task();
+        Step::RunType { challenge: 0 }
+    }
+
+    /// R12: on to the second side challenge, or to the Tough check after both.
+    fn next_side(&mut self, tough: u8, types: [Character; 2], index: u8, successes: u8) -> Step {
+        self.new_task();
+        if index == 0 {
+            Step::Side {
+                tough,
+                types,
+                index: 1,
+                successes,
+            }
+        } else {
+            Step::Tough { tough, successes }
+        }
+    }
+
+    /// Automatic transitions after every change: the loss checks (R4, R14), skipping
+    /// first-aid opportunities no one can use, and the ends of phases.
+    fn settle(&mut self, rules: &Rules) {
+        if matches!(self.step, Step::Over(_)) {
+            return;
+        }
+        // R4: the game is lost the moment no team member is able.
+        if !self.team.is_empty() && self.able().next().is_none() {
+            let cause = match self.phase() {
+                Phase::Recruitment => LossCause::Recruitment,
+                Phase::Run => LossCause::Run,
+                _ => LossCause::Finale,
+            };
+            self.aid = Aid::None;
+            self.step = Step::Over(Outcome::Loss(cause));
+            return;
+        }
+        // R15: an opportunity with no patient or no giver passes by itself.
+        if self.aid == Aid::Open
+            && (self.patients().next().is_none() || self.givers(rules).next().is_none())
+        {
+            self.aid = Aid::None;
+        }
+        if self.aid != Aid::None {
+            return;
+        }
+        match self.step {
+            // R8: recruiting ends when the team has four members (dead ones count).
+            Step::ChooseTarget if self.team.len() >= MAX_TEAM => self.step = self.start_run(),
+            // R10 → R11: after six challenges comes the finale.
+            Step::RunType {
+                challenge: RUN_CHALLENGES,
+            } => self.step = Step::ChooseFinale,
+            // R14: a finale character who cannot roll is replaced (variant) or loses the game.
+            Step::Tough { tough, successes } => {
+                let finale = self.finale.expect("the finale character is chosen");
+                let can_roll =
+                    self.health(finale).is_able() && self.tough_skill(rules, finale, successes) > 0;
+                if !can_roll {
+                    self.step =
+                        if rules.finale_substitute && self.substitutes(rules).next().is_some() {
+                            Step::Substitute { tough, successes }
+                        } else {
+                            Step::Over(Outcome::Loss(LossCause::FinaleCharacterDown))
+                        };
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! raven: a balance analyzer for the solo tabletop game *Operation Purple Raven*.
+//!
+//! The game is one state machine ([`game`]) with the rulings of RULES.md ([`rules`]);
+//! [`strategy`] answers its decisions; [`engine`] drives it (Monte Carlo, exact, optimal);
+//! [`stats`] turns counts into intervals and tests.
+
+pub mod cli;
+pub mod engine;
+pub mod error;
+pub mod game;
+pub mod rules;
+pub mod stats;
+pub mod strategy;

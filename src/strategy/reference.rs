@@ -1,0 +1,97 @@
+//! The reference strategy of RULES.md, exactly as specified there.
+
+use crate::game::{Action, Character, Decision, State};
+use crate::rules::Rules;
+
+use super::{Choice, Strategy, least_wounded};
+
+/// RULES.md "The reference strategy": Hacker main character, recruit Medic, Spy, Sniper,
+/// Mechanic, Demolitions, specialists roll, first aid whenever possible. Ties go to the lowest
+/// character number.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReferenceStrategy;
+
+/// Recruitment order.
+const RECRUIT_ORDER: [Character; 5] = [
+    Character::Medic,
+    Character::Spy,
+    Character::Sniper,
+    Character::Mechanic,
+    Character::Demolitions,
+];
+
+/// Most attempts at one side challenge.
+const SIDE_ATTEMPTS: u8 = 3;
+
+impl ReferenceStrategy {
+    /// Who rolls a check of type `ty`: the able specialist, else the least wounded able member.
+    fn roller(state: &State, ty: Character) -> Character {
+        if state.is_able(ty) {
+            ty
+        } else {
+            least_wounded(state, state.able()).expect("R4 leaves an able member")
+        }
+    }
+
+    fn first_aid(state: &State, rules: &Rules) -> Option<Action> {
+        let patients = || state.patients();
+        let patient = patients()
+            .find(|c| state.health(*c) == crate::game::Health::Incapacitated)
+            .or_else(|| patients().next())?;
+        let giver = if state.is_able(Character::Medic) {
+            Character::Medic
+        } else if state.is_able(patient) {
+            patient
+        } else {
+            least_wounded(state, state.able())?
+        };
+        (state.skill(rules, giver, Character::Medic) > 0).then_some(Action::Aid { patient, giver })
+    }
+}
+
+impl Strategy for ReferenceStrategy {
+    fn name(&self) -> &str {
+        "reference"
+    }
+
+    fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
+        let action = match decision {
+            Decision::MainCharacter => Action::Main(Character::Hacker),
+            Decision::RecruitTarget => RECRUIT_ORDER
+                .into_iter()
+                .find(|c| !state.team().contains(*c))
+                .map_or(Action::Stop, Action::Recruit),
+            Decision::RecruitRoller { complication, .. } => {
+                Action::Roll(Self::roller(state, complication))
+            }
+            Decision::RunType => Action::RunType(
+                state
+                    .able()
+                    .find(|c| *c != Character::Medic)
+                    .unwrap_or(Character::Hacker),
+            ),
+            Decision::RunRoller { ty } => Action::Roll(Self::roller(state, ty)),
+            Decision::FinaleCharacter => {
+                let main = state.main().expect("main character chosen");
+                Action::Finale(if state.is_able(main) {
+                    main
+                } else {
+                    least_wounded(state, state.able()).expect("R4 leaves an able member")
+                })
+            }
+            Decision::SideChallenge { ty, .. } => {
+                let specialist = state.is_able(ty) && state.finale() != Some(ty);
+                if specialist && state.attempts() < SIDE_ATTEMPTS {
+                    Action::Roll(ty)
+                } else {
+                    Action::Pass
+                }
+            }
+            Decision::Substitute => Action::Finale(
+                least_wounded(state, state.substitutes(rules)).expect("a substitute exists"),
+            ),
+            Decision::FirstAid => Self::first_aid(state, rules).unwrap_or(Action::SkipAid),
+        };
+        Choice::Act(action)
+    }
+}
