@@ -1,0 +1,9 @@
+//! Turning results into outputs: one engine-agnostic [`Summary`] per (strategy, rules,
+//! stealth, method), written as tidy CSV ([`csv`]) or a terminal table ([`table`]). Writers
+//! never simulate; engines never print.
+
+pub mod csv;
+mod summary;
+pub mod table;
+
+pub use summary::{Expectation, Method, Summary};
