@@ -204,8 +204,111 @@ impl Team {
     /// Members in character-number order.
     #[inline]
     pub fn iter(self) -> impl Iterator<Item = Character> {
-        Character::ALL
-            .into_iter()
-            .filter(move |c| self.contains(*c))
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let c = Character::from_index(bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+                c
+            })
+        })
+    }
+
+    /// The lowest-numbered member.
+    #[inline]
+    pub fn first(self) -> Option<Character> {
+        (self.0 != 0).then(|| Character::from_index(self.0.trailing_zeros() as usize))
+    }
+
+    /// Members of both sets.
+    #[inline]
+    pub fn and(self, other: Team) -> Team {
+        Team(self.0 & other.0)
+    }
+
+    /// Members of `self` not in `other`.
+    #[inline]
+    pub fn minus(self, other: Team) -> Team {
+        Team(self.0 & !other.0)
+    }
+
+    /// The set with `c` removed.
+    #[inline]
+    pub fn without(self, c: Character) -> Team {
+        Team(self.0 & !(1 << c as u8))
+    }
+}
+
+/// The health of all six characters as three bit planes: a character with `k` wounds has
+/// its bit set in planes `0..k`. Team-wide questions (who is able, who needs aid) are then
+/// single bit operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Healths {
+    at_least: [Team; 3],
+}
+
+impl Healths {
+    /// `c`'s health.
+    #[inline]
+    pub fn get(self, c: Character) -> Health {
+        match self
+            .at_least
+            .iter()
+            .filter(|plane| plane.contains(c))
+            .count()
+        {
+            0 => Health::Healthy,
+            1 => Health::Wounded,
+            2 => Health::Incapacitated,
+            _ => Health::Dead,
+        }
+    }
+
+    /// Sets `c`'s health.
+    #[inline]
+    pub fn set(&mut self, c: Character, health: Health) {
+        for (k, plane) in self.at_least.iter_mut().enumerate() {
+            *plane = if usize::from(health.wounds()) > k {
+                plane.with(c)
+            } else {
+                plane.without(c)
+            };
+        }
+    }
+
+    /// R3: one more wound for `c` (the dead stay dead).
+    #[inline]
+    pub fn wound(&mut self, c: Character) {
+        if let Some(plane) = self.at_least.iter_mut().find(|plane| !plane.contains(c)) {
+            *plane = plane.with(c);
+        }
+    }
+
+    /// R15: one wound fewer for a living `c`.
+    #[inline]
+    pub fn heal(&mut self, c: Character) {
+        if !self.at_least[2].contains(c)
+            && let Some(plane) = self.at_least[..2].iter_mut().rev().find(|p| p.contains(c))
+        {
+            *plane = plane.without(c);
+        }
+    }
+
+    /// Characters that may not roll: incapacitated or dead (R3).
+    #[inline]
+    pub fn unable(self) -> Team {
+        self.at_least[1]
+    }
+
+    /// Characters with at least one wound, dead included.
+    #[inline]
+    pub fn hurt(self) -> Team {
+        self.at_least[0]
+    }
+
+    /// Dead characters.
+    #[inline]
+    pub fn dead(self) -> Team {
+        self.at_least[2]
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::rules::{FirstAidRecruit, RecruitCount, Rules, SecondSuccess};
 
-use super::character::{Character, Health, Team};
+use super::character::{Character, Health, Healths, Team};
 use super::node::{Action, Actions, Chance, Decision, LossCause, Node, Outcome};
 
 /// The number of run challenges (R10).
@@ -154,7 +154,7 @@ pub enum Aid {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     stealth: u8,
-    health: [Health; 6],
+    health: Healths,
     team: Team,
     /// R6: the complication of each character not yet on the team (cleared on joining and at
     /// the end of phase 1, when the markers are removed).
@@ -175,7 +175,7 @@ impl State {
     pub fn new(stealth: u8) -> State {
         State {
             stealth,
-            health: [Health::Healthy; 6],
+            health: Healths::default(),
             team: Team::EMPTY,
             complications: [None; 6],
             main: None,
@@ -200,7 +200,7 @@ impl State {
     /// Puts `c` on the team with health `health`.
     pub fn with_member(mut self, c: Character, health: Health) -> State {
         self.team = self.team.with(c);
-        self.health[c.index()] = health;
+        self.health.set(c, health);
         self.complications[c.index()] = None;
         self
     }
@@ -252,7 +252,7 @@ impl State {
     }
     /// A character's health.
     pub fn health(&self, c: Character) -> Health {
-        self.health[c.index()]
+        self.health.get(c)
     }
     /// The team (dead members included).
     pub fn team(&self) -> Team {
@@ -288,18 +288,30 @@ impl State {
     }
     /// R3: whether `c` is on the team and able.
     pub fn is_able(&self, c: Character) -> bool {
-        self.team.contains(c) && self.health(c).is_able()
+        self.able_team().contains(c)
     }
     /// Able team members in character order.
-    pub fn able(&self) -> impl Iterator<Item = Character> + '_ {
-        self.team.iter().filter(|c| self.health(*c).is_able())
+    pub fn able(&self) -> impl Iterator<Item = Character> + use<> {
+        self.able_team().iter()
+    }
+    /// R3: the able team members as a set.
+    #[inline]
+    pub fn able_team(&self) -> Team {
+        self.team.minus(self.health.unable())
+    }
+    /// Team members with at least one wound (the dead included).
+    #[inline]
+    pub fn hurt_team(&self) -> Team {
+        self.team.and(self.health.hurt())
+    }
+    /// Team members who are incapacitated or dead.
+    #[inline]
+    pub fn down_team(&self) -> Team {
+        self.team.and(self.health.unable())
     }
     /// Team members that are not dead.
     pub fn living(&self) -> u8 {
-        self.team
-            .iter()
-            .filter(|c| self.health(*c) != Health::Dead)
-            .count() as u8
+        self.team.minus(self.health.dead()).len()
     }
     /// Dead team members.
     pub fn deaths(&self) -> u8 {
@@ -494,14 +506,30 @@ impl State {
     }
 
     /// R15: team members first aid can help.
-    pub fn patients(&self) -> impl Iterator<Item = Character> + '_ {
-        self.team.iter().filter(|c| self.health(*c).needs_aid())
+    pub fn patients(&self) -> impl Iterator<Item = Character> + use<> {
+        self.patient_team().iter()
+    }
+
+    /// R15: the patients as a set (wounded or incapacitated team members).
+    #[inline]
+    pub fn patient_team(&self) -> Team {
+        self.team.and(self.health.hurt()).minus(self.health.dead())
+    }
+
+    /// R15: the givers as a set: able members, less a finale character whose penalty leaves
+    /// no dice (R13).
+    #[inline]
+    pub fn giver_team(&self, rules: &Rules) -> Team {
+        let able = self.able_team();
+        match self.finale {
+            Some(f) if self.skill(rules, f, Character::Medic) <= 0 => able.without(f),
+            _ => able,
+        }
     }
 
     /// R15: able members whose type-6 skill is above 0.
-    pub fn givers<'a>(&'a self, rules: &'a Rules) -> impl Iterator<Item = Character> + 'a {
-        self.able()
-            .filter(move |c| self.skill(rules, *c, Character::Medic) > 0)
+    pub fn givers(&self, rules: &Rules) -> impl Iterator<Item = Character> + use<> {
+        self.giver_team(rules).iter()
     }
 
     /// R14 variant: able members, other than the current finale character, whose skill for
@@ -786,14 +814,14 @@ impl State {
 
     /// R3: one wound is one step towards death.
     fn wound(&mut self, c: Character) {
-        self.health[c.index()] = self.health[c.index()].wounded();
+        self.health.wound(c);
     }
 
     /// R15: one type-6 check by `giver` on `patient`; 5+ heals one step, 3–5 cost stealth
     /// (wounding the giver once discovered), 1–2 wound the patient.
     fn first_aid(&mut self, patient: Character, giver: Character, r: u8) {
         if r >= THRESHOLD {
-            self.health[patient.index()] = self.health(patient).healed();
+            self.health.heal(patient);
         }
         match r {
             6 => {}
@@ -805,7 +833,7 @@ impl State {
     /// R7/R8: `c` joins the team healthy; their complication marker is removed.
     fn join(&mut self, c: Character) {
         self.team = self.team.with(c);
-        self.health[c.index()] = Health::Healthy;
+        self.health.set(c, Health::Healthy);
         self.complications[c.index()] = None;
     }
 
@@ -844,7 +872,7 @@ impl State {
             return;
         }
         // R4: the game is lost the moment no team member is able.
-        if !self.team.is_empty() && self.able().next().is_none() {
+        if !self.team.is_empty() && self.able_team().is_empty() {
             let cause = match self.phase() {
                 Phase::Recruitment => LossCause::Recruitment,
                 Phase::Run => LossCause::Run,
@@ -856,7 +884,7 @@ impl State {
         }
         // R15: an opportunity with no patient or no giver passes by itself.
         if self.aid == Aid::Open
-            && (self.patients().next().is_none() || self.givers(rules).next().is_none())
+            && (self.patient_team().is_empty() || self.giver_team(rules).is_empty())
         {
             self.aid = Aid::None;
         }

@@ -10,7 +10,7 @@ mod reference;
 pub use random::RandomStrategy;
 pub use reference::ReferenceStrategy;
 
-use crate::game::{Action, Character, Decision, State};
+use crate::game::{Action, Character, Decision, State, Team};
 use crate::rules::Rules;
 
 /// A strategy's answer at a decision point.
@@ -49,12 +49,13 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     }
 }
 
-/// The able member with the fewest wounds, ties to the lowest number (healthy before wounded).
-pub fn least_wounded(
-    state: &State,
-    candidates: impl Iterator<Item = Character>,
-) -> Option<Character> {
-    candidates.min_by_key(|c| (state.health(*c), *c))
+/// The member of `candidates` with the fewest wounds, ties to the lowest number (healthy
+/// before wounded before incapacitated).
+#[inline]
+pub fn least_wounded(state: &State, candidates: Team) -> Option<Character> {
+    let unhurt = candidates.minus(state.hurt_team());
+    let standing = candidates.minus(state.down_team());
+    unhurt.first().or(standing.first()).or(candidates.first())
 }
 
 /// The names of the built-in (not file-defined) strategies.

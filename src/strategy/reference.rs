@@ -1,6 +1,6 @@
 //! The reference strategy of RULES.md, exactly as specified there.
 
-use crate::game::{Action, Character, Decision, State};
+use crate::game::{Action, Character, Decision, State, Team};
 use crate::rules::Rules;
 
 use super::{Choice, Strategy, least_wounded};
@@ -29,7 +29,7 @@ impl ReferenceStrategy {
         if state.is_able(ty) {
             ty
         } else {
-            least_wounded(state, state.able()).expect("R4 leaves an able member")
+            least_wounded(state, state.able_team()).expect("R4 leaves an able member")
         }
     }
 
@@ -43,7 +43,7 @@ impl ReferenceStrategy {
         } else if state.is_able(patient) {
             patient
         } else {
-            least_wounded(state, state.able())?
+            least_wounded(state, state.able_team())?
         };
         (state.skill(rules, giver, Character::Medic) > 0).then_some(Action::Aid { patient, giver })
     }
@@ -76,7 +76,7 @@ impl Strategy for ReferenceStrategy {
                 Action::Finale(if state.is_able(main) {
                     main
                 } else {
-                    least_wounded(state, state.able()).expect("R4 leaves an able member")
+                    least_wounded(state, state.able_team()).expect("R4 leaves an able member")
                 })
             }
             Decision::SideChallenge { ty, .. } => {
@@ -88,7 +88,11 @@ impl Strategy for ReferenceStrategy {
                 }
             }
             Decision::Substitute => Action::Finale(
-                least_wounded(state, state.substitutes(rules)).expect("a substitute exists"),
+                least_wounded(
+                    state,
+                    state.substitutes(rules).fold(Team::EMPTY, Team::with),
+                )
+                .expect("a substitute exists"),
             ),
             Decision::FirstAid => Self::first_aid(state, rules).unwrap_or(Action::SkipAid),
         };
