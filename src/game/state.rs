@@ -560,6 +560,7 @@ impl State {
 
     /// Applies the strategy's answer at a decision point. Panics on an illegal action (a bug in
     /// the strategy): check with [`State::actions`] when in doubt.
+    #[inline]
     pub fn apply_action(&mut self, rules: &Rules, action: Action) {
         debug_assert!(
             self.actions(rules).contains(action),
@@ -653,6 +654,7 @@ impl State {
     }
 
     /// Applies the outcome of a chance point (as listed by [`Chance::outcomes`]).
+    #[inline]
     pub fn apply_outcome(&mut self, rules: &Rules, outcome: u32) {
         if let Aid::Check { patient, giver } = self.aid {
             self.first_aid(patient, giver, outcome as u8);
@@ -867,6 +869,7 @@ impl State {
 
     /// Automatic transitions after every change: the loss checks (R4, R14), skipping
     /// first-aid opportunities no one can use, and the ends of phases.
+    #[inline]
     fn settle(&mut self, rules: &Rules) {
         if matches!(self.step, Step::Over(_)) {
             return;
