@@ -390,6 +390,22 @@ fn r5_third_tough_success_wins() {
     assert_eq!(outcome(&roll(tough(10, 2, 0), &rules, 4), &rules), None);
 }
 
+/// R5 vs R4 (not settled by RULES.md): the winning third Tough check rolls a 5 while
+/// discovered, and the stealth loss incapacitates the finale character, the last able member.
+/// The state machine lets the win stand (the success is the win); this test pins that reading
+/// so that a change to it is deliberate.
+#[test]
+fn r5_winning_check_that_leaves_no_one_able_still_wins() {
+    let rules = MAIN_TEXT;
+    let state = tough(0, 2, 0)
+        .with_member(Hacker, Wounded)
+        .with_member(Spy, Incapacitated)
+        .with_member(Medic, Dead);
+    let after = roll(state, &rules, 5);
+    assert_eq!(after.health(Hacker), Incapacitated);
+    assert_eq!(outcome(&after, &rules), Some(Outcome::Win));
+}
+
 // ----- R6 complications -----
 
 /// R6: the complication roll is six d6, one per character: character `i` gets digit `i` of the
@@ -600,6 +616,36 @@ fn r8_team_of_four_ends_phase_one() {
             Action::Recruit(Medic)
         ]
     );
+}
+
+/// R8/R9 vs R4 (not settled by RULES.md): the check that completes a recruitment
+/// incapacitates the last able member; the recruit has joined (healthy) by then, so the team
+/// has an able member and the game goes on. Pins the state machine's reading.
+#[test]
+fn r8_completing_check_that_downs_the_roller_still_recruits() {
+    let rules = MAIN_TEXT;
+    let state = State::new(0)
+        .with_main(Hacker)
+        .with_member(Hacker, Wounded)
+        .with_complication(Spy, Sniper)
+        .at(
+            Step::RecruitCheck {
+                target: Spy,
+                done: 0,
+                needed: 1,
+                roller: Hacker,
+            },
+            Aid::None,
+        );
+    let after = roll(state, &rules, 5);
+    assert_eq!(after.health(Hacker), Incapacitated);
+    assert!(after.is_able(Spy));
+    assert_eq!(outcome(&after, &rules), None);
+    // The opportunity the recruitment opened: the new member may treat the main character.
+    assert!(legal(&after, &rules).contains(&Action::Aid {
+        patient: Hacker,
+        giver: Spy
+    }));
 }
 
 // ----- R9 first aid in phase 1 -----
