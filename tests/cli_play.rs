@@ -1,0 +1,195 @@
+//! `raven play`: every game ends in a win or a loss (many seeds through the library, a few
+//! through the binary, which must agree with the library), and bad input is refused with exit
+//! code 2 and one clear error line.
+
+use assert_cmd::Command;
+use raven::engine::play_seeded;
+use raven::game::{Node, Outcome};
+use raven::rules::{PRESETS, Rules};
+use raven::strategy::{BUILT_IN, built_in};
+
+fn raven() -> Command {
+    Command::cargo_bin("raven").expect("the raven binary is built")
+}
+
+/// The outcome `raven play` should print for these arguments (stealth 10, game 0 defaults).
+fn library_outcome(rules: &Rules, strategy: &str, seed: u64) -> Outcome {
+    let strategy = built_in(strategy).expect("built-in strategy");
+    play_seeded(rules, strategy.as_ref(), 10, seed, 0, &mut ()).1
+}
+
+/// Seeds 1..=1000 × both presets × both strategies, through the library: every game ends,
+/// over, in a win or a loss, the same way when replayed.
+#[test]
+fn library_games_end_in_win_or_loss_for_many_seeds() {
+    for preset in PRESETS {
+        let mut wins = 0;
+        let mut losses = 0;
+        for name in BUILT_IN {
+            let strategy = built_in(name).expect("built-in");
+            for seed in 1..=1000 {
+                let (end, outcome) =
+                    play_seeded(&preset.rules, strategy.as_ref(), 10, seed, 0, &mut ());
+                assert_eq!(end.node(&preset.rules), Node::Over(outcome));
+                let line = outcome.to_string();
+                assert!(
+                    line == "WIN" || line.starts_with("LOSS: "),
+                    "{}/{name}/seed {seed}: {line}",
+                    preset.name
+                );
+                match outcome {
+                    Outcome::Win => wins += 1,
+                    Outcome::Loss(_) => losses += 1,
+                }
+                let (_, again) =
+                    play_seeded(&preset.rules, strategy.as_ref(), 10, seed, 0, &mut ());
+                assert_eq!(outcome, again, "replaying seed {seed} changes the game");
+            }
+        }
+        assert!(
+            wins > 0 && losses > 0,
+            "{}: {wins} wins, {losses} losses",
+            preset.name
+        );
+    }
+}
+
+/// A handful of seeds through the binary: exit 0, a header naming seed, strategy and rules,
+/// and a final line `WIN` or `LOSS: …` equal to the library's outcome for the same game.
+#[test]
+fn binary_final_line_is_the_outcome() {
+    for preset in PRESETS {
+        for strategy in BUILT_IN {
+            for seed in 1..=4u64 {
+                let output = raven()
+                    .args(["play", "--seed", &seed.to_string(), "--strategy", strategy])
+                    .args(["--rules", preset.name])
+                    .output()
+                    .expect("raven runs");
+                assert!(output.status.success(), "{:?}", output);
+                assert!(output.stderr.is_empty());
+                let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+                let first = stdout.lines().next().expect("a header");
+                assert!(first.contains(&format!("seed {seed}")), "{first}");
+                assert!(first.contains(&format!("strategy {strategy}")), "{first}");
+                assert!(first.contains(&preset.rules.spelled_out()), "{first}");
+                let last = stdout.lines().last().expect("an outcome line");
+                assert!(
+                    last == "WIN" || last.starts_with("LOSS: "),
+                    "final line {last:?}"
+                );
+                let expected = library_outcome(&preset.rules, strategy, seed);
+                assert_eq!(
+                    last,
+                    expected.to_string(),
+                    "{} {strategy} {seed}",
+                    preset.name
+                );
+            }
+        }
+    }
+}
+
+/// `--rule` overrides reach the game and are named in the header.
+#[test]
+fn binary_accepts_rule_overrides() {
+    let output = raven()
+        .args([
+            "play",
+            "--seed",
+            "3",
+            "--stealth",
+            "0",
+            "--rules",
+            "clarified",
+        ])
+        .args([
+            "--rule",
+            "finale-substitute=yes",
+            "--rule",
+            "first-aid-after-side=yes",
+        ])
+        .output()
+        .expect("raven runs");
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+    let first = stdout.lines().next().expect("a header");
+    assert!(first.contains("stealth 0"), "{first}");
+    assert!(first.contains("discovered-penalty=2"), "{first}");
+    assert!(first.contains("finale-substitute=yes"), "{first}");
+    assert!(first.contains("first-aid-after-side=yes"), "{first}");
+    let last = stdout.lines().last().expect("an outcome line");
+    assert!(last == "WIN" || last.starts_with("LOSS: "), "{last}");
+}
+
+/// Runs `raven play` with `args`, expects exit code 2, no output, no panic, and exactly one
+/// error line; returns that line.
+fn refused(args: &[&str]) -> String {
+    let output = raven().arg("play").args(args).output().expect("raven runs");
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
+    assert!(output.stdout.is_empty(), "{args:?}: output on stdout");
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+    errors[0].to_string()
+}
+
+#[test]
+fn unknown_strategy_is_refused() {
+    let line = refused(&["--strategy", "cautious"]);
+    assert!(line.contains("'cautious'"), "{line}");
+    for name in BUILT_IN {
+        assert!(line.contains(name), "{line} does not list {name}");
+    }
+}
+
+#[test]
+fn unknown_rule_key_is_refused() {
+    let line = refused(&["--rule", "colour=red"]);
+    assert!(line.contains("'colour'"), "{line}");
+    for key in Rules::keys() {
+        assert!(line.contains(key), "{line} does not list {key}");
+    }
+}
+
+#[test]
+fn bad_rule_value_is_refused() {
+    let line = refused(&["--rule", "discovered-penalty=3"]);
+    assert!(line.contains("discovered-penalty"), "{line}");
+    assert!(line.contains("'3'"), "{line}");
+    assert!(line.contains("1, 2"), "{line}");
+    let line = refused(&["--rule", "finale-substitute=maybe"]);
+    assert!(
+        line.contains("'maybe'") && line.contains("no, yes"),
+        "{line}"
+    );
+}
+
+#[test]
+fn rule_without_value_is_refused() {
+    let line = refused(&["--rule", "recruit-count"]);
+    assert!(line.contains("key=value"), "{line}");
+}
+
+#[test]
+fn stealth_out_of_range_is_refused() {
+    let line = refused(&["--stealth", "100"]);
+    assert!(line.contains("100"), "{line}");
+    assert!(line.contains("0..=99"), "{line}");
+    let line = refused(&["--stealth", "-1"]);
+    assert!(line.contains("-1") || line.contains("stealth"), "{line}");
+}
+
+#[test]
+fn unknown_rules_preset_is_refused() {
+    let line = refused(&["--rules", "house"]);
+    assert!(line.contains("'house'"), "{line}");
+    for preset in PRESETS {
+        assert!(
+            line.contains(preset.name),
+            "{line} does not list {}",
+            preset.name
+        );
+    }
+}
