@@ -1604,3 +1604,18 @@ fn reference_substitute() {
     assert_eq!(decision(&after, &rules), Decision::Substitute);
     assert_eq!(reference(&after, &rules), Action::Finale(Sniper));
 }
+
+/// R10: every run challenge is a new task, also when its type was picked on a 6: the
+/// strategy-facing counters start again (strategies read them for retry limits).
+#[test]
+fn r10_picked_challenge_type_starts_a_new_task() {
+    let rules = MAIN_TEXT;
+    let state = run_check(10, Hacker, Hacker)
+        .at(Step::RunType { challenge: 3 }, Aid::None)
+        .with_counters(4, 2);
+    let six = chance(state, &rules, Chance::ChallengeType, 5);
+    let picked = act(six, &rules, Action::RunType(Sniper));
+    assert_eq!((picked.attempts(), picked.failures()), (0, 0));
+    let rolled = chance(state, &rules, Chance::ChallengeType, 2);
+    assert_eq!((rolled.attempts(), rolled.failures()), (0, 0));
+}

@@ -608,7 +608,10 @@ impl State {
                 needed,
                 roller,
             },
-            (Step::PickRunType { challenge }, Action::RunType(ty)) => Step::Run { challenge, ty },
+            (Step::PickRunType { challenge }, Action::RunType(ty)) => {
+                self.new_task();
+                Step::Run { challenge, ty }
+            }
             (Step::Run { challenge, ty }, Action::Roll(roller)) => Step::RunCheck {
                 challenge,
                 ty,
