@@ -1,0 +1,1 @@
+//! Tests of the strategy file format: one per knob on constructed states.
