@@ -30,10 +30,15 @@ pub const BUNDLED: [(&str, &str); 8] = [
 /// The bundled strategy called `name` (the file stem, with or without `.toml`).
 pub fn bundled(name: &str) -> Option<Result<FileStrategy, StrategyError>> {
     let stem = name.strip_suffix(".toml").unwrap_or(name);
-    BUNDLED
-        .iter()
-        .find(|(n, _)| *n == stem)
-        .map(|(n, text)| FileStrategy::parse(n, &format!("strategies/{n}.toml (bundled)"), text))
+    BUNDLED.iter().find(|(n, _)| *n == stem).map(|(n, text)| {
+        // A bundled file named like a built-in is told apart in outputs by its extension.
+        let shown = if BUILT_IN.contains(n) {
+            format!("{n}.toml")
+        } else {
+            n.to_string()
+        };
+        FileStrategy::parse(&shown, &format!("strategies/{n}.toml (bundled)"), text)
+    })
 }
 
 /// Every name `--strategy` accepts besides file paths.
