@@ -104,7 +104,8 @@ pub fn mcnemar_p(p: &Paired) -> f64 {
     }
     let z = (p.only_other as f64 - p.only_baseline as f64) / (discordant as f64).sqrt();
     let normal = Normal::standard();
-    (2.0 * (1.0 - normal.cdf(z.abs()))).clamp(0.0, 1.0)
+    // The survival function keeps precision far in the tail, where 1 - cdf would round to 0.
+    (2.0 * normal.sf(z.abs())).clamp(0.0, 1.0)
 }
 
 #[cfg(test)]
@@ -174,6 +175,12 @@ mod tests {
             ..Paired::default()
         });
         assert!((p - 0.0455).abs() < 1e-4, "{p}");
+        // Far in the tail the p-value stays positive: z = √1000 ≈ 31.6, p ≈ 2.4e-219.
+        let p = mcnemar_p(&Paired {
+            only_other: 1000,
+            ..Paired::default()
+        });
+        assert!(p > 1e-220 && p < 1e-218, "{p}");
     }
 
     #[test]

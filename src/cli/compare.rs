@@ -128,7 +128,7 @@ pub fn table(rows: &[CompareRow]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<16} {:>7} {:>8} {:>17} {:>8} {:>17} {:>9}",
+        "{:<16} {:>7} {:>8} {:>17} {:>8} {:>17} {:>10}",
         "strategy", "stealth", "win", "interval", "diff pp", "diff interval", "p"
     );
     for r in rows {
@@ -147,7 +147,7 @@ pub fn table(rows: &[CompareRow]) -> String {
         };
         let _ = writeln!(
             out,
-            "{:<16} {:>7} {:>8} {:>17} {:>8} {:>17} {:>9}",
+            "{:<16} {:>7} {:>8} {:>17} {:>8} {:>17} {:>10}",
             r.strategy,
             r.stealth,
             pct(r.win_rate),

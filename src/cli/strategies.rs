@@ -34,16 +34,13 @@ pub enum StrategiesCommand {
 pub fn listing() -> String {
     let mut out = String::new();
     let _ = writeln!(out, "built-in:");
-    let _ = writeln!(
-        out,
-        "  {:<16} {}",
-        "reference", "RULES.md's reference strategy (built in code)"
-    );
-    let _ = writeln!(
-        out,
-        "  {:<16} {}",
-        "random", "every decision uniformly among the legal options"
-    );
+    let built_in = [
+        ("reference", "RULES.md's reference strategy (built in code)"),
+        ("random", "every decision uniformly among the legal options"),
+    ];
+    for (name, idea) in built_in {
+        let _ = writeln!(out, "  {name:<16} {idea}");
+    }
     let _ = writeln!(
         out,
         "bundled (strategies/*.toml; `reference.toml` names the bundled reference file):"
