@@ -211,12 +211,11 @@ pub fn run(args: &SweepArgs) -> Result<()> {
             .collect();
         let _ = writeln!(
             table,
-            "{}  {:>7} {:>7.2}% {:>7.2}%–{:.2}%",
+            "{}  {:>7} {:>8} {:>17}",
             cells.join("  "),
             s.stealth,
-            100.0 * s.win_rate,
-            100.0 * s.ci.0,
-            100.0 * s.ci.1
+            format!("{:.2}%", 100.0 * s.win_rate),
+            format!("{:.2}%–{:.2}%", 100.0 * s.ci.0, 100.0 * s.ci.1)
         );
     }
     emit(&args.run.out, out.as_mut(), &records, &table, &rules)?;
