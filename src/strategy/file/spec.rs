@@ -58,18 +58,31 @@ impl TryFrom<String> for Speciality {
 }
 
 /// An integer knob with an inclusive range `MIN..=MAX`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(try_from = "i64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Int<const MIN: u8, const MAX: u8>(pub u8);
 
-impl<const MIN: u8, const MAX: u8> TryFrom<i64> for Int<MIN, MAX> {
-    type Error = String;
-    fn try_from(value: i64) -> Result<Self, String> {
-        if (i64::from(MIN)..=i64::from(MAX)).contains(&value) {
-            Ok(Int(value as u8))
-        } else {
-            Err(format!("{value} is out of range (allowed: {MIN}..={MAX})"))
+impl<'de, const MIN: u8, const MAX: u8> Deserialize<'de> for Int<MIN, MAX> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor<const MIN: u8, const MAX: u8>;
+        impl<const MIN: u8, const MAX: u8> serde::de::Visitor<'_> for Visitor<MIN, MAX> {
+            type Value = Int<MIN, MAX>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "an integer in {MIN}..={MAX}")
+            }
+            fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Self::Value, E> {
+                if (i64::from(MIN)..=i64::from(MAX)).contains(&value) {
+                    Ok(Int(value as u8))
+                } else {
+                    Err(E::custom(format!(
+                        "{value} is out of range (allowed: {MIN}..={MAX})"
+                    )))
+                }
+            }
+            fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Self::Value, E> {
+                self.visit_i64(i64::try_from(value).unwrap_or(i64::MAX))
+            }
         }
+        deserializer.deserialize_i64(Visitor::<MIN, MAX>)
     }
 }
 
