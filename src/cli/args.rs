@@ -89,12 +89,8 @@ fn parse_level(text: &str) -> std::result::Result<f64, String> {
     }
 }
 
-/// A strategy by name (built-in or bundled) or file path.
+/// A strategy by name (built-in or bundled) or file path; unknown names and bad files are
+/// input errors (exit 2).
 pub fn load_strategy(name: &str) -> Result<Box<dyn Strategy>> {
-    strategy::built_in(name).ok_or_else(|| {
-        Error::Input(format!(
-            "unknown strategy '{name}' (allowed: {})",
-            strategy::BUILT_IN.join(", ")
-        ))
-    })
+    strategy::resolve(name).map_err(|e| Error::Input(e.to_string()))
 }

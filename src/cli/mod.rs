@@ -1,8 +1,11 @@
 //! The command line: one module per subcommand, shared argument groups here.
 
 mod args;
+mod compare;
 mod play;
 mod simulate;
+mod strategies;
+mod sweep;
 
 use clap::{Parser, Subcommand};
 
@@ -29,6 +32,12 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Play many games and report win rates per starting stealth (Monte Carlo).
     Simulate(simulate::SimulateArgs),
+    /// List the strategies `--strategy` accepts, or check strategy files.
+    Strategies(strategies::StrategiesArgs),
+    /// Compare strategies on the same games: paired differences with intervals and p-values.
+    Compare(compare::CompareArgs),
+    /// Vary numeric knobs of a strategy file over a grid; one CSV row per point and stealth.
+    Sweep(sweep::SweepArgs),
 }
 
 /// Runs a parsed command line.
@@ -36,5 +45,8 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Play(args) => play::run(&args),
         Command::Simulate(args) => simulate::run(&args),
+        Command::Strategies(args) => strategies::run(&args),
+        Command::Compare(args) => compare::run(&args),
+        Command::Sweep(args) => sweep::run(&args),
     }
 }

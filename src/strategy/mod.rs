@@ -4,9 +4,13 @@
 //! [`Choice`]: one action, or "uniformly at random among the legal options", which the Monte
 //! Carlo engine draws and the exact engine averages over.
 
+mod bundled;
+pub mod file;
 mod random;
 mod reference;
 
+pub use bundled::{BUNDLED, bundled, names, resolve, source};
+pub use file::{FileStrategy, StrategyError};
 pub use random::RandomStrategy;
 pub use reference::ReferenceStrategy;
 

@@ -1,0 +1,80 @@
+//! `raven strategies`: list the built-in and bundled strategies; `raven strategies check`
+//! validates strategy files.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use crate::error::{Error, Result};
+use crate::strategy::{BUNDLED, FileStrategy, bundled};
+
+/// Arguments of `raven strategies`.
+#[derive(Args, Debug)]
+pub struct StrategiesArgs {
+    /// Without a subcommand: list the strategies `--strategy` accepts by name.
+    #[command(subcommand)]
+    pub command: Option<StrategiesCommand>,
+}
+
+/// The subcommands of `raven strategies`.
+#[derive(Subcommand, Debug)]
+pub enum StrategiesCommand {
+    /// Validate strategy files: prints `ok FILE` for each, stops with exit code 2 and
+    /// `file:line:column: message` at the first bad one.
+    Check {
+        /// The strategy files (TOML).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+}
+
+/// The listing of `raven strategies`.
+pub fn listing() -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "built-in:");
+    let built_in = [
+        ("reference", "RULES.md's reference strategy (built in code)"),
+        ("random", "every decision uniformly among the legal options"),
+    ];
+    for (name, idea) in built_in {
+        let _ = writeln!(out, "  {name:<16} {idea}");
+    }
+    let _ = writeln!(
+        out,
+        "bundled (strategies/*.toml; `reference.toml` names the bundled reference file):"
+    );
+    for (name, _) in BUNDLED {
+        let strategy = bundled(name)
+            .expect("a bundled name")
+            .expect("bundled files are valid (tested)");
+        let shown = if name == "reference" {
+            "reference.toml"
+        } else {
+            name
+        };
+        let _ = writeln!(out, "  {shown:<16} {}", strategy.spec().description);
+    }
+    let _ = writeln!(
+        out,
+        "Any other --strategy is read as a strategy file; strategies/README.md documents the format."
+    );
+    out
+}
+
+/// Runs `raven strategies`.
+pub fn run(args: &StrategiesArgs) -> Result<()> {
+    let mut stdout = std::io::stdout();
+    let io = |e: std::io::Error| Error::Runtime(format!("cannot write to standard output: {e}"));
+    match &args.command {
+        None => stdout.write_all(listing().as_bytes()).map_err(io),
+        Some(StrategiesCommand::Check { files }) => {
+            for file in files {
+                FileStrategy::from_path(file).map_err(|e| Error::Input(e.to_string()))?;
+                writeln!(stdout, "ok {}", file.display()).map_err(io)?;
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! How a [`Spec`] answers each decision point. Every answer is built from the legal options the
+//! state exposes (able members, patients, givers, substitutes), so it is legal by construction;
+//! nothing about the rules is re-derived here.
+
+use crate::game::{Action, Character, Decision, Health, Phase, State};
+use crate::rules::Rules;
+use crate::strategy::{Choice, least_wounded};
+
+use super::spec::{
+    AidWhen, FinaleRule, GiverRule, MainRule, PatientRule, PhaseName, Roller, RunTypeRule,
+    SideAttempt, Spare, Spec, SubstituteRule,
+};
+
+impl Spec {
+    /// The answer to `decision` in `state`.
+    pub fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
+        let action = match decision {
+            Decision::MainCharacter => match self.main_character(state) {
+                Some(c) => Action::Main(c),
+                None => return Choice::Uniform,
+            },
+            Decision::RecruitTarget => self.recruit_target(state),
+            Decision::RecruitRoller {
+                complication,
+                may_stop,
+                ..
+            } => {
+                if may_stop && self.stop_recruiting(state, true) {
+                    Action::Stop
+                } else {
+                    Action::Roll(self.roller(
+                        state,
+                        complication,
+                        self.recruit.roller,
+                        self.recruit.spare,
+                    ))
+                }
+            }
+            Decision::RunType => Action::RunType(self.run_type(state)),
+            Decision::RunRoller { ty } => {
+                Action::Roll(self.roller(state, ty, self.run.roller, self.run.spare))
+            }
+            Decision::FinaleCharacter => Action::Finale(self.finale_character(state)),
+            Decision::SideChallenge { ty, successes, .. } => self
+                .side_roller(state, rules, ty, successes)
+                .map_or(Action::Pass, Action::Roll),
+            Decision::Substitute => Action::Finale(self.substitute(state, rules)),
+            Decision::FirstAid => self.first_aid(state, rules).unwrap_or(Action::SkipAid),
+        };
+        Choice::Act(action)
+    }
+
+    /// R7: `None` means uniformly at random.
+    fn main_character(&self, state: &State) -> Option<Character> {
+        let most_needed = || {
+            // Fewest-numbered among the highest counts: max_by_key keeps the last maximum,
+            // so scan in reverse order.
+            Character::ALL.into_iter().rev().max_by_key(|c| {
+                Character::ALL
+                    .into_iter()
+                    .filter(|o| o != c && state.complication(*o) == Some(*c))
+                    .count()
+            })
+        };
+        match self.main.character {
+            MainRule::Fixed(c) => Some(c),
+            MainRule::Random => None,
+            MainRule::MostNeeded => most_needed(),
+            MainRule::HardestToRecruit => Character::ALL
+                .into_iter()
+                .find(|c| state.complication(*c) == Some(*c))
+                .or_else(most_needed),
+        }
+    }
+
+    /// R8: whether to stop recruiting now (`after_failure`: right after a failed check).
+    fn stop_recruiting(&self, state: &State, after_failure: bool) -> bool {
+        let r = &self.recruit;
+        (r.stealth_floor.0 > 0 && state.stealth() < r.stealth_floor.0)
+            || (r.stop_at_wounds.0 > 0 && state.wounds() >= r.stop_at_wounds.0)
+            || (after_failure
+                && r.stop_after_failures.0 > 0
+                && state.failures() >= r.stop_after_failures.0)
+    }
+
+    /// R8: the next target, or stop.
+    fn recruit_target(&self, state: &State) -> Action {
+        let recruited = state.team().len().saturating_sub(1);
+        if recruited >= self.recruit.count.0 || self.stop_recruiting(state, false) {
+            return Action::Stop;
+        }
+        let mut candidates = self
+            .recruit
+            .order
+            .0
+            .iter()
+            .copied()
+            .filter(|c| !state.team().contains(*c));
+        let easy = |c: &Character| state.complication(*c).is_some_and(|ty| state.is_able(ty));
+        let target = if self.recruit.easiest_first {
+            candidates.clone().find(easy).or_else(|| candidates.next())
+        } else {
+            candidates.next()
+        };
+        target.map_or(Action::Stop, Action::Recruit)
+    }
+
+    /// Who may roll under `spare`: the able members but the spared one, or all able members
+    /// if that leaves no one.
+    fn candidates(&self, state: &State, spare: Spare) -> impl Iterator<Item = Character> + Clone {
+        let spared = match spare {
+            Spare::Nobody => None,
+            Spare::Main => state.main(),
+            Spare::Finale => Some(self.finale_character(state)),
+        };
+        let others = state.able().any(|c| Some(c) != spared);
+        let state = *state;
+        Character::ALL
+            .into_iter()
+            .filter(move |c| state.is_able(*c) && (!others || Some(*c) != spared))
+    }
+
+    /// Who rolls a recruitment check or run challenge of type `ty`.
+    fn roller(&self, state: &State, ty: Character, roller: Roller, spare: Spare) -> Character {
+        let candidates = self.candidates(state, spare);
+        pick(state, ty, roller, candidates).expect("R4 leaves an able member")
+    }
+
+    /// R10: the type of a run challenge that rolled 6.
+    fn run_type(&self, state: &State) -> Character {
+        let lowest_able = || {
+            state
+                .able()
+                .find(|c| *c != Character::Medic)
+                .unwrap_or(Character::Hacker)
+        };
+        match self.run.pick_on_six {
+            RunTypeRule::LowestAble => lowest_able(),
+            RunTypeRule::LeastWounded => least_wounded(
+                state,
+                self.candidates(state, self.run.spare)
+                    .filter(|c| *c != Character::Medic),
+            )
+            .unwrap_or_else(lowest_able),
+            RunTypeRule::Main => match state.main() {
+                Some(m) if m != Character::Medic && state.is_able(m) => m,
+                _ => lowest_able(),
+            },
+            RunTypeRule::Fixed(ty) => ty,
+        }
+    }
+
+    /// R11: the finale character — or, before phase 3, who it would be now.
+    pub(super) fn finale_character(&self, state: &State) -> Character {
+        if let Some(finale) = state.finale() {
+            return finale;
+        }
+        let least = || least_wounded(state, state.able()).expect("R4 leaves an able member");
+        let main = state.main().filter(|m| state.is_able(*m));
+        match self.finale.character {
+            FinaleRule::Main => main.unwrap_or_else(least),
+            FinaleRule::MainIfHealthy => main
+                .filter(|m| state.health(*m) == Health::Healthy)
+                .unwrap_or_else(least),
+            FinaleRule::LeastWounded => least(),
+            FinaleRule::Fixed(c) if state.is_able(c) => c,
+            FinaleRule::Fixed(_) => main.unwrap_or_else(least),
+        }
+    }
+
+    /// R12: who attempts the side challenge of type `ty`, or `None` to pass / give up.
+    fn side_roller(
+        &self,
+        state: &State,
+        rules: &Rules,
+        ty: Character,
+        successes: u8,
+    ) -> Option<Character> {
+        let s = &self.side;
+        if s.attempt == SideAttempt::Never
+            || s.pass_types.iter().any(|p| p.0 == ty)
+            || state.stealth() < s.stealth_floor.0
+            || state.attempts() >= s.max_attempts.0
+            || (successes >= 1 && !s.second_success)
+        {
+            return None;
+        }
+        let finale = state.finale();
+        let may_roll = |c: &Character| {
+            state.is_able(*c)
+                && state.skill(rules, *c, ty) > 0
+                && (s.finale_may_roll || Some(*c) != finale)
+        };
+        let eligible = Character::ALL.into_iter().filter(may_roll);
+        if s.attempt == SideAttempt::WithSpecialist && !eligible.clone().any(|c| c == ty) {
+            return None;
+        }
+        pick(state, ty, s.roller, eligible)
+    }
+
+    /// R14 variant: the substitute finale character.
+    fn substitute(&self, state: &State, rules: &Rules) -> Character {
+        let main = state.main();
+        let chosen = match self.substitute.character {
+            SubstituteRule::MainFirst => state.substitutes(rules).find(|c| Some(*c) == main),
+            SubstituteRule::LeastWounded => None,
+        };
+        chosen
+            .or_else(|| least_wounded(state, state.substitutes(rules)))
+            .expect("a substitute exists")
+    }
+
+    /// R15: patient and giver, or `None` to skip.
+    fn first_aid(&self, state: &State, rules: &Rules) -> Option<Action> {
+        let f = &self.first_aid;
+        let phase = match state.phase() {
+            Phase::Recruitment => PhaseName::Recruitment,
+            Phase::Run => PhaseName::Run,
+            _ => PhaseName::Finale,
+        };
+        if f.when == AidWhen::Never
+            || !f.phases.contains(&phase)
+            || state.stealth() < f.stealth_floor.0
+        {
+            return None;
+        }
+        let only_incapacitated = f.when == AidWhen::Incapacitated;
+        let patients = || {
+            state
+                .patients()
+                .filter(move |c| !only_incapacitated || state.health(*c) == Health::Incapacitated)
+        };
+        let incapacitated_first = || {
+            patients()
+                .find(|c| state.health(*c) == Health::Incapacitated)
+                .or_else(|| patients().next())
+        };
+        let patient = match f.patient {
+            PatientRule::IncapacitatedFirst => incapacitated_first(),
+            PatientRule::FinaleFirst => {
+                let finale = self.finale_character(state);
+                patients()
+                    .find(|c| *c == finale)
+                    .or_else(incapacitated_first)
+            }
+            PatientRule::LowestNumber => patients().next(),
+        }?;
+        let medic = state.is_able(Character::Medic).then_some(Character::Medic);
+        let own = state.is_able(patient).then_some(patient);
+        let least = || least_wounded(state, state.able());
+        let giver = match f.giver {
+            GiverRule::MedicFirst => medic.or(own).or_else(least),
+            GiverRule::SelfFirst => own.or(medic).or_else(least),
+            GiverRule::LeastWounded => least(),
+        }?;
+        // The chosen giver may be unable to roll (the finale character while discovered
+        // under discovered-penalty = 2): then the opportunity is skipped, as the reference does.
+        (state.skill(rules, giver, Character::Medic) > 0).then_some(Action::Aid { patient, giver })
+    }
+}
+
+/// The roller among `candidates` for a check of type `ty`.
+fn pick(
+    state: &State,
+    ty: Character,
+    roller: Roller,
+    candidates: impl Iterator<Item = Character> + Clone,
+) -> Option<Character> {
+    match roller {
+        Roller::Specialist if candidates.clone().any(|c| c == ty) => Some(ty),
+        _ => least_wounded(state, candidates),
+    }
+}

@@ -1,0 +1,687 @@
+//! Tests of the strategy file format: every knob on constructed states, and parsing.
+
+use crate::game::{Action, Aid, Character, Health, Node, State, Step};
+use crate::rules::Rules;
+use crate::strategy::Choice;
+
+use super::Spec;
+
+use Character::{
+    Demolitions as D, Hacker as H, Mechanic as Me, Medic as M, Sniper as Sn, Spy as Sp,
+};
+use Health::{Healthy as Ok, Incapacitated as Inc, Wounded as W};
+
+fn spec(text: &str) -> Spec {
+    toml::from_str(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The spec's answer at `state`, checked to be legal.
+fn act_under(spec: &Spec, rules: &Rules, state: &State) -> Action {
+    let Node::Decision(decision) = state.node(rules) else {
+        panic!("no decision at {state:?}");
+    };
+    match spec.decide(state, rules, decision) {
+        Choice::Act(action) => {
+            assert!(
+                state.actions(rules).contains(action),
+                "illegal {action:?} at {state:?}"
+            );
+            action
+        }
+        Choice::Uniform => panic!("uniform at {state:?}"),
+    }
+}
+
+fn act(text: &str, state: &State) -> Action {
+    act_under(&spec(text), &Rules::default(), state)
+}
+
+// ----- [main] -----
+
+/// Complications: Hacker→sniper, Spy→sniper, Sniper→hacker, Demolitions→sniper,
+/// Mechanic→medic, Medic→hacker (no one has their own speciality).
+const COMPS: [Character; 6] = [Sn, Sn, H, Sn, M, H];
+
+#[test]
+fn main_fixed_and_random() {
+    let state = State::with_complications(10, COMPS);
+    assert_eq!(act("", &state), Action::Main(H));
+    assert_eq!(act("[main]\ncharacter = \"spy\"", &state), Action::Main(Sp));
+    assert_eq!(act("[main]\ncharacter = \"Dix\"", &state), Action::Main(M));
+    let random = spec("[main]\ncharacter = \"random\"");
+    assert_eq!(
+        random.decide(
+            &state,
+            &Rules::default(),
+            crate::game::Decision::MainCharacter
+        ),
+        Choice::Uniform
+    );
+}
+
+#[test]
+fn main_most_needed_counts_the_others_complications() {
+    // Sniper's speciality is the complication of Hacker, Spy and Demolitions.
+    let state = State::with_complications(10, COMPS);
+    assert_eq!(
+        act("[main]\ncharacter = \"most-needed\"", &state),
+        Action::Main(Sn)
+    );
+    // A tie (Hacker 2: Sniper, Medic; Spy 2) goes to the lowest number.
+    let tie = State::with_complications(10, [Sp, H, H, Sp, M, Sn]);
+    assert_eq!(
+        act("[main]\ncharacter = \"most-needed\"", &tie),
+        Action::Main(H)
+    );
+}
+
+#[test]
+fn main_hardest_to_recruit_is_whose_complication_is_their_own() {
+    let own = State::with_complications(10, [Sn, Sn, H, D, Me, H]);
+    assert_eq!(
+        act("[main]\ncharacter = \"hardest-to-recruit\"", &own),
+        Action::Main(D)
+    );
+    // None such: as most-needed.
+    let none = State::with_complications(10, COMPS);
+    assert_eq!(
+        act("[main]\ncharacter = \"hardest-to-recruit\"", &none),
+        Action::Main(Sn)
+    );
+}
+
+// ----- [recruit] -----
+
+fn choosing_target() -> State {
+    State::with_complications(10, COMPS)
+        .with_main(H)
+        .at(Step::ChooseTarget, Aid::None)
+}
+
+#[test]
+fn recruit_count_stops_after_that_many_recruits() {
+    let state = choosing_target();
+    assert_eq!(act("", &state), Action::Recruit(M));
+    assert_eq!(act("[recruit]\ncount = 0", &state), Action::Stop);
+    assert_eq!(act("[recruit]\ncount = 1", &state), Action::Recruit(M));
+    let one = state.with_member(M, Ok);
+    assert_eq!(act("[recruit]\ncount = 1", &one), Action::Stop);
+    assert_eq!(act("[recruit]\ncount = 2", &one), Action::Recruit(Sp));
+}
+
+#[test]
+fn recruit_order_is_followed_and_unlisted_characters_never_recruited() {
+    let text = "[recruit]\norder = [\"sniper\", \"medic\"]";
+    let state = choosing_target();
+    assert_eq!(act(text, &state), Action::Recruit(Sn));
+    assert_eq!(act(text, &state.with_member(Sn, Ok)), Action::Recruit(M));
+    assert_eq!(
+        act(text, &state.with_member(Sn, Ok).with_member(M, Ok)),
+        Action::Stop
+    );
+}
+
+#[test]
+fn recruit_easiest_first_prefers_targets_an_able_member_specialises_in() {
+    // Medic's complication is medic (no one on the team); Spy's is sniper — give the Sniper
+    // to the team and the Spy becomes easy.
+    let text = "[recruit]\norder = [\"medic\", \"spy\"]\n";
+    let state = State::new(10)
+        .with_main(H)
+        .with_member(Sn, Ok)
+        .with_complication(M, M)
+        .with_complication(Sp, Sn)
+        .at(Step::ChooseTarget, Aid::None);
+    assert_eq!(act(text, &state), Action::Recruit(M));
+    let easy = format!("{text}easiest_first = true");
+    assert_eq!(act(&easy, &state), Action::Recruit(Sp));
+    // An incapacitated specialist does not make it easy.
+    assert_eq!(act(&easy, &state.with_member(Sn, Inc)), Action::Recruit(M));
+}
+
+#[test]
+fn recruit_stealth_floor_stops_below_it() {
+    let text = "[recruit]\nstealth_floor = 6";
+    assert_eq!(act(text, &choosing_target().with_stealth(5)), Action::Stop);
+    assert_eq!(
+        act(text, &choosing_target().with_stealth(6)),
+        Action::Recruit(M)
+    );
+}
+
+#[test]
+fn recruit_stop_at_wounds_counts_team_wounds() {
+    let text = "[recruit]\nstop_at_wounds = 2";
+    let state = choosing_target().with_member(M, Ok).with_member(H, W);
+    assert_eq!(act(text, &state), Action::Recruit(Sp));
+    assert_eq!(act(text, &state.with_member(M, W)), Action::Stop);
+    assert_eq!(
+        act(
+            text,
+            &choosing_target().with_member(H, Inc).with_member(M, Ok)
+        ),
+        Action::Stop
+    );
+}
+
+/// Recruiting the Sniper (complication `ty`) with Hacker (main) and Spy on the team.
+fn recruiting(ty: Character) -> State {
+    State::new(10)
+        .with_main(H)
+        .with_member(Sp, Ok)
+        .with_complication(Sn, ty)
+        .at(
+            Step::Recruit {
+                target: Sn,
+                done: 0,
+                needed: 2,
+            },
+            Aid::None,
+        )
+}
+
+#[test]
+fn recruit_roller_specialist_or_least_wounded() {
+    assert_eq!(act("", &recruiting(Sp)), Action::Roll(Sp));
+    let wounded_spy = recruiting(Sp).with_member(Sp, W);
+    assert_eq!(act("", &wounded_spy), Action::Roll(Sp));
+    assert_eq!(
+        act("[recruit]\nroller = \"least-wounded\"", &wounded_spy),
+        Action::Roll(H)
+    );
+    // No specialist on the team: least wounded.
+    assert_eq!(act("", &recruiting(M).with_member(H, W)), Action::Roll(Sp));
+}
+
+#[test]
+fn recruit_spare_keeps_main_or_finale_character_out_unless_alone() {
+    assert_eq!(act("", &recruiting(H)), Action::Roll(H));
+    assert_eq!(
+        act("[recruit]\nspare = \"main\"", &recruiting(H)),
+        Action::Roll(Sp)
+    );
+    // The intended finale character is the main character by default...
+    assert_eq!(
+        act("[recruit]\nspare = \"finale\"", &recruiting(H)),
+        Action::Roll(Sp)
+    );
+    // ... or whoever [finale] names.
+    let spy_finale = "[recruit]\nspare = \"finale\"\n[finale]\ncharacter = \"spy\"";
+    assert_eq!(act(spy_finale, &recruiting(Sp)), Action::Roll(H));
+    // Alone, the spared one rolls.
+    let alone = recruiting(H).with_member(Sp, Inc);
+    assert_eq!(act("[recruit]\nspare = \"main\"", &alone), Action::Roll(H));
+}
+
+#[test]
+fn recruit_stop_after_failures_in_a_row() {
+    let text = "[recruit]\nstop_after_failures = 2";
+    assert_eq!(
+        act(text, &recruiting(Sp).with_counters(1, 1)),
+        Action::Roll(Sp)
+    );
+    assert_eq!(act(text, &recruiting(Sp).with_counters(3, 2)), Action::Stop);
+    assert_eq!(
+        act("", &recruiting(Sp).with_counters(9, 9)),
+        Action::Roll(Sp)
+    );
+}
+
+#[test]
+fn recruit_stop_conditions_apply_after_a_failure_only_there() {
+    // Stopping is legal only right after a failed check.
+    let text = "[recruit]\nstealth_floor = 8";
+    let low = recruiting(Sp).with_stealth(3);
+    assert_eq!(act(text, &low), Action::Roll(Sp));
+    assert_eq!(act(text, &low.with_counters(1, 1)), Action::Stop);
+}
+
+// ----- [run] -----
+
+fn running(ty: Character) -> State {
+    State::new(10)
+        .with_main(H)
+        .with_member(Sp, Ok)
+        .with_member(M, Ok)
+        .at(Step::Run { challenge: 0, ty }, Aid::None)
+}
+
+#[test]
+fn run_roller_specialist_or_least_wounded() {
+    assert_eq!(act("", &running(Sp)), Action::Roll(Sp));
+    let wounded = running(Sp).with_member(Sp, W);
+    assert_eq!(act("", &wounded), Action::Roll(Sp));
+    assert_eq!(
+        act("[run]\nroller = \"least-wounded\"", &wounded),
+        Action::Roll(H)
+    );
+    assert_eq!(act("", &running(Sn).with_member(H, W)), Action::Roll(Sp));
+}
+
+#[test]
+fn run_spare_keeps_the_finale_character_fresh() {
+    assert_eq!(act("", &running(H)), Action::Roll(H));
+    assert_eq!(
+        act("[run]\nspare = \"finale\"", &running(H)),
+        Action::Roll(Sp)
+    );
+    assert_eq!(
+        act("[run]\nspare = \"main\"", &running(H)),
+        Action::Roll(Sp)
+    );
+    let medic_finale = "[run]\nspare = \"finale\"\n[finale]\ncharacter = \"medic\"";
+    assert_eq!(act(medic_finale, &running(H)), Action::Roll(H));
+    assert_eq!(
+        act(medic_finale, &running(Sn).with_member(H, W)),
+        Action::Roll(Sp)
+    );
+}
+
+#[test]
+fn run_pick_on_six() {
+    let state = State::new(10)
+        .with_main(H)
+        .with_member(H, W)
+        .with_member(Sp, Ok)
+        .with_member(M, Ok)
+        .at(Step::PickRunType { challenge: 0 }, Aid::None);
+    assert_eq!(act("", &state), Action::RunType(H));
+    assert_eq!(
+        act("[run]\npick_on_six = \"least-wounded\"", &state),
+        Action::RunType(Sp)
+    );
+    assert_eq!(
+        act("[run]\npick_on_six = \"main\"", &state),
+        Action::RunType(H)
+    );
+    assert_eq!(
+        act("[run]\npick_on_six = \"sniper\"", &state),
+        Action::RunType(Sn)
+    );
+    // A Medic main character cannot name a run type: lowest able non-Medic.
+    let medic_main = State::new(10)
+        .with_main(M)
+        .with_member(Sp, Ok)
+        .at(Step::PickRunType { challenge: 0 }, Aid::None);
+    assert_eq!(
+        act("[run]\npick_on_six = \"main\"", &medic_main),
+        Action::RunType(Sp)
+    );
+    // Least wounded respects `spare`.
+    let spare = "[run]\npick_on_six = \"least-wounded\"\nspare = \"main\"";
+    let healthy = state.with_member(H, Ok);
+    assert_eq!(act(spare, &healthy), Action::RunType(Sp));
+}
+
+// ----- [first_aid] -----
+
+/// A first-aid opportunity in the run: Hacker (main) healthy, Spy wounded, Sniper
+/// incapacitated, Medic healthy.
+fn aid() -> State {
+    State::new(10)
+        .with_main(H)
+        .with_member(Sp, W)
+        .with_member(Sn, Inc)
+        .with_member(M, Ok)
+        .at(Step::RunType { challenge: 1 }, Aid::Open)
+}
+
+fn aid_action(patient: Character, giver: Character) -> Action {
+    Action::Aid { patient, giver }
+}
+
+#[test]
+fn first_aid_when() {
+    assert_eq!(act("", &aid()), aid_action(Sn, M));
+    assert_eq!(
+        act("[first_aid]\nwhen = \"never\"", &aid()),
+        Action::SkipAid
+    );
+    let incap = "[first_aid]\nwhen = \"incapacitated\"\npatient = \"lowest-number\"";
+    assert_eq!(act(incap, &aid()), aid_action(Sn, M));
+    assert_eq!(act(incap, &aid().with_member(Sn, Ok)), Action::SkipAid);
+    assert_eq!(act("", &aid().with_member(Sn, Ok)), aid_action(Sp, M));
+}
+
+#[test]
+fn first_aid_phases() {
+    let text = "[first_aid]\nphases = [\"recruitment\", \"finale\"]";
+    assert_eq!(act(text, &aid()), Action::SkipAid);
+    let recruiting = aid().at(Step::ChooseTarget, Aid::Open);
+    assert_eq!(act(text, &recruiting), aid_action(Sn, M));
+    let finale = aid()
+        .with_finale(H)
+        .at(Step::SideTypes { tough: 1 }, Aid::Open);
+    assert_eq!(act(text, &finale), aid_action(Sn, M));
+    assert_eq!(
+        act("[first_aid]\nphases = [\"run\"]", &finale),
+        Action::SkipAid
+    );
+}
+
+#[test]
+fn first_aid_stealth_floor() {
+    let text = "[first_aid]\nstealth_floor = 5";
+    assert_eq!(act(text, &aid().with_stealth(4)), Action::SkipAid);
+    assert_eq!(act(text, &aid().with_stealth(5)), aid_action(Sn, M));
+}
+
+#[test]
+fn first_aid_patient() {
+    assert_eq!(
+        act("[first_aid]\npatient = \"lowest-number\"", &aid()),
+        aid_action(Sp, M)
+    );
+    let finale_first = "[first_aid]\npatient = \"finale-first\"";
+    assert_eq!(act(finale_first, &aid()), aid_action(Sn, M));
+    assert_eq!(
+        act(finale_first, &aid().with_member(H, W)),
+        aid_action(H, M)
+    );
+    // In the finale it is the actual finale character.
+    let finale = aid()
+        .with_finale(Sp)
+        .at(Step::SideTypes { tough: 1 }, Aid::Open);
+    assert_eq!(act(finale_first, &finale), aid_action(Sp, M));
+}
+
+#[test]
+fn first_aid_giver() {
+    let spy = "[first_aid]\npatient = \"lowest-number\"\ngiver = ";
+    assert_eq!(
+        act(&format!("{spy}\"medic-first\""), &aid()),
+        aid_action(Sp, M)
+    );
+    assert_eq!(
+        act(&format!("{spy}\"self-first\""), &aid()),
+        aid_action(Sp, Sp)
+    );
+    assert_eq!(
+        act(&format!("{spy}\"least-wounded\""), &aid()),
+        aid_action(Sp, H)
+    );
+    // Self-first with an incapacitated patient: the Medic.
+    assert_eq!(
+        act("[first_aid]\ngiver = \"self-first\"", &aid()),
+        aid_action(Sn, M)
+    );
+    // Medic-first without a Medic: the patient, else the least wounded.
+    let no_medic = aid().with_member(M, Inc);
+    assert_eq!(
+        act(&format!("{spy}\"medic-first\""), &no_medic),
+        aid_action(Sp, Sp)
+    );
+    assert_eq!(
+        act("[first_aid]\ngiver = \"medic-first\"", &no_medic),
+        aid_action(Sn, H)
+    );
+}
+
+#[test]
+fn first_aid_is_skipped_when_the_chosen_giver_cannot_roll() {
+    // Discovered, discovered-penalty 2: the Spy as finale character rolls 2 - 2 = 0 dice.
+    let rules = Rules {
+        discovered_penalty: 2,
+        ..Rules::default()
+    };
+    let state = State::new(0)
+        .with_main(H)
+        .with_member(Sp, W)
+        .with_finale(Sp)
+        .at(Step::SideTypes { tough: 1 }, Aid::Open);
+    let own = spec("[first_aid]\ngiver = \"self-first\"");
+    assert_eq!(act_under(&own, &rules, &state), Action::SkipAid);
+    let least = spec("[first_aid]\ngiver = \"least-wounded\"");
+    assert_eq!(act_under(&least, &rules, &state), aid_action(Sp, H));
+}
+
+// ----- [finale] -----
+
+#[test]
+fn finale_character() {
+    let state = State::new(10)
+        .with_main(H)
+        .with_member(H, W)
+        .with_member(Sp, Ok)
+        .with_member(M, Ok)
+        .at(Step::ChooseFinale, Aid::None);
+    assert_eq!(act("", &state), Action::Finale(H));
+    assert_eq!(
+        act("[finale]\ncharacter = \"main-if-healthy\"", &state),
+        Action::Finale(Sp)
+    );
+    assert_eq!(
+        act(
+            "[finale]\ncharacter = \"main-if-healthy\"",
+            &state.with_member(H, Ok)
+        ),
+        Action::Finale(H)
+    );
+    assert_eq!(
+        act("[finale]\ncharacter = \"least-wounded\"", &state),
+        Action::Finale(Sp)
+    );
+    assert_eq!(
+        act("[finale]\ncharacter = \"medic\"", &state),
+        Action::Finale(M)
+    );
+    // A fixed character not on the team: as `main`.
+    assert_eq!(
+        act("[finale]\ncharacter = \"sniper\"", &state),
+        Action::Finale(H)
+    );
+    // Main not able: least wounded.
+    assert_eq!(act("", &state.with_member(H, Inc)), Action::Finale(Sp));
+}
+
+// ----- [side] -----
+
+/// Side challenge `index` of types `types` before Tough Challenge 1; Hacker (main) is the
+/// finale character; Spy, Sniper and Medic are on the team.
+fn side(types: [Character; 2], index: u8, successes: u8) -> State {
+    State::new(10)
+        .with_main(H)
+        .with_member(Sp, Ok)
+        .with_member(Sn, Ok)
+        .with_member(M, Ok)
+        .with_finale(H)
+        .at(
+            Step::Side {
+                tough: 0,
+                types,
+                index,
+                successes,
+            },
+            Aid::None,
+        )
+}
+
+#[test]
+fn side_attempt() {
+    let sniper = side([Sn, H], 0, 0);
+    assert_eq!(act("", &sniper), Action::Roll(Sn));
+    let no_sniper = sniper.with_member(Sn, Inc);
+    assert_eq!(act("", &no_sniper), Action::Pass);
+    assert_eq!(
+        act("[side]\nattempt = \"always\"", &no_sniper),
+        Action::Roll(Sp)
+    );
+    assert_eq!(act("[side]\nattempt = \"never\"", &sniper), Action::Pass);
+}
+
+#[test]
+fn side_pass_types() {
+    let text = "[side]\npass_types = [\"sniper\", \"medic\"]";
+    assert_eq!(act(text, &side([Sn, H], 0, 0)), Action::Pass);
+    assert_eq!(act(text, &side([Sp, H], 0, 0)), Action::Roll(Sp));
+}
+
+#[test]
+fn side_roller() {
+    let state = side([Sn, H], 0, 0).with_member(Sp, W);
+    assert_eq!(act("", &state), Action::Roll(Sn));
+    assert_eq!(
+        act("[side]\nroller = \"least-wounded\"", &state),
+        Action::Roll(Sn)
+    );
+    let wounded_sniper = state.with_member(Sn, W).with_member(Sp, Ok);
+    assert_eq!(
+        act("[side]\nroller = \"least-wounded\"", &wounded_sniper),
+        Action::Roll(Sp)
+    );
+}
+
+#[test]
+fn side_max_attempts() {
+    let text = "[side]\nmax_attempts = 2";
+    assert_eq!(
+        act(text, &side([Sn, H], 0, 0).with_counters(1, 1)),
+        Action::Roll(Sn)
+    );
+    assert_eq!(
+        act(text, &side([Sn, H], 0, 0).with_counters(2, 2)),
+        Action::Pass
+    );
+    assert_eq!(
+        act("", &side([Sn, H], 0, 0).with_counters(2, 2)),
+        Action::Roll(Sn)
+    );
+    assert_eq!(
+        act("", &side([Sn, H], 0, 0).with_counters(3, 3)),
+        Action::Pass
+    );
+    assert_eq!(
+        act("[side]\nmax_attempts = 0", &side([Sn, H], 0, 0)),
+        Action::Pass
+    );
+}
+
+#[test]
+fn side_stealth_floor() {
+    let text = "[side]\nstealth_floor = 4";
+    assert_eq!(
+        act(text, &side([Sn, H], 0, 0).with_stealth(3)),
+        Action::Pass
+    );
+    assert_eq!(
+        act(text, &side([Sn, H], 0, 0).with_stealth(4)),
+        Action::Roll(Sn)
+    );
+}
+
+#[test]
+fn side_second_success() {
+    let text = "[side]\nsecond_success = false";
+    assert_eq!(act(text, &side([Sn, Sn], 1, 1)), Action::Pass);
+    assert_eq!(act(text, &side([Sn, Sn], 1, 0)), Action::Roll(Sn));
+    assert_eq!(act("", &side([Sn, Sn], 1, 1)), Action::Roll(Sn));
+}
+
+#[test]
+fn side_finale_may_roll() {
+    let hacker = side([H, Sn], 0, 0);
+    assert_eq!(act("", &hacker), Action::Pass);
+    assert_eq!(
+        act("[side]\nfinale_may_roll = true", &hacker),
+        Action::Roll(H)
+    );
+}
+
+// ----- [substitute] -----
+
+#[test]
+fn substitute_character() {
+    let rules = Rules {
+        finale_substitute: true,
+        ..Rules::default()
+    };
+    let state = State::new(10)
+        .with_main(H)
+        .with_member(H, W)
+        .with_member(Sp, Inc)
+        .with_member(Sn, Ok)
+        .with_finale(Sp)
+        .at(
+            Step::Substitute {
+                tough: 0,
+                successes: 0,
+            },
+            Aid::None,
+        );
+    assert_eq!(act_under(&spec(""), &rules, &state), Action::Finale(Sn));
+    let main_first = spec("[substitute]\ncharacter = \"main-first\"");
+    assert_eq!(act_under(&main_first, &rules, &state), Action::Finale(H));
+    assert_eq!(
+        act_under(&main_first, &rules, &state.with_member(H, Inc)),
+        Action::Finale(Sn)
+    );
+}
+
+// ----- parsing -----
+
+#[test]
+fn an_empty_file_is_the_reference_and_reference_toml_spells_out_the_defaults() {
+    assert_eq!(spec(""), Spec::default());
+    let reference = spec(include_str!("../../../strategies/reference.toml"));
+    assert_eq!(
+        Spec {
+            description: String::new(),
+            ..reference
+        },
+        Spec::default()
+    );
+}
+
+#[test]
+fn errors_name_line_and_column() {
+    let err = |text: &str| {
+        super::FileStrategy::parse("t", "t.toml", text)
+            .unwrap_err()
+            .to_string()
+    };
+    let cases = [
+        ("[recruit]\ncount = 7\n", "t.toml:2:9:", "out of range"),
+        ("[recruit]\ncount = \"x\"\n", "t.toml:2:9:", "invalid type"),
+        (
+            "[recruit]\ncounts = 1\n",
+            "t.toml:2:1:",
+            "unknown field `counts`",
+        ),
+        ("[recrut]\n", "t.toml:1:2:", "unknown field `recrut`"),
+        ("[recruit\n", "t.toml:1:", ""),
+        (
+            "[run]\npick_on_six = \"medic\"\n",
+            "t.toml:2:15:",
+            "never medical",
+        ),
+        (
+            "[recruit]\norder = [\"spy\", \"Ink\"]\n",
+            "t.toml:2:9:",
+            "twice",
+        ),
+        (
+            "[main]\ncharacter = \"bob\"\n",
+            "t.toml:2:13:",
+            "most-needed",
+        ),
+        (
+            "[side]\nmax_attempts = -1\n",
+            "t.toml:2:16:",
+            "out of range",
+        ),
+        (
+            "[first_aid]\nphases = [\"lunch\"]\n",
+            "t.toml:2:",
+            "recruitment, run, finale",
+        ),
+        ("description = 3\n", "t.toml:1:15:", "invalid type"),
+    ];
+    for (text, place, what) in cases {
+        let e = err(text);
+        assert!(
+            e.starts_with(place) && e.contains(what),
+            "{text:?} gave {e}"
+        );
+        assert!(!e.contains('\n'), "one line: {e}");
+    }
+}

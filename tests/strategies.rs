@@ -1,0 +1,217 @@
+//! Strategy files against the engine: `reference.toml` plays exactly like the built-in
+//! reference strategy, and every bundled (and randomly configured) strategy only ever plays
+//! legal actions.
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use raven::game::uniform;
+
+use raven::engine::montecarlo::{Job, play_range};
+use raven::engine::{Observer, play_seeded};
+use raven::game::{Action, Decision, Node, State};
+use raven::rules::{CLARIFIED, FirstAidRecruit, MAIN_TEXT, RecruitCount, Rules};
+use raven::strategy::{
+    BUNDLED, Choice, FileStrategy, RandomStrategy, ReferenceStrategy, Strategy, bundled,
+};
+
+/// Rule sets that exercise every decision point: the presets, and every variant at once.
+fn rule_sets() -> [Rules; 3] {
+    [
+        MAIN_TEXT,
+        CLARIFIED,
+        Rules {
+            recruit_count: RecruitCount::Living,
+            first_aid_recruit: FirstAidRecruit::PerRecruit,
+            finale_substitute: true,
+            first_aid_after_side: true,
+            ..CLARIFIED
+        },
+    ]
+}
+
+fn reference_file() -> FileStrategy {
+    bundled("reference").unwrap().unwrap()
+}
+
+#[test]
+fn reference_toml_gives_the_same_tally_as_the_built_in_reference() {
+    let file = reference_file();
+    for (rules, stealth) in [(MAIN_TEXT, 10), (rule_sets()[2], 6)] {
+        let tally = |strategy: &dyn Strategy| {
+            play_range(
+                &Job {
+                    rules: &rules,
+                    strategy,
+                    stealth,
+                    games: 50_000,
+                    seed: 7,
+                },
+                0..50_000,
+            )
+        };
+        assert_eq!(tally(&file), tally(&ReferenceStrategy), "{rules}");
+    }
+}
+
+/// At every decision point of a game, asks both strategies and compares.
+struct SameAnswers<'a> {
+    a: &'a dyn Strategy,
+    b: &'a dyn Strategy,
+    rules: Rules,
+    decisions: u64,
+}
+
+impl Observer for SameAnswers<'_> {
+    fn decision(&mut self, before: &State, decision: Decision, _: Action, _: &State) {
+        let a = self.a.decide(before, &self.rules, decision);
+        let b = self.b.decide(before, &self.rules, decision);
+        assert_eq!(a, b, "{decision:?} at {before:?}");
+        self.decisions += 1;
+    }
+}
+
+#[test]
+fn reference_toml_answers_like_the_built_in_at_every_decision_of_random_games() {
+    let file = reference_file();
+    for rules in rule_sets() {
+        for stealth in [0, 3, 10] {
+            let mut check = SameAnswers {
+                a: &ReferenceStrategy,
+                b: &file,
+                rules,
+                decisions: 0,
+            };
+            // Random play reaches positions the reference itself never would.
+            for game in 0..3_000 {
+                play_seeded(&rules, &RandomStrategy, stealth, 11, game, &mut check);
+            }
+            assert!(check.decisions > 30_000, "{}", check.decisions);
+        }
+    }
+}
+
+/// Panics on any illegal answer.
+struct Checked<'a>(&'a dyn Strategy);
+
+impl Strategy for Checked<'_> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
+        assert_eq!(state.node(rules), Node::Decision(decision));
+        let choice = self.0.decide(state, rules, decision);
+        if let Choice::Act(action) = choice {
+            assert!(
+                state.actions(rules).contains(action),
+                "{}: illegal {action:?} at {decision:?} in {state:?}",
+                self.0.name()
+            );
+        }
+        choice
+    }
+}
+
+fn play_checked(strategy: &dyn Strategy, games: u64) {
+    for rules in rule_sets() {
+        for stealth in [0, 4, 10] {
+            let job = Job {
+                rules: &rules,
+                strategy: &Checked(strategy),
+                stealth,
+                games,
+                seed: 3,
+            };
+            let tally = play_range(&job, 0..games);
+            assert_eq!(tally.games, games);
+        }
+    }
+}
+
+#[test]
+fn every_bundled_strategy_plays_only_legal_actions() {
+    for (name, _) in BUNDLED {
+        let strategy = bundled(name).unwrap().unwrap();
+        play_checked(&strategy, 2_000);
+    }
+}
+
+#[test]
+fn randomly_configured_strategies_play_only_legal_actions() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut one_of =
+        |options: &[&str]| options[uniform(&mut rng, options.len() as u32) as usize].to_string();
+    let specialities = [
+        "\"hacker\"",
+        "\"spy\"",
+        "\"sniper\"",
+        "\"demolitions\"",
+        "\"mechanic\"",
+        "\"medic\"",
+    ];
+    for i in 0..150 {
+        let main = one_of(&[
+            "\"random\"",
+            "\"most-needed\"",
+            "\"hardest-to-recruit\"",
+            specialities[i % 6],
+        ]);
+        let text = format!(
+            "[main]\ncharacter = {main}\n\
+             [recruit]\ncount = {}\norder = [{}]\neasiest_first = {}\nroller = {}\nspare = {}\n\
+             stealth_floor = {}\nstop_at_wounds = {}\nstop_after_failures = {}\n\
+             [run]\nroller = {}\nspare = {}\npick_on_six = {}\n\
+             [first_aid]\nwhen = {}\nphases = [{}]\nstealth_floor = {}\npatient = {}\ngiver = {}\n\
+             [finale]\ncharacter = {}\n\
+             [side]\nattempt = {}\npass_types = [{}]\nroller = {}\nmax_attempts = {}\n\
+             stealth_floor = {}\nsecond_success = {}\nfinale_may_roll = {}\n\
+             [substitute]\ncharacter = {}\n",
+            one_of(&["0", "1", "2", "3"]),
+            one_of(&[
+                "\"medic\", \"spy\"",
+                "\"sniper\", \"hacker\", \"mechanic\", \"demolitions\", \"medic\", \"spy\"",
+                ""
+            ]),
+            one_of(&["true", "false"]),
+            one_of(&["\"specialist\"", "\"least-wounded\""]),
+            one_of(&["\"none\"", "\"main\"", "\"finale\""]),
+            one_of(&["0", "5", "9"]),
+            one_of(&["0", "1", "3"]),
+            one_of(&["0", "1", "3"]),
+            one_of(&["\"specialist\"", "\"least-wounded\""]),
+            one_of(&["\"none\"", "\"main\"", "\"finale\""]),
+            one_of(&[
+                "\"lowest-able\"",
+                "\"least-wounded\"",
+                "\"main\"",
+                "\"spy\""
+            ]),
+            one_of(&["\"always\"", "\"never\"", "\"incapacitated\""]),
+            one_of(&["\"recruitment\", \"run\", \"finale\"", "\"finale\"", ""]),
+            one_of(&["0", "4"]),
+            one_of(&[
+                "\"incapacitated-first\"",
+                "\"finale-first\"",
+                "\"lowest-number\""
+            ]),
+            one_of(&["\"medic-first\"", "\"self-first\"", "\"least-wounded\""]),
+            one_of(&[
+                "\"main\"",
+                "\"main-if-healthy\"",
+                "\"least-wounded\"",
+                "\"medic\"",
+                "\"spy\""
+            ]),
+            one_of(&["\"with-specialist\"", "\"always\"", "\"never\""]),
+            one_of(&["", "\"medic\"", "\"hacker\", \"spy\""]),
+            one_of(&["\"specialist\"", "\"least-wounded\""]),
+            one_of(&["0", "1", "3", "8"]),
+            one_of(&["0", "3"]),
+            one_of(&["true", "false"]),
+            one_of(&["true", "false"]),
+            one_of(&["\"least-wounded\"", "\"main-first\""]),
+        );
+        let strategy = FileStrategy::parse("random-config", "generated", &text)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        play_checked(&strategy, 100);
+    }
+}
