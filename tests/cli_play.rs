@@ -137,8 +137,8 @@ fn refused(args: &[&str]) -> String {
 
 #[test]
 fn unknown_strategy_is_refused() {
-    let line = refused(&["--strategy", "cautious"]);
-    assert!(line.contains("'cautious'"), "{line}");
+    let line = refused(&["--strategy", "timid-turtle"]);
+    assert!(line.contains("'timid-turtle'"), "{line}");
     for name in BUILT_IN {
         assert!(line.contains(name), "{line} does not list {name}");
     }

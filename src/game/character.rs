@@ -203,15 +203,8 @@ impl Team {
 
     /// Members in character-number order.
     #[inline]
-    pub fn iter(self) -> impl Iterator<Item = Character> {
-        let mut bits = self.0;
-        std::iter::from_fn(move || {
-            (bits != 0).then(|| {
-                let c = Character::from_index(bits.trailing_zeros() as usize);
-                bits &= bits - 1;
-                c
-            })
-        })
+    pub fn iter(self) -> Members {
+        Members(self.0)
     }
 
     /// The lowest-numbered member.
@@ -236,6 +229,36 @@ impl Team {
     #[inline]
     pub fn without(self, c: Character) -> Team {
         Team(self.0 & !(1 << c as u8))
+    }
+}
+
+impl FromIterator<Character> for Team {
+    fn from_iter<I: IntoIterator<Item = Character>>(iter: I) -> Team {
+        iter.into_iter().fold(Team::EMPTY, Team::with)
+    }
+}
+
+impl IntoIterator for Team {
+    type Item = Character;
+    type IntoIter = Members;
+    fn into_iter(self) -> Members {
+        Members(self.0)
+    }
+}
+
+/// The members of a [`Team`], in character-number order.
+#[derive(Clone, Copy, Debug)]
+pub struct Members(u8);
+
+impl Iterator for Members {
+    type Item = Character;
+    #[inline]
+    fn next(&mut self) -> Option<Character> {
+        (self.0 != 0).then(|| {
+            let c = Character::from_index(self.0.trailing_zeros() as usize);
+            self.0 &= self.0 - 1;
+            c
+        })
     }
 }
 

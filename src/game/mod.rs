@@ -7,7 +7,7 @@ mod dice;
 mod node;
 mod state;
 
-pub use character::{Character, Health, Healths, Team};
+pub use character::{Character, Health, Healths, Members, Team};
 pub use dice::{HighestOf, MAX_DICE, uniform};
 pub use node::{
     Action, Actions, COMPLICATION_OUTCOMES, Chance, Decision, LossCause, MAX_ACTIONS, Node,

@@ -56,7 +56,11 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
 /// The member of `candidates` with the fewest wounds, ties to the lowest number (healthy
 /// before wounded before incapacitated).
 #[inline]
-pub fn least_wounded(state: &State, candidates: Team) -> Option<Character> {
+pub fn least_wounded(
+    state: &State,
+    candidates: impl IntoIterator<Item = Character>,
+) -> Option<Character> {
+    let candidates: Team = candidates.into_iter().collect();
     let unhurt = candidates.minus(state.hurt_team());
     let standing = candidates.minus(state.down_team());
     unhurt.first().or(standing.first()).or(candidates.first())
