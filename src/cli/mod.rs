@@ -1,7 +1,9 @@
 //! The command line: one module per subcommand, shared argument groups here.
 
 mod args;
+mod interrupt;
 mod play;
+mod progress;
 mod simulate;
 
 use clap::{Parser, Subcommand};
