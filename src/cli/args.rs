@@ -40,7 +40,7 @@ impl RulesArgs {
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
     /// Starting stealth values, comma-separated (each 0..=99).
-    #[arg(long, value_delimiter = ',', default_values_t = [8u8, 10, 12],
+    #[arg(long, value_delimiter = ',', default_value = "8,10,12",
           value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
     pub stealth: Vec<u8>,
     /// Games per starting stealth (at least 1).

@@ -96,7 +96,8 @@ pub fn header(strategy: &str, rules: &Rules, run: &RunArgs) -> String {
         rules.spelled_out(),
         run.games,
         run.seed,
-        100.0 * run.confidence,
+        // Rounded so that e.g. 0.07 reads 7, not 7.000000000000001.
+        (100.0 * run.confidence * 1e6).round() / 1e6,
     )
 }
 
