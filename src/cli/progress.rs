@@ -5,7 +5,7 @@
 
 use std::io::IsTerminal;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// A progress bar over a known number of games (hidden when not wanted).
 pub struct Progress(ProgressBar);
@@ -17,9 +17,15 @@ impl Progress {
             return Progress(ProgressBar::hidden());
         }
         let style = ProgressStyle::with_template(
-            "{prefix:>12} [{bar:30}] {human_pos}/{human_len} games  {per_sec:.0}  ETA {eta}",
+            "{prefix:>12} [{bar:25}] {human_pos}/{human_len} games  {rate}  ETA {eta}",
         )
         .expect("a valid progress template")
+        .with_key(
+            "rate",
+            |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{} games/s", HumanCount(state.per_sec() as u64));
+            },
+        )
         .progress_chars("=> ");
         Progress(
             ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
