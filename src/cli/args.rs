@@ -40,11 +40,11 @@ impl RulesArgs {
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
     /// Starting stealth values, comma-separated (each 0..=99).
-    #[arg(long, value_delimiter = ',', default_values_t = [8u8, 10, 12],
+    #[arg(long, value_delimiter = ',', default_value = "8,10,12",
           value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
     pub stealth: Vec<u8>,
     /// Games per starting stealth (at least 1).
-    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1_000_000, value_parser = parse_games)]
     pub games: u64,
     /// Seed of the run: the same seed gives byte-identical output for any thread count.
     #[arg(long, default_value_t = DEFAULT_SEED)]
@@ -73,6 +73,14 @@ impl RunArgs {
         builder
             .build()
             .map_err(|e| Error::Runtime(format!("cannot start worker threads: {e}")))
+    }
+}
+
+fn parse_games(text: &str) -> std::result::Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("at least 1 game is needed".into()),
+        Ok(games) => Ok(games),
+        Err(_) => Err(format!("'{text}' is not a whole number of games")),
     }
 }
 

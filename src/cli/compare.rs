@@ -2,20 +2,20 @@
 //! compared with the first: paired difference with its interval and McNemar's p-value.
 
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write as _};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 use serde::Serialize;
 
 use crate::engine::{PairedJob, PairedTally, simulate_paired};
 use crate::error::{Error, Result};
-use crate::report::csv::{AtomicFile, write_rows};
 use crate::rules::Rules;
 use crate::stats::{mcnemar_p, paired_difference, wilson};
 use crate::strategy::Strategy;
 
 use super::args::{RulesArgs, RunArgs, load_strategy};
+use super::interrupt;
+use super::output::Output;
+use super::progress::Progress;
 
 /// Arguments of `raven compare`.
 #[derive(Args, Debug)]
@@ -175,14 +175,11 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
     let strategies: Vec<&dyn Strategy> = loaded.iter().map(|s| s.as_ref() as _).collect();
     let names: Vec<String> = loaded.iter().map(|s| s.name().to_string()).collect();
-    let mut out = match &args.run.out {
-        Some(path) if path.as_os_str() != "-" => Some(AtomicFile::create(path)?),
-        _ => None,
-    };
+    let cancel = interrupt::flag();
+    let output = Output::open(args.run.out.as_deref())?;
     let pool = args.run.pool()?;
     let total = args.run.games * args.run.stealth.len() as u64 * strategies.len() as u64;
     let progress = Progress::new(total, args.run.quiet);
-    let cancel = cancel_flag();
     let mut all = Vec::new();
     for &stealth in &args.run.stealth {
         let job = PairedJob {
@@ -193,7 +190,8 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             seed: args.run.seed,
         };
         let per = strategies.len() as u64;
-        let tally = pool.install(|| simulate_paired(&job, &|n| progress.add(n * per), cancel))?;
+        let tally =
+            pool.install(|| simulate_paired(&job, &|n| progress.advance(n * per), cancel))?;
         all.extend(rows(
             &names,
             rules,
@@ -204,67 +202,8 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         ));
     }
     progress.finish();
-    emit(&args.run.out, out.as_mut(), &all, &table(&all), &rules)?;
-    if let Some(file) = out {
-        file.commit()?;
-    }
-    Ok(())
-}
-
-/// Writes rows as CSV to the `--out` file or standard output (`-`), else prints `table`.
-pub(super) fn emit<R: Serialize>(
-    out_arg: &Option<std::path::PathBuf>,
-    file: Option<&mut AtomicFile>,
-    rows: &[R],
-    table: &str,
-    rules: &Rules,
-) -> Result<()> {
-    let stdout_error = |e: std::io::Error| Error::Runtime(format!("cannot write output: {e}"));
-    match (out_arg, file) {
-        (_, Some(file)) => {
-            write_rows(file.writer(), rows)?;
-            let mut stdout = std::io::stdout();
-            writeln!(stdout, "rules: {}", rules.spelled_out()).map_err(stdout_error)?;
-            stdout.write_all(table.as_bytes()).map_err(stdout_error)
-        }
-        (Some(_), None) => write_rows(std::io::stdout().lock(), rows),
-        (None, None) => {
-            let mut stdout = std::io::stdout();
-            writeln!(stdout, "rules: {}", rules.spelled_out()).map_err(stdout_error)?;
-            stdout.write_all(table.as_bytes()).map_err(stdout_error)
-        }
-    }
-}
-
-/// A progress bar on standard error, only when it is a terminal and not `--quiet`.
-pub(super) struct Progress(Option<indicatif::ProgressBar>);
-
-impl Progress {
-    pub(super) fn new(total: u64, quiet: bool) -> Progress {
-        let show = !quiet && std::io::stderr().is_terminal();
-        Progress(show.then(|| indicatif::ProgressBar::new(total)))
-    }
-    pub(super) fn add(&self, games: u64) {
-        if let Some(bar) = &self.0 {
-            bar.inc(games);
-        }
-    }
-    pub(super) fn finish(&self) {
-        if let Some(bar) = &self.0 {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-/// The Ctrl-C flag, polled between chunks (the handler is installed once per process).
-pub(super) fn cancel_flag() -> &'static AtomicBool {
-    static CANCEL: AtomicBool = AtomicBool::new(false);
-    static INSTALL: std::sync::Once = std::sync::Once::new();
-    INSTALL.call_once(|| {
-        // Another command may have installed a handler already; then Ctrl-C ends the process.
-        let _ = ctrlc::set_handler(|| CANCEL.store(true, Ordering::Relaxed));
-    });
-    &CANCEL
+    let text = format!("rules: {}\n{}", rules.spelled_out(), table(&all));
+    output.write(&text, &all)
 }
 
 #[cfg(test)]

@@ -2,7 +2,10 @@
 
 mod args;
 mod compare;
+mod interrupt;
+mod output;
 mod play;
+mod progress;
 mod simulate;
 mod strategies;
 mod sweep;

@@ -1,10 +1,21 @@
 //! `raven simulate`: Monte Carlo win rates per starting stealth.
+//!
+//! Inputs are checked and the output file is opened *before* any game is played, so a typo
+//! or an unwritable path fails in milliseconds; the CSV file appears only when every row is
+//! in it (written to a temporary file, renamed at the end).
 
 use clap::Args;
 
-use crate::error::Result;
+use crate::engine::{Job, simulate};
+use crate::error::{Error, Result};
+use crate::report::csv::SummaryRow;
+use crate::report::{Summary, table};
+use crate::rules::Rules;
 
-use super::args::{RulesArgs, RunArgs};
+use super::args::{RulesArgs, RunArgs, load_strategy};
+use super::interrupt;
+use super::output::Output;
+use super::progress::Progress;
 
 /// Arguments of `raven simulate`.
 #[derive(Args, Debug)]
@@ -20,9 +31,63 @@ pub struct SimulateArgs {
     pub run: RunArgs,
 }
 
+/// The line above the table: every input that determines the numbers.
+pub fn header(strategy: &str, rules: &Rules, run: &RunArgs) -> String {
+    format!(
+        "raven {} simulate: strategy {strategy}; rules {rules} ({}); {} games per stealth; \
+         seed {}; {}% Wilson intervals",
+        env!("CARGO_PKG_VERSION"),
+        rules.spelled_out(),
+        run.games,
+        run.seed,
+        // Rounded so that e.g. 0.07 reads 7, not 7.000000000000001.
+        (100.0 * run.confidence * 1e6).round() / 1e6,
+    )
+}
+
 /// Runs `raven simulate`.
-pub fn run(_args: &SimulateArgs) -> Result<()> {
-    Err(crate::error::Error::Runtime(
-        "simulate is not built yet".into(),
-    ))
+pub fn run(args: &SimulateArgs) -> Result<()> {
+    let rules = args.rules.rules()?;
+    let strategy = load_strategy(&args.strategy)?;
+    let run = &args.run;
+    // The handler goes in before the output file exists, so an early Ctrl-C still cleans up.
+    let cancel = interrupt::flag();
+    let output = Output::open(run.out.as_deref())?;
+    let pool = run.pool()?;
+
+    let total = run.games.saturating_mul(run.stealth.len() as u64);
+    let progress = Progress::new(total, run.quiet);
+    let advance = |games| progress.advance(games);
+    let mut rows = Vec::with_capacity(run.stealth.len());
+    for &stealth in &run.stealth {
+        progress.label(format!("stealth {stealth}"));
+        let job = Job {
+            rules: &rules,
+            strategy: strategy.as_ref(),
+            stealth,
+            games: run.games,
+            seed: run.seed,
+        };
+        let tally = pool
+            .install(|| simulate(&job, &advance, cancel))
+            .map_err(|c| {
+                progress.abandon();
+                Error::from(c)
+            })?;
+        rows.push(Summary::from_tally(
+            strategy.name(),
+            rules,
+            stealth,
+            tally,
+            run.seed,
+            run.confidence,
+        ));
+    }
+    progress.finish();
+    let table = format!(
+        "{}\n\n{}",
+        header(strategy.name(), &rules, run),
+        table::summaries(&rows)
+    );
+    output.write(&table, rows.iter().map(SummaryRow::from))
 }

@@ -14,11 +14,13 @@ use clap::Args;
 use crate::engine::{Job, simulate};
 use crate::error::{Error, Result};
 use crate::report::Summary;
-use crate::report::csv::{AtomicFile, SummaryRow};
+use crate::report::csv::SummaryRow;
 use crate::strategy::{FileStrategy, source};
 
 use super::args::{RulesArgs, RunArgs};
-use super::compare::{Progress, cancel_flag, emit};
+use super::interrupt;
+use super::output::Output;
+use super::progress::Progress;
 
 /// The knobs a sweep may vary: the integer knobs of the strategy file format.
 pub const NUMERIC_KNOBS: [&str; 7] = [
@@ -161,14 +163,11 @@ pub fn run(args: &SweepArgs) -> Result<()> {
         .map(|values| substitute(&name, &text, &args.params, values))
         .collect::<std::result::Result<Vec<_>, _>>()
         .map_err(|e| Error::Input(format!("--param: {e}")))?;
-    let mut out = match &args.run.out {
-        Some(path) if path.as_os_str() != "-" => Some(AtomicFile::create(path)?),
-        _ => None,
-    };
+    let cancel = interrupt::flag();
+    let output = Output::open(args.run.out.as_deref())?;
     let pool = args.run.pool()?;
     let total = args.run.games * (args.run.stealth.len() * points.len()) as u64;
     let progress = Progress::new(total, args.run.quiet);
-    let cancel = cancel_flag();
     let mut summaries = Vec::new();
     for (values, strategy) in points.iter().zip(&strategies) {
         for &stealth in &args.run.stealth {
@@ -179,7 +178,7 @@ pub fn run(args: &SweepArgs) -> Result<()> {
                 games: args.run.games,
                 seed: args.run.seed,
             };
-            let tally = pool.install(|| simulate(&job, &|n| progress.add(n), cancel))?;
+            let tally = pool.install(|| simulate(&job, &|n| progress.advance(n), cancel))?;
             let summary = Summary::from_tally(
                 &name,
                 rules,
@@ -218,11 +217,8 @@ pub fn run(args: &SweepArgs) -> Result<()> {
             format!("{:.2}%–{:.2}%", 100.0 * s.ci.0, 100.0 * s.ci.1)
         );
     }
-    emit(&args.run.out, out.as_mut(), &records, &table, &rules)?;
-    if let Some(file) = out {
-        file.commit()?;
-    }
-    Ok(())
+    let text = format!("rules: {}\n{table}", rules.spelled_out());
+    output.write(&text, &records)
 }
 
 /// CSV records: the parameter columns, then the summary columns of `raven simulate`.

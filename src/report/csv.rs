@@ -99,13 +99,27 @@ impl AtomicFile {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
         };
+        let refuse = |why: String| {
+            Error::Input(format!(
+                "cannot write output file {}: {why}",
+                path.display()
+            ))
+        };
+        if path.is_dir() {
+            return Err(refuse("it is a directory".into()));
+        }
+        if !dir.is_dir() {
+            return Err(refuse(format!(
+                "directory {} does not exist",
+                dir.display()
+            )));
+        }
+        // tempfile's own message names the temporary path, which would only confuse.
         let temp = tempfile::Builder::new()
             .prefix(".raven-")
             .suffix(".tmp")
             .tempfile_in(dir)
-            .map_err(|e| {
-                Error::Input(format!("cannot write output file {}: {e}", path.display()))
-            })?;
+            .map_err(|e| refuse(std::io::Error::from(e.kind()).to_string()))?;
         Ok(AtomicFile {
             temp,
             path: path.to_path_buf(),
