@@ -29,6 +29,16 @@ pub trait Strategy: Sync + Send {
 
     /// The answer to `decision` in `state`. It must be legal ([`State::actions`]).
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice;
+
+    /// Whether the answers from `state` on may depend on the current values of the counters
+    /// [`State::attempts`] and [`State::failures`] before they are next reset (a new task).
+    /// The exact engine keys its memo on the counters only where this says `true`; it is a
+    /// promise that lets it share the value of states that differ only in the counters.
+    /// `true` (the default) is always correct; a strategy that never reads the counters may
+    /// answer `false` everywhere.
+    fn reads_counters(&self, _state: &State) -> bool {
+        true
+    }
 }
 
 impl<S: Strategy + ?Sized> Strategy for &S {
@@ -38,6 +48,9 @@ impl<S: Strategy + ?Sized> Strategy for &S {
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         (**self).decide(state, rules, decision)
     }
+    fn reads_counters(&self, state: &State) -> bool {
+        (**self).reads_counters(state)
+    }
 }
 
 impl<S: Strategy + ?Sized> Strategy for Box<S> {
@@ -46,6 +59,9 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     }
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         (**self).decide(state, rules, decision)
+    }
+    fn reads_counters(&self, state: &State) -> bool {
+        (**self).reads_counters(state)
     }
 }
 
