@@ -1,8 +1,10 @@
 //! The command line: one module per subcommand, shared argument groups here.
 
 mod args;
+mod exact;
 mod play;
 mod simulate;
+mod solve;
 
 use clap::{Parser, Subcommand};
 
@@ -29,6 +31,10 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Play many games and report win rates per starting stealth (Monte Carlo).
     Simulate(simulate::SimulateArgs),
+    /// Exact win probability of a strategy (expectation over every outcome, no sampling).
+    Exact(exact::ExactArgs),
+    /// Optimal play: best win probability, best per main character, regret of strategies.
+    Solve(solve::SolveArgs),
 }
 
 /// Runs a parsed command line.
@@ -36,5 +42,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Play(args) => play::run(&args),
         Command::Simulate(args) => simulate::run(&args),
+        Command::Exact(args) => exact::run(&args),
+        Command::Solve(args) => solve::run(&args),
     }
 }

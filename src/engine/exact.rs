@@ -11,18 +11,15 @@
 //! game graph is acyclic (every failed check costs stealth or a wound, every success moves the
 //! game on), so plain recursion terminates; its depth is bounded by the length of a game.
 //!
-//! The root's 46656 complication outcomes are split over rayon workers, each with its own
-//! memo; the results come back in outcome order and are added serially, so the figures do
-//! not depend on the number of threads. Every worker keeps its memo across the starting
-//! stealths asked for: a game from stealth 12 passes through the states of a game from
-//! stealth 10, so the later stealths cost little.
+//! A strategy that promises not to read the counters somewhere
+//! ([`Strategy::reads_counters`]) gets them dropped from the key there, which shares the
+//! value of positions reached after different numbers of failed checks.
 //!
 //! [`Tally::record`]: super::Tally::record
 
-use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::game::{Aid, Chance, LossCause, Node, Outcome, State, Step};
+use crate::game::{Aid, LossCause, Node, Outcome, State, Step};
 use crate::report::Expectation;
 use crate::rules::Rules;
 use crate::strategy::{Choice, Strategy};
@@ -158,68 +155,28 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
 pub struct ExactRun {
     /// Per starting stealth, in the order asked.
     pub expectations: Vec<Expectation>,
-    /// Memoised states, summed over the workers (a state two workers both met counts twice).
+    /// Memoised states.
     pub states: usize,
 }
 
-/// The exact expectation of `strategy` from the start of a game at each of `stealths`, on the
-/// current rayon pool. The result does not depend on the number of threads.
+/// The exact expectation of `strategy` from the start of a game at each of `stealths`.
+///
+/// One memo serves every stealth: a game from stealth 12 passes through the positions of one
+/// from stealth 10, so the highest stealth is evaluated first and the others cost little. The
+/// work is single-threaded on purpose: splitting the complication rolls over threads with a
+/// memo each recomputes the shared phases 2 and 3 once per thread, which measured slower on
+/// two cores than one memo on one core; a shared concurrent memo would need locking on every
+/// lookup. The sums run in a fixed order, so the result is deterministic.
 pub fn exact<S: Strategy + ?Sized>(rules: &Rules, strategy: &S, stealths: &[u8]) -> ExactRun {
-    // Contiguous blocks of complication outcomes, one per task, each with its own memo. More
-    // blocks than threads balance the load; few enough that the shared later phases are
-    // recomputed only a few times.
-    let threads = rayon::current_num_threads().max(1);
-    let blocks = threads as u32;
-    let total = Chance::Complications.len();
-    let per_block = total.div_ceil(blocks);
-    let parts: Vec<(Vec<Vec<Expectation>>, usize)> = (0..blocks)
-        .into_par_iter()
-        .map(|block| {
-            let mut engine = Exact::new(rules, strategy);
-            let range = block * per_block..((block + 1) * per_block).min(total);
-            let per_stealth = stealths
-                .iter()
-                .map(|&stealth| {
-                    range
-                        .clone()
-                        .map(|outcome| {
-                            let mut state = State::new(stealth);
-                            state.apply_outcome(rules, outcome);
-                            engine.expectation(&state)
-                        })
-                        .collect()
-                })
-                .collect();
-            (per_stealth, engine.states())
-        })
-        .collect();
-    let p = 1.0 / f64::from(total);
-    let expectations = (0..stealths.len())
-        .map(|i| {
-            let mut e = Expectation::default();
-            for (per_stealth, _) in &parts {
-                for value in &per_stealth[i] {
-                    add_scaled(&mut e, value, p);
-                }
-            }
-            e
-        })
-        .collect();
+    let mut engine = Exact::new(rules, strategy);
+    let mut order: Vec<usize> = (0..stealths.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(stealths[i]));
+    let mut expectations = vec![Expectation::default(); stealths.len()];
+    for i in order {
+        expectations[i] = engine.expectation(&State::new(stealths[i]));
+    }
     ExactRun {
         expectations,
-        states: parts.iter().map(|(_, n)| n).sum(),
-    }
-}
-
-impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
-    /// Debug: memo sizes by (phase tag) — step tag from the key.
-    pub fn tag_counts(&self) -> [usize; 32] {
-        let mut out = [0; 32];
-        for k in self.memo.keys() {
-            let tag = (*k & 31) as usize;
-            let aid = ((*k >> 19) & 63) as usize;
-            out[if aid == 1 { 31 } else { tag }] += 1;
-        }
-        out
+        states: engine.states(),
     }
 }

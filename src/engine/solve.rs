@@ -213,15 +213,67 @@ pub fn solve(solver: &mut Solver, stealths: &[u8]) -> Vec<Solution> {
         .collect()
 }
 
-impl Solver {
-    /// Debug: memo sizes by step tag.
-    pub fn tag_counts(&self) -> [usize; 32] {
-        let mut out = [0; 32];
-        for k in self.memo.keys() {
-            let tag = (*k & 31) as usize;
-            let aid = ((*k >> 19) & 63) as usize;
-            out[if aid == 1 { 31 } else { tag }] += 1;
+/// How much the opening decisions matter at one starting stealth: values of options,
+/// averaged over the complication rolls (every value is an optimal win probability when that
+/// option is taken and play is optimal afterwards).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opening {
+    /// Starting stealth.
+    pub stealth: u8,
+    /// `first_target[m][o]`: with main character `m`, the value of the first recruitment
+    /// option `o` — 0 = stop at once, `1 + c` = recruit character `c` (`NAN` where `c` is `m`).
+    pub first_target: [[f64; 7]; 6],
+    /// `by_complication[m][c][t]`: with main character `m`, the value of recruiting `c` first
+    /// when `c`'s complication is type `t`, averaged over the other complications.
+    pub by_complication: [[[f64; 6]; 6]; 6],
+    /// `best_main_share[m]`: the share of complication rolls for which `m` is the best main
+    /// character (ties to the first).
+    pub best_main_share: [f64; 6],
+}
+
+/// The values of the opening options at `stealth`, solving what the table lacks.
+pub fn opening(solver: &mut Solver, stealth: u8) -> Opening {
+    let rules = *solver.rules();
+    let mut first_target = [[0.0; 7]; 6];
+    let mut by_complication = [[[0.0; 6]; 6]; 6];
+    let mut best_main_share = [0.0; 6];
+    let chance = crate::game::Chance::Complications;
+    for (outcome, p) in chance.outcomes() {
+        let mut start = State::new(stealth);
+        start.apply_outcome(&rules, outcome);
+        let mut best: Option<(usize, f64)> = None;
+        for main in Character::ALL {
+            let mut after_main = start;
+            after_main.apply_action(&rules, Action::Main(main));
+            let v = solver.value(&after_main);
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((main.index(), v));
+            }
+            let row = &mut first_target[main.index()];
+            row[0] += p * {
+                let mut stop = after_main;
+                stop.apply_action(&rules, Action::Stop);
+                solver.value(&stop)
+            };
+            for c in Character::ALL.into_iter().filter(|c| *c != main) {
+                let mut next = after_main;
+                next.apply_action(&rules, Action::Recruit(c));
+                let v = solver.value(&next);
+                row[1 + c.index()] += p * v;
+                let t = start.complication(c).expect("rolled").index();
+                // Six values of `t`, each with probability 1/6: a conditional average.
+                by_complication[main.index()][c.index()][t] += 6.0 * p * v;
+            }
+            first_target[main.index()][1 + main.index()] = f64::NAN;
         }
-        out
+        if let Some((m, _)) = best {
+            best_main_share[m] += p;
+        }
+    }
+    Opening {
+        stealth,
+        first_target,
+        by_complication,
+        best_main_share,
     }
 }

@@ -4,9 +4,11 @@
 //! [`Choice`]: one action, or "uniformly at random among the legal options", which the Monte
 //! Carlo engine draws and the exact engine averages over.
 
+mod optimal;
 mod random;
 mod reference;
 
+pub use optimal::OptimalStrategy;
 pub use random::RandomStrategy;
 pub use reference::ReferenceStrategy;
 
@@ -74,13 +76,15 @@ pub fn least_wounded(
 }
 
 /// The names of the built-in (not file-defined) strategies.
-pub const BUILT_IN: [&str; 2] = ["reference", "random"];
+pub const BUILT_IN: [&str; 3] = ["reference", "random", "optimal"];
 
 /// A built-in strategy by name.
 pub fn built_in(name: &str) -> Option<Box<dyn Strategy>> {
     match name {
         "reference" => Some(Box::new(ReferenceStrategy)),
         "random" => Some(Box::new(RandomStrategy)),
+        // Solves lazily, under the rules of the game it is asked about.
+        "optimal" => Some(Box::new(OptimalStrategy::new())),
         _ => None,
     }
 }
