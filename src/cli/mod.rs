@@ -4,11 +4,13 @@ mod args;
 mod compare;
 mod interrupt;
 mod output;
+mod exact;
 mod play;
 mod progress;
 mod simulate;
 mod strategies;
 mod sweep;
+mod solve;
 
 use clap::{Parser, Subcommand};
 
@@ -41,6 +43,10 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// Vary numeric knobs of a strategy file over a grid; one CSV row per point and stealth.
     Sweep(sweep::SweepArgs),
+    /// Exact win probability of a strategy (expectation over every outcome, no sampling).
+    Exact(exact::ExactArgs),
+    /// Optimal play: best win probability, best per main character, regret of strategies.
+    Solve(solve::SolveArgs),
 }
 
 /// Runs a parsed command line.
@@ -51,5 +57,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Strategies(args) => strategies::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Sweep(args) => sweep::run(&args),
+        Command::Exact(args) => exact::run(&args),
+        Command::Solve(args) => solve::run(&args),
     }
 }

@@ -1,11 +1,16 @@
-//! Engines that drive the one state machine of [`crate::game`]: Monte Carlo sampling here,
-//! exact expectation and optimal play in their own modules.
+//! Engines that drive the one state machine of [`crate::game`]: Monte Carlo sampling, exact
+//! expectation of a strategy ([`exact`]) and optimal play ([`solve`]).
 
+pub mod exact;
+pub mod key;
 pub mod montecarlo;
 pub mod paired;
 mod play;
 pub mod seed;
+pub mod solve;
 
+pub use exact::{Exact, ExactRun, exact};
 pub use montecarlo::{Cancelled, Job, Tally, simulate};
 pub use paired::{PairedJob, PairedTally, simulate_paired};
 pub use play::{Observer, play_game, play_seeded};
+pub use solve::{Solver, solve};

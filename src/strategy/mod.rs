@@ -6,11 +6,13 @@
 
 mod bundled;
 pub mod file;
+mod optimal;
 mod random;
 mod reference;
 
 pub use bundled::{BUNDLED, bundled, names, resolve, source};
 pub use file::{FileStrategy, StrategyError};
+pub use optimal::OptimalStrategy;
 pub use random::RandomStrategy;
 pub use reference::ReferenceStrategy;
 
@@ -33,6 +35,16 @@ pub trait Strategy: Sync + Send {
 
     /// The answer to `decision` in `state`. It must be legal ([`State::actions`]).
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice;
+
+    /// Whether the answers from `state` on may depend on the current values of the counters
+    /// [`State::attempts`] and [`State::failures`] before they are next reset (a new task).
+    /// The exact engine keys its memo on the counters only where this says `true`; it is a
+    /// promise that lets it share the value of states that differ only in the counters.
+    /// `true` (the default) is always correct; a strategy that never reads the counters may
+    /// answer `false` everywhere.
+    fn reads_counters(&self, _state: &State) -> bool {
+        true
+    }
 }
 
 impl<S: Strategy + ?Sized> Strategy for &S {
@@ -42,6 +54,9 @@ impl<S: Strategy + ?Sized> Strategy for &S {
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         (**self).decide(state, rules, decision)
     }
+    fn reads_counters(&self, state: &State) -> bool {
+        (**self).reads_counters(state)
+    }
 }
 
 impl<S: Strategy + ?Sized> Strategy for Box<S> {
@@ -50,6 +65,9 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     }
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         (**self).decide(state, rules, decision)
+    }
+    fn reads_counters(&self, state: &State) -> bool {
+        (**self).reads_counters(state)
     }
 }
 
@@ -67,13 +85,15 @@ pub fn least_wounded(
 }
 
 /// The names of the built-in (not file-defined) strategies.
-pub const BUILT_IN: [&str; 2] = ["reference", "random"];
+pub const BUILT_IN: [&str; 3] = ["reference", "random", "optimal"];
 
 /// A built-in strategy by name.
 pub fn built_in(name: &str) -> Option<Box<dyn Strategy>> {
     match name {
         "reference" => Some(Box::new(ReferenceStrategy)),
         "random" => Some(Box::new(RandomStrategy)),
+        // Solves lazily, under the rules of the game it is asked about.
+        "optimal" => Some(Box::new(OptimalStrategy::new())),
         _ => None,
     }
 }

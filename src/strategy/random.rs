@@ -18,4 +18,8 @@ impl Strategy for RandomStrategy {
     fn decide(&self, _: &State, _: &Rules, _: Decision) -> Choice {
         Choice::Uniform
     }
+
+    fn reads_counters(&self, _: &State) -> bool {
+        false
+    }
 }

@@ -98,4 +98,13 @@ impl Strategy for ReferenceStrategy {
         };
         Choice::Act(action)
     }
+
+    /// Only side challenges read a counter (at most 3 attempts); their counters start afresh
+    /// with each side challenge, so outside one they cannot matter.
+    fn reads_counters(&self, state: &State) -> bool {
+        matches!(
+            state.step(),
+            crate::game::Step::Side { .. } | crate::game::Step::SideCheck { .. }
+        )
+    }
 }

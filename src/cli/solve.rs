@@ -1,0 +1,191 @@
+//! `raven solve`: the best win probability any strategy can reach, the best per main
+//! character, and how far given strategies fall short of it (regret).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+
+use crate::engine::solve::{Opening, opening, solve};
+use crate::engine::{Solver, exact};
+use crate::error::{Error, Result};
+use crate::game::{Character, MAX_STEALTH};
+use crate::report::{Method, Summary, table};
+use crate::strategy::{OptimalStrategy, Strategy};
+
+use super::args::{RulesArgs, load_strategy};
+use super::exact::{is_stdout, write_out};
+
+/// Arguments of `raven solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub rules: RulesArgs,
+    /// Starting stealth values, comma-separated (each 0..=99).
+    #[arg(long, value_delimiter = ',', default_values_t = [8u8, 10, 12],
+          value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
+    pub stealth: Vec<u8>,
+    /// Also report the regret of this strategy (repeatable; the reference strategy is always
+    /// reported).
+    #[arg(long = "strategy", value_name = "NAME|FILE")]
+    pub strategies: Vec<String>,
+    /// Print the value of every opening option: main character, first recruitment target
+    /// (and per complication of that target).
+    #[arg(long)]
+    pub explain: bool,
+    /// Write tidy CSV here (`-` for standard output instead of the report).
+    #[arg(long, value_name = "FILE|-")]
+    pub out: Option<PathBuf>,
+}
+
+/// Win probability with 12 significant digits.
+fn p12(x: f64) -> String {
+    format!("{x:.12}")
+}
+
+/// Runs `raven solve`.
+pub fn run(args: &SolveArgs) -> Result<()> {
+    let rules = args.rules.rules()?;
+    let mut names = vec!["reference".to_string()];
+    for name in &args.strategies {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    let strategies: Vec<Box<dyn Strategy>> =
+        names.iter().map(|n| load_strategy(n)).collect::<Result<_>>()?;
+
+    let started = Instant::now();
+    let mut solver = Solver::new(rules);
+    let solutions = solve(&mut solver, &args.stealth);
+    let solve_seconds = started.elapsed().as_secs_f64();
+    let states = solver.states();
+    let openings: Vec<Opening> = if args.explain {
+        args.stealth.iter().map(|&s| opening(&mut solver, s)).collect()
+    } else {
+        Vec::new()
+    };
+
+    // The optimal policy's other figures (losses by cause, stealth left…), by the exact engine
+    // playing the solved table; its win probability must reproduce the solved value.
+    let optimal = OptimalStrategy::from_solver(solver);
+    let optimal_run = exact(&rules, &optimal, &args.stealth);
+    for (solution, e) in solutions.iter().zip(&optimal_run.expectations) {
+        if (solution.value - e.win).abs() > 1e-9 {
+            return Err(Error::Runtime(format!(
+                "internal error: the optimal policy plays to {} but the solved value is {} \
+                 at stealth {}",
+                e.win, solution.value, solution.stealth
+            )));
+        }
+    }
+    let mut rows: Vec<Summary> = args
+        .stealth
+        .iter()
+        .zip(&optimal_run.expectations)
+        .map(|(&s, e)| Summary::from_expectation("optimal", rules, s, Method::Optimal, *e))
+        .collect();
+    let mut exact_wins = Vec::new();
+    for strategy in &strategies {
+        let run = exact(&rules, strategy.as_ref(), &args.stealth);
+        exact_wins.push(run.expectations.iter().map(|e| e.win).collect::<Vec<_>>());
+        rows.extend(args.stealth.iter().zip(&run.expectations).map(|(&s, e)| {
+            Summary::from_expectation(strategy.name(), rules, s, Method::Exact, *e)
+        }));
+    }
+    let total_seconds = started.elapsed().as_secs_f64();
+
+    let mut text = String::new();
+    if !is_stdout(&args.out) {
+        let w = &mut text;
+        let _ = writeln!(w, "solve: rules {}", rules.spelled_out());
+        let _ = writeln!(
+            w,
+            "{states} positions solved in {solve_seconds:.1} s ({total_seconds:.1} s in all)"
+        );
+        for (i, solution) in solutions.iter().enumerate() {
+            let _ = writeln!(
+                w,
+                "\nstealth {}: optimal P(win) = {}",
+                solution.stealth,
+                p12(solution.value)
+            );
+            let _ = writeln!(w, "  best with a fixed main character:");
+            for c in Character::ALL {
+                let _ = writeln!(w, "    {:<22} {}", c.to_string(), p12(solution.by_main[c.index()]));
+            }
+            let _ = writeln!(w, "  regret (optimal − exact):");
+            for (strategy, wins) in strategies.iter().zip(&exact_wins) {
+                let _ = writeln!(
+                    w,
+                    "    {:<22} exact {}  regret {}",
+                    strategy.name(),
+                    p12(wins[i]),
+                    p12(solution.value - wins[i])
+                );
+            }
+            if let Some(o) = openings.get(i) {
+                explain(w, o);
+            }
+        }
+        let _ = write!(w, "\n{}", table::summaries(&rows));
+    }
+    write_out(&args.out, &rows, &text)
+}
+
+/// The opening options and their values.
+fn explain(w: &mut String, o: &Opening) {
+    let _ = writeln!(
+        w,
+        "  main character: share of complication rolls for which it is the best choice"
+    );
+    for c in Character::ALL {
+        let _ = writeln!(
+            w,
+            "    {:<22} {:>6.2}%",
+            c.to_string(),
+            100.0 * o.best_main_share[c.index()]
+        );
+    }
+    let _ = writeln!(
+        w,
+        "  first recruitment option given the main character (rows), averaged over complications:"
+    );
+    let _ = write!(w, "    {:<12} {:>14}", "main", "stop");
+    for c in Character::ALL {
+        let _ = write!(w, " {:>14}", c.speciality());
+    }
+    let _ = writeln!(w);
+    for m in Character::ALL {
+        let _ = write!(w, "    {:<12}", m.speciality());
+        for v in o.first_target[m.index()] {
+            if v.is_nan() {
+                let _ = write!(w, " {:>14}", "—");
+            } else {
+                let _ = write!(w, " {:>14.10}", v);
+            }
+        }
+        let _ = writeln!(w);
+    }
+    for m in Character::ALL {
+        let _ = writeln!(
+            w,
+            "  main {}: recruit first (rows) when its complication is type (columns):",
+            m.speciality()
+        );
+        let _ = write!(w, "    {:<12}", "target");
+        for t in Character::ALL {
+            let _ = write!(w, " {:>12}", t.number());
+        }
+        let _ = writeln!(w);
+        for c in Character::ALL.into_iter().filter(|c| *c != m) {
+            let _ = write!(w, "    {:<12}", c.speciality());
+            for v in o.by_complication[m.index()][c.index()] {
+                let _ = write!(w, " {:>12.8}", v);
+            }
+            let _ = writeln!(w);
+        }
+    }
+}

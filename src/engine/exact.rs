@@ -1,0 +1,182 @@
+//! Exact expectation of a strategy: the same state machine the Monte Carlo engine samples,
+//! summed over every outcome instead (DESIGN.md, "three engines drive one machine").
+//!
+//! - at a chance point, the probability-weighted sum over [`Chance::outcomes`];
+//! - at a decision point, the strategy's action, or the average over the legal actions when it
+//!   answers [`Choice::Uniform`];
+//! - at the end, the same functionals of the final state that [`Tally::record`] counts.
+//!
+//! Values are memoised on the *whole* state ([`key::full`]): a strategy may read the counters
+//! and the complications, so two states that differ only there may be played differently. The
+//! game graph is acyclic (every failed check costs stealth or a wound, every success moves the
+//! game on), so plain recursion terminates; its depth is bounded by the length of a game.
+//!
+//! A strategy that promises not to read the counters somewhere
+//! ([`Strategy::reads_counters`]) gets them dropped from the key there, which shares the
+//! value of positions reached after different numbers of failed checks.
+//!
+//! [`Tally::record`]: super::Tally::record
+
+use rustc_hash::FxHashMap;
+
+use crate::game::{Aid, LossCause, Node, Outcome, State, Step};
+use crate::report::Expectation;
+use crate::rules::Rules;
+use crate::strategy::{Choice, Strategy};
+
+use super::key;
+
+/// The functionals of a finished game, exactly as [`super::Tally::record`] counts them.
+pub fn terminal(end: &State) -> Expectation {
+    let outcome = end.outcome().expect("a terminal state is over");
+    let mut e = Expectation::default();
+    match outcome {
+        Outcome::Win => e.win = 1.0,
+        Outcome::Loss(cause) => e.losses[cause as usize] = 1.0,
+    }
+    e.discovered = f64::from(u8::from(end.discovered()));
+    e.stealth_left = f64::from(end.stealth());
+    // The team never changes after phase 1, so its final size is its size entering the run.
+    if outcome != Outcome::Loss(LossCause::Recruitment) {
+        e.reached_run = 1.0;
+        e.team_at_run = f64::from(end.team().len());
+    }
+    e.deaths = f64::from(end.deaths());
+    e
+}
+
+/// `acc += weight · e`, field by field.
+#[inline]
+pub fn add_scaled(acc: &mut Expectation, e: &Expectation, weight: f64) {
+    acc.win += weight * e.win;
+    for (a, l) in acc.losses.iter_mut().zip(e.losses) {
+        *a += weight * l;
+    }
+    acc.discovered += weight * e.discovered;
+    acc.stealth_left += weight * e.stealth_left;
+    acc.reached_run += weight * e.reached_run;
+    acc.team_at_run += weight * e.team_at_run;
+    acc.deaths += weight * e.deaths;
+}
+
+/// Whether a state's value is worth keeping. Checks that follow a decision (`…Check` steps and
+/// first aid in progress) are reached from that one decision only, the choice of main
+/// character from the one complication roll only, and the root once: memoising them would
+/// only cost memory.
+#[inline]
+pub fn worth_memoising(state: &State) -> bool {
+    !matches!(state.aid(), Aid::Check { .. })
+        && !matches!(
+            state.step(),
+            Step::Complications
+                | Step::ChooseMain
+                | Step::RecruitCheck { .. }
+                | Step::RunCheck { .. }
+                | Step::SideCheck { .. }
+        )
+}
+
+/// A memoised exact evaluator of one strategy under one set of rules.
+pub struct Exact<'a, S: ?Sized> {
+    rules: &'a Rules,
+    strategy: &'a S,
+    memo: FxHashMap<u128, Expectation>,
+}
+
+impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
+    /// An evaluator with an empty memo.
+    pub fn new(rules: &'a Rules, strategy: &'a S) -> Self {
+        Exact {
+            rules,
+            strategy,
+            memo: FxHashMap::default(),
+        }
+    }
+
+    /// The number of memoised states so far.
+    pub fn states(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// The exact expectation of the game from `state` on, on this thread.
+    pub fn expectation(&mut self, state: &State) -> Expectation {
+        let node = state.node(self.rules);
+        if let Node::Over(_) = node {
+            return terminal(state);
+        }
+        let memoise = worth_memoising(state);
+        let key = if self.strategy.reads_counters(state) {
+            key::full(state)
+        } else {
+            u128::from(key::rules_key(state))
+        };
+        if memoise && let Some(e) = self.memo.get(&key) {
+            return *e;
+        }
+        let rules = self.rules;
+        let mut e = Expectation::default();
+        match node {
+            Node::Over(_) => unreachable!(),
+            Node::Chance(chance) => {
+                for (outcome, p) in chance.outcomes() {
+                    let mut next = *state;
+                    next.apply_outcome(rules, outcome);
+                    let value = self.expectation(&next);
+                    add_scaled(&mut e, &value, p);
+                }
+            }
+            Node::Decision(decision) => match self.strategy.decide(state, rules, decision) {
+                Choice::Act(action) => {
+                    let mut next = *state;
+                    next.apply_action(rules, action);
+                    e = self.expectation(&next);
+                }
+                Choice::Uniform => {
+                    let actions = state.actions(rules);
+                    let weight = 1.0 / actions.len() as f64;
+                    for &action in actions.iter() {
+                        let mut next = *state;
+                        next.apply_action(rules, action);
+                        let value = self.expectation(&next);
+                        add_scaled(&mut e, &value, weight);
+                    }
+                }
+            },
+        }
+        if memoise {
+            self.memo.insert(key, e);
+        }
+        e
+    }
+}
+
+/// The result of [`exact`]: one expectation per starting stealth, and the work it took.
+#[derive(Clone, Debug)]
+pub struct ExactRun {
+    /// Per starting stealth, in the order asked.
+    pub expectations: Vec<Expectation>,
+    /// Memoised states.
+    pub states: usize,
+}
+
+/// The exact expectation of `strategy` from the start of a game at each of `stealths`.
+///
+/// One memo serves every stealth: a game from stealth 12 passes through the positions of one
+/// from stealth 10, so the highest stealth is evaluated first and the others cost little. The
+/// work is single-threaded on purpose: splitting the complication rolls over threads with a
+/// memo each recomputes the shared phases 2 and 3 once per thread, which measured slower on
+/// two cores than one memo on one core; a shared concurrent memo would need locking on every
+/// lookup. The sums run in a fixed order, so the result is deterministic.
+pub fn exact<S: Strategy + ?Sized>(rules: &Rules, strategy: &S, stealths: &[u8]) -> ExactRun {
+    let mut engine = Exact::new(rules, strategy);
+    let mut order: Vec<usize> = (0..stealths.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(stealths[i]));
+    let mut expectations = vec![Expectation::default(); stealths.len()];
+    for i in order {
+        expectations[i] = engine.expectation(&State::new(stealths[i]));
+    }
+    ExactRun {
+        expectations,
+        states: engine.states(),
+    }
+}

@@ -1,0 +1,279 @@
+//! Optimal play: the highest win probability any strategy can reach, by expectimax over the
+//! same state machine the other engines drive — a weighted sum at chance points, the best
+//! option at decision points.
+//!
+//! **Information.** A strategy may only use what the rules let a player know. The state
+//! machine reveals exactly that: complications once rolled, challenge and side types once
+//! rolled, never a future die. So the best value over *all* strategies is plain expectimax on
+//! [`State`] — no information set is larger than one state.
+//!
+//! **Memo key.** The counters `attempts`/`failures` exist for strategies only; the rules never
+//! read them, so two states that differ only there have the same optimal value, and the memo
+//! is keyed on [`key::solver_key`] (the state without counters, canonicalised). Checks that follow a decision
+//! are not memoised (see [`super::exact::worth_memoising`]). Values are deterministic: every
+//! state's value is a fixed function of its children, computed in a fixed order.
+//!
+//! **Ties** between options of equal value go to the first in [`State::actions`] order.
+
+use rustc_hash::FxHashMap;
+
+use crate::game::{Action, Character, Node, Outcome, State};
+use crate::rules::Rules;
+
+use super::exact::worth_memoising;
+use super::key;
+
+/// A memoised optimal-value table for one set of rules, filled on demand.
+#[derive(Clone, Debug)]
+pub struct Solver {
+    rules: Rules,
+    memo: FxHashMap<u64, f64>,
+}
+
+impl Solver {
+    /// An empty table for `rules`.
+    pub fn new(rules: Rules) -> Solver {
+        Solver {
+            rules,
+            memo: FxHashMap::default(),
+        }
+    }
+
+    /// The rules the table is for.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The number of memoised states.
+    pub fn states(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// The optimal win probability from `state`, filling the table below it as needed.
+    pub fn value(&mut self, state: &State) -> f64 {
+        let node = state.node(&self.rules);
+        if let Node::Over(outcome) = node {
+            return win(outcome);
+        }
+        let memoise = worth_memoising(state);
+        let key = key::solver_key(state);
+        if memoise && let Some(v) = self.memo.get(&key) {
+            return *v;
+        }
+        let rules = self.rules;
+        let v = match node {
+            Node::Over(_) => unreachable!(),
+            Node::Chance(chance) => {
+                let mut v = 0.0;
+                for (outcome, p) in chance.outcomes() {
+                    let mut next = *state;
+                    next.apply_outcome(&rules, outcome);
+                    v += p * self.value(&next);
+                }
+                v
+            }
+            Node::Decision(_) => {
+                let mut best = f64::NEG_INFINITY;
+                for &action in state.actions(&rules).iter() {
+                    let mut next = *state;
+                    next.apply_action(&rules, action);
+                    best = best.max(self.value(&next));
+                }
+                best
+            }
+        };
+        if memoise {
+            self.memo.insert(key, v);
+        }
+        v
+    }
+
+    /// The optimal win probability from `state` read from the table alone; `None` when a state
+    /// it needs has not been solved yet.
+    pub fn peek(&self, state: &State) -> Option<f64> {
+        let node = state.node(&self.rules);
+        if let Node::Over(outcome) = node {
+            return Some(win(outcome));
+        }
+        if worth_memoising(state) {
+            return self.memo.get(&key::solver_key(state)).copied();
+        }
+        let rules = &self.rules;
+        match node {
+            Node::Over(_) => unreachable!(),
+            Node::Chance(chance) => {
+                let mut v = 0.0;
+                for (outcome, p) in chance.outcomes() {
+                    let mut next = *state;
+                    next.apply_outcome(rules, outcome);
+                    v += p * self.peek(&next)?;
+                }
+                Some(v)
+            }
+            Node::Decision(_) => {
+                let mut best = f64::NEG_INFINITY;
+                for &action in state.actions(rules).iter() {
+                    let mut next = *state;
+                    next.apply_action(rules, action);
+                    best = best.max(self.peek(&next)?);
+                }
+                Some(best)
+            }
+        }
+    }
+
+    /// The value of each legal option at decision point `state`, in [`State::actions`] order,
+    /// read from the table alone (`None` if part of it is unsolved).
+    pub fn peek_options(&self, state: &State) -> Option<Vec<(Action, f64)>> {
+        state
+            .actions(&self.rules)
+            .iter()
+            .map(|&action| {
+                let mut next = *state;
+                next.apply_action(&self.rules, action);
+                self.peek(&next).map(|v| (action, v))
+            })
+            .collect()
+    }
+
+    /// The value of each legal option at decision point `state`, solving what is missing.
+    pub fn options(&mut self, state: &State) -> Vec<(Action, f64)> {
+        let rules = self.rules;
+        state
+            .actions(&rules)
+            .iter()
+            .map(|&action| {
+                let mut next = *state;
+                next.apply_action(&rules, action);
+                (action, self.value(&next))
+            })
+            .collect()
+    }
+}
+
+/// 1 for a win, 0 for a loss.
+fn win(outcome: Outcome) -> f64 {
+    if outcome == Outcome::Win { 1.0 } else { 0.0 }
+}
+
+/// The first option of highest value (ties to the earliest in [`State::actions`] order).
+pub fn best(options: &[(Action, f64)]) -> Option<Action> {
+    let mut best: Option<(Action, f64)> = None;
+    for &(action, v) in options {
+        if best.is_none_or(|(_, b)| v > b) {
+            best = Some((action, v));
+        }
+    }
+    best.map(|(a, _)| a)
+}
+
+/// Optimal values from the start of a game at one starting stealth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// Starting stealth.
+    pub stealth: u8,
+    /// The optimal win probability.
+    pub value: f64,
+    /// For each main character (in character order), the best win probability when that
+    /// character must be the main one: the value after choosing them, averaged over the
+    /// complication rolls.
+    pub by_main: [f64; 6],
+}
+
+/// Solves the game from the start at each of `stealths` into `solver`'s table (shared across
+/// stealths: a game from stealth 12 passes through the positions of one from stealth 10).
+/// Deterministic; single-threaded, so that the one table holds every state once.
+pub fn solve(solver: &mut Solver, stealths: &[u8]) -> Vec<Solution> {
+    let rules = *solver.rules();
+    stealths
+        .iter()
+        .map(|&stealth| {
+            let mut by_main = [0.0; 6];
+            let mut value = 0.0;
+            let chance = crate::game::Chance::Complications;
+            for (outcome, p) in chance.outcomes() {
+                let mut state = State::new(stealth);
+                state.apply_outcome(&rules, outcome);
+                let mut best = f64::NEG_INFINITY;
+                for c in Character::ALL {
+                    let mut next = state;
+                    next.apply_action(&rules, Action::Main(c));
+                    let v = solver.value(&next);
+                    by_main[c.index()] += p * v;
+                    best = best.max(v);
+                }
+                value += p * best;
+            }
+            Solution {
+                stealth,
+                value,
+                by_main,
+            }
+        })
+        .collect()
+}
+
+/// How much the opening decisions matter at one starting stealth: values of options,
+/// averaged over the complication rolls (every value is an optimal win probability when that
+/// option is taken and play is optimal afterwards).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opening {
+    /// Starting stealth.
+    pub stealth: u8,
+    /// `first_target[m][o]`: with main character `m`, the value of the first recruitment
+    /// option `o` — 0 = stop at once, `1 + c` = recruit character `c` (`NAN` where `c` is `m`).
+    pub first_target: [[f64; 7]; 6],
+    /// `by_complication[m][c][t]`: with main character `m`, the value of recruiting `c` first
+    /// when `c`'s complication is type `t`, averaged over the other complications.
+    pub by_complication: [[[f64; 6]; 6]; 6],
+    /// `best_main_share[m]`: the share of complication rolls for which `m` is the best main
+    /// character (ties to the first).
+    pub best_main_share: [f64; 6],
+}
+
+/// The values of the opening options at `stealth`, solving what the table lacks.
+pub fn opening(solver: &mut Solver, stealth: u8) -> Opening {
+    let rules = *solver.rules();
+    let mut first_target = [[0.0; 7]; 6];
+    let mut by_complication = [[[0.0; 6]; 6]; 6];
+    let mut best_main_share = [0.0; 6];
+    let chance = crate::game::Chance::Complications;
+    for (outcome, p) in chance.outcomes() {
+        let mut start = State::new(stealth);
+        start.apply_outcome(&rules, outcome);
+        let mut best: Option<(usize, f64)> = None;
+        for main in Character::ALL {
+            let mut after_main = start;
+            after_main.apply_action(&rules, Action::Main(main));
+            let v = solver.value(&after_main);
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((main.index(), v));
+            }
+            let row = &mut first_target[main.index()];
+            row[0] += p * {
+                let mut stop = after_main;
+                stop.apply_action(&rules, Action::Stop);
+                solver.value(&stop)
+            };
+            for c in Character::ALL.into_iter().filter(|c| *c != main) {
+                let mut next = after_main;
+                next.apply_action(&rules, Action::Recruit(c));
+                let v = solver.value(&next);
+                row[1 + c.index()] += p * v;
+                let t = start.complication(c).expect("rolled").index();
+                // Six values of `t`, each with probability 1/6: a conditional average.
+                by_complication[main.index()][c.index()][t] += 6.0 * p * v;
+            }
+            first_target[main.index()][1 + main.index()] = f64::NAN;
+        }
+        if let Some((m, _)) = best {
+            best_main_share[m] += p;
+        }
+    }
+    Opening {
+        stealth,
+        first_target,
+        by_complication,
+        best_main_share,
+    }
+}

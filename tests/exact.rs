@@ -1,0 +1,288 @@
+//! The exact and optimal engines against hand-derived closed forms, against Monte Carlo, and
+//! against each other. Run in release (`cargo test --release --test exact`): about a minute
+//! on two cores.
+
+use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
+
+use rayon::prelude::*;
+
+use raven::engine::montecarlo::{Job, simulate};
+use raven::engine::seed::streams;
+use raven::engine::solve::{Solution, solve};
+use raven::engine::{Exact, Solver, exact, play_game};
+use raven::game::{Aid, Character, Health, LossCause, Outcome, State, Step};
+use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
+use raven::strategy::{OptimalStrategy, RandomStrategy, ReferenceStrategy, Strategy};
+
+use Character::{Hacker, Medic, Sniper, Spy};
+
+/// z of a Monte Carlo win count against an exact probability.
+fn z(wins: u64, games: u64, p: f64) -> f64 {
+    let mc = wins as f64 / games as f64;
+    (mc - p) / (p * (1.0 - p) / games as f64).sqrt()
+}
+
+/// Monte Carlo wins from an arbitrary starting state (game `i` uses the streams of game `i`).
+fn mc_from<S: Strategy + ?Sized>(rules: &Rules, strategy: &S, start: State, games: u64) -> u64 {
+    (0..games)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = streams(7, start.stealth(), i);
+            let end = play_game(rules, strategy, start, &mut rng, &mut ());
+            u64::from(end.outcome() == Some(Outcome::Win))
+        })
+        .sum()
+}
+
+// ----- closed forms -----
+
+/// P(highest of k d6 = m).
+fn highest(k: i32, m: i32) -> f64 {
+    ((m as f64 / 6.0).powi(k)) - (((m - 1) as f64) / 6.0).powi(k)
+}
+
+/// P(win) of a lone finale character (the main, Hacker) at the last Tough Challenge with no
+/// side successes, by hand: 2 dice (3 for the speciality − penalty 1); success on 5+; 3–4 cost
+/// a stealth, 1–2 a wound. Once discovered, main-text keeps 2 dice and every failure wounds;
+/// clarified drops to 1 die. `spare` = wounds the character can still take and stay able.
+fn last_tough(stealth: u8, spare: i32, clarified: bool) -> f64 {
+    if spare < 0 {
+        return 0.0;
+    }
+    let two = |lo: i32, hi: i32| (lo..=hi).map(|m| highest(2, m)).sum::<f64>();
+    if stealth == 0 {
+        // Every failure wounds: a geometric series over the spare wounds.
+        let (win, fail) = if clarified {
+            (2.0 / 6.0, 4.0 / 6.0)
+        } else {
+            (two(5, 6), two(1, 4))
+        };
+        return (0..=spare).map(|j| win * fail.powi(j)).sum();
+    }
+    two(5, 6)
+        + two(3, 4) * last_tough(stealth - 1, spare, clarified)
+        + two(1, 2) * last_tough(stealth, spare - 1, clarified)
+}
+
+fn one_tough_from_victory(stealth: u8, health: Health) -> State {
+    State::new(stealth)
+        .with_member(Hacker, health)
+        .with_main(Hacker)
+        .with_finale(Hacker)
+        .at(
+            Step::Tough {
+                tough: 2,
+                successes: 0,
+            },
+            Aid::None,
+        )
+}
+
+#[test]
+fn last_tough_challenge_matches_closed_form() {
+    for (rules, clarified) in [(MAIN_TEXT, false), (CLARIFIED, true)] {
+        for stealth in [0, 1, 2, 5, 10] {
+            for (health, spare) in [(Health::Healthy, 1), (Health::Wounded, 0)] {
+                let state = one_tough_from_victory(stealth, health);
+                let e = Exact::new(&rules, &ReferenceStrategy).expectation(&state);
+                let hand = last_tough(stealth, spare, clarified);
+                assert!(
+                    (e.win - hand).abs() < 1e-14,
+                    "stealth {stealth} {health:?} clarified {clarified}: {} vs {hand}",
+                    e.win
+                );
+                // Alone, the finale character's fall is R4 (no able member), not R14.
+                let finale = e.losses[LossCause::Finale as usize];
+                assert!((e.win + finale - 1.0).abs() < 1e-14);
+                // Optimal play has no choice here.
+                let v = Solver::new(rules).value(&state);
+                assert!((v - hand).abs() < 1e-14);
+            }
+        }
+    }
+}
+
+/// Wounded Hacker (main, finale) and a healthy Medic, a first-aid opportunity before the last
+/// Tough Challenge. A 1–2 on the aid wounds the patient to incapacitated: the Medic is still
+/// able, so R14 loses the game (finale character down).
+fn aid_before_last_tough(stealth: u8) -> State {
+    State::new(stealth)
+        .with_member(Hacker, Health::Wounded)
+        .with_member(Medic, Health::Healthy)
+        .with_main(Hacker)
+        .with_finale(Hacker)
+        .at(
+            Step::Tough {
+                tough: 2,
+                successes: 0,
+            },
+            Aid::Open,
+        )
+}
+
+/// P(win) after first aid by a giver rolling `dice` on the wounded Hacker, by hand (R15).
+fn after_aid(stealth: u8, dice: i32) -> f64 {
+    let p = |m: i32| highest(dice, m);
+    p(6) * last_tough(stealth, 1, false)
+        + p(5) * last_tough(stealth - 1, 1, false)
+        + (p(3) + p(4)) * last_tough(stealth - 1, 0, false)
+}
+
+#[test]
+fn first_aid_matches_closed_form() {
+    for stealth in [1u8, 3, 8] {
+        let state = aid_before_last_tough(stealth);
+        // Reference: the Medic (3 dice) treats the Hacker.
+        let e = Exact::new(&MAIN_TEXT, &ReferenceStrategy).expectation(&state);
+        let medic = after_aid(stealth, 3);
+        assert!((e.win - medic).abs() < 1e-14, "{} vs {medic}", e.win);
+        let down = 1.0 - medic - e.losses[LossCause::Finale as usize];
+        assert!((e.losses[LossCause::FinaleCharacterDown as usize] - down).abs() < 1e-14);
+        // Random: skip, Medic treats, or the Hacker treats himself (2 dice − penalty 1 = 1),
+        // each with probability 1/3.
+        let e = Exact::new(&MAIN_TEXT, &RandomStrategy).expectation(&state);
+        let skip = last_tough(stealth, 0, false);
+        let hand = (skip + medic + after_aid(stealth, 1)) / 3.0;
+        assert!((e.win - hand).abs() < 1e-14, "{} vs {hand}", e.win);
+        // Optimal: the best of the three.
+        let v = Solver::new(MAIN_TEXT).value(&state);
+        let best = skip.max(medic).max(after_aid(stealth, 1));
+        assert!((v - best).abs() < 1e-14);
+    }
+}
+
+// ----- Monte Carlo against exact -----
+
+#[test]
+fn reference_monte_carlo_agrees_with_exact() {
+    const GAMES: u64 = 1_000_000;
+    let stealths = [8, 10, 12];
+    for rules in [MAIN_TEXT, CLARIFIED] {
+        let run = exact(&rules, &ReferenceStrategy, &stealths);
+        for (&stealth, e) in stealths.iter().zip(&run.expectations) {
+            let job = Job {
+                rules: &rules,
+                strategy: &ReferenceStrategy,
+                stealth,
+                games: GAMES,
+                seed: 20_261_122,
+            };
+            let tally = simulate(&job, &|_| {}, &AtomicBool::new(false)).expect("not cancelled");
+            let zw = z(tally.wins, GAMES, e.win);
+            assert!(zw.abs() < 4.0, "{rules} stealth {stealth}: z = {zw}");
+            for (i, cause) in LossCause::ALL.into_iter().enumerate() {
+                let p = e.losses[i];
+                if p > 0.0 {
+                    let zl = z(tally.lost(cause), GAMES, p);
+                    assert!(zl.abs() < 4.0, "{rules} stealth {stealth} {cause}: z = {zl}");
+                }
+            }
+            let zd = z(tally.discovered, GAMES, e.discovered);
+            assert!(zd.abs() < 4.0, "{rules} stealth {stealth} discovered: z = {zd}");
+            let total: f64 = e.win + e.losses.iter().sum::<f64>();
+            assert!((total - 1.0).abs() < 1e-12);
+        }
+    }
+}
+
+/// The start of the run with a full, healthy team: the random strategy's state space from
+/// here is small enough to sum exactly (from the very start it is not: every main character
+/// and recruitment order under every complication roll).
+fn run_start(stealth: u8) -> State {
+    State::new(stealth)
+        .with_member(Medic, Health::Healthy)
+        .with_member(Spy, Health::Healthy)
+        .with_member(Sniper, Health::Healthy)
+        .with_main(Hacker)
+        .at(Step::RunType { challenge: 0 }, Aid::None)
+}
+
+#[test]
+fn random_monte_carlo_agrees_with_exact() {
+    const GAMES: u64 = 400_000;
+    for rules in [MAIN_TEXT, CLARIFIED] {
+        let start = run_start(6);
+        let e = Exact::new(&rules, &RandomStrategy).expectation(&start);
+        let wins = mc_from(&rules, &RandomStrategy, start, GAMES);
+        let zw = z(wins, GAMES, e.win);
+        assert!(zw.abs() < 4.0, "{rules}: exact {} z = {zw}", e.win);
+    }
+}
+
+// ----- optimal -----
+
+/// Stealth of the shared full-game solve (small enough for the test's time budget).
+const SOLVED_STEALTH: u8 = 4;
+
+/// One full-game solve under main-text, shared by the tests below.
+fn solved() -> &'static (Solution, OptimalStrategy) {
+    static SOLVED: OnceLock<(Solution, OptimalStrategy)> = OnceLock::new();
+    SOLVED.get_or_init(|| {
+        let mut solver = Solver::new(MAIN_TEXT);
+        let solution = solve(&mut solver, &[SOLVED_STEALTH]).remove(0);
+        (solution, OptimalStrategy::from_solver(solver))
+    })
+}
+
+#[test]
+fn optimal_is_at_least_every_strategy() {
+    let (solution, optimal) = solved();
+    let reference = exact(&MAIN_TEXT, &ReferenceStrategy, &[SOLVED_STEALTH]).expectations[0];
+    assert!(solution.value >= reference.win - 1e-12);
+    // Choosing the main character after seeing the complications beats any fixed choice.
+    for v in solution.by_main {
+        assert!(solution.value >= v - 1e-12);
+    }
+    assert!((solution.by_main[Hacker as usize] - reference.win) >= -1e-12);
+    // From the run start, against the random strategy as well.
+    let mut solver = Solver::new(MAIN_TEXT);
+    for stealth in [0, 3, 6] {
+        let start = run_start(stealth);
+        let v = solver.value(&start);
+        for e in [
+            Exact::new(&MAIN_TEXT, &RandomStrategy).expectation(&start),
+            Exact::new(&MAIN_TEXT, &ReferenceStrategy).expectation(&start),
+        ] {
+            assert!(v >= e.win - 1e-12, "stealth {stealth}: {v} < {}", e.win);
+        }
+    }
+    // The policy read from the table reproduces the value when evaluated exactly on the full
+    // state (no canonical keys): a wrong merge of states would show here.
+    let played = exact(&MAIN_TEXT, optimal, &[SOLVED_STEALTH]).expectations[0];
+    assert!(
+        (played.win - solution.value).abs() < 1e-12,
+        "{} vs {}",
+        played.win,
+        solution.value
+    );
+}
+
+#[test]
+fn optimal_strategy_monte_carlo_agrees_with_solve() {
+    const GAMES: u64 = 300_000;
+    let (solution, optimal) = solved();
+    let job = Job {
+        rules: &MAIN_TEXT,
+        strategy: optimal,
+        stealth: SOLVED_STEALTH,
+        games: GAMES,
+        seed: 99,
+    };
+    let tally = simulate(&job, &|_| {}, &AtomicBool::new(false)).expect("not cancelled");
+    let zw = z(tally.wins, GAMES, solution.value);
+    assert!(zw.abs() < 4.0, "optimal {} z = {zw}", solution.value);
+}
+
+#[test]
+fn lazy_optimal_strategy_solves_on_demand() {
+    // Built by name, with an empty table: solves the positions it meets.
+    let optimal = raven::strategy::built_in("optimal").expect("built in");
+    let start = run_start(3);
+    let v = Solver::new(CLARIFIED).value(&start);
+    let e = Exact::new(&CLARIFIED, &optimal).expectation(&start);
+    assert!((e.win - v).abs() < 1e-12, "{} vs {v}", e.win);
+    let wins = mc_from(&CLARIFIED, &optimal, start, 200_000);
+    let zw = z(wins, 200_000, v);
+    assert!(zw.abs() < 4.0, "z = {zw}");
+}
