@@ -249,9 +249,7 @@ fn step(state: &State, c: impl Fn(Character) -> u64, canonical: bool) -> u64 {
             roller,
         } => (12, side(tough, types, index, successes) | c(roller) << 11),
         Step::Tough { tough, successes } => (13, u64::from(tough) | u64::from(successes) << 2),
-        Step::Substitute { tough, successes } => {
-            (14, u64::from(tough) | u64::from(successes) << 2)
-        }
+        Step::Substitute { tough, successes } => (14, u64::from(tough) | u64::from(successes) << 2),
         Step::Over(Outcome::Win) => (15, 0),
         Step::Over(Outcome::Loss(cause)) => (16, 1 + cause as u64),
     };

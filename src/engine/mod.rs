@@ -8,7 +8,7 @@ mod play;
 pub mod seed;
 pub mod solve;
 
-pub use exact::{Exact, ExactRun, exact};
+pub use exact::{Exact, ExactRun, TooLarge, exact, exact_limited};
 pub use montecarlo::{Cancelled, Job, Tally, simulate};
 pub use play::{Observer, play_game, play_seeded};
 pub use solve::{Solver, solve};
