@@ -80,7 +80,10 @@ pub fn worth_memoising(state: &State) -> bool {
 pub struct Exact<'a, S: ?Sized> {
     rules: &'a Rules,
     strategy: &'a S,
-    memo: FxHashMap<u128, Expectation>,
+    /// Position key → index into `values` (a small map entry; the 88-byte values sit apart,
+    /// so the map's probes touch less memory).
+    memo: FxHashMap<u128, u32>,
+    values: Vec<Expectation>,
     limit: usize,
 }
 
@@ -105,6 +108,7 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
             rules,
             strategy,
             memo: FxHashMap::default(),
+            values: Vec::new(),
             limit: usize::MAX,
         }
     }
@@ -143,8 +147,8 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
         } else {
             u128::from(key::rules_key(state))
         };
-        if memoise && let Some(e) = self.memo.get(&key) {
-            return Ok(*e);
+        if memoise && let Some(&i) = self.memo.get(&key) {
+            return Ok(self.values[i as usize]);
         }
         let rules = self.rules;
         let mut e = Expectation::default();
@@ -177,10 +181,11 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
             },
         }
         if memoise {
-            if self.memo.len() >= self.limit {
+            if self.memo.len() >= self.limit.min(u32::MAX as usize) {
                 return Err(TooLarge { limit: self.limit });
             }
-            self.memo.insert(key, e);
+            self.memo.insert(key, self.values.len() as u32);
+            self.values.push(e);
         }
         Ok(e)
     }
