@@ -76,6 +76,10 @@ impl Strategy for OptimalStrategy {
     }
 
     fn decide(&self, state: &State, rules: &Rules, _: Decision) -> Choice {
+        let actions = state.actions(rules);
+        if let [only] = actions.as_slice() {
+            return Choice::Act(*only);
+        }
         let options = self.options(state, rules);
         Choice::Act(best(&options).expect("a decision point has a legal option"))
     }
