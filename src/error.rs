@@ -39,5 +39,11 @@ impl From<crate::engine::Cancelled> for Error {
     }
 }
 
+impl From<crate::engine::TooLarge> for Error {
+    fn from(e: crate::engine::TooLarge) -> Error {
+        Error::Runtime(e.to_string())
+    }
+}
+
 /// The result of a command.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

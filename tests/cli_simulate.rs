@@ -230,7 +230,10 @@ fn bad_stealth_lists_are_refused_without_a_file() {
 #[test]
 fn unknown_strategy_or_rules_are_refused_without_a_file() {
     for (args, why) in [
-        (["--strategy", "timid-turtle"], "unknown strategy 'timid-turtle'"),
+        (
+            ["--strategy", "timid-turtle"],
+            "unknown strategy 'timid-turtle'",
+        ),
         (["--rules", "house"], "unknown rules preset 'house'"),
         (["--rule", "colour=red"], "unknown rule key 'colour'"),
         (["--confidence", "95"], "not strictly between 0 and 1"),

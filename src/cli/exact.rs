@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::engine::exact;
+use crate::engine::exact_limited;
 use crate::error::{Error, Result};
 use crate::game::MAX_STEALTH;
 use crate::report::{Method, Summary, csv, table};
@@ -27,6 +27,9 @@ pub struct ExactArgs {
     #[arg(long, value_delimiter = ',', default_values_t = [8u8, 10, 12],
           value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
     pub stealth: Vec<u8>,
+    /// Give up past this many memoised positions (about 110 bytes each).
+    #[arg(long, default_value_t = 30_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: u64,
     /// Write tidy CSV here (`-` for standard output instead of the table).
     #[arg(long, value_name = "FILE|-")]
     pub out: Option<PathBuf>,
@@ -37,7 +40,12 @@ pub fn run(args: &ExactArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let strategy = load_strategy(&args.strategy)?;
     let started = Instant::now();
-    let result = exact(&rules, strategy.as_ref(), &args.stealth);
+    let result = exact_limited(
+        &rules,
+        strategy.as_ref(),
+        &args.stealth,
+        args.max_states as usize,
+    )?;
     let seconds = started.elapsed().as_secs_f64();
     let rows: Vec<Summary> = args
         .stealth
@@ -56,12 +64,12 @@ pub fn run(args: &ExactArgs) -> Result<()> {
             table::summaries(&rows)
         );
         for row in &rows {
-            text += &format!("stealth {:>2}: P(win) = {:.15}\n", row.stealth, row.win_rate);
+            text += &format!(
+                "stealth {:>2}: P(win) = {:.15}\n",
+                row.stealth, row.win_rate
+            );
         }
-        text += &format!(
-            "{} states memoised, {seconds:.2} s\n",
-            result.states
-        );
+        text += &format!("{} states memoised, {seconds:.2} s\n", result.states);
     }
     write_out(&args.out, &rows, &text)
 }
@@ -75,7 +83,9 @@ pub(super) fn is_stdout(out: &Option<PathBuf>) -> bool {
 pub(super) fn write_out(out: &Option<PathBuf>, rows: &[Summary], text: &str) -> Result<()> {
     let csv_rows = rows.iter().map(csv::SummaryRow::from);
     match out {
-        Some(path) if path.as_os_str() == "-" => csv::write_rows(std::io::stdout().lock(), csv_rows)?,
+        Some(path) if path.as_os_str() == "-" => {
+            csv::write_rows(std::io::stdout().lock(), csv_rows)?
+        }
         Some(path) => {
             let mut file = csv::AtomicFile::create(path)?;
             csv::write_rows(file.writer(), csv_rows)?;

@@ -2,15 +2,16 @@
 
 mod args;
 mod compare;
+mod exact;
 mod interrupt;
 mod output;
-mod exact;
 mod play;
 mod progress;
+mod report;
 mod simulate;
+mod solve;
 mod strategies;
 mod sweep;
-mod solve;
 
 use clap::{Parser, Subcommand};
 
@@ -47,6 +48,9 @@ pub enum Command {
     Exact(exact::ExactArgs),
     /// Optimal play: best win probability, best per main character, regret of strategies.
     Solve(solve::SolveArgs),
+    /// Regenerate the balance report (reports/): win rates, rule variants, loss causes,
+    /// strategy comparison, charts and a README.
+    Report(report::ReportArgs),
 }
 
 /// Runs a parsed command line.
@@ -59,5 +63,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Sweep(args) => sweep::run(&args),
         Command::Exact(args) => exact::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Report(args) => report::run(&args),
     }
 }

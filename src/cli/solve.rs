@@ -7,12 +7,12 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::engine::solve::{Opening, opening, solve};
-use crate::engine::{Solver, exact};
+use crate::engine::solve::{Opening, PolicyEvaluation, opening, solve};
+use crate::engine::{Solver, exact_limited};
 use crate::error::{Error, Result};
-use crate::game::{Character, MAX_STEALTH};
-use crate::report::{Method, Summary, table};
-use crate::strategy::{OptimalStrategy, Strategy};
+use crate::game::{Character, MAX_STEALTH, State};
+use crate::report::{Expectation, Method, Summary, table};
+use crate::strategy::Strategy;
 
 use super::args::{RulesArgs, load_strategy};
 use super::exact::{is_stdout, write_out};
@@ -35,6 +35,9 @@ pub struct SolveArgs {
     /// (and per complication of that target).
     #[arg(long)]
     pub explain: bool,
+    /// Give up past this many memoised positions (about 110 bytes each).
+    #[arg(long, default_value_t = 30_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: u64,
     /// Write tidy CSV here (`-` for standard output instead of the report).
     #[arg(long, value_name = "FILE|-")]
     pub out: Option<PathBuf>,
@@ -54,8 +57,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             names.push(name.clone());
         }
     }
-    let strategies: Vec<Box<dyn Strategy>> =
-        names.iter().map(|n| load_strategy(n)).collect::<Result<_>>()?;
+    let strategies: Vec<Box<dyn Strategy>> = names
+        .iter()
+        .map(|n| load_strategy(n))
+        .collect::<Result<_>>()?;
 
     let started = Instant::now();
     let mut solver = Solver::new(rules);
@@ -63,16 +68,23 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let solve_seconds = started.elapsed().as_secs_f64();
     let states = solver.states();
     let openings: Vec<Opening> = if args.explain {
-        args.stealth.iter().map(|&s| opening(&mut solver, s)).collect()
+        args.stealth
+            .iter()
+            .map(|&s| opening(&mut solver, s))
+            .collect()
     } else {
         Vec::new()
     };
 
-    // The optimal policy's other figures (losses by cause, stealth left…), by the exact engine
-    // playing the solved table; its win probability must reproduce the solved value.
-    let optimal = OptimalStrategy::from_solver(solver);
-    let optimal_run = exact(&rules, &optimal, &args.stealth);
-    for (solution, e) in solutions.iter().zip(&optimal_run.expectations) {
+    // The optimal policy's other figures (losses by cause, stealth left…); its win
+    // probability must reproduce the solved value.
+    let mut evaluation = PolicyEvaluation::new(&mut solver);
+    let optimal: Vec<Expectation> = args
+        .stealth
+        .iter()
+        .map(|&s| evaluation.expectation(&State::new(s)))
+        .collect();
+    for (solution, e) in solutions.iter().zip(&optimal) {
         if (solution.value - e.win).abs() > 1e-9 {
             return Err(Error::Runtime(format!(
                 "internal error: the optimal policy plays to {} but the solved value is {} \
@@ -84,12 +96,17 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let mut rows: Vec<Summary> = args
         .stealth
         .iter()
-        .zip(&optimal_run.expectations)
+        .zip(&optimal)
         .map(|(&s, e)| Summary::from_expectation("optimal", rules, s, Method::Optimal, *e))
         .collect();
     let mut exact_wins = Vec::new();
     for strategy in &strategies {
-        let run = exact(&rules, strategy.as_ref(), &args.stealth);
+        let run = exact_limited(
+            &rules,
+            strategy.as_ref(),
+            &args.stealth,
+            args.max_states as usize,
+        )?;
         exact_wins.push(run.expectations.iter().map(|e| e.win).collect::<Vec<_>>());
         rows.extend(args.stealth.iter().zip(&run.expectations).map(|(&s, e)| {
             Summary::from_expectation(strategy.name(), rules, s, Method::Exact, *e)
@@ -114,7 +131,12 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             );
             let _ = writeln!(w, "  best with a fixed main character:");
             for c in Character::ALL {
-                let _ = writeln!(w, "    {:<22} {}", c.to_string(), p12(solution.by_main[c.index()]));
+                let _ = writeln!(
+                    w,
+                    "    {:<22} {}",
+                    c.to_string(),
+                    p12(solution.by_main[c.index()])
+                );
             }
             let _ = writeln!(w, "  regret (optimal − exact):");
             for (strategy, wins) in strategies.iter().zip(&exact_wins) {

@@ -6,14 +6,15 @@
 //!   answers [`Choice::Uniform`];
 //! - at the end, the same functionals of the final state that [`Tally::record`] counts.
 //!
-//! Values are memoised on the *whole* state ([`key::full`]): a strategy may read the counters
-//! and the complications, so two states that differ only there may be played differently. The
+//! Values are memoised on the whole state ([`key::with_counters`]): a strategy may read the
+//! counters and the complications, so two states that differ only there may be played
+//! differently. The
 //! game graph is acyclic (every failed check costs stealth or a wound, every success moves the
 //! game on), so plain recursion terminates; its depth is bounded by the length of a game.
 //!
-//! A strategy that promises not to read the counters somewhere
-//! ([`Strategy::reads_counters`]) gets them dropped from the key there, which shares the
-//! value of positions reached after different numbers of failed checks.
+//! The counters enter the key only as far as the strategy tells them apart
+//! ([`Strategy::counters`]), which shares the value of positions reached after different
+//! numbers of failed checks.
 //!
 //! [`Tally::record`]: super::Tally::record
 
@@ -80,7 +81,25 @@ pub fn worth_memoising(state: &State) -> bool {
 pub struct Exact<'a, S: ?Sized> {
     rules: &'a Rules,
     strategy: &'a S,
-    memo: FxHashMap<u128, Expectation>,
+    /// Position key → index into `values` (a small map entry; the 88-byte values sit apart,
+    /// so the map's probes touch less memory).
+    memo: FxHashMap<u128, u32>,
+    values: Vec<Expectation>,
+    limit: usize,
+}
+
+/// The evaluation needed more memoised states than allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the exact evaluation needs more than {limit} memoised states (about {:.1} GiB); this \
+     strategy reaches too many distinct positions (every main character and recruitment order \
+     under every complication roll, as the random strategy does) — use Monte Carlo \
+     (`raven simulate`) or raise --max-states",
+    *limit as f64 * 110.0 / f64::from(1u32 << 30)
+)]
+pub struct TooLarge {
+    /// The limit that was reached.
+    pub limit: usize,
 }
 
 impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
@@ -90,6 +109,16 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
             rules,
             strategy,
             memo: FxHashMap::default(),
+            values: Vec::new(),
+            limit: usize::MAX,
+        }
+    }
+
+    /// An evaluator that gives up ([`TooLarge`]) past `limit` memoised states.
+    pub fn with_limit(rules: &'a Rules, strategy: &'a S, limit: usize) -> Self {
+        Exact {
+            limit,
+            ..Exact::new(rules, strategy)
         }
     }
 
@@ -100,18 +129,23 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
 
     /// The exact expectation of the game from `state` on, on this thread.
     pub fn expectation(&mut self, state: &State) -> Expectation {
+        let limit = std::mem::replace(&mut self.limit, usize::MAX);
+        let e = self.try_expectation(state).expect("no limit");
+        self.limit = limit;
+        e
+    }
+
+    /// The exact expectation of the game from `state` on, unless it needs more memoised
+    /// states than the limit.
+    pub fn try_expectation(&mut self, state: &State) -> Result<Expectation, TooLarge> {
         let node = state.node(self.rules);
         if let Node::Over(_) = node {
-            return terminal(state);
+            return Ok(terminal(state));
         }
         let memoise = worth_memoising(state);
-        let key = if self.strategy.reads_counters(state) {
-            key::full(state)
-        } else {
-            u128::from(key::rules_key(state))
-        };
-        if memoise && let Some(e) = self.memo.get(&key) {
-            return *e;
+        let key = key::with_counters(state, self.strategy.counters(state));
+        if memoise && let Some(&i) = self.memo.get(&key) {
+            return Ok(self.values[i as usize]);
         }
         let rules = self.rules;
         let mut e = Expectation::default();
@@ -121,7 +155,7 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
                 for (outcome, p) in chance.outcomes() {
                     let mut next = *state;
                     next.apply_outcome(rules, outcome);
-                    let value = self.expectation(&next);
+                    let value = self.try_expectation(&next)?;
                     add_scaled(&mut e, &value, p);
                 }
             }
@@ -129,7 +163,7 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
                 Choice::Act(action) => {
                     let mut next = *state;
                     next.apply_action(rules, action);
-                    e = self.expectation(&next);
+                    e = self.try_expectation(&next)?;
                 }
                 Choice::Uniform => {
                     let actions = state.actions(rules);
@@ -137,16 +171,20 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
                     for &action in actions.iter() {
                         let mut next = *state;
                         next.apply_action(rules, action);
-                        let value = self.expectation(&next);
+                        let value = self.try_expectation(&next)?;
                         add_scaled(&mut e, &value, weight);
                     }
                 }
             },
         }
         if memoise {
-            self.memo.insert(key, e);
+            if self.memo.len() >= self.limit.min(u32::MAX as usize) {
+                return Err(TooLarge { limit: self.limit });
+            }
+            self.memo.insert(key, self.values.len() as u32);
+            self.values.push(e);
         }
-        e
+        Ok(e)
     }
 }
 
@@ -168,15 +206,25 @@ pub struct ExactRun {
 /// two cores than one memo on one core; a shared concurrent memo would need locking on every
 /// lookup. The sums run in a fixed order, so the result is deterministic.
 pub fn exact<S: Strategy + ?Sized>(rules: &Rules, strategy: &S, stealths: &[u8]) -> ExactRun {
-    let mut engine = Exact::new(rules, strategy);
+    exact_limited(rules, strategy, stealths, usize::MAX).expect("no limit")
+}
+
+/// [`exact`], giving up past `limit` memoised states.
+pub fn exact_limited<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    stealths: &[u8],
+    limit: usize,
+) -> Result<ExactRun, TooLarge> {
+    let mut engine = Exact::with_limit(rules, strategy, limit);
     let mut order: Vec<usize> = (0..stealths.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(stealths[i]));
     let mut expectations = vec![Expectation::default(); stealths.len()];
     for i in order {
-        expectations[i] = engine.expectation(&State::new(stealths[i]));
+        expectations[i] = engine.try_expectation(&State::new(stealths[i]))?;
     }
-    ExactRun {
+    Ok(ExactRun {
         expectations,
         states: engine.states(),
-    }
+    })
 }

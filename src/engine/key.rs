@@ -12,8 +12,8 @@
 //! | 28–30 | finale character (0 = none) |
 //! | 31–37 | stealth (0..=99) |
 //! | 38–58 | per character, base 11: member with health 0..=3, or non-member with complication none / 1..=6 |
-//! | 64–71 | attempts (only in [`full`]) |
-//! | 72–79 | failures (only in [`full`]) |
+//! | 64–71 | attempts (only in [`with_counters`]) |
+//! | 72–79 | failures (only in [`with_counters`]) |
 
 use crate::game::{Aid, Character, Health, Outcome, Phase, State, Step};
 
@@ -21,18 +21,17 @@ use crate::game::{Aid, Character, Health, Outcome, Phase, State, Step};
 /// rules read (R8: at a recruitment decision, whether the last check failed, which allows
 /// stopping). Two states with the same key behave the same under the rules, so the optimal
 /// engine can share their values, and so can the exact engine for a strategy that does not
-/// read the counters there ([`crate::strategy::Strategy::reads_counters`]).
+/// read the counters there ([`crate::strategy::Strategy::counters`]).
 #[inline]
 pub fn rules_key(state: &State) -> u64 {
     pack(state, IDENTITY, false)
 }
 
-/// The key of the whole `state`, counters included: what a strategy may see.
+/// The key of `state` with the counters replaced by `(attempts, failures)` as a strategy
+/// distinguishes them ([`crate::strategy::Strategy::counters`]).
 #[inline]
-pub fn full(state: &State) -> u128 {
-    u128::from(rules_key(state))
-        | u128::from(state.attempts()) << 64
-        | u128::from(state.failures()) << 72
+pub fn with_counters(state: &State, (attempts, failures): (u8, u8)) -> u128 {
+    u128::from(rules_key(state)) | u128::from(attempts) << 64 | u128::from(failures) << 72
 }
 
 /// The optimal engine's key: [`rules_key`] of a canonical member of the state's class, where
@@ -249,9 +248,7 @@ fn step(state: &State, c: impl Fn(Character) -> u64, canonical: bool) -> u64 {
             roller,
         } => (12, side(tough, types, index, successes) | c(roller) << 11),
         Step::Tough { tough, successes } => (13, u64::from(tough) | u64::from(successes) << 2),
-        Step::Substitute { tough, successes } => {
-            (14, u64::from(tough) | u64::from(successes) << 2)
-        }
+        Step::Substitute { tough, successes } => (14, u64::from(tough) | u64::from(successes) << 2),
         Step::Over(Outcome::Win) => (15, 0),
         Step::Over(Outcome::Loss(cause)) => (16, 1 + cause as u64),
     };
@@ -264,11 +261,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counters_change_only_the_full_key() {
+    fn counters_change_only_the_key_with_counters() {
         let a = State::new(10).with_main(Character::Hacker);
         let b = a.with_counters(3, 2);
         assert_eq!(rules_key(&a), rules_key(&b));
-        assert_ne!(full(&a), full(&b));
+        let counted = |s: &State| with_counters(s, (s.attempts(), s.failures()));
+        assert_ne!(counted(&a), counted(&b));
+        assert_eq!(with_counters(&b, (0, 0)), u128::from(rules_key(&a)));
     }
 
     #[test]

@@ -9,7 +9,7 @@ mod play;
 pub mod seed;
 pub mod solve;
 
-pub use exact::{Exact, ExactRun, exact};
+pub use exact::{Exact, ExactRun, TooLarge, exact, exact_limited};
 pub use montecarlo::{Cancelled, Job, Tally, simulate};
 pub use paired::{PairedJob, PairedTally, simulate_paired};
 pub use play::{Observer, play_game, play_seeded};

@@ -18,9 +18,10 @@
 use rustc_hash::FxHashMap;
 
 use crate::game::{Action, Character, Node, Outcome, State};
+use crate::report::Expectation;
 use crate::rules::Rules;
 
-use super::exact::worth_memoising;
+use super::exact::{add_scaled, terminal, worth_memoising};
 use super::key;
 
 /// A memoised optimal-value table for one set of rules, filled on demand.
@@ -148,6 +149,65 @@ impl Solver {
                 (action, self.value(&next))
             })
             .collect()
+    }
+}
+
+/// Every reported figure of an optimal policy (win probability and the functionals of
+/// [`crate::report::Expectation`]), by evaluating the table's greedy policy (ties to the first
+/// option) over the same canonical classes as the values. The win probability equals
+/// [`Solver::value`]; the other figures are those of an optimal policy, and can differ from
+/// [`crate::strategy::OptimalStrategy`]'s only where two options tie exactly in win
+/// probability (the class representative met first decides the tie for its class).
+pub struct PolicyEvaluation<'a> {
+    solver: &'a mut Solver,
+    memo: FxHashMap<u64, Expectation>,
+}
+
+impl<'a> PolicyEvaluation<'a> {
+    /// An evaluation of `solver`'s greedy policy (solving what is missing).
+    pub fn new(solver: &'a mut Solver) -> Self {
+        PolicyEvaluation {
+            solver,
+            memo: FxHashMap::default(),
+        }
+    }
+
+    /// The figures of the optimal policy from `state`.
+    pub fn expectation(&mut self, state: &State) -> Expectation {
+        let rules = *self.solver.rules();
+        let node = state.node(&rules);
+        if let Node::Over(_) = node {
+            return terminal(state);
+        }
+        let memoise = worth_memoising(state);
+        let key = key::solver_key(state);
+        if memoise && let Some(e) = self.memo.get(&key) {
+            return *e;
+        }
+        let e = match node {
+            Node::Over(_) => unreachable!(),
+            Node::Chance(chance) => {
+                let mut e = Expectation::default();
+                for (outcome, p) in chance.outcomes() {
+                    let mut next = *state;
+                    next.apply_outcome(&rules, outcome);
+                    let value = self.expectation(&next);
+                    add_scaled(&mut e, &value, p);
+                }
+                e
+            }
+            Node::Decision(_) => {
+                let options = self.solver.options(state);
+                let action = best(&options).expect("a decision point has a legal option");
+                let mut next = *state;
+                next.apply_action(&rules, action);
+                self.expectation(&next)
+            }
+        };
+        if memoise {
+            self.memo.insert(key, e);
+        }
+        e
     }
 }
 

@@ -115,9 +115,12 @@ impl AtomicFile {
             )));
         }
         // tempfile's own message names the temporary path, which would only confuse.
-        let temp = tempfile::Builder::new()
-            .prefix(".raven-")
-            .suffix(".tmp")
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".raven-").suffix(".tmp");
+        // An ordinary file once in place (tempfile's default is owner-only).
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+        let temp = builder
             .tempfile_in(dir)
             .map_err(|e| refuse(std::io::Error::from(e.kind()).to_string()))?;
         Ok(AtomicFile {

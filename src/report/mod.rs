@@ -2,6 +2,7 @@
 //! stealth, method), written as tidy CSV ([`csv`]) or a terminal table ([`table`]). Writers
 //! never simulate; engines never print.
 
+pub mod balance;
 pub mod chart;
 pub mod csv;
 mod summary;

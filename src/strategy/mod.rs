@@ -36,14 +36,13 @@ pub trait Strategy: Sync + Send {
     /// The answer to `decision` in `state`. It must be legal ([`State::actions`]).
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice;
 
-    /// Whether the answers from `state` on may depend on the current values of the counters
-    /// [`State::attempts`] and [`State::failures`] before they are next reset (a new task).
-    /// The exact engine keys its memo on the counters only where this says `true`; it is a
-    /// promise that lets it share the value of states that differ only in the counters.
-    /// `true` (the default) is always correct; a strategy that never reads the counters may
-    /// answer `false` everywhere.
-    fn reads_counters(&self, _state: &State) -> bool {
-        true
+    /// The counters `(attempts, failures)` of `state` as far as this strategy's answers can
+    /// tell them apart before the counters next start afresh (a new task). The exact engine
+    /// keys its memo on these, so states this maps alike share one value: a strategy that
+    /// only asks "fewer than 3 attempts?" answers `attempts.min(3)`, one that never looks
+    /// answers `(0, 0)`. The default, the counters themselves, is always correct.
+    fn counters(&self, state: &State) -> (u8, u8) {
+        (state.attempts(), state.failures())
     }
 }
 
@@ -54,8 +53,8 @@ impl<S: Strategy + ?Sized> Strategy for &S {
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         (**self).decide(state, rules, decision)
     }
-    fn reads_counters(&self, state: &State) -> bool {
-        (**self).reads_counters(state)
+    fn counters(&self, state: &State) -> (u8, u8) {
+        (**self).counters(state)
     }
 }
 
@@ -66,8 +65,8 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         (**self).decide(state, rules, decision)
     }
-    fn reads_counters(&self, state: &State) -> bool {
-        (**self).reads_counters(state)
+    fn counters(&self, state: &State) -> (u8, u8) {
+        (**self).counters(state)
     }
 }
 

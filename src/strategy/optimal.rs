@@ -76,13 +76,17 @@ impl Strategy for OptimalStrategy {
     }
 
     fn decide(&self, state: &State, rules: &Rules, _: Decision) -> Choice {
+        let actions = state.actions(rules);
+        if let [only] = actions.as_slice() {
+            return Choice::Act(*only);
+        }
         let options = self.options(state, rules);
         Choice::Act(best(&options).expect("a decision point has a legal option"))
     }
 
     /// The table ignores the counters, except the one bit the rules read (R8), which the
     /// exact engine keys on anyway.
-    fn reads_counters(&self, _: &State) -> bool {
-        false
+    fn counters(&self, _: &State) -> (u8, u8) {
+        (0, 0)
     }
 }

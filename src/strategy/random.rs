@@ -19,7 +19,7 @@ impl Strategy for RandomStrategy {
         Choice::Uniform
     }
 
-    fn reads_counters(&self, _: &State) -> bool {
-        false
+    fn counters(&self, _: &State) -> (u8, u8) {
+        (0, 0)
     }
 }

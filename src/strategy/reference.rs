@@ -99,12 +99,14 @@ impl Strategy for ReferenceStrategy {
         Choice::Act(action)
     }
 
-    /// Only side challenges read a counter (at most 3 attempts); their counters start afresh
-    /// with each side challenge, so outside one they cannot matter.
-    fn reads_counters(&self, state: &State) -> bool {
-        matches!(
-            state.step(),
-            crate::game::Step::Side { .. } | crate::game::Step::SideCheck { .. }
-        )
+    /// Only side challenges read a counter (fewer than 3 attempts?); their counters start
+    /// afresh with each side challenge, so outside one they cannot matter.
+    fn counters(&self, state: &State) -> (u8, u8) {
+        match state.step() {
+            crate::game::Step::Side { .. } | crate::game::Step::SideCheck { .. } => {
+                (state.attempts().min(SIDE_ATTEMPTS), 0)
+            }
+            _ => (0, 0),
+        }
     }
 }

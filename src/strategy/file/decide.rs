@@ -2,7 +2,7 @@
 //! state exposes (able members, patients, givers, substitutes), so it is legal by construction;
 //! nothing about the rules is re-derived here.
 
-use crate::game::{Action, Character, Decision, Health, Phase, State};
+use crate::game::{Action, Character, Decision, Health, Phase, State, Step};
 use crate::rules::Rules;
 use crate::strategy::{Choice, least_wounded};
 
@@ -12,6 +12,22 @@ use super::spec::{
 };
 
 impl Spec {
+    /// The counters as far as the knobs read them (see
+    /// [`crate::strategy::Strategy::counters`]): side challenges compare attempts with
+    /// `side.max_attempts`; recruitment compares failures with `recruit.stop_after_failures`
+    /// when it is set. Counters start afresh with each task, so nothing else reads them.
+    pub fn counters(&self, state: &State) -> (u8, u8) {
+        match state.step() {
+            Step::Side { .. } | Step::SideCheck { .. } => {
+                (state.attempts().min(self.side.max_attempts.0), 0)
+            }
+            Step::Recruit { .. } | Step::RecruitCheck { .. } => {
+                (0, state.failures().min(self.recruit.stop_after_failures.0))
+            }
+            _ => (0, 0),
+        }
+    }
+
     /// The answer to `decision` in `state`.
     pub fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         let action = match decision {

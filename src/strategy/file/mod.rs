@@ -87,6 +87,10 @@ impl Strategy for FileStrategy {
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         self.spec.decide(state, rules, decision)
     }
+
+    fn counters(&self, state: &State) -> (u8, u8) {
+        self.spec.counters(state)
+    }
 }
 
 /// 1-based line and column of byte offset `at` in `text`.

@@ -1,0 +1,467 @@
+//! The designer's balance report: the results of `raven report` as tidy CSV rows, SVG charts
+//! and a Markdown page. Everything here formats numbers it is given; nothing computes them.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::game::LossCause;
+use crate::rules::Rules;
+
+use super::Summary;
+use super::chart::{Series, bar_chart, line_chart};
+
+/// The name optimal play goes by in the report.
+pub const OPTIMAL: &str = "optimal";
+
+/// The strategies of the report: the reference, then every bundled file but the reference's
+/// own (identical to it).
+pub const STRATEGIES: [&str; 8] = [
+    "reference",
+    "cautious",
+    "reckless",
+    "medic-main",
+    "lone-wolf",
+    "duo",
+    "side-maximiser",
+    "no-first-aid",
+];
+
+/// Every result of one report run.
+pub struct Balance {
+    /// The most positions an exact evaluation was allowed (strategies over it are sampled).
+    pub exact_budget: usize,
+    /// The command line that produced it.
+    pub command: String,
+    /// The presets compared, default first.
+    pub presets: Vec<Rules>,
+    /// Strategies in report order (`optimal` is added separately).
+    pub strategies: Vec<String>,
+    /// Headline stealths (rule variants, loss causes, comparisons).
+    pub headline: Vec<u8>,
+    /// Win rates: exact / optimal and Monte Carlo summaries for every (strategy, rules,
+    /// stealth), `optimal` included.
+    pub win_rates: Vec<Summary>,
+    /// Rule-variant effects.
+    pub variants: Vec<VariantRow>,
+}
+
+/// One row of `rule-variants.csv`: a single flag switched from the default reading.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantRow {
+    /// `key=value` of the flag switched (`default` for the baseline row).
+    pub variant: String,
+    /// The full rules in force.
+    pub rules: String,
+    /// Starting stealth.
+    pub stealth: u8,
+    /// `reference` (exact) or `optimal`.
+    pub strategy: String,
+    /// `exact` or `optimal`.
+    pub method: String,
+    /// Win probability under the variant.
+    pub win_rate: f64,
+    /// Win probability under the default rules.
+    pub default_win_rate: f64,
+    /// `win_rate - default_win_rate` (a 0–1 fraction; ×100 for percentage points).
+    pub effect: f64,
+    /// raven's version.
+    pub raven_version: &'static str,
+}
+
+/// One row of `loss-causes.csv`.
+#[derive(Clone, Debug, Serialize)]
+pub struct LossRow {
+    /// Strategy.
+    pub strategy: String,
+    /// Rules in force.
+    pub rules: String,
+    /// Starting stealth.
+    pub stealth: u8,
+    /// `exact`, `optimal` or `monte-carlo`.
+    pub method: String,
+    /// Phase where the game was lost: `recruitment`, `run` or `finale`.
+    pub phase: &'static str,
+    /// `no_able_member` (R4) or `finale_character_down` (R14).
+    pub cause: &'static str,
+    /// Probability of losing this way (0–1).
+    pub probability: f64,
+    /// Games played (Monte Carlo rows; empty for exact rows).
+    pub games: Option<u64>,
+    /// Games lost this way (Monte Carlo rows).
+    pub losses: Option<u64>,
+    /// raven's version.
+    pub raven_version: &'static str,
+}
+
+/// The loss-cause rows of the headline stealths, from the win-rate summaries.
+pub fn loss_rows(balance: &Balance) -> Vec<LossRow> {
+    let mut rows = Vec::new();
+    for s in balance
+        .win_rates
+        .iter()
+        .filter(|s| balance.headline.contains(&s.stealth))
+    {
+        for (i, cause) in LossCause::ALL.into_iter().enumerate() {
+            let (phase, kind) = match cause {
+                LossCause::Recruitment => ("recruitment", "no_able_member"),
+                LossCause::Run => ("run", "no_able_member"),
+                LossCause::Finale => ("finale", "no_able_member"),
+                LossCause::FinaleCharacterDown => ("finale", "finale_character_down"),
+            };
+            rows.push(LossRow {
+                strategy: s.strategy.clone(),
+                rules: s.rules.to_string(),
+                stealth: s.stealth,
+                method: s.method.to_string(),
+                phase,
+                cause: kind,
+                probability: s.loss_rates[i],
+                games: s.sample.map(|(t, _)| t.games),
+                losses: s.sample.map(|(t, _)| t.losses[i]),
+                raven_version: env!("CARGO_PKG_VERSION"),
+            });
+        }
+    }
+    rows
+}
+
+/// The summary of `strategy` under `rules` at `stealth`: the Monte Carlo one if `sampled`,
+/// else the exact (or optimal) one.
+fn find<'a>(
+    balance: &'a Balance,
+    strategy: &str,
+    rules: Rules,
+    stealth: u8,
+    sampled: bool,
+) -> Option<&'a Summary> {
+    balance.win_rates.iter().find(|s| {
+        s.strategy == strategy
+            && s.rules == rules
+            && s.stealth == stealth
+            && (s.method == super::Method::MonteCarlo) == sampled
+    })
+}
+
+/// The exact (or optimal) summary.
+fn exact_of<'a>(b: &'a Balance, strategy: &str, rules: Rules, stealth: u8) -> Option<&'a Summary> {
+    find(b, strategy, rules, stealth, false)
+}
+
+/// The Monte Carlo summary.
+fn sampled_of<'a>(
+    b: &'a Balance,
+    strategy: &str,
+    rules: Rules,
+    stealth: u8,
+) -> Option<&'a Summary> {
+    find(b, strategy, rules, stealth, true)
+}
+
+/// All strategies of the report, `optimal` last.
+fn all_strategies(balance: &Balance) -> Vec<&str> {
+    let mut names: Vec<&str> = balance.strategies.iter().map(String::as_str).collect();
+    names.push(OPTIMAL);
+    names
+}
+
+/// Win probability against starting stealth under `rules`: exact lines, Monte Carlo
+/// intervals as bands, optimal dashed.
+pub fn win_chart(balance: &Balance, rules: Rules) -> String {
+    let stealths: Vec<u8> = {
+        let mut s: Vec<u8> = balance
+            .win_rates
+            .iter()
+            .filter(|s| s.rules == rules)
+            .map(|s| s.stealth)
+            .collect();
+        s.sort_unstable();
+        s.dedup();
+        s
+    };
+    let series: Vec<Series> = all_strategies(balance)
+        .into_iter()
+        .map(|name| Series {
+            name: name.to_string(),
+            // Exact where computed, else the Monte Carlo estimate.
+            points: stealths
+                .iter()
+                .filter_map(|&st| {
+                    exact_of(balance, name, rules, st)
+                        .or_else(|| sampled_of(balance, name, rules, st))
+                        .map(|s| (f64::from(st), s.win_rate))
+                })
+                .collect(),
+            band: stealths
+                .iter()
+                .filter_map(|&st| {
+                    sampled_of(balance, name, rules, st).map(|s| (f64::from(st), s.ci.0, s.ci.1))
+                })
+                .collect(),
+            dashed: name == OPTIMAL,
+        })
+        .collect();
+    line_chart(
+        &format!("Win probability by starting stealth ({rules})"),
+        "starting stealth",
+        "P(win): exact lines, Monte Carlo 95% bands",
+        &series,
+        (0.0, 1.0),
+    )
+}
+
+/// Rule-variant effects (percentage points) at the middle headline stealth.
+pub fn variant_chart(balance: &Balance) -> String {
+    let stealth = balance.headline[balance.headline.len() / 2];
+    let labels: Vec<String> = balance
+        .variants
+        .iter()
+        .filter(|v| v.stealth == stealth && v.strategy == OPTIMAL && v.variant != "default")
+        .map(|v| v.variant.clone())
+        .collect();
+    let series: Vec<(String, Vec<f64>)> = ["reference", OPTIMAL]
+        .iter()
+        .map(|strategy| {
+            let values = labels
+                .iter()
+                .map(|label| {
+                    balance
+                        .variants
+                        .iter()
+                        .find(|v| {
+                            &v.variant == label && v.stealth == stealth && v.strategy == *strategy
+                        })
+                        .map_or(0.0, |v| 100.0 * v.effect)
+                })
+                .collect();
+            (strategy.to_string(), values)
+        })
+        .collect();
+    bar_chart(
+        &format!("Effect of each rule variant on P(win), stealth {stealth}"),
+        "change in win probability (percentage points) against main-text",
+        &labels,
+        &series,
+    )
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// `reports/README.md`: the headline table, the charts, a plain-language reading, and how to
+/// reproduce everything.
+pub fn readme(balance: &Balance, charts: &[(String, String)]) -> String {
+    let mut md = String::new();
+    let default = balance.presets[0];
+    let _ = writeln!(
+        md,
+        "# Operation Purple Raven — balance report\n\n\
+         Generated by raven {} with\n\n```sh\n{}\n```\n\n\
+         Every figure below is reproducible by that command (fixed seeds). Exact values are \
+         computed over every roll of the dice; Monte Carlo values are sampled games with 95% \
+         Wilson intervals; *optimal* is the best any player can do, knowing what the rules let \
+         a player know. Rules: `main-text` is the default reading of RULES.md, `clarified` the \
+         reading of the original's notes (finale penalty 2 while discovered, no 4+ bonus).\n",
+        env!("CARGO_PKG_VERSION"),
+        balance.command
+    );
+
+    let _ = writeln!(md, "## How winnable is the game?\n");
+    let mut header = "| strategy |".to_string();
+    let mut rule = "|---|".to_string();
+    for rules in &balance.presets {
+        for st in &balance.headline {
+            let _ = write!(header, " {rules} {st} |");
+            rule.push_str("---:|");
+        }
+    }
+    let _ = writeln!(
+        md,
+        "Exact win probability at starting stealth {}:\n",
+        join(&balance.headline)
+    );
+    let _ = writeln!(md, "{header}\n{rule}");
+    for name in all_strategies(balance) {
+        let mut line = if name == OPTIMAL {
+            "| **optimal** |".to_string()
+        } else {
+            format!("| {name} |")
+        };
+        for rules in &balance.presets {
+            for &st in &balance.headline {
+                let cell = match (
+                    exact_of(balance, name, *rules, st),
+                    sampled_of(balance, name, *rules, st),
+                ) {
+                    (Some(s), _) => pct(s.win_rate),
+                    (None, Some(s)) => format!("≈{}", pct(s.win_rate)),
+                    (None, None) => "—".into(),
+                };
+                let _ = write!(line, " {cell} |");
+            }
+        }
+        let _ = writeln!(md, "{line}");
+    }
+    let sampled: Vec<&str> = balance
+        .strategies
+        .iter()
+        .filter(|n| exact_of(balance, n, default, balance.headline[0]).is_none())
+        .map(String::as_str)
+        .collect();
+    if !sampled.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n≈: Monte Carlo estimate ({} games, 95% interval in `win-rates.csv`). The exact \
+             evaluation of {} needs more than {} memoised positions, over this report's budget: \
+             these strategies pick their team from the complications rolled, so every possible \
+             team has its own run and finale to evaluate. `raven exact --max-states` can go \
+             further on a machine with more memory.",
+            balance
+                .win_rates
+                .iter()
+                .find_map(|s| s.sample.map(|(t, _)| t.games))
+                .unwrap_or(0),
+            sampled
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            balance.exact_budget
+        );
+    }
+    let _ = writeln!(md);
+    for (file, title) in charts
+        .iter()
+        .filter(|(f, _)| f.starts_with("win-probability"))
+    {
+        let _ = writeln!(md, "![{title}]({file})\n");
+    }
+
+    let _ = writeln!(md, "## Reading the results\n");
+    for paragraph in reading(balance, default) {
+        let _ = writeln!(md, "{paragraph}\n");
+    }
+    for (file, title) in charts
+        .iter()
+        .filter(|(f, _)| f.starts_with("rule-variants"))
+    {
+        let _ = writeln!(md, "![{title}]({file})\n");
+    }
+
+    let _ = writeln!(
+        md,
+        "## Files\n\n\
+         | file | contents |\n|---|---|\n\
+         | `win-rates.csv` | every strategy and `optimal`, every starting stealth, both presets: exact rows (`method` = `exact`/`optimal`, `ci_low = ci_high = win_rate`) and Monte Carlo rows with intervals; the columns of `raven simulate` |\n\
+         | `rule-variants.csv` | each ambiguous ruling switched alone from `main-text`: win probability of the reference strategy (exact) and of optimal play, and the `effect` against the default (0–1 fraction) |\n\
+         | `loss-causes.csv` | where games are lost (`phase`, `cause`), per strategy and headline stealth, exact and Monte Carlo |\n\
+         | `strategy-comparison.csv` | paired comparison of every strategy against the reference on the same games (difference, 95% paired interval, McNemar p-value) |\n\
+         | `*.svg` | the charts above |\n"
+    );
+    md
+}
+
+fn join(stealths: &[u8]) -> String {
+    stealths
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Plain-language paragraphs derived from the numbers.
+fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
+    let mut out = Vec::new();
+    let mid = balance.headline[balance.headline.len() / 2];
+    let exact = |name: &str, st: u8| {
+        exact_of(balance, name, rules, st)
+            .or_else(|| sampled_of(balance, name, rules, st))
+            .map(|s| s.win_rate)
+    };
+    let (Some(reference), Some(optimal)) = (exact("reference", mid), exact(OPTIMAL, mid)) else {
+        return out;
+    };
+    let lo = *balance.headline.first().expect("headline stealths");
+    let hi = *balance.headline.last().expect("headline stealths");
+    out.push(format!(
+        "**Difficulty.** Under {rules}, a player who follows the reference strategy wins {} of \
+         games at stealth {mid} ({} at {lo}, {} at {hi}); perfect play wins {} ({} at {lo}, {} at \
+         {hi}). The game is far from hopeless, but the reference strategy leaves {:.0} \
+         percentage points on the table.",
+        pct(reference),
+        exact("reference", lo).map_or("—".into(), pct),
+        exact("reference", hi).map_or("—".into(), pct),
+        pct(optimal),
+        exact(OPTIMAL, lo).map_or("—".into(), pct),
+        exact(OPTIMAL, hi).map_or("—".into(), pct),
+        100.0 * (optimal - reference)
+    ));
+    let mut ranked: Vec<(&str, f64)> = balance
+        .strategies
+        .iter()
+        .filter_map(|n| exact(n, mid).map(|v| (n.as_str(), v)))
+        .collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    if let (Some(best), Some(worst)) = (ranked.first(), ranked.last()) {
+        out.push(format!(
+            "**Which decisions matter.** Among the bundled strategies at stealth {mid}, \
+             `{}` does best ({}) and `{}` worst ({}): a spread of {:.0} points from choices \
+             alone. Ranked: {}. See `strategies/README.md` for what each strategy does and \
+             `strategy-comparison.csv` for paired differences on the same games.",
+            best.0,
+            pct(best.1),
+            worst.0,
+            pct(worst.1),
+            100.0 * (best.1 - worst.1),
+            ranked
+                .iter()
+                .map(|(n, v)| format!("`{n}` {}", pct(*v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if let Some(team) = exact_of(balance, OPTIMAL, rules, mid).map(|s| s.mean_team_at_run) {
+        let reference_team =
+            exact_of(balance, "reference", rules, mid).map_or(0.0, |s| s.mean_team_at_run);
+        out.push(format!(
+            "**Team size.** Optimal play enters the run with {team:.2} members on average at \
+             stealth {mid}, the reference with {reference_team:.2}: every recruitment check \
+             risks stealth and wounds, and stealth is what the finale runs on."
+        ));
+    }
+    if let Some(s) = exact_of(balance, "reference", rules, mid) {
+        let (i, worst) = s
+            .loss_rates
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .expect("four causes");
+        out.push(format!(
+            "**Where games are lost.** For the reference strategy at stealth {mid} the largest \
+             loss cause is *{}* ({}); the team is discovered (stealth 0) in {} of games.",
+            LossCause::ALL[i],
+            pct(*worst),
+            pct(s.discovered_rate)
+        ));
+    }
+    let mut effects: Vec<&VariantRow> = balance
+        .variants
+        .iter()
+        .filter(|v| v.stealth == mid && v.strategy == OPTIMAL && v.variant != "default")
+        .collect();
+    effects.sort_by(|a, b| b.effect.abs().total_cmp(&a.effect.abs()));
+    if !effects.is_empty() {
+        out.push(format!(
+            "**Which rule ambiguities matter.** Switching one ruling at a time from main-text \
+             (stealth {mid}, optimal play): {}. Effects under a point are within what a player \
+             would never notice; larger ones deserve a clear ruling in the rulebook.",
+            effects
+                .iter()
+                .map(|v| format!("`{}` {:+.2} pp", v.variant, 100.0 * v.effect))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    out
+}

@@ -1,0 +1,189 @@
+//! `raven report`: every file, the expected columns and series, reproducibility, and that the
+//! committed `reports/` holds what raven computes now.
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use raven::engine::exact;
+use raven::report::balance::STRATEGIES;
+use raven::rules::{Rules, parse_rules};
+use raven::strategy::{Strategy, built_in, resolve};
+
+const FILES: [&str; 8] = [
+    "README.md",
+    "win-rates.csv",
+    "rule-variants.csv",
+    "loss-causes.csv",
+    "strategy-comparison.csv",
+    "win-probability-main-text.svg",
+    "win-probability-clarified.svg",
+    "rule-variants.svg",
+];
+
+/// A small report (stealth 0..=1) into `dir`.
+fn small_report(dir: &Path) {
+    cargo_bin_cmd!("raven")
+        .args([
+            "report",
+            "--games",
+            "300",
+            "--max-stealth",
+            "1",
+            "--stealth",
+            "0,1",
+        ])
+        .arg("--out")
+        .arg(dir)
+        .arg("--quiet")
+        .assert()
+        .success();
+}
+
+fn header(path: &Path) -> String {
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn report_writes_every_file_reproducibly() {
+    let first = tempfile::tempdir().unwrap();
+    let second = tempfile::tempdir().unwrap();
+    small_report(first.path());
+    small_report(second.path());
+    for file in FILES {
+        let a = fs::read(first.path().join(file)).unwrap_or_else(|_| panic!("{file} written"));
+        let b = fs::read(second.path().join(file)).unwrap();
+        assert!(a == b, "{file} differs between two runs with the same seed");
+    }
+
+    let dir = first.path();
+    assert!(header(&dir.join("win-rates.csv")).starts_with(
+        "strategy,rules,stealth,games,wins,win_rate,ci_low,ci_high,ci_level,seed,raven_version,method,"
+    ));
+    assert_eq!(
+        header(&dir.join("rule-variants.csv")),
+        "variant,rules,stealth,strategy,method,win_rate,default_win_rate,effect,raven_version"
+    );
+    assert_eq!(
+        header(&dir.join("loss-causes.csv")),
+        "strategy,rules,stealth,method,phase,cause,probability,games,losses,raven_version"
+    );
+    assert!(
+        header(&dir.join("strategy-comparison.csv")).starts_with(
+            "strategy,baseline,rules,stealth,games,wins,win_rate,ci_low,ci_high,diff,"
+        )
+    );
+
+    // Every CSV parses, and its rows have the header's width.
+    for file in FILES.iter().filter(|f| f.ends_with(".csv")) {
+        let mut reader = csv::Reader::from_path(dir.join(file)).unwrap();
+        let width = reader.headers().unwrap().len();
+        let rows: Vec<_> = reader.records().map(|r| r.unwrap()).collect();
+        assert!(!rows.is_empty(), "{file} has rows");
+        assert!(rows.iter().all(|r| r.len() == width), "{file}");
+    }
+
+    // win-rates: every strategy and optimal, both presets, both methods, every stealth.
+    let mut reader = csv::Reader::from_path(dir.join("win-rates.csv")).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    for strategy in STRATEGIES.iter().chain(&["optimal"]) {
+        for rules in ["main-text", "clarified"] {
+            for stealth in ["0", "1"] {
+                let methods: Vec<&str> = rows
+                    .iter()
+                    .filter(|r| &r[0] == *strategy && &r[1] == rules && &r[2] == stealth)
+                    .map(|r| r.get(11).unwrap())
+                    .collect();
+                assert_eq!(
+                    methods.len(),
+                    2,
+                    "{strategy} {rules} {stealth}: {methods:?}"
+                );
+                assert!(methods.contains(&"monte-carlo"));
+            }
+        }
+    }
+
+    // Charts: well-formed XML with one series per strategy (and optimal).
+    for rules in ["main-text", "clarified"] {
+        let text = fs::read_to_string(dir.join(format!("win-probability-{rules}.svg"))).unwrap();
+        let svg = roxmltree::Document::parse(&text).expect("well-formed SVG");
+        let series: Vec<&str> = svg
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("series"))
+            .filter_map(|n| n.attribute("data-name"))
+            .collect();
+        let mut expected: Vec<&str> = STRATEGIES.to_vec();
+        expected.push("optimal");
+        assert_eq!(series, expected, "{rules}");
+    }
+    let text = fs::read_to_string(dir.join("rule-variants.svg")).unwrap();
+    let svg = roxmltree::Document::parse(&text).expect("well-formed SVG");
+    let bars = svg
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("bar"))
+        .count();
+    assert_eq!(
+        bars,
+        2 * Rules::keys().count(),
+        "one bar per variant and series"
+    );
+
+    let readme = fs::read_to_string(dir.join("README.md")).unwrap();
+    for needle in [
+        "raven report",
+        "win-probability-main-text.svg",
+        "| **optimal** |",
+    ] {
+        assert!(readme.contains(needle), "README lacks {needle}");
+    }
+}
+
+#[test]
+fn unwritable_report_directory_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    fs::write(&file, "x").unwrap();
+    cargo_bin_cmd!("raven")
+        .args(["report", "--quiet", "--out"])
+        .arg(file.join("sub"))
+        .assert()
+        .code(2);
+}
+
+/// The committed `reports/win-rates.csv` holds the exact values raven computes now, for the
+/// strategies whose exact evaluation is quick (the full regeneration is `raven report`).
+#[test]
+fn committed_report_matches_exact_values_now() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/win-rates.csv");
+    let mut reader = csv::Reader::from_path(&path).expect("reports/win-rates.csv is committed");
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    for name in ["reference", "duo", "lone-wolf", "no-first-aid"] {
+        let strategy: Box<dyn Strategy> = built_in(name)
+            .or_else(|| resolve(name).ok())
+            .expect("a bundled strategy");
+        for preset in ["main-text", "clarified"] {
+            let rules = parse_rules(preset, &[]).unwrap();
+            let committed: Vec<(u8, f64)> = rows
+                .iter()
+                .filter(|r| &r[0] == name && &r[1] == preset && &r[11] == "exact")
+                .map(|r| (r[2].parse().unwrap(), r[5].parse().unwrap()))
+                .collect();
+            assert!(!committed.is_empty(), "{name} {preset} rows committed");
+            let stealths: Vec<u8> = committed.iter().map(|(s, _)| *s).collect();
+            let now = exact(&rules, strategy.as_ref(), &stealths).expectations;
+            for ((stealth, old), new) in committed.iter().zip(&now) {
+                assert!(
+                    (old - new.win).abs() < 1e-12,
+                    "{name} {preset} stealth {stealth}: committed {old}, now {} — rerun `raven report`",
+                    new.win
+                );
+            }
+        }
+    }
+}
