@@ -3,7 +3,7 @@
 use crate::game::{Action, Character, Decision, State, Team};
 use crate::rules::Rules;
 
-use super::{Choice, Strategy, least_wounded};
+use super::{Choice, Strategy, least_wounded, least_wounded_of};
 
 /// RULES.md "The reference strategy": Hacker main character, recruit Medic, Spy, Sniper,
 /// Mechanic, Demolitions, specialists roll, first aid whenever possible. Ties go to the lowest
@@ -29,7 +29,7 @@ impl ReferenceStrategy {
         if state.is_able(ty) {
             ty
         } else {
-            least_wounded(state, state.able_team()).expect("R4 leaves an able member")
+            least_wounded_of(state, state.able_team()).expect("R4 leaves an able member")
         }
     }
 
@@ -43,7 +43,7 @@ impl ReferenceStrategy {
         } else if state.is_able(patient) {
             patient
         } else {
-            least_wounded(state, state.able_team())?
+            least_wounded_of(state, state.able_team())?
         };
         (state.skill(rules, giver, Character::Medic) > 0).then_some(Action::Aid { patient, giver })
     }
@@ -76,7 +76,7 @@ impl Strategy for ReferenceStrategy {
                 Action::Finale(if state.is_able(main) {
                     main
                 } else {
-                    least_wounded(state, state.able_team()).expect("R4 leaves an able member")
+                    least_wounded_of(state, state.able_team()).expect("R4 leaves an able member")
                 })
             }
             Decision::SideChallenge { ty, .. } => {
