@@ -393,3 +393,60 @@ fn cli_bad_input_exits_2_and_too_large_exits_1() {
         .code(1)
         .stderr(predicates::str::contains("memoised states"));
 }
+
+/// Every bundled strategy at stealth 10 (main-text): Monte Carlo (1,000,000 games) agrees with
+/// the exact value (|z| < 4), and optimal play is at least as good (to 1e-12). Strategies whose
+/// exact evaluation needs more than 8 M positions (those that pick their team from the
+/// complications: cautious, reckless, medic-main) are left to Monte Carlo; the test lists which
+/// were checked so the gap stays visible.
+#[test]
+fn bundled_strategies_monte_carlo_agree_with_exact_and_stay_below_optimal() {
+    const GAMES: u64 = 1_000_000;
+    const STEALTH: u8 = 10;
+    let rules = MAIN_TEXT;
+    let mut solver = Solver::new(rules);
+    let optimal = solve(&mut solver, &[STEALTH])[0].value;
+    let mut checked = Vec::new();
+    for (name, _) in raven::strategy::BUNDLED {
+        // `reference` resolves to the built-in; the bundled file is `reference.toml`.
+        let spec = if name == "reference" {
+            "reference.toml"
+        } else {
+            name
+        };
+        let strategy = raven::strategy::resolve(spec).expect("bundled strategy");
+        let Ok(run) =
+            raven::engine::exact_limited(&rules, strategy.as_ref(), &[STEALTH], 8_000_000)
+        else {
+            continue;
+        };
+        let e = run.expectations[0];
+        let job = Job {
+            rules: &rules,
+            strategy: strategy.as_ref(),
+            stealth: STEALTH,
+            games: GAMES,
+            seed: 20_261_122,
+        };
+        let tally = simulate(&job, &|_| {}, &AtomicBool::new(false)).expect("not cancelled");
+        let zw = z(tally.wins, GAMES, e.win);
+        assert!(zw.abs() < 4.0, "{name}: z = {zw}");
+        assert!(
+            optimal >= e.win - 1e-12,
+            "{name}: exact {} above optimal {optimal}",
+            e.win
+        );
+        checked.push(spec);
+    }
+    assert_eq!(
+        checked,
+        [
+            "reference.toml",
+            "lone-wolf",
+            "duo",
+            "side-maximiser",
+            "no-first-aid"
+        ],
+        "strategies whose exact value was checked"
+    );
+}
