@@ -142,19 +142,39 @@ pub fn simulate<S: Strategy + ?Sized>(
     progress: &(dyn Fn(u64) + Sync),
     cancel: &AtomicBool,
 ) -> Result<Tally, Cancelled> {
-    let chunks = job.games.div_ceil(CHUNK);
-    let tally = (0..chunks)
+    in_chunks(
+        job.games,
+        Tally::default,
+        |range| play_range(job, range),
+        progress,
+        cancel,
+    )
+}
+
+/// Plays games `0..games` in fixed-size chunks on the current rayon pool: `play` tallies one
+/// chunk's range, and the chunk tallies are added up. Tallies are integer counts, so the sum
+/// does not depend on which thread played what: the result is the same for any thread count.
+/// `progress` hears of every finished chunk; `cancel` is polled between chunks.
+pub fn in_chunks<T: Add<Output = T> + Send>(
+    games: u64,
+    empty: impl Fn() -> T + Sync + Send,
+    play: impl Fn(std::ops::Range<u64>) -> T + Sync + Send,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &AtomicBool,
+) -> Result<T, Cancelled> {
+    let tally = (0..games.div_ceil(CHUNK))
         .into_par_iter()
         .map(|chunk| {
             if cancel.load(Ordering::Relaxed) {
                 return Err(Cancelled);
             }
-            let range = chunk * CHUNK..((chunk + 1) * CHUNK).min(job.games);
-            let tally = play_range(job, range);
-            progress(tally.games);
+            let range = chunk * CHUNK..((chunk + 1) * CHUNK).min(games);
+            let played = range.end - range.start;
+            let tally = play(range);
+            progress(played);
             Ok(tally)
         })
-        .try_reduce(Tally::default, |a, b| Ok(a + b))?;
+        .try_reduce(&empty, |a, b| Ok(a + b))?;
     if cancel.load(Ordering::Relaxed) {
         return Err(Cancelled);
     }

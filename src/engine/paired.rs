@@ -7,16 +7,14 @@
 //! are those of [`super::montecarlo`]: results are identical for any thread count.
 
 use std::ops::{Add, AddAssign};
-use std::sync::atomic::{AtomicBool, Ordering};
-
-use rayon::prelude::*;
+use std::sync::atomic::AtomicBool;
 
 use crate::game::{Outcome, State};
 use crate::rules::Rules;
 use crate::stats::Paired;
 use crate::strategy::Strategy;
 
-use super::montecarlo::{CHUNK, Cancelled, Tally};
+use super::montecarlo::{Cancelled, Tally, in_chunks};
 use super::play::play_game;
 use super::seed::streams;
 
@@ -115,25 +113,14 @@ pub fn simulate_paired(
     progress: &(dyn Fn(u64) + Sync),
     cancel: &AtomicBool,
 ) -> Result<PairedTally, Cancelled> {
-    let chunks = job.games.div_ceil(CHUNK);
     let n = job.strategies.len();
-    let tally = (0..chunks)
-        .into_par_iter()
-        .map(|chunk| {
-            if cancel.load(Ordering::Relaxed) {
-                return Err(Cancelled);
-            }
-            let range = chunk * CHUNK..((chunk + 1) * CHUNK).min(job.games);
-            let games = range.end - range.start;
-            let tally = play_paired_range(job, range);
-            progress(games);
-            Ok(tally)
-        })
-        .try_reduce(|| PairedTally::new(n), |a, b| Ok(a + b))?;
-    if cancel.load(Ordering::Relaxed) {
-        return Err(Cancelled);
-    }
-    Ok(tally)
+    in_chunks(
+        job.games,
+        || PairedTally::new(n),
+        |range| play_paired_range(job, range),
+        progress,
+        cancel,
+    )
 }
 
 #[cfg(test)]

@@ -39,11 +39,12 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn header(out: &mut String, title: &str) {
+/// The SVG preamble: size, title, white background, heading.
+fn header(out: &mut String, title: &str, height: f64) {
     let _ = writeln!(
         out,
         r#"<?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="Helvetica, Arial, sans-serif" font-size="12">
+<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:.0}" viewBox="0 0 {WIDTH} {height:.0}" font-family="Helvetica, Arial, sans-serif" font-size="12">
 <title>{t}</title>
 <rect width="100%" height="100%" fill="white"/>
 <text x="{x:.1}" y="28" font-size="16" text-anchor="middle">{t}</text>"#,
@@ -76,7 +77,7 @@ pub fn line_chart(
     let py = |y: f64| TOP + (1.0 - (y - y_min) / (y_max - y_min)) * plot_h;
 
     let mut out = String::new();
-    header(&mut out, title);
+    header(&mut out, title, HEIGHT);
     // Grid and ticks.
     for i in 0..=10 {
         let y = y_min + (y_max - y_min) * f64::from(i) / 10.0;
@@ -186,16 +187,7 @@ pub fn bar_chart(
     let px = |v: f64| left + (v + extent) / (2.0 * extent) * plot_w;
 
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:.0}" viewBox="0 0 {WIDTH} {height:.0}" font-family="Helvetica, Arial, sans-serif" font-size="12">
-<title>{t}</title>
-<rect width="100%" height="100%" fill="white"/>
-<text x="{x:.1}" y="28" font-size="16" text-anchor="middle">{t}</text>"#,
-        t = escape(title),
-        x = WIDTH / 2.0
-    );
+    header(&mut out, title, height);
     let zero = px(0.0);
     let bottom = height - BOTTOM;
     let _ = writeln!(
