@@ -126,7 +126,7 @@ pub fn simulate_paired(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::montecarlo::{Job, play_range};
+    use crate::engine::montecarlo::{CHUNK, Job, play_range};
     use crate::stats::{paired_difference, unpaired_difference};
     use crate::strategy::{ReferenceStrategy, bundled};
 
