@@ -1619,3 +1619,27 @@ fn r10_picked_challenge_type_starts_a_new_task() {
     let rolled = chance(state, &rules, Chance::ChallengeType, 2);
     assert_eq!((rolled.attempts(), rolled.failures()), (0, 0));
 }
+
+/// R1/R13: the pending check names its roller and threshold — the giver for first aid, the
+/// finale character at a Tough check (4+ with two side successes under easier-threshold only).
+#[test]
+fn r13_pending_check_roller_and_threshold() {
+    let rules = MAIN_TEXT;
+    let at_tough = tough(10, 2, 2);
+    assert_eq!(at_tough.roller(), at_tough.finale());
+    assert_eq!(at_tough.threshold(&MAIN_TEXT), 4);
+    assert_eq!(at_tough.threshold(&CLARIFIED), 5);
+    assert_eq!(tough(10, 2, 1).threshold(&rules), 5);
+    let aid = at_tough.at(
+        at_tough.step(),
+        Aid::Check {
+            patient: Hacker,
+            giver: Medic,
+        },
+    );
+    assert_eq!(aid.roller(), Some(Medic));
+    assert_eq!(aid.threshold(&rules), 5);
+    let run = run_check(10, Sniper, Spy);
+    assert_eq!(run.roller(), Some(Spy));
+    assert_eq!(State::new(10).roller(), None);
+}

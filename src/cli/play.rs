@@ -127,60 +127,38 @@ impl Narrator {
         }
     }
 
-    /// What a check is for, read from the state before it.
-    fn check_label(&self, before: &State) -> (Character, String) {
-        if let Aid::Check { patient, giver } = before.aid() {
-            return (giver, format!("first aid on {}", patient.name()));
+    /// What the pending check is for, read from the state before it.
+    fn check_label(&self, before: &State) -> String {
+        if let Aid::Check { patient, .. } = before.aid() {
+            return format!("first aid on {}", patient.name());
         }
         match before.step() {
             Step::RecruitCheck {
                 target,
                 done,
                 needed,
-                roller,
+                ..
             } => {
                 let ty = before.complication(target).expect("target's complication");
-                (
-                    roller,
-                    format!(
-                        "{} to recruit {} (check {} of {needed})",
-                        ty.complication(),
-                        target.name(),
-                        done + 1
-                    ),
-                )
-            }
-            Step::RunCheck {
-                challenge,
-                ty,
-                roller,
-            } => (
-                roller,
-                format!("run challenge {} ({})", challenge + 1, ty.speciality()),
-            ),
-            Step::SideCheck {
-                types,
-                index,
-                roller,
-                ..
-            } => (
-                roller,
                 format!(
-                    "side challenge ({})",
-                    types[usize::from(index)].speciality()
-                ),
-            ),
-            Step::Tough { tough, successes } => {
-                let finale = before.finale().expect("finale character");
-                let threshold = before.tough_threshold(&self.rules, successes);
-                (
-                    finale,
-                    format!(
-                        "Tough Challenge {} of {TOUGH_CHALLENGES} ({successes} side successes, needs {threshold}+)",
-                        tough + 1
-                    ),
+                    "{} to recruit {} (check {} of {needed})",
+                    ty.complication(),
+                    target.name(),
+                    done + 1
                 )
             }
+            Step::RunCheck { challenge, ty, .. } => {
+                format!("run challenge {} ({})", challenge + 1, ty.speciality())
+            }
+            Step::SideCheck { types, index, .. } => format!(
+                "side challenge ({})",
+                types[usize::from(index)].speciality()
+            ),
+            Step::Tough { tough, successes } => format!(
+                "Tough Challenge {} of {TOUGH_CHALLENGES} ({successes} side successes, needs {}+)",
+                tough + 1,
+                before.threshold(&self.rules)
+            ),
             step => unreachable!("no check at {step:?}"),
         }
     }
@@ -276,14 +254,9 @@ impl Observer for Narrator {
                 }
             }
             Chance::Check { dice } => {
-                let (roller, what) = self.check_label(before);
-                let threshold = match before.step() {
-                    Step::Tough { successes, .. } if before.aid() == Aid::None => {
-                        before.tough_threshold(&self.rules, successes)
-                    }
-                    _ => 5,
-                };
-                let verdict = if outcome as u8 >= threshold {
+                let roller = before.roller().expect("a check has a roller");
+                let what = self.check_label(before);
+                let verdict = if outcome as u8 >= before.threshold(&self.rules) {
                     "success"
                 } else {
                     "failure"

@@ -380,6 +380,30 @@ impl State {
         c.base_skill(ty) - (self.penalty(rules, c) - successes as i8).max(0)
     }
 
+    /// Who rolls at the current chance point, if it is a check (first aid, recruitment, run,
+    /// side or Tough check).
+    pub fn roller(&self) -> Option<Character> {
+        if let Aid::Check { giver, .. } = self.aid {
+            return Some(giver);
+        }
+        match self.step {
+            Step::RecruitCheck { roller, .. }
+            | Step::RunCheck { roller, .. }
+            | Step::SideCheck { roller, .. } => Some(roller),
+            Step::Tough { .. } => self.finale,
+            _ => None,
+        }
+    }
+
+    /// R1/R13: the success threshold of the pending check (4 only for a Tough check with two
+    /// side successes under `easier-threshold`).
+    pub fn threshold(&self, rules: &Rules) -> u8 {
+        match (self.aid, self.step) {
+            (Aid::None, Step::Tough { successes, .. }) => self.tough_threshold(rules, successes),
+            _ => THRESHOLD,
+        }
+    }
+
     /// R13: the Tough check's threshold: 4 with two side successes under `easier-threshold`.
     pub fn tough_threshold(&self, rules: &Rules, successes: u8) -> u8 {
         if successes == 2 && rules.second_success == SecondSuccess::EasierThreshold {
