@@ -66,14 +66,19 @@ pub struct RunArgs {
 impl RunArgs {
     /// A rayon pool with the requested number of threads.
     pub fn pool(&self) -> Result<rayon::ThreadPool> {
-        let mut builder = rayon::ThreadPoolBuilder::new();
-        if let Some(threads) = self.threads {
-            builder = builder.num_threads(usize::from(threads));
-        }
-        builder
-            .build()
-            .map_err(|e| Error::Runtime(format!("cannot start worker threads: {e}")))
+        pool(self.threads)
     }
+}
+
+/// A rayon pool with `threads` workers (default: all cores).
+pub fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = threads {
+        builder = builder.num_threads(usize::from(threads));
+    }
+    builder
+        .build()
+        .map_err(|e| Error::Runtime(format!("cannot start worker threads: {e}")))
 }
 
 fn parse_games(text: &str) -> std::result::Result<u64, String> {

@@ -22,7 +22,7 @@ use crate::report::{Expectation, Method, Summary};
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use crate::strategy::{OptimalStrategy, Strategy, built_in, resolve};
 
-use super::args::DEFAULT_SEED;
+use super::args::{DEFAULT_SEED, pool};
 use super::compare::{CompareRow, rows as compare_rows};
 use super::interrupt;
 use super::progress::Progress;
@@ -88,15 +88,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     let mut headline = args.stealth.clone();
     headline.sort_unstable();
     headline.dedup();
-    let pool = {
-        let mut builder = rayon::ThreadPoolBuilder::new();
-        if let Some(t) = args.threads {
-            builder = builder.num_threads(usize::from(t));
-        }
-        builder
-            .build()
-            .map_err(|e| Error::Runtime(format!("cannot start worker threads: {e}")))?
-    };
+    let pool = pool(args.threads)?;
     let strategies: Vec<Box<dyn Strategy>> = STRATEGIES
         .iter()
         .map(|name| {
