@@ -192,9 +192,7 @@ fn reference_monte_carlo_agrees_with_exact() {
     }
 }
 
-/// The start of the run with a full, healthy team: the random strategy's state space from
-/// here is small enough to sum exactly (from the very start it is not: every main character
-/// and recruitment order under every complication roll).
+/// The start of the run with a full, healthy team.
 fn run_start(stealth: u8) -> State {
     State::new(stealth)
         .with_member(Medic, Health::Healthy)
@@ -395,10 +393,7 @@ fn cli_bad_input_exits_2_and_too_large_exits_1() {
 }
 
 /// Every bundled strategy at stealth 10 (main-text): Monte Carlo (1,000,000 games) agrees with
-/// the exact value (|z| < 4), and optimal play is at least as good (to 1e-12). Strategies whose
-/// exact evaluation needs more than 8 M positions (those that pick their team from the
-/// complications: cautious, reckless, medic-main) are left to Monte Carlo; the test lists which
-/// were checked so the gap stays visible.
+/// the exact value (|z| < 4), and optimal play is at least as good (to 1e-12).
 #[test]
 fn bundled_strategies_monte_carlo_agree_with_exact_and_stay_below_optimal() {
     const GAMES: u64 = 1_000_000;
@@ -406,8 +401,8 @@ fn bundled_strategies_monte_carlo_agree_with_exact_and_stay_below_optimal() {
     let rules = MAIN_TEXT;
     let mut solver = Solver::new(rules);
     let optimal = solve(&mut solver, &[STEALTH])[0].value;
-    let mut checked = Vec::new();
-    for (name, _) in raven::strategy::BUNDLED {
+    let names: Vec<&str> = raven::strategy::BUNDLED.iter().map(|(n, _)| *n).collect();
+    names.par_iter().for_each(|&name| {
         // `reference` resolves to the built-in; the bundled file is `reference.toml`.
         let spec = if name == "reference" {
             "reference.toml"
@@ -415,12 +410,7 @@ fn bundled_strategies_monte_carlo_agree_with_exact_and_stay_below_optimal() {
             name
         };
         let strategy = raven::strategy::resolve(spec).expect("bundled strategy");
-        let Ok(run) =
-            raven::engine::exact_limited(&rules, strategy.as_ref(), &[STEALTH], 8_000_000)
-        else {
-            continue;
-        };
-        let e = run.expectations[0];
+        let e = exact(&rules, strategy.as_ref(), &[STEALTH]).expectations[0];
         let job = Job {
             rules: &rules,
             strategy: strategy.as_ref(),
@@ -436,17 +426,99 @@ fn bundled_strategies_monte_carlo_agree_with_exact_and_stay_below_optimal() {
             "{name}: exact {} above optimal {optimal}",
             e.win
         );
-        checked.push(spec);
+    });
+}
+
+/// The random strategy from the very start (every main character and recruitment order under
+/// every complication roll), summed exactly over its symmetric key, against Monte Carlo.
+#[test]
+fn random_strategy_from_the_start_agrees_with_monte_carlo() {
+    const GAMES: u64 = 400_000;
+    const STEALTH: u8 = 4;
+    let rules = CLARIFIED;
+    let e = exact(&rules, &RandomStrategy, &[STEALTH]).expectations[0];
+    let job = Job {
+        rules: &rules,
+        strategy: &RandomStrategy,
+        stealth: STEALTH,
+        games: GAMES,
+        seed: 5,
+    };
+    let tally = simulate(&job, &|_| {}, &AtomicBool::new(false)).expect("not cancelled");
+    for (what, count, p) in [
+        ("win", tally.wins, e.win),
+        ("discovered", tally.discovered, e.discovered),
+    ] {
+        let zw = z(count, GAMES, p);
+        assert!(zw.abs() < 4.0, "{what}: exact {p} z = {zw}");
     }
-    assert_eq!(
-        checked,
-        [
-            "reference.toml",
-            "lone-wolf",
-            "duo",
-            "side-maximiser",
-            "no-first-aid"
-        ],
-        "strategies whose exact value was checked"
-    );
+    for cause in LossCause::ALL {
+        let zl = z(
+            tally.losses[cause as usize],
+            GAMES,
+            e.losses[cause as usize],
+        );
+        assert!(zl.abs() < 4.0, "{cause}: z = {zl}");
+    }
+}
+
+/// A strategy that plays like `S` but claims to read everything (the default
+/// [`Strategy::sight`]), so the exact engine keeps every detail of every state.
+struct FullSight<S>(S);
+
+impl<S: Strategy> Strategy for FullSight<S> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn decide(
+        &self,
+        state: &State,
+        rules: &Rules,
+        decision: raven::game::Decision,
+    ) -> raven::strategy::Choice {
+        self.0.decide(state, rules, decision)
+    }
+}
+
+/// What a strategy says it does not read ([`Strategy::sight`]) really does not matter: the
+/// exact values with and without forgetting it agree, for every bundled strategy and the
+/// random one, under the presets and under every variant at once.
+#[test]
+fn forgetting_what_a_strategy_does_not_read_keeps_exact_values() {
+    let every_variant = Rules {
+        recruit_count: raven::rules::RecruitCount::Living,
+        first_aid_recruit: raven::rules::FirstAidRecruit::PerRecruit,
+        finale_substitute: true,
+        first_aid_after_side: true,
+        ..CLARIFIED
+    };
+    let cases: Vec<(Rules, &str)> = [MAIN_TEXT, CLARIFIED, every_variant]
+        .into_iter()
+        .flat_map(|rules| {
+            raven::strategy::BUNDLED
+                .iter()
+                .map(move |(name, _)| (rules, *name))
+        })
+        .collect();
+    cases.par_iter().for_each(|&(rules, name)| {
+        let strategy = raven::strategy::resolve(name).expect("bundled strategy");
+        let stealths = [1];
+        let forgetting = exact(&rules, strategy.as_ref(), &stealths);
+        let full = exact(&rules, &FullSight(strategy.as_ref()), &stealths);
+        assert!(forgetting.states <= full.states);
+        for (a, b) in forgetting.expectations.iter().zip(&full.expectations) {
+            assert!((a.win - b.win).abs() < 1e-12, "{rules} {name}");
+            for (x, y) in a.losses.iter().zip(&b.losses) {
+                assert!((x - y).abs() < 1e-12, "{rules} {name}");
+            }
+            assert!((a.deaths - b.deaths).abs() < 1e-12, "{rules} {name}");
+        }
+    });
+    for rules in [MAIN_TEXT, every_variant] {
+        let start = run_start(1);
+        let symmetric = Exact::new(&rules, &RandomStrategy).expectation(&start);
+        let full = Exact::new(&rules, &FullSight(RandomStrategy)).expectation(&start);
+        assert!((symmetric.win - full.win).abs() < 1e-12, "{rules}");
+        assert!((symmetric.deaths - full.deaths).abs() < 1e-12, "{rules}");
+    }
 }

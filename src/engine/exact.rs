@@ -6,15 +6,14 @@
 //!   answers [`Choice::Uniform`];
 //! - at the end, the same functionals of the final state that [`Tally::record`] counts.
 //!
-//! Values are memoised on the whole state ([`key::with_counters`]): a strategy may read the
-//! counters and the complications, so two states that differ only there may be played
-//! differently. The
-//! game graph is acyclic (every failed check costs stealth or a wound, every success moves the
-//! game on), so plain recursion terminates; its depth is bounded by the length of a game.
-//!
-//! The counters enter the key only as far as the strategy tells them apart
-//! ([`Strategy::counters`]), which shares the value of positions reached after different
-//! numbers of failed checks.
+//! Values are memoised on the state as far as the strategy can tell states apart
+//! ([`Strategy::sight`], [`key::strategy_key`]): a strategy may read the counters and the
+//! complications, so two states that differ only there may be played differently, but most
+//! read the counters only up to a threshold, never read the complications of characters they
+//! will not recruit, and never look back at the first side challenge's type; uniform random
+//! play reads nothing the rules do not and shares the optimal engine's symmetric key. The game
+//! graph is acyclic (every failed check costs stealth or a wound, every success moves the game
+//! on), so plain recursion terminates; its depth is bounded by the length of a game.
 //!
 //! [`Tally::record`]: super::Tally::record
 
@@ -62,19 +61,28 @@ pub fn add_scaled(acc: &mut Expectation, e: &Expectation, weight: f64) {
 
 /// Whether a state's value is worth keeping. Checks that follow a decision (`…Check` steps and
 /// first aid in progress) are reached from that one decision only, the choice of main
-/// character from the one complication roll only, and the root once: memoising them would
-/// only cost memory.
+/// character from the one complication roll only, a run type to pick from its one roll, and
+/// the root once. A side challenge is first met from its one roll of side types (the second
+/// one is met from many), and its first retry from that one failed attempt; only after two
+/// failures, which may come in either order (a wound then a lost stealth point, or the
+/// reverse), can two paths meet. Memoising the rest would only cost memory.
 #[inline]
 pub fn worth_memoising(state: &State) -> bool {
     !matches!(state.aid(), Aid::Check { .. })
-        && !matches!(
-            state.step(),
+        && match state.step() {
             Step::Complications
-                | Step::ChooseMain
-                | Step::RecruitCheck { .. }
-                | Step::RunCheck { .. }
-                | Step::SideCheck { .. }
-        )
+            | Step::ChooseMain
+            | Step::PickRunType { .. }
+            | Step::RecruitCheck { .. }
+            | Step::RunCheck { .. }
+            | Step::SideCheck { .. } => false,
+            Step::Side { index, .. } => match state.attempts() {
+                0 => index == 1,
+                1 => false,
+                _ => true,
+            },
+            _ => true,
+        }
 }
 
 /// A memoised exact evaluator of one strategy under one set of rules.
@@ -143,7 +151,7 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
             return Ok(terminal(state));
         }
         let memoise = worth_memoising(state);
-        let key = key::with_counters(state, self.strategy.counters(state));
+        let key = key::strategy_key(state, self.strategy.sight(state));
         if memoise && let Some(&i) = self.memo.get(&key) {
             return Ok(self.values[i as usize]);
         }
@@ -152,11 +160,23 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
         match node {
             Node::Over(_) => unreachable!(),
             Node::Chance(chance) => {
+                // Outcomes with the same effect (a highest die of 1 or 2, say) lead to the
+                // same state; such neighbours are evaluated once with their summed weight.
+                let mut pending: Option<(State, f64)> = None;
                 for (outcome, p) in chance.outcomes() {
                     let mut next = *state;
                     next.apply_outcome(rules, outcome);
-                    let value = self.try_expectation(&next)?;
-                    add_scaled(&mut e, &value, p);
+                    match &mut pending {
+                        Some((same, weight)) if *same == next => *weight += p,
+                        _ => {
+                            if let Some((previous, weight)) = pending.replace((next, p)) {
+                                add_scaled(&mut e, &self.try_expectation(&previous)?, weight);
+                            }
+                        }
+                    }
+                }
+                if let Some((last, weight)) = pending {
+                    add_scaled(&mut e, &self.try_expectation(&last)?, weight);
                 }
             }
             Node::Decision(decision) => match self.strategy.decide(state, rules, decision) {

@@ -15,23 +15,51 @@
 //! | 64–71 | attempts (only in [`with_counters`]) |
 //! | 72–79 | failures (only in [`with_counters`]) |
 
-use crate::game::{Aid, Character, Health, Outcome, Phase, State, Step};
+use crate::game::{Aid, Character, Health, Outcome, Phase, State, Step, Team};
+use crate::strategy::Sight;
 
 /// The key of `state` without the counters `attempts`/`failures`, except for the one bit the
 /// rules read (R8: at a recruitment decision, whether the last check failed, which allows
 /// stopping). Two states with the same key behave the same under the rules, so the optimal
 /// engine can share their values, and so can the exact engine for a strategy that does not
-/// read the counters there ([`crate::strategy::Strategy::counters`]).
+/// read the counters there ([`crate::strategy::Strategy::sight`]).
 #[inline]
 pub fn rules_key(state: &State) -> u64 {
-    pack(state, IDENTITY, false)
+    pack(state, IDENTITY, Erase::NOTHING)
 }
 
 /// The key of `state` with the counters replaced by `(attempts, failures)` as a strategy
-/// distinguishes them ([`crate::strategy::Strategy::counters`]).
+/// distinguishes them.
 #[inline]
-pub fn with_counters(state: &State, (attempts, failures): (u8, u8)) -> u128 {
-    u128::from(rules_key(state)) | u128::from(attempts) << 64 | u128::from(failures) << 72
+pub fn with_counters(state: &State, counters: (u8, u8)) -> u128 {
+    counted(rules_key(state), counters)
+}
+
+/// The exact engine's key for a strategy that sees `sight` of `state`
+/// ([`crate::strategy::Strategy::sight`]).
+#[inline]
+pub fn strategy_key(state: &State, sight: Sight) -> u128 {
+    match sight {
+        Sight::Partial {
+            counters,
+            unread_complications,
+            first_side_type,
+        } => {
+            let erase = Erase {
+                complications: unread_complications,
+                first_side_type: !first_side_type,
+                ..Erase::NOTHING
+            };
+            counted(pack(state, IDENTITY, erase), counters)
+        }
+        Sight::RulesOnly => u128::from(solver_key(state)),
+    }
+}
+
+/// A packed key with the counters above it.
+#[inline]
+fn counted(key: u64, (attempts, failures): (u8, u8)) -> u128 {
+    u128::from(key) | u128::from(attempts) << 64 | u128::from(failures) << 72
 }
 
 /// The optimal engine's key: [`rules_key`] of a canonical member of the state's class, where
@@ -68,7 +96,7 @@ pub fn solver_key(state: &State) -> u64 {
     } else {
         sorted(state)
     };
-    pack(state, perm, true)
+    pack(state, perm, Erase::DEAD)
 }
 
 /// After phase 1 (no complications left) every mention of a non-medic character in the key
@@ -127,10 +155,36 @@ fn sorted(state: &State) -> [u8; 6] {
 /// The identity relabelling.
 const IDENTITY: [u8; 6] = [0, 1, 2, 3, 4, 5];
 
-/// Packs `state` with every character `c` written as `perm[c]`; `canonical` erases dead
-/// information (see [`solver_key`]).
+/// What [`pack`] leaves out of a key.
+#[derive(Clone, Copy)]
+struct Erase {
+    /// Complications the rules can no longer use (see [`solver_key`]).
+    dead_complications: bool,
+    /// At the second side challenge, the first one's type.
+    first_side_type: bool,
+    /// These characters' complications.
+    complications: Team,
+}
+
+impl Erase {
+    /// Keep everything.
+    const NOTHING: Erase = Erase {
+        dead_complications: false,
+        first_side_type: false,
+        complications: Team::EMPTY,
+    };
+    /// Everything the rules will never read again.
+    const DEAD: Erase = Erase {
+        dead_complications: true,
+        first_side_type: true,
+        complications: Team::EMPTY,
+    };
+}
+
+/// Packs `state` with every character `c` written as `perm[c]`, leaving out `erase`.
 #[inline]
-fn pack(state: &State, perm: [u8; 6], canonical: bool) -> u64 {
+fn pack(state: &State, perm: [u8; 6], erase: Erase) -> u64 {
+    let canonical = erase.dead_complications;
     let map = |c: Character| u64::from(perm[c.index()]);
     let team = state.team();
     let named_fourth = canonical
@@ -152,6 +206,7 @@ fn pack(state: &State, perm: [u8; 6], canonical: bool) -> u64 {
             debug_assert_eq!(state.health(c), Health::Healthy, "non-members are healthy");
             match state.complication(c) {
                 None => 4,
+                Some(_) if erase.complications.contains(c) => 4,
                 Some(_) if named_fourth && target != Some(c) => 4,
                 Some(t) => {
                     let orphan = canonical
@@ -175,7 +230,7 @@ fn pack(state: &State, perm: [u8; 6], canonical: bool) -> u64 {
         Aid::Open => 1,
         Aid::Check { patient, giver } => 2 + 6 * map(patient) + map(giver),
     };
-    step(state, map, canonical)
+    step(state, map, erase.first_side_type)
         | aid << 19
         | character(state.main()) << 25
         | character(state.finale()) << 28
@@ -185,10 +240,10 @@ fn pack(state: &State, perm: [u8; 6], canonical: bool) -> u64 {
 
 /// The step as a 5-bit tag and at most 14 bits of payload.
 #[inline]
-fn step(state: &State, c: impl Fn(Character) -> u64, canonical: bool) -> u64 {
+fn step(state: &State, c: impl Fn(Character) -> u64, erase_first_side_type: bool) -> u64 {
     let side = |tough: u8, types: [Character; 2], index: u8, successes: u8| {
         // At the second side challenge the first one's type is dead information.
-        let first = if canonical && index == 1 {
+        let first = if erase_first_side_type && index == 1 {
             0
         } else {
             c(types[0])

@@ -176,6 +176,8 @@ pub struct Team(u8);
 impl Team {
     /// No one.
     pub const EMPTY: Team = Team(0);
+    /// All six characters.
+    pub const ALL: Team = Team(0b11_1111);
 
     /// Whether `c` is in the set.
     #[inline]

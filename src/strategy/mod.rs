@@ -16,7 +16,7 @@ pub use optimal::OptimalStrategy;
 pub use random::RandomStrategy;
 pub use reference::ReferenceStrategy;
 
-use crate::game::{Action, Character, Decision, State, Team};
+use crate::game::{Action, Character, Decision, State, Step, Team};
 use crate::rules::Rules;
 
 /// A strategy's answer at a decision point.
@@ -36,14 +36,84 @@ pub trait Strategy: Sync + Send {
     /// The answer to `decision` in `state`. It must be legal ([`State::actions`]).
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice;
 
-    /// The counters `(attempts, failures)` of `state` as far as this strategy's answers can
-    /// tell them apart before the counters next start afresh (a new task). The exact engine
-    /// keys its memo on these, so states this maps alike share one value: a strategy that
-    /// only asks "fewer than 3 attempts?" answers `attempts.min(3)`, one that never looks
-    /// answers `(0, 0)`. The default, the counters themselves, is always correct.
-    fn counters(&self, state: &State) -> (u8, u8) {
-        (state.attempts(), state.failures())
+    /// How much of `state` this strategy's answers, now and later, depend on. The exact
+    /// engine memoises values on that and nothing more, so positions the strategy cannot
+    /// tell apart share one value. The default, [`Sight::everything`], is always correct.
+    fn sight(&self, state: &State) -> Sight {
+        Sight::everything(state)
     }
+}
+
+/// What a strategy reads of a state, beyond what the rules read ([`Strategy::sight`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sight {
+    /// The state, except for what is named here.
+    Partial {
+        /// The counters `(attempts, failures)` as far as the answers tell them apart before
+        /// the counters next start afresh (a new task): a strategy that only asks "fewer than
+        /// 3 attempts?" gives `attempts.min(3)`, one that never looks `(0, 0)`.
+        counters: (u8, u8),
+        /// Non-members whose complications the strategy will never read and never name as a
+        /// recruitment target (so the rules will not read them either).
+        unread_complications: Team,
+        /// Whether the answers at the second side challenge read the first one's type.
+        first_side_type: bool,
+    },
+    /// Only what the rules read, up to relabelling the five non-medic characters: a strategy
+    /// that is symmetric under that relabelling and reads nothing the rules do not, such as
+    /// uniformly random play. It shares the optimal engine's canonical key
+    /// ([`crate::engine::key::solver_key`]).
+    RulesOnly,
+}
+
+impl Sight {
+    /// Everything: the counters themselves, every complication, every side type.
+    pub fn everything(state: &State) -> Sight {
+        Sight::Partial {
+            counters: (state.attempts(), state.failures()),
+            unread_complications: Team::EMPTY,
+            first_side_type: true,
+        }
+    }
+}
+
+/// The characters a strategy that recruits from `order` may still name as targets in
+/// `state`, recruiting at most `count` in all: the next ones in order when it takes them in
+/// order, or every candidate while a target is still to be chosen when it picks by
+/// complication (`by_complication`). The current target is included; so is everyone before
+/// the main character is chosen.
+pub fn future_targets(
+    state: &State,
+    order: &[Character],
+    count: u8,
+    by_complication: bool,
+) -> Team {
+    let team = state.team();
+    // With the current target counted as recruited.
+    let (current, members) = match state.step() {
+        Step::ChooseTarget => (None, team.len()),
+        Step::Recruit { target, .. } | Step::RecruitCheck { target, .. } => {
+            (Some(target), team.len() + 1)
+        }
+        Step::Complications | Step::ChooseMain => return Team::ALL,
+        _ => return Team::EMPTY,
+    };
+    // R8: at most four members, the main character included.
+    let left = usize::from(
+        count
+            .saturating_sub(members.saturating_sub(1))
+            .min(4u8.saturating_sub(members)),
+    );
+    let candidates = order
+        .iter()
+        .copied()
+        .filter(|c| !team.contains(*c) && Some(*c) != current);
+    let later: Team = if by_complication && left > 0 {
+        candidates.collect()
+    } else {
+        candidates.take(left).collect()
+    };
+    current.map_or(later, |c| later.with(c))
 }
 
 impl<S: Strategy + ?Sized> Strategy for &S {
@@ -53,8 +123,8 @@ impl<S: Strategy + ?Sized> Strategy for &S {
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         (**self).decide(state, rules, decision)
     }
-    fn counters(&self, state: &State) -> (u8, u8) {
-        (**self).counters(state)
+    fn sight(&self, state: &State) -> Sight {
+        (**self).sight(state)
     }
 }
 
@@ -65,8 +135,8 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         (**self).decide(state, rules, decision)
     }
-    fn counters(&self, state: &State) -> (u8, u8) {
-        (**self).counters(state)
+    fn sight(&self, state: &State) -> Sight {
+        (**self).sight(state)
     }
 }
 

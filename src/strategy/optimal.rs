@@ -11,10 +11,10 @@ use std::sync::RwLock;
 
 use crate::engine::Solver;
 use crate::engine::solve::best;
-use crate::game::{Action, Decision, State};
+use crate::game::{Action, Decision, State, Team};
 use crate::rules::Rules;
 
-use super::{Choice, Strategy};
+use super::{Choice, Sight, Strategy};
 
 /// Plays the option of highest win probability; see the module documentation.
 #[derive(Debug, Default)]
@@ -85,8 +85,12 @@ impl Strategy for OptimalStrategy {
     }
 
     /// The table ignores the counters, except the one bit the rules read (R8), which the
-    /// exact engine keys on anyway.
-    fn counters(&self, _: &State) -> (u8, u8) {
-        (0, 0)
+    /// exact engine keys on anyway, and the first side type at the second side challenge.
+    fn sight(&self, _: &State) -> Sight {
+        Sight::Partial {
+            counters: (0, 0),
+            unread_complications: Team::EMPTY,
+            first_side_type: false,
+        }
     }
 }

@@ -4,7 +4,7 @@
 use crate::game::{Decision, State};
 use crate::rules::Rules;
 
-use super::{Choice, Strategy};
+use super::{Choice, Sight, Strategy};
 
 /// Chooses uniformly among the legal options at every decision point.
 #[derive(Clone, Copy, Debug, Default)]
@@ -19,7 +19,8 @@ impl Strategy for RandomStrategy {
         Choice::Uniform
     }
 
-    fn counters(&self, _: &State) -> (u8, u8) {
-        (0, 0)
+    /// Uniform play treats every character alike and reads nothing the rules do not.
+    fn sight(&self, _: &State) -> Sight {
+        Sight::RulesOnly
     }
 }

@@ -1,9 +1,9 @@
 //! The reference strategy of RULES.md, exactly as specified there.
 
-use crate::game::{Action, Character, Decision, State, Team};
+use crate::game::{Action, Character, Decision, State, Step, Team};
 use crate::rules::Rules;
 
-use super::{Choice, Strategy, least_wounded, least_wounded_of};
+use super::{Choice, Sight, Strategy, future_targets, least_wounded, least_wounded_of};
 
 /// RULES.md "The reference strategy": Hacker main character, recruit Medic, Spy, Sniper,
 /// Mechanic, Demolitions, specialists roll, first aid whenever possible. Ties go to the lowest
@@ -100,13 +100,17 @@ impl Strategy for ReferenceStrategy {
     }
 
     /// Only side challenges read a counter (fewer than 3 attempts?); their counters start
-    /// afresh with each side challenge, so outside one they cannot matter.
-    fn counters(&self, state: &State) -> (u8, u8) {
-        match state.step() {
-            crate::game::Step::Side { .. } | crate::game::Step::SideCheck { .. } => {
-                (state.attempts().min(SIDE_ATTEMPTS), 0)
-            }
+    /// afresh with each side challenge, so outside one they cannot matter. Complications are
+    /// read only of the next targets in order, and side challenges only read their own type.
+    fn sight(&self, state: &State) -> Sight {
+        let counters = match state.step() {
+            Step::Side { .. } | Step::SideCheck { .. } => (state.attempts().min(SIDE_ATTEMPTS), 0),
             _ => (0, 0),
+        };
+        Sight::Partial {
+            counters,
+            unread_complications: Team::ALL.minus(future_targets(state, &RECRUIT_ORDER, 3, false)),
+            first_side_type: false,
         }
     }
 }

@@ -2,9 +2,9 @@
 //! state exposes (able members, patients, givers, substitutes), so it is legal by construction;
 //! nothing about the rules is re-derived here.
 
-use crate::game::{Action, Character, Decision, Health, Phase, State, Step};
+use crate::game::{Action, Character, Decision, Health, Phase, State, Step, Team};
 use crate::rules::Rules;
-use crate::strategy::{Choice, least_wounded};
+use crate::strategy::{Choice, Sight, future_targets, least_wounded};
 
 use super::spec::{
     AidWhen, FinaleRule, GiverRule, MainRule, PatientRule, PhaseName, Roller, RunTypeRule,
@@ -12,12 +12,14 @@ use super::spec::{
 };
 
 impl Spec {
-    /// The counters as far as the knobs read them (see
-    /// [`crate::strategy::Strategy::counters`]): side challenges compare attempts with
-    /// `side.max_attempts`; recruitment compares failures with `recruit.stop_after_failures`
-    /// when it is set. Counters start afresh with each task, so nothing else reads them.
-    pub fn counters(&self, state: &State) -> (u8, u8) {
-        match state.step() {
+    /// What the knobs read ([`crate::strategy::Strategy::sight`]). Side challenges compare
+    /// attempts with `side.max_attempts`; recruitment compares failures with
+    /// `recruit.stop_after_failures` when it is set; counters start afresh with each task, so
+    /// nothing else reads them. Complications are read only of the targets still to come
+    /// (all candidates under `easiest_first`), and no knob reads the first side type at the
+    /// second side challenge.
+    pub fn sight(&self, state: &State) -> Sight {
+        let counters = match state.step() {
             Step::Side { .. } | Step::SideCheck { .. } => {
                 (state.attempts().min(self.side.max_attempts.0), 0)
             }
@@ -25,6 +27,13 @@ impl Spec {
                 (0, state.failures().min(self.recruit.stop_after_failures.0))
             }
             _ => (0, 0),
+        };
+        let r = &self.recruit;
+        let targets = future_targets(state, &r.order.0, r.count.0, r.easiest_first);
+        Sight::Partial {
+            counters,
+            unread_complications: Team::ALL.minus(targets),
+            first_side_type: false,
         }
     }
 

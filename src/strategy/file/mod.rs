@@ -18,7 +18,7 @@ pub use spec::Spec;
 use crate::game::{Decision, State};
 use crate::rules::Rules;
 
-use super::{Choice, Strategy};
+use super::{Choice, Sight, Strategy};
 
 /// A strategy file that could not be used: one paragraph, with file, line and column when the
 /// content is at fault.
@@ -88,8 +88,8 @@ impl Strategy for FileStrategy {
         self.spec.decide(state, rules, decision)
     }
 
-    fn counters(&self, state: &State) -> (u8, u8) {
-        self.spec.counters(state)
+    fn sight(&self, state: &State) -> Sight {
+        self.spec.sight(state)
     }
 }
 
