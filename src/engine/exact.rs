@@ -22,7 +22,7 @@ use rustc_hash::FxHashMap;
 use crate::game::{Aid, LossCause, Node, Outcome, State, Step};
 use crate::report::Expectation;
 use crate::rules::Rules;
-use crate::strategy::{Choice, Strategy};
+use crate::strategy::{Choice, Sight, Strategy};
 
 use super::key;
 
@@ -62,27 +62,36 @@ pub fn add_scaled(acc: &mut Expectation, e: &Expectation, weight: f64) {
 /// Whether a state's value is worth keeping. Checks that follow a decision (`…Check` steps and
 /// first aid in progress) are reached from that one decision only, the choice of main
 /// character from the one complication roll only, a run type to pick from its one roll, and
-/// the root once. A side challenge is first met from its one roll of side types (the second
-/// one is met from many), and its first retry from that one failed attempt; only after two
-/// failures, which may come in either order (a wound then a lost stealth point, or the
-/// reverse), can two paths meet. Memoising the rest would only cost memory.
+/// the root once: memoising them would only cost memory.
 #[inline]
 pub fn worth_memoising(state: &State) -> bool {
     !matches!(state.aid(), Aid::Check { .. })
-        && match state.step() {
+        && !matches!(
+            state.step(),
             Step::Complications
-            | Step::ChooseMain
-            | Step::PickRunType { .. }
-            | Step::RecruitCheck { .. }
-            | Step::RunCheck { .. }
-            | Step::SideCheck { .. } => false,
-            Step::Side { index, .. } => match state.attempts() {
-                0 => index == 1,
-                1 => false,
-                _ => true,
-            },
-            _ => true,
-        }
+                | Step::ChooseMain
+                | Step::PickRunType { .. }
+                | Step::RecruitCheck { .. }
+                | Step::RunCheck { .. }
+                | Step::SideCheck { .. }
+        )
+}
+
+/// Whether a side challenge position is reached from one place only, once its key tells the
+/// number of attempts apart: the first side challenge before any attempt comes from its one
+/// roll of side types (the second one is met from many), and a first retry from its one
+/// failed attempt. Only after two failures, which may come in either order (a wound then a
+/// lost stealth point, or the reverse), can two paths meet.
+#[inline]
+fn side_reached_once(state: &State) -> bool {
+    match state.step() {
+        Step::Side { index, .. } => match state.attempts() {
+            0 => index == 0,
+            1 => true,
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 /// A memoised exact evaluator of one strategy under one set of rules.
@@ -150,9 +159,14 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
         if let Node::Over(_) = node {
             return Ok(terminal(state));
         }
-        let memoise = worth_memoising(state);
-        let key = key::strategy_key(state, self.strategy.sight(state));
-        if memoise && let Some(&i) = self.memo.get(&key) {
+        let sight = self.strategy.sight(state);
+        let counts_attempts =
+            matches!(sight, Sight::Partial { counters: (a, _), .. } if a == state.attempts());
+        let memoise = worth_memoising(state) && !(counts_attempts && side_reached_once(state));
+        let key = memoise.then(|| key::strategy_key(state, sight));
+        if let Some(key) = key
+            && let Some(&i) = self.memo.get(&key)
+        {
             return Ok(self.values[i as usize]);
         }
         let rules = self.rules;
@@ -197,7 +211,7 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
                 }
             },
         }
-        if memoise {
+        if let Some(key) = key {
             if self.memo.len() >= self.limit.min(u32::MAX as usize) {
                 return Err(TooLarge { limit: self.limit });
             }
