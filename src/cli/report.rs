@@ -27,9 +27,10 @@ use super::compare::{CompareRow, rows as compare_rows};
 use super::interrupt;
 use super::progress::Progress;
 
-/// The most positions one exact evaluation may memoise (about 2 GiB). A strategy that needs
-/// more is reported from Monte Carlo only (the report says so).
-const STATE_LIMIT: usize = 20_000_000;
+/// The most positions one exact evaluation may memoise (about 7 GiB; every bundled strategy
+/// needs less than 40 M over stealth 0..=16). A strategy that needs more is reported from
+/// Monte Carlo only (the report says so).
+const STATE_LIMIT: usize = 50_000_000;
 
 /// Arguments of `raven report`.
 #[derive(Args, Debug)]
@@ -63,8 +64,10 @@ pub struct ReportArgs {
 enum Task {
     /// Exact evaluation of a strategy at many stealths.
     Exact { strategy: usize, rules: Rules },
-    /// Optimal values at many stealths.
+    /// The optimal policy's figures at many stealths, keeping its table for Monte Carlo.
     Solve { rules: Rules, stealths: Vec<u8> },
+    /// Optimal win probabilities only.
+    Values { rules: Rules, stealths: Vec<u8> },
 }
 
 /// What a task produced.
@@ -72,6 +75,7 @@ enum Done {
     /// `None`: over [`STATE_LIMIT`].
     Exact(Option<Vec<Expectation>>),
     Solved(Box<Solver>, Vec<Expectation>),
+    Values(Vec<f64>),
 }
 
 /// Runs `raven report`.
@@ -114,7 +118,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         }
     }
     for (_, _, rules) in &variants {
-        tasks.push(Task::Solve {
+        tasks.push(Task::Values {
             rules: *rules,
             stealths: headline.clone(),
         });
@@ -125,23 +129,29 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     }
     let progress = Progress::new(tasks.len() as u64, args.quiet);
     progress.label("exact & optimal".into());
-    let done: Vec<Done> = pool.install(|| {
-        tasks
-            .par_iter()
-            .map(|task| {
-                let result = run_task(task, &strategies, &all, &headline);
+    // Longest first, each worker taking the next task as it frees up, so that no long task
+    // starts last while the other cores idle.
+    let mut queue: Vec<usize> = (0..tasks.len()).collect();
+    queue.sort_by_key(|&i| std::cmp::Reverse(tasks[i].cost(&strategies)));
+    let mut done: Vec<(usize, Done)> = pool.install(|| {
+        queue
+            .into_iter()
+            .par_bridge()
+            .map(|i| {
+                let result = run_task(&tasks[i], &strategies, &all, &headline);
                 progress.advance(1);
-                result
+                result.map(|done| (i, done))
             })
             .collect::<Result<_>>()
     })?;
+    done.sort_by_key(|(i, _)| *i);
     progress.finish();
     check(cancel)?;
 
     // Stage 2: Monte Carlo of every strategy (optimal from its solved table) and comparisons.
     let mut win_rates = Vec::new();
     let mut solvers: Vec<(Rules, Box<Solver>)> = Vec::new();
-    let mut done = done.into_iter();
+    let mut done = done.into_iter().map(|(_, d)| d);
     let mut exact_rows: Vec<(String, Rules, Method, Option<Vec<Expectation>>)> = Vec::new();
     for rules in presets {
         let Some(Done::Solved(solver, optimal)) = done.next() else {
@@ -158,7 +168,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     }
     let mut variant_values = Vec::new();
     for _ in &variants {
-        let (Some(Done::Solved(_, optimal)), Some(Done::Exact(Some(reference)))) =
+        let (Some(Done::Values(optimal)), Some(Done::Exact(Some(reference)))) =
             (done.next(), done.next())
         else {
             return Err(Error::Runtime(
@@ -281,7 +291,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
                 "reference",
                 reference[i].win,
             ));
-            variant_rows.push(row(variant, *rules, stealth, OPTIMAL, optimal[i].win));
+            variant_rows.push(row(variant, *rules, stealth, OPTIMAL, optimal[i]));
         }
     }
 
@@ -331,6 +341,35 @@ fn run_task(
                     .collect()
             };
             Ok(Done::Solved(Box::new(solver), figures))
+        }
+        Task::Values { rules, stealths } => {
+            let mut solver = Solver::new(*rules);
+            Ok(Done::Values(
+                solve(&mut solver, stealths)
+                    .iter()
+                    .map(|s| s.value)
+                    .collect(),
+            ))
+        }
+    }
+}
+
+impl Task {
+    /// A rough relative cost, for scheduling: a full solve, then the strategies whose team
+    /// depends on the complication roll (tens of millions of positions), then the rest.
+    fn cost(&self, strategies: &[Box<dyn Strategy>]) -> u32 {
+        match self {
+            Task::Solve { .. } => 50,
+            Task::Values { .. } => 25,
+            Task::Exact { strategy, rules } => {
+                let full = *rules == MAIN_TEXT || *rules == CLARIFIED;
+                match (full, strategies[*strategy].name()) {
+                    (true, "reckless") => 70,
+                    (true, "cautious" | "medic-main") => 20,
+                    (true, _) => 5,
+                    (false, _) => 1,
+                }
+            }
         }
     }
 }

@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
+use rayon::prelude::*;
 
 use crate::engine::solve::{Opening, PolicyEvaluation, opening, solve};
 use crate::engine::{Solver, exact_limited};
 use crate::error::{Error, Result};
 use crate::game::{Character, MAX_STEALTH, State};
 use crate::report::{Expectation, Method, Summary, table};
-use crate::strategy::Strategy;
+use crate::strategy::{BUNDLED, Strategy};
 
 use super::args::{RulesArgs, load_strategy};
 use super::exact::{is_stdout, write_out};
@@ -27,8 +28,8 @@ pub struct SolveArgs {
     #[arg(long, value_delimiter = ',', default_values_t = [8u8, 10, 12],
           value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
     pub stealth: Vec<u8>,
-    /// Also report the regret of this strategy (repeatable; the reference strategy is always
-    /// reported).
+    /// Report the regret of this strategy (repeatable; the reference strategy is always
+    /// reported). Default: every bundled strategy.
     #[arg(long = "strategy", value_name = "NAME|FILE")]
     pub strategies: Vec<String>,
     /// Print the value of every opening option: main character, first recruitment target
@@ -52,9 +53,14 @@ fn p12(x: f64) -> String {
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let mut names = vec!["reference".to_string()];
-    for name in &args.strategies {
-        if !names.contains(name) {
-            names.push(name.clone());
+    let asked = if args.strategies.is_empty() {
+        BUNDLED.iter().map(|(n, _)| n.to_string()).collect()
+    } else {
+        args.strategies.clone()
+    };
+    for name in asked {
+        if !names.contains(&name) {
+            names.push(name);
         }
     }
     let strategies: Vec<Box<dyn Strategy>> = names
@@ -62,10 +68,21 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         .map(|n| load_strategy(n))
         .collect::<Result<_>>()?;
 
+    // The solve and the strategies' exact evaluations are independent: run them side by side.
     let started = Instant::now();
     let mut solver = Solver::new(rules);
-    let solutions = solve(&mut solver, &args.stealth);
-    let solve_seconds = started.elapsed().as_secs_f64();
+    let ((solutions, solve_seconds), exact_runs) = rayon::join(
+        || {
+            let solutions = solve(&mut solver, &args.stealth);
+            (solutions, started.elapsed().as_secs_f64())
+        },
+        || {
+            strategies
+                .par_iter()
+                .map(|s| exact_limited(&rules, s.as_ref(), &args.stealth, args.max_states as usize))
+                .collect::<Vec<_>>()
+        },
+    );
     let states = solver.states();
     let openings: Vec<Opening> = if args.explain {
         args.stealth
@@ -100,13 +117,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         .map(|(&s, e)| Summary::from_expectation("optimal", rules, s, Method::Optimal, *e))
         .collect();
     let mut exact_wins = Vec::new();
-    for strategy in &strategies {
-        let run = exact_limited(
-            &rules,
-            strategy.as_ref(),
-            &args.stealth,
-            args.max_states as usize,
-        )?;
+    for (strategy, run) in strategies.iter().zip(exact_runs) {
+        let run = run.map_err(|e| Error::Runtime(format!("{}: {e}", strategy.name())))?;
         exact_wins.push(run.expectations.iter().map(|e| e.win).collect::<Vec<_>>());
         rows.extend(args.stealth.iter().zip(&run.expectations).map(|(&s, e)| {
             Summary::from_expectation(strategy.name(), rules, s, Method::Exact, *e)
