@@ -5,7 +5,9 @@ use std::fs;
 use std::path::Path;
 
 use assert_cmd::cargo::cargo_bin_cmd;
-use raven::engine::exact;
+use rayon::prelude::*;
+
+use raven::engine::{Solver, exact, solve};
 use raven::report::balance::STRATEGIES;
 use raven::rules::{Rules, parse_rules};
 use raven::strategy::{Strategy, built_in, resolve};
@@ -163,34 +165,51 @@ fn unwritable_report_directory_is_refused() {
         .code(2);
 }
 
-/// The committed `reports/win-rates.csv` holds the exact values raven computes now, for the
+/// The committed `reports/win-rates.csv` holds the exact and optimal values raven computes
+/// now: every strategy and optimal play at stealth 0..=6, and the whole range for the
 /// strategies whose exact evaluation is quick (the full regeneration is `raven report`).
 #[test]
 fn committed_report_matches_exact_values_now() {
+    const QUICK: [&str; 4] = ["reference", "duo", "lone-wolf", "no-first-aid"];
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/win-rates.csv");
     let mut reader = csv::Reader::from_path(&path).expect("reports/win-rates.csv is committed");
     let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
-    for name in ["reference", "duo", "lone-wolf", "no-first-aid"] {
-        let strategy: Box<dyn Strategy> = built_in(name)
-            .or_else(|| resolve(name).ok())
-            .expect("a bundled strategy");
-        for preset in ["main-text", "clarified"] {
-            let rules = parse_rules(preset, &[]).unwrap();
-            let committed: Vec<(u8, f64)> = rows
+    let cases: Vec<(&str, &str)> = STRATEGIES
+        .iter()
+        .chain(&["optimal"])
+        .flat_map(|name| ["main-text", "clarified"].map(|preset| (*name, preset)))
+        .collect();
+    cases.par_iter().for_each(|&(name, preset)| {
+        let rules = parse_rules(preset, &[]).unwrap();
+        let method = if name == "optimal" { "optimal" } else { "exact" };
+        let committed: Vec<(u8, f64)> = rows
+            .iter()
+            .filter(|r| &r[0] == name && &r[1] == preset && &r[11] == method)
+            .map(|r| (r[2].parse().unwrap(), r[5].parse().unwrap()))
+            .filter(|(stealth, _)| *stealth <= 6 || QUICK.contains(&name))
+            .collect();
+        assert!(!committed.is_empty(), "{name} {preset} rows committed");
+        let stealths: Vec<u8> = committed.iter().map(|(s, _)| *s).collect();
+        let now: Vec<f64> = if name == "optimal" {
+            solve(&mut Solver::new(rules), &stealths)
                 .iter()
-                .filter(|r| &r[0] == name && &r[1] == preset && &r[11] == "exact")
-                .map(|r| (r[2].parse().unwrap(), r[5].parse().unwrap()))
-                .collect();
-            assert!(!committed.is_empty(), "{name} {preset} rows committed");
-            let stealths: Vec<u8> = committed.iter().map(|(s, _)| *s).collect();
-            let now = exact(&rules, strategy.as_ref(), &stealths).expectations;
-            for ((stealth, old), new) in committed.iter().zip(&now) {
-                assert!(
-                    (old - new.win).abs() < 1e-12,
-                    "{name} {preset} stealth {stealth}: committed {old}, now {} — rerun `raven report`",
-                    new.win
-                );
-            }
+                .map(|s| s.value)
+                .collect()
+        } else {
+            let strategy: Box<dyn Strategy> = built_in(name)
+                .or_else(|| resolve(name).ok())
+                .expect("a bundled strategy");
+            exact(&rules, strategy.as_ref(), &stealths)
+                .expectations
+                .iter()
+                .map(|e| e.win)
+                .collect()
+        };
+        for ((stealth, old), new) in committed.iter().zip(&now) {
+            assert!(
+                (old - new).abs() < 1e-12,
+                "{name} {preset} stealth {stealth}: committed {old}, now {new} — rerun `raven report`"
+            );
         }
-    }
+    });
 }

@@ -458,7 +458,11 @@ fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
              would never notice; larger ones deserve a clear ruling in the rulebook.",
             effects
                 .iter()
-                .map(|v| format!("`{}` {:+.2} pp", v.variant, 100.0 * v.effect))
+                .map(|v| {
+                    // Rounded first, so that a tiny negative effect reads +0.00, not -0.00.
+                    let pp = (1e4 * v.effect).round() / 100.0 + 0.0;
+                    format!("`{}` {pp:+.2} pp", v.variant)
+                })
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
