@@ -13,6 +13,7 @@ use crate::engine::{Solver, exact_limited};
 use crate::error::{Error, Result};
 use crate::game::{Character, MAX_STEALTH, State};
 use crate::report::{Expectation, Method, Summary, table};
+use crate::rules::Rules;
 use crate::strategy::{BUNDLED, Strategy};
 
 use super::args::{RulesArgs, load_strategy};
@@ -70,12 +71,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
 
     // The solve and the strategies' exact evaluations are independent: run them side by side.
     let started = Instant::now();
-    let mut solver = Solver::new(rules);
-    let ((solutions, solve_seconds), exact_runs) = rayon::join(
-        || {
-            let solutions = solve(&mut solver, &args.stealth);
-            (solutions, started.elapsed().as_secs_f64())
-        },
+    let (optimal_play, exact_runs) = rayon::join(
+        || solve_and_explain(rules, &args.stealth, args.explain, started),
         || {
             strategies
                 .par_iter()
@@ -83,24 +80,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 .collect::<Vec<_>>()
         },
     );
-    let states = solver.states();
-    let openings: Vec<Opening> = if args.explain {
-        args.stealth
-            .iter()
-            .map(|&s| opening(&mut solver, s))
-            .collect()
-    } else {
-        Vec::new()
-    };
-
-    // The optimal policy's other figures (losses by cause, stealth left…); its win
-    // probability must reproduce the solved value.
-    let mut evaluation = PolicyEvaluation::new(&mut solver);
-    let optimal: Vec<Expectation> = args
-        .stealth
-        .iter()
-        .map(|&s| evaluation.expectation(&State::new(s)))
-        .collect();
+    let OptimalPlay {
+        solutions,
+        solve_seconds,
+        states,
+        openings,
+        optimal,
+    } = optimal_play;
     for (solution, e) in solutions.iter().zip(&optimal) {
         if (solution.value - e.win).abs() > 1e-9 {
             return Err(Error::Runtime(format!(
@@ -167,6 +153,48 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         let _ = write!(w, "\n{}", table::summaries(&rows));
     }
     write_out(&args.out, &rows, &text)
+}
+
+/// Optimal play at each stealth: the solved values and what they are made of.
+struct OptimalPlay {
+    solutions: Vec<crate::engine::solve::Solution>,
+    solve_seconds: f64,
+    states: usize,
+    /// With `--explain` only.
+    openings: Vec<Opening>,
+    /// The optimal policy's other figures (losses by cause, stealth left…).
+    optimal: Vec<Expectation>,
+}
+
+/// Solves, explains the openings if asked, and evaluates the optimal policy's figures (its
+/// win probability must reproduce the solved value; checked by the caller).
+fn solve_and_explain(
+    rules: Rules,
+    stealths: &[u8],
+    explain: bool,
+    started: Instant,
+) -> OptimalPlay {
+    let mut solver = Solver::new(rules);
+    let solutions = solve(&mut solver, stealths);
+    let solve_seconds = started.elapsed().as_secs_f64();
+    let states = solver.states();
+    let openings = if explain {
+        stealths.iter().map(|&s| opening(&mut solver, s)).collect()
+    } else {
+        Vec::new()
+    };
+    let mut evaluation = PolicyEvaluation::new(&mut solver);
+    let optimal = stealths
+        .iter()
+        .map(|&s| evaluation.expectation(&State::new(s)))
+        .collect();
+    OptimalPlay {
+        solutions,
+        solve_seconds,
+        states,
+        openings,
+        optimal,
+    }
 }
 
 /// The opening options and their values.
