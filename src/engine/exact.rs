@@ -109,9 +109,9 @@ pub struct Exact<'a, S: ?Sized> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "the exact evaluation needs more than {limit} memoised states (about {:.1} GiB); this \
-     strategy reaches too many distinct positions (every main character and recruitment order \
-     under every complication roll, as the random strategy does) — use Monte Carlo \
-     (`raven simulate`) or raise --max-states",
+     strategy reaches too many distinct positions (a strategy that picks its team from the \
+     complications plays a run and finale per team, and many retries multiply them) — raise \
+     --max-states if the memory allows, or use Monte Carlo (`raven simulate`)",
     *limit as f64 * 110.0 / f64::from(1u32 << 30)
 )]
 pub struct TooLarge {
