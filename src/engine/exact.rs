@@ -152,6 +152,18 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
         e
     }
 
+    /// The memo key of `state`, or `None` if it is not worth memoising.
+    #[inline]
+    fn memo_key(&self, state: &State) -> Option<u128> {
+        if !worth_memoising(state) {
+            return None;
+        }
+        let sight = self.strategy.sight(state);
+        let counts_attempts =
+            matches!(sight, Sight::Partial { counters: (a, _), .. } if a == state.attempts());
+        (!(counts_attempts && side_reached_once(state))).then(|| key::strategy_key(state, sight))
+    }
+
     /// The exact expectation of the game from `state` on, unless it needs more memoised
     /// states than the limit.
     pub fn try_expectation(&mut self, state: &State) -> Result<Expectation, TooLarge> {
@@ -159,17 +171,26 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
         if let Node::Over(_) = node {
             return Ok(terminal(state));
         }
-        let sight = self.strategy.sight(state);
-        let counts_attempts =
-            matches!(sight, Sight::Partial { counters: (a, _), .. } if a == state.attempts());
-        let memoise = worth_memoising(state) && !(counts_attempts && side_reached_once(state));
-        let key = memoise.then(|| key::strategy_key(state, sight));
+        let rules = self.rules;
+        let choice = match node {
+            Node::Decision(decision) => Some(self.strategy.decide(state, rules, decision)),
+            _ => None,
+        };
+        // A decision answered with one action that leads to a memoised position needs no
+        // entry of its own: its value is that position's, one lookup away.
+        if let Some(Choice::Act(action)) = choice {
+            let mut next = *state;
+            next.apply_action(rules, action);
+            if self.memo_key(&next).is_some() {
+                return self.try_expectation(&next);
+            }
+        }
+        let key = self.memo_key(state);
         if let Some(key) = key
             && let Some(&i) = self.memo.get(&key)
         {
             return Ok(self.values[i as usize]);
         }
-        let rules = self.rules;
         let mut e = Expectation::default();
         match node {
             Node::Over(_) => unreachable!(),
@@ -193,7 +214,7 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
                     add_scaled(&mut e, &self.try_expectation(&last)?, weight);
                 }
             }
-            Node::Decision(decision) => match self.strategy.decide(state, rules, decision) {
+            Node::Decision(_) => match choice.expect("asked above") {
                 Choice::Act(action) => {
                     let mut next = *state;
                     next.apply_action(rules, action);
