@@ -27,7 +27,7 @@ pub struct ExactArgs {
     #[arg(long, value_delimiter = ',', default_values_t = [8u8, 10, 12],
           value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
     pub stealth: Vec<u8>,
-    /// Give up past this many memoised positions (about 110 bytes each).
+    /// Give up past this many memoised positions (about 140 bytes each).
     #[arg(long, default_value_t = 30_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_states: u64,
     /// Write tidy CSV here (`-` for standard output instead of the table).

@@ -37,7 +37,7 @@ pub struct SolveArgs {
     /// (and per complication of that target).
     #[arg(long)]
     pub explain: bool,
-    /// Give up past this many memoised positions (about 110 bytes each).
+    /// Give up past this many memoised positions (about 140 bytes each).
     #[arg(long, default_value_t = 30_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_states: u64,
     /// Write tidy CSV here (`-` for standard output instead of the report).

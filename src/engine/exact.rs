@@ -112,7 +112,7 @@ pub struct Exact<'a, S: ?Sized> {
      strategy reaches too many distinct positions (a strategy that picks its team from the \
      complications plays a run and finale per team, and many retries multiply them) — raise \
      --max-states if the memory allows, or use Monte Carlo (`raven simulate`)",
-    *limit as f64 * 110.0 / f64::from(1u32 << 30)
+    *limit as f64 * 140.0 / f64::from(1u32 << 30)
 )]
 pub struct TooLarge {
     /// The limit that was reached.
