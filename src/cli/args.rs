@@ -36,6 +36,18 @@ impl RulesArgs {
     }
 }
 
+/// Arguments of the exact engines (`exact`, `solve`): which stealths, and the memo budget.
+#[derive(Args, Debug, Clone)]
+pub struct ExactEngineArgs {
+    /// Starting stealth values, comma-separated (each 0..=99).
+    #[arg(long, value_delimiter = ',', default_values_t = [8u8, 10, 12],
+          value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
+    pub stealth: Vec<u8>,
+    /// Give up past this many memoised positions (about 140 bytes each).
+    #[arg(long, default_value_t = 30_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: u64,
+}
+
 /// Arguments of every multi-game run: stealth list, game count, seed, threads, output.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {

@@ -9,10 +9,9 @@ use clap::Args;
 
 use crate::engine::exact_limited;
 use crate::error::{Error, Result};
-use crate::game::MAX_STEALTH;
 use crate::report::{Method, Summary, csv, table};
 
-use super::args::{RulesArgs, load_strategy};
+use super::args::{ExactEngineArgs, RulesArgs, load_strategy};
 
 /// Arguments of `raven exact`.
 #[derive(Args, Debug)]
@@ -23,13 +22,9 @@ pub struct ExactArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub rules: RulesArgs,
-    /// Starting stealth values, comma-separated (each 0..=99).
-    #[arg(long, value_delimiter = ',', default_values_t = [8u8, 10, 12],
-          value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
-    pub stealth: Vec<u8>,
-    /// Give up past this many memoised positions (about 140 bytes each).
-    #[arg(long, default_value_t = 30_000_000, value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_states: u64,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub exact: ExactEngineArgs,
     /// Write tidy CSV here (`-` for standard output instead of the table).
     #[arg(long, value_name = "FILE|-")]
     pub out: Option<PathBuf>,
@@ -43,11 +38,12 @@ pub fn run(args: &ExactArgs) -> Result<()> {
     let result = exact_limited(
         &rules,
         strategy.as_ref(),
-        &args.stealth,
-        args.max_states as usize,
+        &args.exact.stealth,
+        args.exact.max_states as usize,
     )?;
     let seconds = started.elapsed().as_secs_f64();
     let rows: Vec<Summary> = args
+        .exact
         .stealth
         .iter()
         .zip(&result.expectations)

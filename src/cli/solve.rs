@@ -11,12 +11,12 @@ use rayon::prelude::*;
 use crate::engine::solve::{Opening, PolicyEvaluation, opening, solve};
 use crate::engine::{Solver, exact_limited};
 use crate::error::{Error, Result};
-use crate::game::{Character, MAX_STEALTH, State};
+use crate::game::{Character, State};
 use crate::report::{Expectation, Method, Summary, table};
 use crate::rules::Rules;
 use crate::strategy::{BUNDLED, Strategy};
 
-use super::args::{RulesArgs, load_strategy};
+use super::args::{ExactEngineArgs, RulesArgs, load_strategy};
 use super::exact::{is_stdout, write_out};
 
 /// Arguments of `raven solve`.
@@ -25,10 +25,9 @@ pub struct SolveArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub rules: RulesArgs,
-    /// Starting stealth values, comma-separated (each 0..=99).
-    #[arg(long, value_delimiter = ',', default_values_t = [8u8, 10, 12],
-          value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
-    pub stealth: Vec<u8>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub exact: ExactEngineArgs,
     /// Report the regret of this strategy (repeatable; the reference strategy is always
     /// reported). Default: every bundled strategy.
     #[arg(long = "strategy", value_name = "NAME|FILE")]
@@ -37,9 +36,6 @@ pub struct SolveArgs {
     /// (and per complication of that target).
     #[arg(long)]
     pub explain: bool,
-    /// Give up past this many memoised positions (about 140 bytes each).
-    #[arg(long, default_value_t = 30_000_000, value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_states: u64,
     /// Write tidy CSV here (`-` for standard output instead of the report).
     #[arg(long, value_name = "FILE|-")]
     pub out: Option<PathBuf>,
@@ -72,11 +68,18 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     // The solve and the strategies' exact evaluations are independent: run them side by side.
     let started = Instant::now();
     let (optimal_play, exact_runs) = rayon::join(
-        || solve_and_explain(rules, &args.stealth, args.explain, started),
+        || solve_and_explain(rules, &args.exact.stealth, args.explain, started),
         || {
             strategies
                 .par_iter()
-                .map(|s| exact_limited(&rules, s.as_ref(), &args.stealth, args.max_states as usize))
+                .map(|s| {
+                    exact_limited(
+                        &rules,
+                        s.as_ref(),
+                        &args.exact.stealth,
+                        args.exact.max_states as usize,
+                    )
+                })
                 .collect::<Vec<_>>()
         },
     );
@@ -97,6 +100,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
     }
     let mut rows: Vec<Summary> = args
+        .exact
         .stealth
         .iter()
         .zip(&optimal)
@@ -106,9 +110,15 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     for (strategy, run) in strategies.iter().zip(exact_runs) {
         let run = run.map_err(|e| Error::Runtime(format!("{}: {e}", strategy.name())))?;
         exact_wins.push(run.expectations.iter().map(|e| e.win).collect::<Vec<_>>());
-        rows.extend(args.stealth.iter().zip(&run.expectations).map(|(&s, e)| {
-            Summary::from_expectation(strategy.name(), rules, s, Method::Exact, *e)
-        }));
+        rows.extend(
+            args.exact
+                .stealth
+                .iter()
+                .zip(&run.expectations)
+                .map(|(&s, e)| {
+                    Summary::from_expectation(strategy.name(), rules, s, Method::Exact, *e)
+                }),
+        );
     }
     let total_seconds = started.elapsed().as_secs_f64();
 

@@ -181,7 +181,10 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
         if let Some(Choice::Act(action)) = choice {
             let mut next = *state;
             next.apply_action(rules, action);
-            if self.memo_key(&next).is_some() {
+            if let Some(key) = self.memo_key(&next) {
+                if let Some(&i) = self.memo.get(&key) {
+                    return Ok(self.values[i as usize]);
+                }
                 return self.try_expectation(&next);
             }
         }
