@@ -6,7 +6,7 @@
 //!
 //! | bits | field |
 //! |------|-------|
-//! | 0–18  | step: a 5-bit variant tag and up to 14 bits of payload (with R8's failure bit) |
+//! | 0–18  | step: a 5-bit variant tag and up to 14 bits of payload |
 //! | 19–24 | pending first aid: none, open, or check (patient × giver) |
 //! | 25–27 | main character (0 = none) |
 //! | 28–30 | finale character (0 = none) |
@@ -18,9 +18,8 @@
 use crate::game::{Aid, Character, Health, Outcome, Phase, State, Step, Team};
 use crate::strategy::Sight;
 
-/// The key of `state` without the counters `attempts`/`failures`, except for the one bit the
-/// rules read (R8: at a recruitment decision, whether the last check failed, which allows
-/// stopping). Two states with the same key behave the same under the rules, so the optimal
+/// The key of `state` without the counters `attempts`/`failures`, which the rules never read
+/// (R8 lets the strategy stop before every recruitment check). Two states with the same key behave the same under the rules, so the optimal
 /// engine can share their values, and so can the exact engine for a strategy that does not
 /// read the counters there ([`crate::strategy::Strategy::sight`]).
 #[inline]
@@ -258,18 +257,11 @@ fn step(state: &State, c: impl Fn(Character) -> u64, erase_first_side_type: bool
         Step::Complications => (0, 0),
         Step::ChooseMain => (1, 0),
         Step::ChooseTarget => (2, 0),
-        // R8: the rules read one bit of the counters: stopping is allowed right after a failure.
         Step::Recruit {
             target,
             done,
             needed,
-        } => (
-            3,
-            c(target)
-                | u64::from(done) << 3
-                | u64::from(needed) << 6
-                | u64::from(state.failures() > 0) << 9,
-        ),
+        } => (3, c(target) | u64::from(done) << 3 | u64::from(needed) << 6),
         Step::RecruitCheck {
             target,
             done,

@@ -145,15 +145,13 @@ pub enum Decision {
     MainCharacter,
     /// R8: name a recruitment target or stop.
     RecruitTarget,
-    /// R8: who makes the next check for `target` (whose complication is `complication`); after
-    /// a failure the strategy may also stop.
+    /// R8: who makes the next check for `target` (whose complication is `complication`), or
+    /// stop: stopping is allowed before every check, after a success as after a failure.
     RecruitRoller {
         /// The character being recruited.
         target: Character,
         /// The check type: the target's complication.
         complication: Character,
-        /// Whether stopping is allowed now (right after a failed check).
-        may_stop: bool,
     },
     /// R10: the run challenge rolled a 6: pick its type among 1..=5.
     RunType,

@@ -434,7 +434,6 @@ impl State {
             Step::Recruit { target, .. } => Node::Decision(Decision::RecruitRoller {
                 target,
                 complication: self.recruit_type(target),
-                may_stop: self.failures > 0,
             }),
             Step::RecruitCheck { target, roller, .. } => Node::Chance(Chance::Check {
                 dice: roller.base_skill(self.recruit_type(target)) as u8,
@@ -495,10 +494,9 @@ impl State {
                     out.push(Action::Recruit(c));
                 }
             }
-            Decision::RecruitRoller { may_stop, .. } => {
-                if may_stop {
-                    out.push(Action::Stop);
-                }
+            // R8: the strategy may stop before every check, after a success as after a failure.
+            Decision::RecruitRoller { .. } => {
+                out.push(Action::Stop);
                 self.able().for_each(|c| out.push(Action::Roll(c)));
             }
             Decision::RunType => Character::ALL[..5]

@@ -23,9 +23,13 @@ impl Spec {
             Step::Side { .. } | Step::SideCheck { .. } => {
                 (state.attempts().min(self.side.max_attempts.0), 0)
             }
-            Step::Recruit { .. } | Step::RecruitCheck { .. } => {
-                (0, state.failures().min(self.recruit.stop_after_failures.0))
-            }
+            // "Did the last check fail?" decides whether the stop conditions are looked at.
+            Step::Recruit { .. } | Step::RecruitCheck { .. } => (
+                0,
+                state
+                    .failures()
+                    .min(self.recruit.stop_after_failures.0.max(1)),
+            ),
             _ => (0, 0),
         };
         let r = &self.recruit;
@@ -45,12 +49,13 @@ impl Spec {
                 None => return Choice::Uniform,
             },
             Decision::RecruitTarget => self.recruit_target(state),
-            Decision::RecruitRoller {
-                complication,
-                may_stop,
-                ..
-            } => {
-                if may_stop && self.stop_recruiting(state, true) {
+            Decision::RecruitRoller { complication, .. } => {
+                // R8 allows stopping before every check; the knobs are looked at after a
+                // failure, and after a success too with `stop_after_success`.
+                let after_failure = state.failures() > 0;
+                if (after_failure || self.recruit.stop_after_success)
+                    && self.stop_recruiting(state, after_failure)
+                {
                     Action::Stop
                 } else {
                     Action::Roll(self.roller(
