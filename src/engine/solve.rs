@@ -56,20 +56,36 @@ impl Solver {
         if let Node::Over(outcome) = node {
             return win(outcome);
         }
-        let memoise = worth_memoising(state);
-        let key = key::solver_key(state);
-        if memoise && let Some(v) = self.memo.get(&key) {
+        // Keys are computed only for memoised positions: canonicalising and packing cost more
+        // than a step of the state machine.
+        let key = worth_memoising(state).then(|| key::solver_key(state));
+        if let Some(key) = key
+            && let Some(v) = self.memo.get(&key)
+        {
             return *v;
         }
         let rules = self.rules;
         let v = match node {
             Node::Over(_) => unreachable!(),
             Node::Chance(chance) => {
+                // Outcomes with the same effect (a highest die of 1 or 2, of 3 or 4) lead to the
+                // same position, evaluated once with the summed weight.
                 let mut v = 0.0;
+                let mut pending: Option<(State, f64)> = None;
                 for (outcome, p) in chance.outcomes() {
                     let mut next = *state;
                     next.apply_outcome(&rules, outcome);
-                    v += p * self.value(&next);
+                    match &mut pending {
+                        Some((same, weight)) if *same == next => *weight += p,
+                        _ => {
+                            if let Some((previous, weight)) = pending.replace((next, p)) {
+                                v += weight * self.value(&previous);
+                            }
+                        }
+                    }
+                }
+                if let Some((last, weight)) = pending {
+                    v += weight * self.value(&last);
                 }
                 v
             }
@@ -83,7 +99,7 @@ impl Solver {
                 best
             }
         };
-        if memoise {
+        if let Some(key) = key {
             self.memo.insert(key, v);
         }
         v
