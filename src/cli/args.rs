@@ -43,9 +43,20 @@ pub struct ExactEngineArgs {
     #[arg(long, value_delimiter = ',', default_values_t = [8u8, 10, 12],
           value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
     pub stealth: Vec<u8>,
-    /// Give up past this many memoised positions (about 140 bytes each).
+    /// Give up past this many memoised positions (about 190 bytes each at the peak).
     #[arg(long, default_value_t = 30_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_states: u64,
+}
+
+impl ExactEngineArgs {
+    /// The budget every exact evaluation and solve of the command runs under: `--max-states`
+    /// each, and Ctrl-C.
+    pub fn budget(&self) -> crate::engine::Budget<'static> {
+        crate::engine::Budget {
+            max_states: usize::try_from(self.max_states).unwrap_or(usize::MAX),
+            cancel: Some(super::interrupt::flag()),
+        }
+    }
 }
 
 /// Arguments of every multi-game run: stealth list, game count, seed, threads, output.

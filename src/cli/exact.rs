@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::engine::exact_limited;
+use crate::engine::exact_within;
 use crate::error::{Error, Result};
 use crate::report::{Method, Summary, csv, table};
 
@@ -35,11 +35,11 @@ pub fn run(args: &ExactArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let strategy = load_strategy(&args.strategy)?;
     let started = Instant::now();
-    let result = exact_limited(
+    let result = exact_within(
         &rules,
         strategy.as_ref(),
         &args.exact.stealth,
-        args.exact.max_states as usize,
+        args.exact.budget(),
     )?;
     let seconds = started.elapsed().as_secs_f64();
     let rows: Vec<Summary> = args

@@ -8,8 +8,8 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 
-use crate::engine::solve::{Opening, PolicyEvaluation, opening, solve};
-use crate::engine::{Solver, exact_limited};
+use crate::engine::solve::{Opening, PolicyEvaluation, opening};
+use crate::engine::{Budget, Solver, exact_within, solve_within};
 use crate::error::{Error, Result};
 use crate::game::{Character, State};
 use crate::report::{Expectation, Method, Summary, table};
@@ -68,18 +68,19 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     // The solve and the strategies' exact evaluations are independent: run them side by side.
     let started = Instant::now();
     let (optimal_play, exact_runs) = rayon::join(
-        || solve_and_explain(rules, &args.exact.stealth, args.explain, started),
+        || {
+            solve_and_explain(
+                rules,
+                &args.exact.stealth,
+                args.explain,
+                args.exact.budget(),
+                started,
+            )
+        },
         || {
             strategies
                 .par_iter()
-                .map(|s| {
-                    exact_limited(
-                        &rules,
-                        s.as_ref(),
-                        &args.exact.stealth,
-                        args.exact.max_states as usize,
-                    )
-                })
+                .map(|s| exact_within(&rules, s.as_ref(), &args.exact.stealth, args.exact.budget()))
                 .collect::<Vec<_>>()
         },
     );
@@ -89,7 +90,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         states,
         openings,
         optimal,
-    } = optimal_play;
+    } = optimal_play?;
     for (solution, e) in solutions.iter().zip(&optimal) {
         if (solution.value - e.win).abs() > 1e-9 {
             return Err(Error::Runtime(format!(
@@ -182,10 +183,11 @@ fn solve_and_explain(
     rules: Rules,
     stealths: &[u8],
     explain: bool,
+    budget: Budget<'_>,
     started: Instant,
-) -> OptimalPlay {
+) -> Result<OptimalPlay> {
     let mut solver = Solver::new(rules);
-    let solutions = solve(&mut solver, stealths);
+    let solutions = solve_within(&mut solver, stealths, &budget)?;
     let solve_seconds = started.elapsed().as_secs_f64();
     let states = solver.states();
     let openings = if explain {
@@ -198,13 +200,13 @@ fn solve_and_explain(
         .iter()
         .map(|&s| evaluation.expectation(&State::new(s)))
         .collect();
-    OptimalPlay {
+    Ok(OptimalPlay {
         solutions,
         solve_seconds,
         states,
         openings,
         optimal,
-    }
+    })
 }
 
 /// The opening options and their values.

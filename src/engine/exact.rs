@@ -17,6 +17,8 @@
 //!
 //! [`Tally::record`]: super::Tally::record
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rustc_hash::FxHashMap;
 
 use crate::game::{Aid, LossCause, Node, Outcome, State, Step};
@@ -25,6 +27,7 @@ use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
 
 use super::key;
+use super::montecarlo::Cancelled;
 
 /// The functionals of a finished game, exactly as [`super::Tally::record`] counts them.
 pub fn terminal(end: &State) -> Expectation {
@@ -102,21 +105,75 @@ pub struct Exact<'a, S: ?Sized> {
     /// so the map's probes touch less memory).
     memo: FxHashMap<u128, u32>,
     values: Vec<Expectation>,
-    limit: usize,
+    budget: Budget<'a>,
 }
+
+/// Peak memory per memoised position, as measured with `/usr/bin/time -v` (the table's
+/// growth included: `reckless` over stealth 0..=16, 38.5 M positions, peaked at 5.5 GB).
+pub const BYTES_PER_STATE: f64 = 190.0;
 
 /// The evaluation needed more memoised states than allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the exact evaluation needs more than {limit} memoised states (about {:.1} GiB); this \
-     strategy reaches too many distinct positions (a strategy that picks its team from the \
-     complications plays a run and finale per team, and many retries multiply them) — raise \
-     --max-states if the memory allows, or use Monte Carlo (`raven simulate`)",
-    *limit as f64 * 140.0 / f64::from(1u32 << 30)
+    "the evaluation needs more than {limit} memoised positions (about {:.1} GiB at its peak); \
+     this strategy reaches too many distinct positions (a strategy that picks its team from \
+     the complications plays a run and finale per team, and many retries multiply them) — \
+     raise --max-states if the memory allows, or use Monte Carlo (`raven simulate`)",
+    *limit as f64 * BYTES_PER_STATE / f64::from(1u32 << 30)
 )]
 pub struct TooLarge {
     /// The limit that was reached.
     pub limit: usize,
+}
+
+/// Why an exact evaluation or a solve stopped before its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Halt {
+    /// It needed more memoised positions than allowed.
+    #[error(transparent)]
+    TooLarge(#[from] TooLarge),
+    /// The cancel flag was raised (Ctrl-C and the like).
+    #[error(transparent)]
+    Cancelled(#[from] Cancelled),
+}
+
+/// How often (in memoised positions) an evaluation looks at its cancel flag: often enough to
+/// stop within milliseconds, rarely enough to cost nothing.
+const CANCEL_EVERY: usize = 1 << 14;
+
+/// The limits an evaluation runs under: a number of memoised positions, and a flag that
+/// cancels it when raised.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget<'a> {
+    /// The most memoised positions.
+    pub max_states: usize,
+    /// Raised to stop the evaluation.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl Budget<'_> {
+    /// No limit at all.
+    pub const UNLIMITED: Budget<'static> = Budget {
+        max_states: usize::MAX,
+        cancel: None,
+    };
+
+    /// Whether an evaluation holding `states` positions may memoise one more.
+    #[inline]
+    pub fn admit(&self, states: usize) -> Result<(), Halt> {
+        if states >= self.max_states.min(u32::MAX as usize) {
+            return Err(TooLarge {
+                limit: self.max_states,
+            }
+            .into());
+        }
+        if states.is_multiple_of(CANCEL_EVERY)
+            && self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed))
+        {
+            return Err(Cancelled.into());
+        }
+        Ok(())
+    }
 }
 
 impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
@@ -127,14 +184,14 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
             strategy,
             memo: FxHashMap::default(),
             values: Vec::new(),
-            limit: usize::MAX,
+            budget: Budget::UNLIMITED,
         }
     }
 
-    /// An evaluator that gives up ([`TooLarge`]) past `limit` memoised states.
-    pub fn with_limit(rules: &'a Rules, strategy: &'a S, limit: usize) -> Self {
+    /// An evaluator that stops ([`Halt`]) past its budget.
+    pub fn with_budget(rules: &'a Rules, strategy: &'a S, budget: Budget<'a>) -> Self {
         Exact {
-            limit,
+            budget,
             ..Exact::new(rules, strategy)
         }
     }
@@ -146,9 +203,9 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
 
     /// The exact expectation of the game from `state` on, on this thread.
     pub fn expectation(&mut self, state: &State) -> Expectation {
-        let limit = std::mem::replace(&mut self.limit, usize::MAX);
+        let budget = std::mem::replace(&mut self.budget, Budget::UNLIMITED);
         let e = self.try_expectation(state).expect("no limit");
-        self.limit = limit;
+        self.budget = budget;
         e
     }
 
@@ -164,9 +221,8 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
         (!(counts_attempts && side_reached_once(state))).then(|| key::strategy_key(state, sight))
     }
 
-    /// The exact expectation of the game from `state` on, unless it needs more memoised
-    /// states than the limit.
-    pub fn try_expectation(&mut self, state: &State) -> Result<Expectation, TooLarge> {
+    /// The exact expectation of the game from `state` on, unless it runs past its budget.
+    pub fn try_expectation(&mut self, state: &State) -> Result<Expectation, Halt> {
         let node = state.node(self.rules);
         if let Node::Over(_) = node {
             return Ok(terminal(state));
@@ -236,9 +292,7 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
             },
         }
         if let Some(key) = key {
-            if self.memo.len() >= self.limit.min(u32::MAX as usize) {
-                return Err(TooLarge { limit: self.limit });
-            }
+            self.budget.admit(self.memo.len())?;
             self.memo.insert(key, self.values.len() as u32);
             self.values.push(e);
         }
@@ -274,7 +328,24 @@ pub fn exact_limited<S: Strategy + ?Sized>(
     stealths: &[u8],
     limit: usize,
 ) -> Result<ExactRun, TooLarge> {
-    let mut engine = Exact::with_limit(rules, strategy, limit);
+    let budget = Budget {
+        max_states: limit,
+        cancel: None,
+    };
+    exact_within(rules, strategy, stealths, budget).map_err(|halt| match halt {
+        Halt::TooLarge(e) => e,
+        Halt::Cancelled(_) => unreachable!("no cancel flag"),
+    })
+}
+
+/// [`exact`], stopping when it runs past `budget`.
+pub fn exact_within<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    stealths: &[u8],
+    budget: Budget<'_>,
+) -> Result<ExactRun, Halt> {
+    let mut engine = Exact::with_budget(rules, strategy, budget);
     let mut order: Vec<usize> = (0..stealths.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(stealths[i]));
     let mut expectations = vec![Expectation::default(); stealths.len()];
