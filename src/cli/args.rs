@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use std::sync::atomic::AtomicBool;
+
 use clap::Args;
 
 use crate::error::{Error, Result};
@@ -50,11 +52,11 @@ pub struct ExactEngineArgs {
 
 impl ExactEngineArgs {
     /// The budget every exact evaluation and solve of the command runs under: `--max-states`
-    /// each, and Ctrl-C.
-    pub fn budget(&self) -> crate::engine::Budget<'static> {
+    /// each; stopped when any of `cancel` is raised (Ctrl-C, a sibling job that failed).
+    pub fn budget<'a>(&self, cancel: &'a [&'a AtomicBool]) -> crate::engine::Budget<'a> {
         crate::engine::Budget {
             max_states: usize::try_from(self.max_states).unwrap_or(usize::MAX),
-            cancel: Some(super::interrupt::flag()),
+            cancel,
         }
     }
 }

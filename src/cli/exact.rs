@@ -39,7 +39,7 @@ pub fn run(args: &ExactArgs) -> Result<()> {
         &rules,
         strategy.as_ref(),
         &args.exact.stealth,
-        args.exact.budget(),
+        args.exact.budget(&[super::interrupt::flag()]),
     )?;
     let seconds = started.elapsed().as_secs_f64();
     let rows: Vec<Summary> = args

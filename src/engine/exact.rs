@@ -115,10 +115,10 @@ pub const BYTES_PER_STATE: f64 = 190.0;
 /// The evaluation needed more memoised states than allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the evaluation needs more than {limit} memoised positions (about {:.1} GiB at its peak); \
-     this strategy reaches too many distinct positions (a strategy that picks its team from \
-     the complications plays a run and finale per team, and many retries multiply them) — \
-     raise --max-states if the memory allows, or use Monte Carlo (`raven simulate`)",
+    "the evaluation needs more than {limit} memoised positions (about {:.1} GiB at its peak) — \
+     raise --max-states if the memory allows, or use Monte Carlo (`raven simulate`); high \
+     starting stealth and strategies that pick their team from the complications or retry \
+     often reach the most positions",
     *limit as f64 * BYTES_PER_STATE / f64::from(1u32 << 30)
 )]
 pub struct TooLarge {
@@ -141,21 +141,21 @@ pub enum Halt {
 /// stop within milliseconds, rarely enough to cost nothing.
 const CANCEL_EVERY: usize = 1 << 14;
 
-/// The limits an evaluation runs under: a number of memoised positions, and a flag that
-/// cancels it when raised.
+/// The limits an evaluation runs under: a number of memoised positions, and flags that
+/// cancel it when one is raised (Ctrl-C; a sibling job that failed).
 #[derive(Clone, Copy, Debug)]
 pub struct Budget<'a> {
     /// The most memoised positions.
     pub max_states: usize,
-    /// Raised to stop the evaluation.
-    pub cancel: Option<&'a AtomicBool>,
+    /// Raising any of these stops the evaluation.
+    pub cancel: &'a [&'a AtomicBool],
 }
 
 impl Budget<'_> {
     /// No limit at all.
     pub const UNLIMITED: Budget<'static> = Budget {
         max_states: usize::MAX,
-        cancel: None,
+        cancel: &[],
     };
 
     /// Whether an evaluation holding `states` positions may memoise one more.
@@ -168,7 +168,7 @@ impl Budget<'_> {
             .into());
         }
         if states.is_multiple_of(CANCEL_EVERY)
-            && self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed))
+            && self.cancel.iter().any(|flag| flag.load(Ordering::Relaxed))
         {
             return Err(Cancelled.into());
         }
@@ -330,7 +330,7 @@ pub fn exact_limited<S: Strategy + ?Sized>(
 ) -> Result<ExactRun, TooLarge> {
     let budget = Budget {
         max_states: limit,
-        cancel: None,
+        cancel: &[],
     };
     exact_within(rules, strategy, stealths, budget).map_err(|halt| match halt {
         Halt::TooLarge(e) => e,
