@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use crate::game::{Aid, LossCause, Node, Outcome, State, Step};
+use crate::game::{Aid, Chance, Character, LossCause, Node, Outcome, State, Step};
 use crate::report::Expectation;
 use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
@@ -209,20 +209,46 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
         e
     }
 
-    /// The memo key of `state`, or `None` if it is not worth memoising.
+    /// The memo key of `state`, or `None` if it is not worth memoising. `pending`: the second
+    /// side type is not rolled yet (see [`Exact::walk`]), which the key must tell apart.
     #[inline]
-    fn memo_key(&self, state: &State) -> Option<u128> {
+    fn memo_key(&self, state: &State, pending: bool) -> Option<u128> {
         if !worth_memoising(state) {
             return None;
         }
         let sight = self.strategy.sight(state);
         let counts_attempts =
             matches!(sight, Sight::Partial { counters: (a, _), .. } if a == state.attempts());
-        (!(counts_attempts && side_reached_once(state))).then(|| key::strategy_key(state, sight))
+        (!(counts_attempts && side_reached_once(state)))
+            .then(|| key::strategy_key(state, sight) | u128::from(pending) << 127)
+    }
+
+    /// Whether the strategy's answers at the first side challenge that follows `state` (a roll
+    /// of side types) ignore the second side type, so it can be rolled when the second side
+    /// challenge begins.
+    fn second_side_type_unread(&self, state: &State) -> bool {
+        let mut first = *state;
+        first.apply_outcome(self.rules, 0);
+        matches!(
+            self.strategy.sight(&first),
+            Sight::Partial {
+                second_side_type: false,
+                ..
+            }
+        )
     }
 
     /// The exact expectation of the game from `state` on, unless it runs past its budget.
     pub fn try_expectation(&mut self, state: &State) -> Result<Expectation, Halt> {
+        self.walk(state, false)
+    }
+
+    /// The expectation from `state` on. With `pending`, `state` is at the first side challenge
+    /// and its second side type is a placeholder not rolled yet: R12 rolls both types at once,
+    /// but when neither the rules nor the strategy read the second before the second side
+    /// challenge, rolling it then gives the same game, and the first side challenge is
+    /// evaluated once instead of once per second type.
+    fn walk(&mut self, state: &State, pending: bool) -> Result<Expectation, Halt> {
         let node = state.node(self.rules);
         if let Node::Over(_) = node {
             return Ok(terminal(state));
@@ -237,14 +263,17 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
         if let Some(Choice::Act(action)) = choice {
             let mut next = *state;
             next.apply_action(rules, action);
-            if let Some(key) = self.memo_key(&next) {
+            let next_pending = pending && on_first_side(&next);
+            if next_pending == pending
+                && let Some(key) = self.memo_key(&next, next_pending)
+            {
                 if let Some(&i) = self.memo.get(&key) {
                     return Ok(self.values[i as usize]);
                 }
-                return self.try_expectation(&next);
+                return self.walk(&next, next_pending);
             }
         }
-        let key = self.memo_key(state);
+        let key = self.memo_key(state, pending);
         if let Some(key) = key
             && let Some(&i) = self.memo.get(&key)
         {
@@ -253,31 +282,47 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
         let mut e = Expectation::default();
         match node {
             Node::Over(_) => unreachable!(),
+            Node::Chance(Chance::SideTypes) if self.second_side_type_unread(state) => {
+                // R12, the first die now, the second when the second side challenge begins.
+                let mut first_types: Vec<(State, f64)> = Vec::with_capacity(6);
+                for (outcome, p) in Chance::SideTypes.outcomes() {
+                    let mut next = *state;
+                    next.apply_outcome(rules, outcome);
+                    let placeholder = next.with_second_side_type(Character::Hacker);
+                    match first_types.iter_mut().find(|(s, _)| *s == placeholder) {
+                        Some((_, weight)) => *weight += p,
+                        None => first_types.push((placeholder, p)),
+                    }
+                }
+                for (next, weight) in first_types {
+                    add_scaled(&mut e, &self.walk(&next, true)?, weight);
+                }
+            }
             Node::Chance(chance) => {
                 // Outcomes with the same effect (a highest die of 1 or 2, say) lead to the
                 // same state; such neighbours are evaluated once with their summed weight.
-                let mut pending: Option<(State, f64)> = None;
+                let mut same: Option<(State, f64)> = None;
                 for (outcome, p) in chance.outcomes() {
                     let mut next = *state;
                     next.apply_outcome(rules, outcome);
-                    match &mut pending {
-                        Some((same, weight)) if *same == next => *weight += p,
+                    match &mut same {
+                        Some((previous, weight)) if *previous == next => *weight += p,
                         _ => {
-                            if let Some((previous, weight)) = pending.replace((next, p)) {
-                                add_scaled(&mut e, &self.try_expectation(&previous)?, weight);
+                            if let Some((previous, weight)) = same.replace((next, p)) {
+                                add_scaled(&mut e, &self.child(&previous, pending)?, weight);
                             }
                         }
                     }
                 }
-                if let Some((last, weight)) = pending {
-                    add_scaled(&mut e, &self.try_expectation(&last)?, weight);
+                if let Some((last, weight)) = same {
+                    add_scaled(&mut e, &self.child(&last, pending)?, weight);
                 }
             }
             Node::Decision(_) => match choice.expect("asked above") {
                 Choice::Act(action) => {
                     let mut next = *state;
                     next.apply_action(rules, action);
-                    e = self.try_expectation(&next)?;
+                    e = self.child(&next, pending)?;
                 }
                 Choice::Uniform => {
                     let actions = state.actions(rules);
@@ -285,7 +330,7 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
                     for &action in actions.iter() {
                         let mut next = *state;
                         next.apply_action(rules, action);
-                        let value = self.try_expectation(&next)?;
+                        let value = self.child(&next, pending)?;
                         add_scaled(&mut e, &value, weight);
                     }
                 }
@@ -298,6 +343,37 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
         }
         Ok(e)
     }
+
+    /// The expectation from `next`, a successor of a position with the second side type
+    /// `pending` or not: once the first side challenge is over, the second type is rolled
+    /// (the outcomes of [`Chance::SideTypes`] with the first type held, weighted alike).
+    fn child(&mut self, next: &State, pending: bool) -> Result<Expectation, Halt> {
+        if !pending || on_first_side(next) || next.outcome().is_some() {
+            return self.walk(next, pending);
+        }
+        let mut e = Expectation::default();
+        // The second die's distribution given the first (independent dice: any first will do).
+        let faces: Vec<(Character, f64)> = Chance::SideTypes
+            .outcomes()
+            .map(|(outcome, p)| (Chance::side_types(outcome), p))
+            .filter(|(types, _)| types[0] == Character::Hacker)
+            .map(|(types, p)| (types[1], p))
+            .collect();
+        let total: f64 = faces.iter().map(|(_, p)| p).sum();
+        for (second, p) in faces {
+            let rolled = next.with_second_side_type(second);
+            add_scaled(&mut e, &self.walk(&rolled, false)?, p / total);
+        }
+        Ok(e)
+    }
+}
+
+/// Whether `state` is at the first side challenge (deciding or rolling).
+fn on_first_side(state: &State) -> bool {
+    matches!(
+        state.step(),
+        Step::Side { index: 0, .. } | Step::SideCheck { index: 0, .. }
+    )
 }
 
 /// The result of [`exact`]: one expectation per starting stealth, and the work it took.

@@ -45,16 +45,9 @@ pub fn strategy_key(state: &State, sight: Sight) -> u128 {
             counters,
             unread_complications,
             first_side_type,
+            ..
         } => {
-            let at_second_side = matches!(
-                state.step(),
-                Step::Side { index: 1, .. } | Step::SideCheck { index: 1, .. }
-            );
-            let key = if unread_complications.is_empty() && (first_side_type || !at_second_side) {
-                pack(state)
-            } else {
-                pack(&forget(state, unread_complications, first_side_type))
-            };
+            let key = pack(&forget(state, unread_complications, first_side_type));
             counted(key, counters)
         }
         Sight::RulesOnly => u128::from(solver_key(state)),

@@ -52,6 +52,37 @@ pub fn canonical(state: &State) -> State {
 /// first side challenge's type at the second side challenge (R12), and without the counters:
 /// what an engine keys on for a strategy that reads no more than that.
 pub fn forget(state: &State, unread: Team, first_side_type: bool) -> State {
+    if unread.iter().all(|c| state.complication(c).is_none()) {
+        // Nothing to relabel or erase but (perhaps) one side type: the cheap way.
+        let step = match state.step() {
+            Step::Side {
+                tough,
+                types,
+                index: 1,
+                successes,
+            } if !first_side_type => Step::Side {
+                tough,
+                types: [Character::Hacker, types[1]],
+                index: 1,
+                successes,
+            },
+            Step::SideCheck {
+                tough,
+                types,
+                index: 1,
+                successes,
+                roller,
+            } if !first_side_type => Step::SideCheck {
+                tough,
+                types: [Character::Hacker, types[1]],
+                index: 1,
+                successes,
+                roller,
+            },
+            step => step,
+        };
+        return state.at(step, state.aid()).with_counters(0, 0);
+    }
     let complications = Character::ALL.map(|c| {
         if unread.contains(c) {
             None

@@ -66,6 +66,14 @@ impl Chance {
         })
     }
 
+    /// R12: the two side-challenge types of a [`Chance::SideTypes`] outcome.
+    pub fn side_types(outcome: u32) -> [Character; 2] {
+        [
+            Character::from_index((outcome / 6) as usize),
+            Character::from_index((outcome % 6) as usize),
+        ]
+    }
+
     /// Draws one outcome.
     #[inline]
     pub fn sample<R: Rng>(self, streams: &mut Streams<R>) -> u32 {

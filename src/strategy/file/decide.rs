@@ -16,8 +16,8 @@ impl Spec {
     /// attempts with `side.max_attempts`; recruitment compares failures with
     /// `recruit.stop_after_failures` when it is set; counters start afresh with each task, so
     /// nothing else reads them. Complications are read only of the targets still to come
-    /// (all candidates under `easiest_first`), and no knob reads the first side type at the
-    /// second side challenge.
+    /// (all candidates under `easiest_first`), and no side knob reads the other side
+    /// challenge's type (only the one being attempted).
     pub fn sight(&self, state: &State) -> Sight {
         let counters = match state.step() {
             Step::Side { .. } | Step::SideCheck { .. } => {
@@ -38,6 +38,7 @@ impl Spec {
             counters,
             unread_complications: Team::ALL.minus(targets),
             first_side_type: false,
+            second_side_type: false,
         }
     }
 
