@@ -229,12 +229,13 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
     fn second_side_type_unread(&self, state: &State) -> bool {
         let mut first = *state;
         first.apply_outcome(self.rules, 0);
+        // A strategy that reads only what the rules read cannot read it: the rules do not.
         matches!(
             self.strategy.sight(&first),
             Sight::Partial {
                 second_side_type: false,
                 ..
-            }
+            } | Sight::RulesOnly
         )
     }
 

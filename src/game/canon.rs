@@ -45,6 +45,15 @@ pub fn canonical(state: &State) -> State {
     } else {
         sorted_labels(state)
     };
+    let unchanged = perm == IDENTITY
+        && Character::ALL
+            .iter()
+            .all(|c| complications[c.index()] == state.complication(*c));
+    if unchanged {
+        // Already in canonical order (common once the walk is inside one class): only the
+        // first side type and the counters to drop.
+        return forget(state, Team::EMPTY, false);
+    }
     relabel(state, perm, &complications, true)
 }
 
