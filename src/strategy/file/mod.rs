@@ -53,7 +53,7 @@ impl FileStrategy {
 
     /// Reads and parses a strategy file; it is named after the file's stem.
     pub fn from_path(path: &Path) -> Result<FileStrategy, StrategyError> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = crate::input::read_text(path).map_err(|e| {
             StrategyError(format!(
                 "{}: cannot read strategy file: {e}",
                 path.display()
@@ -93,31 +93,21 @@ impl Strategy for FileStrategy {
     }
 }
 
-/// 1-based line and column of byte offset `at` in `text`.
-pub fn line_col(text: &str, at: usize) -> (usize, usize) {
-    let at = at.min(text.len());
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let column = before
-        .rfind('\n')
-        .map_or(before, |nl| &before[nl + 1..])
-        .chars()
-        .count()
-        + 1;
-    (line, column)
-}
+pub use crate::input::line_col;
 
-/// `origin:line:column: message (at `the line`)` for a toml error.
+/// `origin:line:column: message (at `excerpt`)` for a toml error; message and excerpt are
+/// kept short, however long the offending line or value.
 fn located(origin: &str, text: &str, error: &toml::de::Error) -> StrategyError {
-    let message = error.message().trim().replace('\n', " ");
     match error.span() {
-        Some(span) => {
-            let (line, column) = line_col(text, span.start);
-            let source = text.lines().nth(line - 1).unwrap_or("").trim();
-            StrategyError(format!(
-                "{origin}:{line}:{column}: {message} (at `{source}`)"
-            ))
-        }
-        None => StrategyError(format!("{origin}: {message}")),
+        Some(span) => StrategyError(crate::input::located(
+            origin,
+            text,
+            span.start,
+            error.message(),
+        )),
+        None => StrategyError(format!(
+            "{origin}: {}",
+            crate::input::shorten(error.message(), 4 * crate::input::EXCERPT_CHARS)
+        )),
     }
 }
