@@ -111,28 +111,58 @@ pub fn load_strategy(name: &str) -> Result<Box<dyn Strategy>> {
     strategy::resolve(name).map_err(|e| Error::Input(e.to_string()))
 }
 
-/// Several strategies (`compare`, `solve`), refused when two would carry the same name in
-/// the outputs (`duo` and `strategies/duo.toml`, or one given twice): their rows could not
-/// be told apart.
+/// Several strategies (`compare`, `solve`). Two different arguments that would carry the
+/// same name in the outputs (`duo` and `strategies/duo.toml`) are each named by the argument
+/// as given, so their rows can be told apart. The same argument twice is the same strategy
+/// (`compare` uses that as a check: a strategy against itself differs by exactly 0).
 pub fn load_strategies(specs: &[String]) -> Result<Vec<Box<dyn Strategy>>> {
     let loaded = specs
         .iter()
         .map(|s| load_strategy(s))
         .collect::<Result<Vec<_>>>()?;
-    for (i, strategy) in loaded.iter().enumerate() {
-        if let Some(j) = loaded[..i].iter().position(|s| s.name() == strategy.name()) {
-            return Err(Error::Input(if specs[i] == specs[j] {
-                format!("--strategy {} is given twice", specs[i])
+    let clashes = |i: usize| {
+        loaded
+            .iter()
+            .zip(specs)
+            .any(|(s, spec)| s.name() == loaded[i].name() && *spec != specs[i])
+    };
+    let clashing: Vec<bool> = (0..loaded.len()).map(clashes).collect();
+    Ok(loaded
+        .into_iter()
+        .zip(specs)
+        .zip(clashing)
+        .map(|((strategy, spec), clash)| {
+            if clash {
+                Box::new(Renamed {
+                    name: spec.clone(),
+                    inner: strategy,
+                }) as Box<dyn Strategy>
             } else {
-                format!(
-                    "--strategy {} and --strategy {} are both named '{}', so their rows \
-                     could not be told apart; copy the file under another name",
-                    specs[j],
-                    specs[i],
-                    strategy.name()
-                )
-            }));
-        }
+                strategy
+            }
+        })
+        .collect())
+}
+
+/// A strategy shown under another name.
+struct Renamed {
+    name: String,
+    inner: Box<dyn Strategy>,
+}
+
+impl Strategy for Renamed {
+    fn name(&self) -> &str {
+        &self.name
     }
-    Ok(loaded)
+    fn decide(
+        &self,
+        state: &crate::game::State,
+        rules: &Rules,
+        decision: crate::game::Decision,
+    ) -> strategy::Choice {
+        self.inner.decide(state, rules, decision)
+    }
+    fn sight(&self, state: &crate::game::State) -> strategy::Sight {
+        self.inner.sight(state)
+    }
 }

@@ -45,6 +45,8 @@ impl FileStrategy {
     /// names the source in errors.
     pub fn parse(name: &str, origin: &str, text: &str) -> Result<FileStrategy, StrategyError> {
         let spec: Spec = toml::from_str(text).map_err(|e| located(origin, text, &e))?;
+        spec.check()
+            .map_err(|(knob, why)| StrategyError(at_knob(origin, text, knob, &why)))?;
         Ok(FileStrategy {
             name: name.to_string(),
             spec,
@@ -94,6 +96,27 @@ impl Strategy for FileStrategy {
 }
 
 pub use crate::input::line_col;
+
+/// `origin:line:column: message (at `excerpt`)` for the value of `section.knob`, or
+/// `origin: message` if the file does not set it.
+fn at_knob(origin: &str, text: &str, knob: &str, message: &str) -> String {
+    let (section, key) = knob.split_once('.').expect("section.knob");
+    let span = toml::de::DeTable::parse(text).ok().and_then(|doc| {
+        let (_, value) = doc
+            .get_ref()
+            .iter()
+            .find(|(k, _)| k.get_ref().as_ref() == section)?;
+        let toml::de::DeValue::Table(table) = value.get_ref() else {
+            return None;
+        };
+        let (_, value) = table.iter().find(|(k, _)| k.get_ref().as_ref() == key)?;
+        Some(value.span().start)
+    });
+    match span {
+        Some(at) => crate::input::located(origin, text, at, message),
+        None => format!("{origin}: [{section}] {key}: {message}"),
+    }
+}
 
 /// `origin:line:column: message (at `excerpt`)` for a toml error; message and excerpt are
 /// kept short, however long the offending line or value.
