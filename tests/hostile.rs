@@ -119,10 +119,14 @@ fn run(dir: &Path, args: &[&str]) -> Outcome {
     finish(child)
 }
 
-/// Everything in `dir`: name → file type and content (links: their target).
+/// Everything in `dir`: name → file type and content (links: their target); nothing if
+/// `dir` does not exist.
 fn snapshot(dir: &Path) -> BTreeMap<String, String> {
     let mut all = BTreeMap::new();
-    for entry in fs::read_dir(dir).unwrap() {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return all;
+    };
+    for entry in entries {
         let entry = entry.unwrap();
         let kind = entry.file_type().unwrap();
         let what = if kind.is_symlink() {
@@ -460,13 +464,16 @@ fn signals_stop_exact_solve_and_report_at_once_and_leave_nothing() {
         let dir = tempfile::tempdir().unwrap();
         interrupted(dir.path(), dir.path(), args, signal);
     }
-    for signal in ["INT", "TERM"] {
+    for (signal, existing) in [("INT", true), ("TERM", false)] {
         let dir = tempfile::tempdir().unwrap();
-        // Made beforehand, so there is a directory to watch for the reserved files.
         let report = dir.path().join("report");
-        fs::create_dir(&report).unwrap();
+        if existing {
+            fs::create_dir(&report).unwrap();
+        }
         let args = ["report", "--quiet", "--out", "report"];
         interrupted(dir.path(), &report, &args, signal);
+        // A directory the report made is removed again; one that was there stays.
+        assert_eq!(report.exists(), existing);
     }
 }
 

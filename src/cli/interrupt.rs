@@ -26,7 +26,8 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static INSTALL: Once = Once::new();
 /// How many [`polled`] sections are running.
 static POLLING: AtomicUsize = AtomicUsize::new(0);
-/// Temporary output files not yet committed: removed by the handler before it exits.
+/// Temporary output files not yet committed, and output directories created for them:
+/// removed by the handler before it exits (directories only if empty).
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// The exit code of a run ended by a signal (128 + SIGINT, as shells report Ctrl-C).
@@ -92,6 +93,10 @@ fn on_signal() {
         let files = pending();
         for file in files.iter() {
             let _ = std::fs::remove_file(file);
+        }
+        // Directories after the files in them; `remove_dir` leaves a non-empty one alone.
+        for dir in files.iter().rev() {
+            let _ = std::fs::remove_dir(dir);
         }
         use std::io::Write as _;
         let _ = writeln!(std::io::stderr(), "raven: error: {}", Error::Interrupted);

@@ -85,6 +85,62 @@ pub fn to_stdout(bytes: &[u8]) -> Result<()> {
     }
 }
 
+/// An output directory (`report --out DIR`), created if missing. If the command fails or is
+/// interrupted before [`OutDir::keep`], a directory it created is removed again (only if
+/// empty: it never removes anything it did not make).
+pub struct OutDir {
+    path: PathBuf,
+    created: bool,
+}
+
+impl OutDir {
+    /// Creates `path` (and missing parents) unless it is a directory already.
+    pub fn create(path: &Path) -> Result<OutDir> {
+        let created = !path.is_dir();
+        // Registered before it exists, so that a signal in between cannot leave it behind.
+        if created {
+            interrupt::pending().push(path.to_path_buf());
+        }
+        let made = std::fs::create_dir_all(path).map_err(|e| {
+            Error::Input(format!(
+                "cannot create output directory {}: {e}",
+                path.display()
+            ))
+        });
+        let dir = OutDir {
+            path: path.to_path_buf(),
+            created,
+        };
+        made.map(|()| dir)
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The work is done: the directory stays.
+    pub fn keep(mut self) {
+        self.forget();
+        self.created = false;
+    }
+
+    fn forget(&self) {
+        if self.created {
+            interrupt::pending().retain(|p| *p != self.path);
+        }
+    }
+}
+
+impl Drop for OutDir {
+    fn drop(&mut self) {
+        if self.created {
+            self.forget();
+            let _ = std::fs::remove_dir(&self.path);
+        }
+    }
+}
+
 /// An output file reserved before the work and written whole by [`AtomicFile::commit`]
 /// (see the module documentation for what happens to what is already there). Dropped
 /// uncommitted, it leaves nothing behind.

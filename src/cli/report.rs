@@ -26,6 +26,7 @@ use super::args::{DEFAULT_SEED, pool};
 use super::bounds::{self, StealthList};
 use super::compare::{CompareRow, rows as compare_rows};
 use super::interrupt;
+use super::output::OutDir;
 use super::progress::Progress;
 
 /// The most positions one exact evaluation may memoise (about 7 GiB; every bundled strategy
@@ -90,15 +91,11 @@ pub fn run(args: &ReportArgs) -> Result<()> {
             args.max_stealth
         )));
     }
-    std::fs::create_dir_all(&args.out).map_err(|e| {
-        Error::Input(format!(
-            "cannot create report directory {}: {e}",
-            args.out.display()
-        ))
-    })?;
+    // Removed again (if it was made here) when the report fails or is interrupted.
+    let dir = OutDir::create(&args.out)?;
     // Every file of the report is reserved before any work, so a path that cannot be
     // written fails now, not after minutes of solving.
-    let mut files = Reserved::new(&args.out)?;
+    let mut files = Reserved::new(dir.path())?;
     let mut headline = args.stealth.to_vec();
     headline.sort_unstable();
     let pool = pool(args.threads)?;
@@ -320,7 +317,9 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         variants: variant_rows,
     };
     check(cancel)?;
-    write_report(&mut files, &balance, &comparisons)
+    write_report(&mut files, &balance, &comparisons)?;
+    dir.keep();
+    Ok(())
 }
 
 /// Runs one stage-1 task.
