@@ -765,7 +765,11 @@ fn strategy_files_refuse_repeats_and_orders_that_recruit_nobody() {
             ":5:",
             "recruit nobody",
         ),
-        ("[recruit]\norder = []\n", ":2:", "recruit nobody"),
+        (
+            "[main]\ncharacter = \"medic\"\n[recruit]\norder = [\"medic\"]\n",
+            ":4:",
+            "names only medic (Dix)",
+        ),
     ] {
         fs::write(dir.path().join("s.toml"), text).unwrap();
         for args in [

@@ -361,7 +361,8 @@ pub struct Spec {
 
 impl Spec {
     /// Checks what no single knob can: knobs that together make another knob do nothing
-    /// without a word. The error names the knob to point at (`section.knob`) and why.
+    /// without a word (an `order` of only the fixed main character makes `count` void). The
+    /// error names the knob to point at (`section.knob`) and why.
     pub fn check(&self) -> Result<(), (&'static str, String)> {
         let order = &self.recruit.order.0;
         let count = self.recruit.count.0;
@@ -369,20 +370,22 @@ impl Spec {
             MainRule::Fixed(c) => Some(c),
             _ => None,
         };
-        if count > 0 && order.iter().all(|c| Some(*c) == main) {
-            let why = match main {
-                Some(m) if !order.is_empty() => format!(
+        // An empty order says "nobody" in so many words; an order of the main character
+        // alone says it only by accident.
+        if let Some(main) = main
+            && count > 0
+            && !order.is_empty()
+            && order.iter().all(|c| *c == main)
+        {
+            return Err((
+                "recruit.order",
+                format!(
                     "the order names only {} ({}), the main character, so count = {count} \
                      would recruit nobody; name others, or set count = 0 to play alone",
-                    m.speciality(),
-                    m.name()
+                    main.speciality(),
+                    main.name()
                 ),
-                _ => format!(
-                    "the order is empty, so count = {count} would recruit nobody; name \
-                     characters, or set count = 0 to play alone"
-                ),
-            };
-            return Err(("recruit.order", why));
+            ));
         }
         Ok(())
     }
