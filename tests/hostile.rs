@@ -321,15 +321,18 @@ fn device_nodes_made_here_stay_devices() {
 
 #[test]
 fn a_replaced_file_keeps_its_permissions() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mine.csv");
-    fs::write(&path, "old").unwrap();
-    fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
-    let outcome = run(dir.path(), &with_out(WRITERS[0], "mine.csv"));
-    assert_eq!(outcome.code, Some(0), "{outcome:?}");
-    let meta = fs::metadata(&path).unwrap();
-    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
-    assert!(fs::read_to_string(&path).unwrap().contains("raven_version"));
+    // Group-writable survives a umask of 022, owner-only stays owner-only.
+    for mode in [0o600, 0o664] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mine.csv");
+        fs::write(&path, "old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
+        let outcome = run(dir.path(), &with_out(WRITERS[0], "mine.csv"));
+        assert_eq!(outcome.code, Some(0), "{outcome:?}");
+        let meta = fs::metadata(&path).unwrap();
+        assert_eq!(meta.permissions().mode() & 0o777, mode);
+        assert!(fs::read_to_string(&path).unwrap().contains("raven_version"));
+    }
 }
 
 // 2. The output is checked before the work.

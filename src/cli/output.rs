@@ -312,9 +312,8 @@ fn replace(
 
     let mut builder = tempfile::Builder::new();
     builder.prefix(".raven-").suffix(".tmp");
-    // An ordinary file once in place (tempfile's default is owner-only), or the permissions
-    // of the file it replaces.
-    builder.permissions(permissions.unwrap_or_else(|| PermissionsExt::from_mode(0o644)));
+    // An ordinary file once in place (tempfile's default is owner-only; the umask applies).
+    builder.permissions(PermissionsExt::from_mode(0o644));
     // Registered under the lock, so a signal cannot slip between creating and registering.
     let mut pending = interrupt::pending();
     // tempfile's own message names the temporary path, which would only confuse.
@@ -322,6 +321,13 @@ fn replace(
         .tempfile_in(dir)
         .map_err(|e| std::io::Error::from(e.kind()).to_string())?;
     pending.push(temp.path().to_path_buf());
+    // A replaced file keeps its permission bits exactly (fchmod: no umask), not set-id bits.
+    if let Some(old) = permissions {
+        let bits = PermissionsExt::from_mode(old.mode() & 0o777);
+        temp.as_file()
+            .set_permissions(bits)
+            .map_err(|e| e.to_string())?;
+    }
     Ok(Target::Replace {
         temp: Some(temp),
         dest: dest.to_path_buf(),
