@@ -51,18 +51,18 @@ fn p12(x: f64) -> String {
 /// Runs `raven solve`.
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules()?;
-    // The reference strategy is always reported; naming it again adds nothing.
+    // The reference strategy is always reported; naming it (or any strategy) again adds
+    // nothing.
     let mut names = vec!["reference".to_string()];
-    if args.strategies.is_empty() {
-        names.extend(BUNDLED.iter().map(|(n, _)| n.to_string()));
-        names.dedup();
+    let asked = if args.strategies.is_empty() {
+        BUNDLED.iter().map(|(n, _)| n.to_string()).collect()
     } else {
-        names.extend(
-            args.strategies
-                .iter()
-                .filter(|n| *n != "reference")
-                .cloned(),
-        );
+        args.strategies.clone()
+    };
+    for name in asked {
+        if !names.contains(&name) {
+            names.push(name);
+        }
     }
     let strategies = load_strategies(&names)?;
     // Before the solve, which can take minutes: an unusable path fails now.
