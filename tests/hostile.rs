@@ -443,8 +443,9 @@ fn int_term_and_hup_stop_monte_carlo_runs_and_leave_nothing() {
 }
 
 #[test]
-fn signals_stop_exact_solve_and_report_at_once_and_leave_nothing() {
-    // None of these polls the flag while it computes: the handler itself cleans up and exits.
+fn signals_stop_exact_solve_and_report_and_leave_nothing() {
+    // exact and solve poll the flag and unwind; the report's first stage does not, so there
+    // the handler itself removes the reserved files and exits. Both must look the same.
     for (signal, args) in [
         (
             "TERM",

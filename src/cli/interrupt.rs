@@ -3,12 +3,12 @@
 //! Ctrl-C, `kill`, `timeout` and a closed terminal must all stop raven promptly and leave
 //! nothing behind. Two kinds of work meet a signal:
 //!
-//! - Work that polls [`flag`] (the Monte Carlo engines, between chunks) runs inside a
-//!   [`polled`] section. The handler only sets the flag; the engine returns `Cancelled`, the
+//! - Work that polls [`flag`] (the Monte Carlo engines between chunks, the exact and optimal
+//!   engines every few thousand positions) runs inside a [`polled`] section. The handler only sets the flag; the engine returns `Cancelled`, the
 //!   command unwinds normally, uncommitted output files are removed by their destructors,
 //!   and `main` exits with code 130.
-//! - Everything else (reading a FIFO, an exact evaluation that does not poll yet, writing
-//!   the results) would not notice the flag for minutes. There the handler itself removes
+//! - Everything else (reading a FIFO, the report's exact stage, writing the results) might
+//!   not notice the flag for minutes. There the handler itself removes
 //!   every reserved output file ([`super::output`] registers them here) and exits with 130
 //!   at once.
 //!
