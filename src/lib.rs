@@ -8,6 +8,7 @@ pub mod cli;
 pub mod engine;
 pub mod error;
 pub mod game;
+pub mod input;
 pub mod report;
 pub mod rules;
 pub mod stats;

@@ -1,27 +1,20 @@
 //! The `raven` binary: parse the command line, run, map errors to exit codes.
 
+use std::io::Write as _;
+
 use clap::Parser;
-use clap::error::ErrorKind;
 
 fn main() {
     let cli = match raven::cli::Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => match error.kind() {
-            ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => error.exit(),
-            // One line: what is wrong and what is allowed (clap's first line), exit 2.
-            _ => {
-                let rendered = error.render().to_string();
-                let line = rendered.lines().next().unwrap_or("invalid arguments");
-                let line = line.strip_prefix("error: ").unwrap_or(line);
-                eprintln!("raven: error: {line} (see --help)");
-                std::process::exit(2);
-            }
-        },
+        // Help and version on standard output (exit 0); every usage error with clap's whole
+        // message — what is wrong, the usage line, "a similar argument exists" tips — on
+        // standard error, exit 2. Clap ignores a closed pipe on either stream.
+        Err(error) => error.exit(),
     };
     if let Err(error) = raven::cli::run(cli) {
-        eprintln!("raven: error: {error}");
+        // Not `eprintln!`, which panics when standard error is a closed pipe.
+        let _ = writeln!(std::io::stderr(), "raven: error: {error}");
         std::process::exit(error.exit_code());
     }
 }

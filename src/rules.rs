@@ -143,14 +143,13 @@ pub enum RulesError {
         /// The allowed values, comma-separated.
         allowed: String,
     },
-    /// A rules file that could not be read or parsed.
-    #[error("rules file {path}: {message}")]
-    File {
-        /// The file.
-        path: String,
-        /// What was wrong, with line and column where known.
-        message: String,
-    },
+    /// A rules file that could not be read or parsed: `file:line:column: message (at
+    /// `excerpt`)` where a place in it is at fault.
+    #[error("{0}")]
+    File(String),
+    /// The same key given twice by `--rule`.
+    #[error("--rule {0} is given twice; give each key once")]
+    Repeated(String),
 }
 
 fn keys() -> String {
@@ -174,40 +173,58 @@ impl Rules {
     }
 
     /// A preset name, or the path of a TOML rules file (`preset = "…"` plus any flag keys).
+    /// Preset names win: a file called `clarified` is `./clarified`. Anything that ends in
+    /// `.toml`, names a directory or exists is read as a file.
     pub fn from_preset_or_file(spec: &str) -> Result<Rules, RulesError> {
-        if spec.ends_with(".toml") || Path::new(spec).is_file() {
-            Rules::from_file(Path::new(spec))
+        if let Ok(rules) = Rules::preset(spec) {
+            return Ok(rules);
+        }
+        let path = Path::new(spec);
+        if spec.ends_with(".toml") || spec.contains('/') || path.exists() {
+            Rules::from_file(path)
         } else {
-            Rules::preset(spec)
+            Err(RulesError::UnknownPreset(spec.to_string()))
         }
     }
 
     /// Reads a rules file: an optional `preset` and any of the flag keys, e.g.
-    /// `preset = "clarified"` and `finale-substitute = "yes"`.
+    /// `preset = "clarified"` and `finale-substitute = "yes"`. Read with a size limit;
+    /// errors name the file, line and column.
     pub fn from_file(path: &Path) -> Result<Rules, RulesError> {
-        let file_error = |message: String| RulesError::File {
-            path: path.display().to_string(),
-            message,
+        let origin = path.display().to_string();
+        let text = crate::input::read_text(path)
+            .map_err(|e| RulesError::File(format!("{origin}: cannot read rules file: {e}")))?;
+        let at = |span: std::ops::Range<usize>, message: &str| {
+            RulesError::File(crate::input::located(&origin, &text, span.start, message))
         };
-        let text = std::fs::read_to_string(path).map_err(|e| file_error(e.to_string()))?;
-        let table: toml::Table = toml::from_str(&text).map_err(|e| file_error(e.to_string()))?;
+        let table: std::collections::BTreeMap<String, toml::Spanned<toml::Value>> =
+            toml::from_str(&text).map_err(|e| match e.span() {
+                Some(span) => at(span, e.message()),
+                None => RulesError::File(format!("{origin}: {}", e.message().trim())),
+            })?;
         let mut rules = MAIN_TEXT;
         if let Some(preset) = table.get("preset") {
             let name = preset
+                .get_ref()
                 .as_str()
-                .ok_or_else(|| file_error("'preset' must be a string".into()))?;
-            rules = Rules::preset(name).map_err(|e| file_error(e.to_string()))?;
+                .ok_or_else(|| at(preset.span(), "'preset' must be a string"))?;
+            rules = Rules::preset(name).map_err(|e| at(preset.span(), &e.to_string()))?;
         }
-        for (key, value) in table.iter().filter(|(k, _)| *k != "preset") {
-            let value = match value {
+        for (key, spanned) in table.iter().filter(|(k, _)| *k != "preset") {
+            let value = match spanned.get_ref() {
                 toml::Value::String(s) => s.clone(),
                 toml::Value::Integer(i) => i.to_string(),
                 toml::Value::Boolean(b) => if *b { "yes" } else { "no" }.to_string(),
-                other => return Err(file_error(format!("'{key}' has an unusable value {other}"))),
+                _ => {
+                    return Err(at(
+                        spanned.span(),
+                        &format!("'{key}' has an unusable value"),
+                    ));
+                }
             };
             rules
                 .set(key, &value)
-                .map_err(|e| file_error(e.to_string()))?;
+                .map_err(|e| at(spanned.span(), &e.to_string()))?;
         }
         Ok(rules)
     }
@@ -326,10 +343,19 @@ impl fmt::Display for Rules {
 }
 
 /// Rules as given on a command line: a preset (or file) and `key=value` overrides.
+/// A key given twice is refused: "last one wins" would hide a typo or a contradiction.
 pub fn parse_rules(preset: &str, overrides: &[String]) -> Result<Rules, RulesError> {
     let mut rules = Rules::from_preset_or_file(preset)?;
+    let mut seen = Vec::new();
     for setting in overrides {
         rules.apply(setting)?;
+        let key = setting
+            .split_once('=')
+            .map_or(setting.as_str(), |(k, _)| k.trim());
+        if seen.contains(&key) {
+            return Err(RulesError::Repeated(key.to_string()));
+        }
+        seen.push(key);
     }
     Ok(rules)
 }

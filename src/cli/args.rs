@@ -7,9 +7,10 @@ use std::sync::atomic::AtomicBool;
 use clap::Args;
 
 use crate::error::{Error, Result};
-use crate::game::MAX_STEALTH;
 use crate::rules::{Rules, parse_rules};
 use crate::strategy::{self, Strategy};
+
+use super::bounds::{self, StealthList};
 
 /// The default seed of every sampling command.
 pub const DEFAULT_SEED: u64 = 20_261_122;
@@ -41,10 +42,9 @@ impl RulesArgs {
 /// Arguments of the exact engines (`exact`, `solve`): which stealths, and the memo budget.
 #[derive(Args, Debug, Clone)]
 pub struct ExactEngineArgs {
-    /// Starting stealth values, comma-separated (each 0..=99).
-    #[arg(long, value_delimiter = ',', default_values_t = [8u8, 10, 12],
-          value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
-    pub stealth: Vec<u8>,
+    /// Starting stealth values, comma-separated, distinct (each 0..=99).
+    #[arg(long, default_value = "8,10,12", value_parser = bounds::stealths)]
+    pub stealth: StealthList,
     /// Give up past this many memoised positions (about 190 bytes each at the peak).
     #[arg(long, default_value_t = 30_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_states: u64,
@@ -64,18 +64,17 @@ impl ExactEngineArgs {
 /// Arguments of every multi-game run: stealth list, game count, seed, threads, output.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Starting stealth values, comma-separated (each 0..=99).
-    #[arg(long, value_delimiter = ',', default_value = "8,10,12",
-          value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
-    pub stealth: Vec<u8>,
-    /// Games per starting stealth (at least 1).
-    #[arg(long, default_value_t = 1_000_000, value_parser = parse_games)]
+    /// Starting stealth values, comma-separated, distinct (each 0..=99).
+    #[arg(long, default_value = "8,10,12", value_parser = bounds::stealths)]
+    pub stealth: StealthList,
+    /// Games per starting stealth (1..=10^12).
+    #[arg(long, default_value_t = 1_000_000, value_parser = bounds::games)]
     pub games: u64,
     /// Seed of the run: the same seed gives byte-identical output for any thread count.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Worker threads, 1..=256 (default: all cores).
+    #[arg(long, value_parser = bounds::threads)]
     pub threads: Option<u16>,
     /// Write tidy CSV here (`-` for standard output instead of the table).
     #[arg(long, value_name = "FILE|-")]
@@ -83,8 +82,8 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Confidence level of the intervals, strictly between 0 and 1.
-    #[arg(long, default_value_t = 0.95, value_parser = parse_level)]
+    /// Confidence level of the intervals, above 0 and at most 0.999999.
+    #[arg(long, default_value_t = 0.95, value_parser = bounds::confidence)]
     pub confidence: f64,
 }
 
@@ -106,29 +105,64 @@ pub fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
         .map_err(|e| Error::Runtime(format!("cannot start worker threads: {e}")))
 }
 
-fn parse_games(text: &str) -> std::result::Result<u64, String> {
-    match text.parse::<u64>() {
-        Ok(0) => Err("at least 1 game is needed".into()),
-        Ok(games) => Ok(games),
-        Err(_) => Err(format!("'{text}' is not a whole number of games")),
-    }
-}
-
-fn parse_level(text: &str) -> std::result::Result<f64, String> {
-    let level: f64 = text
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number"))?;
-    if level > 0.0 && level < 1.0 {
-        Ok(level)
-    } else {
-        Err(format!(
-            "{level} is not strictly between 0 and 1 (e.g. 0.95)"
-        ))
-    }
-}
-
 /// A strategy by name (built-in or bundled) or file path; unknown names and bad files are
 /// input errors (exit 2).
 pub fn load_strategy(name: &str) -> Result<Box<dyn Strategy>> {
     strategy::resolve(name).map_err(|e| Error::Input(e.to_string()))
+}
+
+/// Several strategies (`compare`, `solve`). Two different arguments that would carry the
+/// same name in the outputs (`duo` and `strategies/duo.toml`) are each named by the argument
+/// as given, so their rows can be told apart. The same argument twice is the same strategy
+/// (`compare` uses that as a check: a strategy against itself differs by exactly 0).
+pub fn load_strategies(specs: &[String]) -> Result<Vec<Box<dyn Strategy>>> {
+    let loaded = specs
+        .iter()
+        .map(|s| load_strategy(s))
+        .collect::<Result<Vec<_>>>()?;
+    let clashes = |i: usize| {
+        loaded
+            .iter()
+            .zip(specs)
+            .any(|(s, spec)| s.name() == loaded[i].name() && *spec != specs[i])
+    };
+    let clashing: Vec<bool> = (0..loaded.len()).map(clashes).collect();
+    Ok(loaded
+        .into_iter()
+        .zip(specs)
+        .zip(clashing)
+        .map(|((strategy, spec), clash)| {
+            if clash {
+                Box::new(Renamed {
+                    name: spec.clone(),
+                    inner: strategy,
+                }) as Box<dyn Strategy>
+            } else {
+                strategy
+            }
+        })
+        .collect())
+}
+
+/// A strategy shown under another name.
+struct Renamed {
+    name: String,
+    inner: Box<dyn Strategy>,
+}
+
+impl Strategy for Renamed {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn decide(
+        &self,
+        state: &crate::game::State,
+        rules: &Rules,
+        decision: crate::game::Decision,
+    ) -> strategy::Choice {
+        self.inner.decide(state, rules, decision)
+    }
+    fn sight(&self, state: &crate::game::State) -> strategy::Sight {
+        self.inner.sight(state)
+    }
 }

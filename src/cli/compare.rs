@@ -12,7 +12,7 @@ use crate::rules::Rules;
 use crate::stats::{mcnemar_p, paired_difference, wilson};
 use crate::strategy::Strategy;
 
-use super::args::{RulesArgs, RunArgs, load_strategy};
+use super::args::{RulesArgs, RunArgs, load_strategies};
 use super::interrupt;
 use super::output::Output;
 use super::progress::Progress;
@@ -168,18 +168,18 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         ));
     }
     let rules = args.rules.rules()?;
-    let loaded = args
-        .strategies
-        .iter()
-        .map(|s| load_strategy(s))
-        .collect::<Result<Vec<_>>>()?;
+    let loaded = load_strategies(&args.strategies)?;
     let strategies: Vec<&dyn Strategy> = loaded.iter().map(|s| s.as_ref() as _).collect();
     let names: Vec<String> = loaded.iter().map(|s| s.name().to_string()).collect();
     let cancel = interrupt::flag();
     let output = Output::open(args.run.out.as_deref())?;
     let pool = args.run.pool()?;
-    let total = args.run.games * args.run.stealth.len() as u64 * strategies.len() as u64;
+    let total = args
+        .run
+        .games
+        .saturating_mul((args.run.stealth.len() * strategies.len()) as u64);
     let progress = Progress::new(total, args.run.quiet);
+    let polled = interrupt::polled();
     let mut all = Vec::new();
     for &stealth in &args.run.stealth {
         let job = PairedJob {
@@ -202,6 +202,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         ));
     }
     progress.finish();
+    drop(polled);
     let text = format!("rules: {}\n{}", rules.spelled_out(), table(&all));
     output.write(&text, &all)
 }

@@ -1,17 +1,18 @@
 //! `raven exact`: the exact win probability (and every other reported figure) of a strategy,
 //! by expectation over every outcome instead of sampling.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
 
 use crate::engine::exact_within;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::report::{Method, Summary, csv, table};
 
 use super::args::{ExactEngineArgs, RulesArgs, load_strategy};
+use super::interrupt;
+use super::output::Output;
 
 /// Arguments of `raven exact`.
 #[derive(Args, Debug)]
@@ -34,13 +35,18 @@ pub struct ExactArgs {
 pub fn run(args: &ExactArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let strategy = load_strategy(&args.strategy)?;
+    // Before the evaluation, which can take minutes: an unusable path fails now.
+    let output = Output::open(args.out.as_deref())?;
     let started = Instant::now();
+    // The engine polls the flag: a signal lets it unwind and remove the reserved file.
+    let polled = interrupt::polled();
     let result = exact_within(
         &rules,
         strategy.as_ref(),
         &args.exact.stealth,
-        args.exact.budget(&[super::interrupt::flag()]),
+        args.exact.budget(&[interrupt::flag()]),
     )?;
+    drop(polled);
     let seconds = started.elapsed().as_secs_f64();
     let rows: Vec<Summary> = args
         .exact
@@ -52,7 +58,7 @@ pub fn run(args: &ExactArgs) -> Result<()> {
         })
         .collect();
     let mut text = String::new();
-    if !is_stdout(&args.out) {
+    if !output.is_stdout() {
         text = format!(
             "exact: strategy {}, rules {}\n{}",
             strategy.name(),
@@ -67,29 +73,5 @@ pub fn run(args: &ExactArgs) -> Result<()> {
         }
         text += &format!("{} states memoised, {seconds:.2} s\n", result.states);
     }
-    write_out(&args.out, &rows, &text)
-}
-
-/// Whether `--out -` asks for CSV on standard output.
-pub(super) fn is_stdout(out: &Option<PathBuf>) -> bool {
-    out.as_deref().is_some_and(|p| p.as_os_str() == "-")
-}
-
-/// Writes the CSV rows where `--out` says and `text` to standard output.
-pub(super) fn write_out(out: &Option<PathBuf>, rows: &[Summary], text: &str) -> Result<()> {
-    let csv_rows = rows.iter().map(csv::SummaryRow::from);
-    match out {
-        Some(path) if path.as_os_str() == "-" => {
-            csv::write_rows(std::io::stdout().lock(), csv_rows)?
-        }
-        Some(path) => {
-            let mut file = csv::AtomicFile::create(path)?;
-            csv::write_rows(file.writer(), csv_rows)?;
-            file.commit()?;
-        }
-        None => {}
-    }
-    std::io::stdout()
-        .write_all(text.as_bytes())
-        .map_err(|e| Error::Runtime(format!("cannot write to standard output: {e}")))
+    output.write(&text, rows.iter().map(csv::SummaryRow::from))
 }

@@ -1,22 +1,105 @@
-//! Ctrl-C: a process-wide flag that long runs poll between chunks (DESIGN.md).
+//! INT, TERM and HUP: one handler for the whole process, and the one flag long runs poll.
 //!
-//! The handler only sets the flag; the engine notices it at the next chunk boundary, returns
-//! `Cancelled`, and the command unwinds normally, so uncommitted output files are removed by
-//! their destructors and nothing half-written is left behind.
+//! Ctrl-C, `kill`, `timeout` and a closed terminal must all stop raven promptly and leave
+//! nothing behind. Two kinds of work meet a signal:
+//!
+//! - Work that polls [`flag`] (the Monte Carlo engines between chunks, the exact and optimal
+//!   engines every few thousand positions) runs inside a [`polled`] section. The handler only sets the flag; the engine returns `Cancelled`, the
+//!   command unwinds normally, uncommitted output files are removed by their destructors,
+//!   and `main` exits with code 130.
+//! - Everything else (reading a FIFO, the report's exact stage, writing the results) might
+//!   not notice the flag for minutes. There the handler itself removes
+//!   every reserved output file ([`super::output`] registers them here) and exits with 130
+//!   at once.
+//!
+//! A second signal always ends the process at once, in case polled work is slow to look.
+//! One exit code, 130, serves all three signals: the handler is the `ctrlc` crate's, with
+//! its `termination` feature, which does not say which signal arrived.
 
-use std::sync::Once;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, Once};
+
+use crate::error::Error;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static INSTALL: Once = Once::new();
+/// How many [`polled`] sections are running.
+static POLLING: AtomicUsize = AtomicUsize::new(0);
+/// Temporary output files not yet committed, and output directories created for them:
+/// removed by the handler before it exits (directories only if empty).
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// The Ctrl-C flag, installing the handler on first use (a process may install only one).
+/// The exit code of a run ended by a signal (128 + SIGINT, as shells report Ctrl-C).
+pub const EXIT_CODE: i32 = 130;
+
+/// Installs the handler for INT, TERM and HUP (idempotent). `main` calls it before anything
+/// else, so no output file can be reserved before the handler can clean it up.
 ///
-/// If the handler cannot be installed (another one exists), Ctrl-C keeps its default effect
-/// of ending the process at once; the flag then simply never becomes true.
-pub fn flag() -> &'static AtomicBool {
+/// If the handler cannot be installed (another one exists, as in a host program), signals
+/// keep their default effect of ending the process at once.
+pub fn install() {
     INSTALL.call_once(|| {
-        let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
+        let _ = ctrlc::set_handler(on_signal);
     });
+}
+
+/// The process-wide interrupt flag, set by the first INT, TERM or HUP. Long-running work
+/// polls it (a relaxed load is enough: it only ever goes from false to true).
+pub fn flag() -> &'static AtomicBool {
+    install();
     &INTERRUPTED
+}
+
+/// `Err(Interrupted)` once a signal has arrived: for commands to check between jobs.
+pub fn check() -> Result<(), Error> {
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        Err(Error::Interrupted)
+    } else {
+        Ok(())
+    }
+}
+
+/// Marks work that polls [`flag`] until the guard is dropped: a signal then only sets the
+/// flag and lets the work unwind, instead of ending the process from the handler.
+#[must_use = "the section ends when the guard is dropped"]
+pub fn polled() -> Polled {
+    install();
+    POLLING.fetch_add(1, Ordering::SeqCst);
+    Polled(())
+}
+
+/// See [`polled`].
+pub struct Polled(());
+
+impl Drop for Polled {
+    fn drop(&mut self) {
+        POLLING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The registry of uncommitted temporary files. Holding it keeps the handler from removing
+/// files (and from exiting) in the middle of a commit.
+pub(super) fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
+    PENDING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn on_signal() {
+    let again = INTERRUPTED.swap(true, Ordering::SeqCst);
+    if again || POLLING.load(Ordering::SeqCst) == 0 {
+        // Held until the process is gone: no commit can start after the files are removed.
+        let files = pending();
+        for file in files.iter() {
+            let _ = std::fs::remove_file(file);
+        }
+        // Directories after the files in them; `remove_dir` leaves a non-empty one alone.
+        for dir in files.iter().rev() {
+            let _ = std::fs::remove_dir(dir);
+        }
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), "raven: error: {}", Error::Interrupted);
+        std::process::exit(EXIT_CODE);
+    }
 }

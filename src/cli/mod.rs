@@ -1,10 +1,11 @@
 //! The command line: one module per subcommand, shared argument groups here.
 
 mod args;
+mod bounds;
 mod compare;
 mod exact;
 mod interrupt;
-mod output;
+pub(crate) mod output;
 mod play;
 mod progress;
 mod report;
@@ -55,6 +56,8 @@ pub enum Command {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
+    // First of all: no output file can be reserved before the handler can remove it.
+    interrupt::install();
     match cli.command {
         Command::Play(args) => play::run(&args),
         Command::Simulate(args) => simulate::run(&args),

@@ -1,18 +1,17 @@
 //! `raven play`: narrate one game.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 
 use clap::Args;
 
 use crate::engine::{Observer, play_seeded};
-use crate::error::{Error, Result};
-use crate::game::{
-    Action, Aid, Chance, Character, Decision, MAX_STEALTH, Phase, State, Step, TOUGH_CHALLENGES,
-};
+use crate::error::Result;
+use crate::game::{Action, Aid, Chance, Character, Decision, Phase, State, Step, TOUGH_CHALLENGES};
 use crate::rules::Rules;
 
 use super::args::{DEFAULT_SEED, RulesArgs, load_strategy};
+use super::bounds;
+use super::output::to_stdout;
 
 /// Arguments of `raven play`.
 #[derive(Args, Debug)]
@@ -24,8 +23,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 0)]
     pub game: u64,
     /// Starting stealth (0..=99).
-    #[arg(long, default_value_t = 10,
-          value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
+    #[arg(long, default_value_t = 10, value_parser = bounds::stealth)]
     pub stealth: u8,
     /// Strategy: a built-in name or a strategy file.
     #[arg(long, default_value = "reference")]
@@ -59,9 +57,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         &mut narrator,
     );
     writeln!(narrator.text, "{outcome}").expect("writing to a String");
-    std::io::stdout()
-        .write_all(narrator.text.as_bytes())
-        .map_err(|e| Error::Runtime(format!("cannot write to standard output: {e}")))
+    to_stdout(narrator.text.as_bytes())
 }
 
 /// Writes one line per event of a game.

@@ -23,8 +23,10 @@ use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use crate::strategy::{OptimalStrategy, Strategy, built_in, resolve};
 
 use super::args::{DEFAULT_SEED, pool};
+use super::bounds::{self, StealthList};
 use super::compare::{CompareRow, rows as compare_rows};
 use super::interrupt;
+use super::output::OutDir;
 use super::progress::Progress;
 
 /// The most positions one exact evaluation may memoise (about 7 GiB; every bundled strategy
@@ -38,8 +40,9 @@ pub struct ReportArgs {
     /// Directory to (re)write.
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,
-    /// Monte Carlo games per (strategy, rules, stealth); optimal play gets a tenth of them.
-    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Monte Carlo games per (strategy, rules, stealth), 1..=10^12; optimal play gets a
+    /// tenth of them.
+    #[arg(long, default_value_t = 100_000, value_parser = bounds::games)]
     pub games: u64,
     /// Seed of every Monte Carlo run.
     #[arg(long, default_value_t = DEFAULT_SEED)]
@@ -48,12 +51,12 @@ pub struct ReportArgs {
     #[arg(long, default_value_t = 16,
           value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
     pub max_stealth: u8,
-    /// Headline stealths: rule variants, loss causes and comparisons.
-    #[arg(long, value_delimiter = ',', default_values_t = [8u8, 10, 12],
-          value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
-    pub stealth: Vec<u8>,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Headline stealths: rule variants, loss causes and comparisons (distinct, each at most
+    /// `--max-stealth`).
+    #[arg(long, default_value = "8,10,12", value_parser = bounds::stealths)]
+    pub stealth: StealthList,
+    /// Worker threads, 1..=256 (default: all cores).
+    #[arg(long, value_parser = bounds::threads)]
     pub threads: Option<u16>,
     /// No progress bar.
     #[arg(long, short)]
@@ -81,17 +84,20 @@ enum Done {
 /// Runs `raven report`.
 pub fn run(args: &ReportArgs) -> Result<()> {
     let cancel = interrupt::flag();
-    std::fs::create_dir_all(&args.out).map_err(|e| {
-        Error::Input(format!(
-            "cannot create report directory {}: {e}",
-            args.out.display()
-        ))
-    })?;
-    // Fail on an unwritable directory before any work.
-    drop(AtomicFile::create(&args.out.join("win-rates.csv"))?);
-    let mut headline = args.stealth.clone();
+    if let Some(&above) = args.stealth.iter().find(|&&s| s > args.max_stealth) {
+        return Err(Error::Input(format!(
+            "headline stealth {above} (--stealth) is above --max-stealth {}: the report would \
+             have no values for it; raise --max-stealth or drop it",
+            args.max_stealth
+        )));
+    }
+    // Removed again (if it was made here) when the report fails or is interrupted.
+    let dir = OutDir::create(&args.out)?;
+    // Every file of the report is reserved before any work, so a path that cannot be
+    // written fails now, not after minutes of solving.
+    let mut files = Reserved::new(dir.path())?;
+    let mut headline = args.stealth.to_vec();
     headline.sort_unstable();
-    headline.dedup();
     let pool = pool(args.threads)?;
     let strategies: Vec<Box<dyn Strategy>> = STRATEGIES
         .iter()
@@ -138,6 +144,8 @@ pub fn run(args: &ReportArgs) -> Result<()> {
             .into_iter()
             .par_bridge()
             .map(|i| {
+                // Between jobs: the jobs themselves do not look at the flag.
+                interrupt::check()?;
                 let result = run_task(&tasks[i], &strategies, &all, &headline);
                 progress.advance(1);
                 result.map(|done| (i, done))
@@ -187,6 +195,8 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         + (presets.len() * headline.len()) as u64 * args.games * strategies.len() as u64;
     let progress = Progress::new(total, args.quiet);
     progress.label("monte carlo".into());
+    // The Monte Carlo engines poll the flag: a signal lets them unwind.
+    let polled = interrupt::polled();
     let advance = |n| progress.advance(n);
     for (name, rules, method, values) in &exact_rows {
         let (strategy, games): (&dyn Strategy, u64) = if name == OPTIMAL {
@@ -242,6 +252,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         }
     }
     progress.finish();
+    drop(polled);
 
     // Rule variants: each flag alone, against the default reading.
     let default_of = |name: &str, stealth: u8| {
@@ -306,7 +317,9 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         variants: variant_rows,
     };
     check(cancel)?;
-    write_report(&args.out, &balance, &comparisons)
+    write_report(&mut files, &balance, &comparisons)?;
+    dir.keep();
+    Ok(())
 }
 
 /// Runs one stage-1 task.
@@ -395,10 +408,50 @@ fn command_line(args: &ReportArgs) -> String {
     )
 }
 
+/// The files of a report, reserved in its directory before the work starts.
+struct Reserved(Vec<(String, AtomicFile)>);
+
+impl Reserved {
+    /// Reserves every file [`write_report`] writes.
+    fn new(dir: &Path) -> Result<Reserved> {
+        let mut names: Vec<String> = [
+            "win-rates.csv",
+            "rule-variants.csv",
+            "loss-causes.csv",
+            "strategy-comparison.csv",
+            "rule-variants.svg",
+            "README.md",
+        ]
+        .map(String::from)
+        .to_vec();
+        names.extend([MAIN_TEXT, CLARIFIED].map(chart_name));
+        let files = names
+            .into_iter()
+            .map(|name| Ok((name.clone(), AtomicFile::create(&dir.join(name))?)))
+            .collect::<Result<_>>()?;
+        Ok(Reserved(files))
+    }
+
+    /// The reserved file `name`.
+    fn take(&mut self, name: &str) -> AtomicFile {
+        let at = self
+            .0
+            .iter()
+            .position(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("{name} is reserved by Reserved::new"));
+        self.0.swap_remove(at).1
+    }
+}
+
+/// The file name of a win-probability chart.
+fn chart_name(rules: Rules) -> String {
+    format!("win-probability-{rules}.svg")
+}
+
 /// Writes every file of the report, each atomically.
-fn write_report(dir: &Path, balance: &Balance, comparisons: &[CompareRow]) -> Result<()> {
-    let csv = |name: &str, write: &dyn Fn(&mut std::fs::File) -> Result<()>| -> Result<()> {
-        let mut file = AtomicFile::create(&dir.join(name))?;
+fn write_report(files: &mut Reserved, balance: &Balance, comparisons: &[CompareRow]) -> Result<()> {
+    let mut csv = |name: &str, write: &dyn Fn(&mut Vec<u8>) -> Result<()>| -> Result<()> {
+        let mut file = files.take(name);
         write(file.writer())?;
         file.commit()
     };
@@ -410,9 +463,8 @@ fn write_report(dir: &Path, balance: &Balance, comparisons: &[CompareRow]) -> Re
     csv("strategy-comparison.csv", &|f| write_rows(f, comparisons))?;
     let mut charts = Vec::new();
     for rules in &balance.presets {
-        let name = format!("win-probability-{rules}.svg");
         charts.push((
-            name.clone(),
+            chart_name(*rules),
             format!("Win probability by starting stealth, {rules}"),
             balance::win_chart(balance, *rules),
         ));
@@ -423,17 +475,13 @@ fn write_report(dir: &Path, balance: &Balance, comparisons: &[CompareRow]) -> Re
         balance::variant_chart(balance),
     ));
     for (name, _, svg) in &charts {
-        text_file(&dir.join(name), svg)?;
+        text_file(files.take(name), svg)?;
     }
     let listed: Vec<(String, String)> = charts.into_iter().map(|(n, t, _)| (n, t)).collect();
-    text_file(&dir.join("README.md"), &balance::readme(balance, &listed))
+    text_file(files.take("README.md"), &balance::readme(balance, &listed))
 }
 
-fn text_file(path: &Path, text: &str) -> Result<()> {
-    use std::io::Write;
-    let mut file = AtomicFile::create(path)?;
-    file.writer()
-        .write_all(text.as_bytes())
-        .map_err(|e| Error::Runtime(format!("cannot write {}: {e}", path.display())))?;
+fn text_file(mut file: AtomicFile, text: &str) -> Result<()> {
+    file.writer().extend_from_slice(text.as_bytes());
     file.commit()
 }

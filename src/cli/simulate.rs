@@ -50,13 +50,13 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let strategy = load_strategy(&args.strategy)?;
     let run = &args.run;
-    // The handler goes in before the output file exists, so an early Ctrl-C still cleans up.
     let cancel = interrupt::flag();
     let output = Output::open(run.out.as_deref())?;
     let pool = run.pool()?;
 
     let total = run.games.saturating_mul(run.stealth.len() as u64);
     let progress = Progress::new(total, run.quiet);
+    let polled = interrupt::polled();
     let advance = |games| progress.advance(games);
     let mut rows = Vec::with_capacity(run.stealth.len());
     for &stealth in &run.stealth {
@@ -84,6 +84,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         ));
     }
     progress.finish();
+    drop(polled);
     let table = format!(
         "{}\n\n{}",
         header(strategy.name(), &rules, run),

@@ -15,10 +15,11 @@ use crate::error::{Error, Result};
 use crate::game::{Character, State};
 use crate::report::{Expectation, Method, Summary, table};
 use crate::rules::Rules;
-use crate::strategy::{BUNDLED, Strategy};
+use crate::strategy::BUNDLED;
 
-use super::args::{ExactEngineArgs, RulesArgs, load_strategy};
-use super::exact::{is_stdout, write_out};
+use super::args::{ExactEngineArgs, RulesArgs, load_strategies};
+use super::interrupt;
+use super::output::Output;
 
 /// Arguments of `raven solve`.
 #[derive(Args, Debug)]
@@ -50,6 +51,8 @@ fn p12(x: f64) -> String {
 /// Runs `raven solve`.
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules()?;
+    // The reference strategy is always reported; naming it (or any strategy) again adds
+    // nothing.
     let mut names = vec!["reference".to_string()];
     let asked = if args.strategies.is_empty() {
         BUNDLED.iter().map(|(n, _)| n.to_string()).collect()
@@ -61,17 +64,18 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             names.push(name);
         }
     }
-    let strategies: Vec<Box<dyn Strategy>> = names
-        .iter()
-        .map(|n| load_strategy(n))
-        .collect::<Result<_>>()?;
+    let strategies = load_strategies(&names)?;
+    // Before the solve, which can take minutes: an unusable path fails now.
+    let output = Output::open(args.out.as_deref())?;
 
     // The solve and the strategies' exact evaluations are independent: run them side by side;
     // the first to fail (over budget) stops the others.
     let started = Instant::now();
     let failed = AtomicBool::new(false);
-    let cancel = [super::interrupt::flag(), &failed];
+    let cancel = [interrupt::flag(), &failed];
     let budget = args.exact.budget(&cancel);
+    // Both engines poll the flag: a signal lets them unwind and remove the reserved file.
+    let polled = interrupt::polled();
     let (optimal_play, exact_runs) = rayon::join(
         || {
             raise_on_error(
@@ -89,6 +93,16 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 .collect::<Vec<_>>()
         },
     );
+    drop(polled);
+    // The cause first: a job over budget stops its siblings, which then say "cancelled".
+    if let Err(Halt::TooLarge(e)) = &optimal_play {
+        return Err(Error::Runtime(e.to_string()));
+    }
+    for (strategy, run) in strategies.iter().zip(&exact_runs) {
+        if let Err(Halt::TooLarge(e)) = run {
+            return Err(Error::Runtime(format!("{}: {e}", strategy.name())));
+        }
+    }
     let OptimalPlay {
         solutions,
         solve_seconds,
@@ -114,7 +128,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         .collect();
     let mut exact_wins = Vec::new();
     for (strategy, run) in strategies.iter().zip(exact_runs) {
-        let run = run.map_err(|e| Error::Runtime(format!("{}: {e}", strategy.name())))?;
+        let run = run?;
         exact_wins.push(run.expectations.iter().map(|e| e.win).collect::<Vec<_>>());
         rows.extend(
             args.exact
@@ -129,7 +143,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let total_seconds = started.elapsed().as_secs_f64();
 
     let mut text = String::new();
-    if !is_stdout(&args.out) {
+    if !output.is_stdout() {
         let w = &mut text;
         let _ = writeln!(w, "solve: rules {}", rules.spelled_out());
         let _ = writeln!(
@@ -168,7 +182,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
         let _ = write!(w, "\n{}", table::summaries(&rows));
     }
-    write_out(&args.out, &rows, &text)
+    output.write(&text, rows.iter().map(crate::report::csv::SummaryRow::from))
 }
 
 /// Optimal play at each stealth: the solved values and what they are made of.

@@ -2,13 +2,14 @@
 //! validates strategy files.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
 use crate::error::{Error, Result};
 use crate::strategy::{BUNDLED, FileStrategy, bundled};
+
+use super::output::to_stdout;
 
 /// Arguments of `raven strategies`.
 #[derive(Args, Debug)]
@@ -65,14 +66,12 @@ pub fn listing() -> String {
 
 /// Runs `raven strategies`.
 pub fn run(args: &StrategiesArgs) -> Result<()> {
-    let mut stdout = std::io::stdout();
-    let io = |e: std::io::Error| Error::Runtime(format!("cannot write to standard output: {e}"));
     match &args.command {
-        None => stdout.write_all(listing().as_bytes()).map_err(io),
+        None => to_stdout(listing().as_bytes()),
         Some(StrategiesCommand::Check { files }) => {
             for file in files {
                 FileStrategy::from_path(file).map_err(|e| Error::Input(e.to_string()))?;
-                writeln!(stdout, "ok {}", file.display()).map_err(io)?;
+                to_stdout(format!("ok {}\n", file.display()).as_bytes())?;
             }
             Ok(())
         }

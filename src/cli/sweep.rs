@@ -18,6 +18,7 @@ use crate::report::csv::SummaryRow;
 use crate::strategy::{FileStrategy, source};
 
 use super::args::{RulesArgs, RunArgs};
+use super::bounds;
 use super::interrupt;
 use super::output::Output;
 use super::progress::Progress;
@@ -90,16 +91,9 @@ pub fn parse_param(text: &str) -> std::result::Result<Param, String> {
             (v, v)
         }
     };
-    if step < 1 {
-        return Err(format!("the step in '{text}' must be at least 1"));
-    }
-    if low > high {
-        return Err(format!("the range in '{text}' is empty ({low} > {high})"));
-    }
+    // Counted before anything is allocated: `0..9223372036854775807` is refused, not built.
+    bounds::range_len(low, high, step).map_err(|e| format!("'{text}': {e}"))?;
     let values: Vec<i64> = (low..=high).step_by(step as usize).collect();
-    if values.len() > 1000 {
-        return Err(format!("'{text}' has more than 1000 values"));
-    }
     Ok(Param {
         key: key.to_string(),
         values,
@@ -157,6 +151,16 @@ pub fn run(args: &SweepArgs) -> Result<()> {
     let (name, text) = source(&args.strategy).map_err(|e| Error::Input(e.to_string()))?;
     // Validate the file itself first, so its errors carry its own line and column.
     FileStrategy::parse(&name, &args.strategy, &text).map_err(|e| Error::Input(e.to_string()))?;
+    for (i, param) in args.params.iter().enumerate() {
+        if args.params[..i].iter().any(|p| p.key == param.key) {
+            return Err(Error::Input(format!(
+                "--param {} is given twice; give each knob once, with all its values",
+                param.key
+            )));
+        }
+    }
+    bounds::grid_points(args.params.iter().map(|p| p.values.len()))
+        .map_err(|e| Error::Input(format!("--param: {e}")))?;
     let points = grid(&args.params);
     let strategies = points
         .iter()
@@ -166,8 +170,12 @@ pub fn run(args: &SweepArgs) -> Result<()> {
     let cancel = interrupt::flag();
     let output = Output::open(args.run.out.as_deref())?;
     let pool = args.run.pool()?;
-    let total = args.run.games * (args.run.stealth.len() * points.len()) as u64;
+    let total = args
+        .run
+        .games
+        .saturating_mul((args.run.stealth.len() * points.len()) as u64);
     let progress = Progress::new(total, args.run.quiet);
+    let polled = interrupt::polled();
     let mut summaries = Vec::new();
     for (values, strategy) in points.iter().zip(&strategies) {
         for &stealth in &args.run.stealth {
@@ -191,6 +199,7 @@ pub fn run(args: &SweepArgs) -> Result<()> {
         }
     }
     progress.finish();
+    drop(polled);
     let keys: Vec<&str> = args.params.iter().map(|p| p.key.as_str()).collect();
     let records = records(&keys, &summaries)?;
     let mut table = String::new();

@@ -1,7 +1,6 @@
-//! Tidy CSV: one row per (strategy, rules, stealth, method), written atomically.
+//! Tidy CSV: one row per (strategy, rules, stealth, method).
 
 use std::io::Write;
-use std::path::Path;
 
 use serde::Serialize;
 
@@ -85,60 +84,6 @@ pub fn write_rows<W: Write, R: Serialize>(out: W, rows: impl IntoIterator<Item =
         .map_err(|e| Error::Runtime(format!("cannot write CSV: {e}")))
 }
 
-/// An output file that appears only when complete: a temporary file in the target directory,
-/// renamed over the target by [`AtomicFile::commit`]. Dropped uncommitted, it leaves nothing.
-pub struct AtomicFile {
-    temp: tempfile::NamedTempFile,
-    path: std::path::PathBuf,
-}
-
-impl AtomicFile {
-    /// Prepares to write `path`; fails early (exit 2) if its directory is not writable.
-    pub fn create(path: &Path) -> Result<AtomicFile> {
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let refuse = |why: String| {
-            Error::Input(format!(
-                "cannot write output file {}: {why}",
-                path.display()
-            ))
-        };
-        if path.is_dir() {
-            return Err(refuse("it is a directory".into()));
-        }
-        if !dir.is_dir() {
-            return Err(refuse(format!(
-                "directory {} does not exist",
-                dir.display()
-            )));
-        }
-        // tempfile's own message names the temporary path, which would only confuse.
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".raven-").suffix(".tmp");
-        // An ordinary file once in place (tempfile's default is owner-only).
-        #[cfg(unix)]
-        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-        let temp = builder
-            .tempfile_in(dir)
-            .map_err(|e| refuse(std::io::Error::from(e.kind()).to_string()))?;
-        Ok(AtomicFile {
-            temp,
-            path: path.to_path_buf(),
-        })
-    }
-
-    /// Where the content goes until committed.
-    pub fn writer(&mut self) -> &mut std::fs::File {
-        self.temp.as_file_mut()
-    }
-
-    /// Moves the finished file into place.
-    pub fn commit(self) -> Result<()> {
-        let path = self.path;
-        self.temp.persist(&path).map(|_| ()).map_err(|e| {
-            Error::Runtime(format!("cannot write output file {}: {e}", path.display()))
-        })
-    }
-}
+/// Output files are reserved and written by the command layer's one output module, which
+/// decides what happens to what is already at a path; re-exported for the report writers.
+pub(crate) use crate::cli::output::AtomicFile;

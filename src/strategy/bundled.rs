@@ -88,7 +88,7 @@ pub fn source(spec: &str) -> Result<(String, String), StrategyError> {
     {
         return Ok((name.to_string(), text.to_string()));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::input::read_text(path).map_err(|e| {
         StrategyError(format!(
             "{spec}: cannot read strategy file: {e} (bundled names: {})",
             BUNDLED.map(|(n, _)| n).join(", ")

@@ -45,6 +45,8 @@ impl FileStrategy {
     /// names the source in errors.
     pub fn parse(name: &str, origin: &str, text: &str) -> Result<FileStrategy, StrategyError> {
         let spec: Spec = toml::from_str(text).map_err(|e| located(origin, text, &e))?;
+        spec.check()
+            .map_err(|(knob, why)| StrategyError(at_knob(origin, text, knob, &why)))?;
         Ok(FileStrategy {
             name: name.to_string(),
             spec,
@@ -53,7 +55,7 @@ impl FileStrategy {
 
     /// Reads and parses a strategy file; it is named after the file's stem.
     pub fn from_path(path: &Path) -> Result<FileStrategy, StrategyError> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = crate::input::read_text(path).map_err(|e| {
             StrategyError(format!(
                 "{}: cannot read strategy file: {e}",
                 path.display()
@@ -93,31 +95,42 @@ impl Strategy for FileStrategy {
     }
 }
 
-/// 1-based line and column of byte offset `at` in `text`.
-pub fn line_col(text: &str, at: usize) -> (usize, usize) {
-    let at = at.min(text.len());
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let column = before
-        .rfind('\n')
-        .map_or(before, |nl| &before[nl + 1..])
-        .chars()
-        .count()
-        + 1;
-    (line, column)
+pub use crate::input::line_col;
+
+/// `origin:line:column: message (at `excerpt`)` for the value of `section.knob`, or
+/// `origin: message` if the file does not set it.
+fn at_knob(origin: &str, text: &str, knob: &str, message: &str) -> String {
+    let (section, key) = knob.split_once('.').expect("section.knob");
+    let span = toml::de::DeTable::parse(text).ok().and_then(|doc| {
+        let (_, value) = doc
+            .get_ref()
+            .iter()
+            .find(|(k, _)| k.get_ref().as_ref() == section)?;
+        let toml::de::DeValue::Table(table) = value.get_ref() else {
+            return None;
+        };
+        let (_, value) = table.iter().find(|(k, _)| k.get_ref().as_ref() == key)?;
+        Some(value.span().start)
+    });
+    match span {
+        Some(at) => crate::input::located(origin, text, at, message),
+        None => format!("{origin}: [{section}] {key}: {message}"),
+    }
 }
 
-/// `origin:line:column: message (at `the line`)` for a toml error.
+/// `origin:line:column: message (at `excerpt`)` for a toml error; message and excerpt are
+/// kept short, however long the offending line or value.
 fn located(origin: &str, text: &str, error: &toml::de::Error) -> StrategyError {
-    let message = error.message().trim().replace('\n', " ");
     match error.span() {
-        Some(span) => {
-            let (line, column) = line_col(text, span.start);
-            let source = text.lines().nth(line - 1).unwrap_or("").trim();
-            StrategyError(format!(
-                "{origin}:{line}:{column}: {message} (at `{source}`)"
-            ))
-        }
-        None => StrategyError(format!("{origin}: {message}")),
+        Some(span) => StrategyError(crate::input::located(
+            origin,
+            text,
+            span.start,
+            error.message(),
+        )),
+        None => StrategyError(format!(
+            "{origin}: {}",
+            crate::input::shorten(error.message(), 4 * crate::input::EXCERPT_CHARS)
+        )),
     }
 }

@@ -23,6 +23,12 @@ macro_rules! keywords {
             pub const NAMES: &'static [&'static str] = &[$($text),+];
         }
 
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(match self { $($name::$variant => $text,)+ })
+            }
+        }
+
         impl TryFrom<String> for $name {
             type Error = String;
             fn try_from(text: String) -> Result<Self, String> {
@@ -39,6 +45,30 @@ macro_rules! keywords {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "String")]
 pub struct Speciality(pub Character);
+
+impl std::fmt::Display for Speciality {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.speciality())
+    }
+}
+
+/// A list whose entries must differ (`pass_types`, `phases`): a repeat is refused like a
+/// repeat in `order`, since it can only be a slip.
+fn distinct<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de> + PartialEq + std::fmt::Display,
+{
+    let items = Vec::<T>::deserialize(deserializer)?;
+    for (i, item) in items.iter().enumerate() {
+        if items[..i].contains(item) {
+            return Err(serde::de::Error::custom(format!(
+                "'{item}' appears twice in the list"
+            )));
+        }
+    }
+    Ok(items)
+}
 
 /// The allowed speciality names, for error messages.
 fn speciality_names() -> String {
@@ -329,6 +359,38 @@ pub struct Spec {
     pub substitute: SubstituteSpec,
 }
 
+impl Spec {
+    /// Checks what no single knob can: knobs that together make another knob do nothing
+    /// without a word (an `order` of only the fixed main character makes `count` void). The
+    /// error names the knob to point at (`section.knob`) and why.
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        let order = &self.recruit.order.0;
+        let count = self.recruit.count.0;
+        let main = match self.main.character {
+            MainRule::Fixed(c) => Some(c),
+            _ => None,
+        };
+        // An empty order says "nobody" in so many words; an order of the main character
+        // alone says it only by accident.
+        if let Some(main) = main
+            && count > 0
+            && !order.is_empty()
+            && order.iter().all(|c| *c == main)
+        {
+            return Err((
+                "recruit.order",
+                format!(
+                    "the order names only {} ({}), the main character, so count = {count} \
+                     would recruit nobody; name others, or set count = 0 to play alone",
+                    main.speciality(),
+                    main.name()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// `[main]`.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -422,6 +484,7 @@ pub struct FirstAidSpec {
     /// At which opportunities.
     pub when: AidWhen,
     /// Only in these phases.
+    #[serde(deserialize_with = "distinct")]
     pub phases: Vec<PhaseName>,
     /// Only while stealth is at least this (0: always).
     pub stealth_floor: StealthFloor,
@@ -466,6 +529,7 @@ pub struct SideSpec {
     /// When to attempt at all.
     pub attempt: SideAttempt,
     /// Types always passed.
+    #[serde(deserialize_with = "distinct")]
     pub pass_types: Vec<Speciality>,
     /// Who rolls.
     pub roller: Roller,

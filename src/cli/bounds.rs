@@ -1,0 +1,227 @@
+//! Every number a user types, checked in one place against what makes sense, with the bound
+//! stated in the error. A value past these bounds is a typo or a run that would never end
+//! (or overflow, or allocate without limit); refusing it in milliseconds beats all three.
+//!
+//! These are clap value parsers: the whole value is seen at once (a stealth list is checked
+//! for repeats as a list), and clap puts the argument's name in front of the message.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::game::MAX_STEALTH;
+
+/// Most games per starting stealth (or per cell of a report): 10^12 take about 12 days at a
+/// million games per second. Totals (games × stealths × strategies × grid points) stay far
+/// below `u64::MAX`.
+pub const MAX_GAMES: u64 = 1_000_000_000_000;
+
+/// Most worker threads: far more than cores only adds start-up and scheduling cost (the
+/// results never depend on it), and thousands of threads bring a machine to its knees.
+pub const MAX_THREADS: u16 = 256;
+
+/// Highest confidence level: beyond it the normal quantile grows without bound (at exactly
+/// 1 it is infinite and every interval is 0–100%).
+pub const MAX_CONFIDENCE: f64 = 0.999_999;
+
+/// Most values one `--param` of `raven sweep` may take.
+pub const MAX_PARAM_VALUES: u128 = 1_000;
+
+/// Most grid points of one sweep (the product of every `--param`'s value count).
+pub const MAX_GRID_POINTS: u128 = 10_000;
+
+/// `--games`: 1..=[`MAX_GAMES`].
+pub fn games(text: &str) -> Result<u64, String> {
+    let games: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a whole number of games"))?;
+    match games {
+        0 => Err("at least 1 game is needed".into()),
+        n if n > MAX_GAMES => Err(format!(
+            "{n} games is more than the limit of {MAX_GAMES} (10^12 games take days)"
+        )),
+        n => Ok(n),
+    }
+}
+
+/// `--threads`: 1..=[`MAX_THREADS`].
+pub fn threads(text: &str) -> Result<u16, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n @ 1..) if n <= u64::from(MAX_THREADS) => Ok(n as u16),
+        Ok(0) => Err("at least 1 thread is needed".into()),
+        Ok(n) => Err(format!(
+            "{n} threads is more than the limit of {MAX_THREADS} (results never depend on \
+             the thread count; the default uses every core)"
+        )),
+        Err(_) => Err(format!("'{text}' is not a whole number of threads")),
+    }
+}
+
+/// `--confidence`: strictly above 0, at most [`MAX_CONFIDENCE`].
+pub fn confidence(text: &str) -> Result<f64, String> {
+    let level: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number"))?;
+    if level > 0.0 && level <= MAX_CONFIDENCE {
+        Ok(level)
+    } else if level > MAX_CONFIDENCE && level < 1.0 {
+        Err(format!(
+            "{level} is too close to 1: the highest level is {MAX_CONFIDENCE}, beyond which \
+             the intervals widen without bound"
+        ))
+    } else {
+        Err(format!(
+            "{level} is not strictly between 0 and 1 (e.g. 0.95; at most {MAX_CONFIDENCE})"
+        ))
+    }
+}
+
+/// One starting stealth: 0..=[`MAX_STEALTH`].
+pub fn stealth(text: &str) -> Result<u8, String> {
+    let value: u64 = text.trim().parse().map_err(|e| format!("'{text}': {e}"))?;
+    u8::try_from(value)
+        .ok()
+        .filter(|&s| s <= MAX_STEALTH)
+        .ok_or_else(|| format!("{value} is not in 0..={MAX_STEALTH}"))
+}
+
+/// A comma-separated list of distinct starting stealths, in the order given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StealthList(pub Vec<u8>);
+
+impl StealthList {
+    /// The stealths.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for StealthList {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a StealthList {
+    type Item = &'a u8;
+    type IntoIter = std::slice::Iter<'a, u8>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl fmt::Display for StealthList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let items: Vec<String> = self.0.iter().map(u8::to_string).collect();
+        f.write_str(&items.join(","))
+    }
+}
+
+impl FromStr for StealthList {
+    type Err = String;
+    /// Each value 0..=99; a value given twice is refused (it would be a duplicate row).
+    fn from_str(text: &str) -> Result<StealthList, String> {
+        let mut list = Vec::new();
+        for item in text.split(',') {
+            let value = stealth(item)?;
+            if list.contains(&value) {
+                return Err(format!(
+                    "stealth {value} is given twice; list each starting stealth once"
+                ));
+            }
+            list.push(value);
+        }
+        Ok(StealthList(list))
+    }
+}
+
+/// `--stealth LIST`.
+pub fn stealths(text: &str) -> Result<StealthList, String> {
+    text.parse()
+}
+
+/// How many values `low..=high` in steps of `step` has, refused past [`MAX_PARAM_VALUES`]
+/// before anything is allocated.
+pub fn range_len(low: i64, high: i64, step: i64) -> Result<usize, String> {
+    if step < 1 {
+        return Err("the step must be at least 1".into());
+    }
+    if low > high {
+        return Err(format!("the range is empty ({low} > {high})"));
+    }
+    let count = (i128::from(high) - i128::from(low)) as u128 / step as u128 + 1;
+    if count > MAX_PARAM_VALUES {
+        return Err(format!(
+            "{count} values is more than the limit of {MAX_PARAM_VALUES} per parameter"
+        ));
+    }
+    Ok(count as usize)
+}
+
+/// The number of grid points of parameters with these value counts, refused past
+/// [`MAX_GRID_POINTS`] before the grid is built.
+pub fn grid_points(counts: impl IntoIterator<Item = usize>) -> Result<usize, String> {
+    let mut points: u128 = 1;
+    for count in counts {
+        points = points.saturating_mul(count as u128);
+        if points > MAX_GRID_POINTS {
+            return Err(format!(
+                "the grid has more than the limit of {MAX_GRID_POINTS} points (the product of \
+                 every --param's number of values)"
+            ));
+        }
+    }
+    Ok(points as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_are_inclusive_and_stated() {
+        assert_eq!(games("1"), Ok(1));
+        assert_eq!(games(&MAX_GAMES.to_string()), Ok(MAX_GAMES));
+        assert!(games("1000000000001").unwrap_err().contains("limit"));
+        assert!(games("18446744073709551615").unwrap_err().contains("limit"));
+        assert!(games("0").unwrap_err().contains("at least 1"));
+        assert_eq!(threads("256"), Ok(256));
+        assert!(threads("10000").unwrap_err().contains("256"));
+        assert!(threads("0").is_err());
+        assert!(confidence("0.999999").is_ok());
+        assert!(
+            confidence("0.9999999999999999")
+                .unwrap_err()
+                .contains("too close")
+        );
+        assert!(confidence("1").is_err() && confidence("NaN").is_err());
+    }
+
+    #[test]
+    fn stealth_lists_refuse_repeats_and_out_of_range_values() {
+        assert_eq!(
+            "8,10,12".parse::<StealthList>().unwrap().as_slice(),
+            [8, 10, 12]
+        );
+        assert!(stealths("10,10,10").unwrap_err().contains("twice"));
+        assert!(
+            stealths("100")
+                .unwrap_err()
+                .contains("100 is not in 0..=99")
+        );
+        assert!(stealths("8,x").unwrap_err().contains("invalid digit"));
+        assert!(stealths("8,,10").unwrap_err().contains("empty string"));
+    }
+
+    #[test]
+    fn ranges_and_grids_are_counted_before_they_are_built() {
+        assert_eq!(range_len(0, 6, 1), Ok(7));
+        assert_eq!(range_len(1, 9, 3), Ok(3));
+        assert!(range_len(0, i64::MAX, 1).unwrap_err().contains("limit"));
+        assert!(range_len(i64::MIN, i64::MAX, 1).is_err());
+        assert_eq!(grid_points([10, 10, 10]), Ok(1000));
+        assert!(grid_points([1000, 1000, 1000]).is_err());
+    }
+}

@@ -1,0 +1,832 @@
+//! raven driven as a hostile tester would (issue 13): special files as output targets,
+//! output paths that cannot be written, signals, numbers at their extremes, inputs that never
+//! end, closed pipes and ambiguous arguments. Every bad input must give one clear message,
+//! exit code 2, no panic, and leave the directory exactly as it was.
+
+#![cfg(unix)]
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Commands that write CSV with `--out` and finish in well under a second (release build).
+const WRITERS: [&[&str]; 4] = [
+    &["simulate", "--games", "300", "--stealth", "10", "--quiet"],
+    &[
+        "compare",
+        "--strategy",
+        "reference",
+        "--strategy",
+        "duo",
+        "--games",
+        "300",
+        "--stealth",
+        "10",
+        "--quiet",
+    ],
+    &[
+        "sweep",
+        "--strategy",
+        "duo",
+        "--param",
+        "recruit.count=0..1",
+        "--games",
+        "100",
+        "--stealth",
+        "10",
+        "--quiet",
+    ],
+    &["exact", "--stealth", "0"],
+];
+
+/// How a run of raven ended.
+#[derive(Debug)]
+struct Outcome {
+    /// `None`: ended by a signal.
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    /// Peak resident memory (`ru_maxrss` of this child alone), KiB.
+    max_rss_kib: i64,
+}
+
+fn raven(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(assert_cmd::cargo::cargo_bin!("raven"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env("RUST_BACKTRACE", "1")
+        .stdin(Stdio::null());
+    command
+}
+
+/// Waits for `child` with `wait4`, which reports this child's own peak memory; kills it
+/// if it runs past two minutes (a hang is a failure, not a stuck suite).
+fn finish(mut child: std::process::Child) -> Outcome {
+    let pid = child.id() as libc::pid_t;
+    let read = |stream: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut s) = stream {
+                let _ = s.read_to_string(&mut text);
+            }
+            text
+        })
+    };
+    let stdout = read(child.stdout.take().map(|s| Box::new(s) as _));
+    let stderr = read(child.stderr.take().map(|s| Box::new(s) as _));
+    let done = Arc::new(AtomicBool::new(false));
+    let watchdog = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let start = Instant::now();
+            while !done.load(Ordering::SeqCst) {
+                if start.elapsed() > Duration::from_secs(120) {
+                    // SAFETY: kill(2) on our own, not yet reaped, child.
+                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        })
+    };
+    let mut status = 0;
+    // SAFETY: zeroed rusage is a valid value; wait4 fills it for our child `pid`.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    done.store(true, Ordering::SeqCst);
+    watchdog.join().unwrap();
+    assert_eq!(waited, pid, "wait4 failed");
+    Outcome {
+        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+        max_rss_kib: usage.ru_maxrss,
+    }
+}
+
+fn run(dir: &Path, args: &[&str]) -> Outcome {
+    let child = raven(dir, args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("raven starts");
+    finish(child)
+}
+
+/// Everything in `dir`: name → file type and content (links: their target); nothing if
+/// `dir` does not exist.
+fn snapshot(dir: &Path) -> BTreeMap<String, String> {
+    let mut all = BTreeMap::new();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return all;
+    };
+    for entry in entries {
+        let entry = entry.unwrap();
+        let kind = entry.file_type().unwrap();
+        let what = if kind.is_symlink() {
+            format!("link to {}", fs::read_link(entry.path()).unwrap().display())
+        } else if kind.is_file() {
+            // The first bytes and the length: enough to see a change, even of a huge file.
+            let meta = entry.metadata().unwrap();
+            let mut head = Vec::new();
+            let file = fs::File::open(entry.path()).unwrap();
+            std::io::Read::read_to_end(&mut std::io::Read::take(file, 4096), &mut head).unwrap();
+            format!(
+                "file {:o}, {} bytes: {}",
+                meta.permissions().mode(),
+                meta.len(),
+                String::from_utf8_lossy(&head)
+            )
+        } else {
+            format!("{kind:?}")
+        };
+        all.insert(entry.file_name().to_string_lossy().into_owned(), what);
+    }
+    all
+}
+
+/// Runs raven in `dir` and expects a refusal: exit 2, one message, no panic, nothing on
+/// standard output, the directory unchanged. Returns the message.
+fn refused(dir: &Path, args: &[&str]) -> String {
+    let before = snapshot(dir);
+    let outcome = run(dir, args);
+    assert_eq!(outcome.code, Some(2), "{args:?}: {outcome:?}");
+    assert!(outcome.stdout.is_empty(), "{args:?}: {outcome:?}");
+    assert!(
+        !outcome.stderr.contains("panicked") && !outcome.stderr.contains("backtrace"),
+        "{args:?}: {}",
+        outcome.stderr
+    );
+    assert_eq!(
+        outcome
+            .stderr
+            .lines()
+            .filter(|l| l.contains("error"))
+            .count(),
+        1,
+        "{args:?}: {}",
+        outcome.stderr
+    );
+    assert_eq!(snapshot(dir), before, "{args:?} changed the directory");
+    outcome.stderr
+}
+
+fn with_out<'a>(args: &[&'a str], out: &'a str) -> Vec<&'a str> {
+    let mut all = args.to_vec();
+    all.extend(["--out", out]);
+    all
+}
+
+fn temp_files(dir: &Path) -> Vec<String> {
+    snapshot(dir)
+        .into_keys()
+        .filter(|n| n.starts_with(".raven-"))
+        .collect()
+}
+
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success());
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+// 1. What is at the output path.
+
+#[test]
+fn a_symlinked_output_is_written_through_the_link_which_stays() {
+    for args in WRITERS {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("real.csv"), "old").unwrap();
+        std::os::unix::fs::symlink("real.csv", dir.path().join("link.csv")).unwrap();
+        let outcome = run(dir.path(), &with_out(args, "link.csv"));
+        assert_eq!(outcome.code, Some(0), "{args:?}: {outcome:?}");
+        let link = fs::symlink_metadata(dir.path().join("link.csv")).unwrap();
+        assert!(link.file_type().is_symlink(), "{args:?} replaced the link");
+        let written = fs::read_to_string(dir.path().join("real.csv")).unwrap();
+        assert!(written.contains("raven_version"), "{args:?}: {written}");
+        assert_eq!(
+            snapshot(dir.path()).len(),
+            2,
+            "{args:?}: {:?}",
+            snapshot(dir.path())
+        );
+    }
+}
+
+#[test]
+fn read_only_files_dangling_links_directories_and_readerless_fifos_are_refused() {
+    for args in WRITERS {
+        let dir = tempfile::tempdir().unwrap();
+        let read_only = dir.path().join("precious.csv");
+        fs::write(&read_only, "precious").unwrap();
+        fs::set_permissions(&read_only, fs::Permissions::from_mode(0o444)).unwrap();
+        std::os::unix::fs::symlink("nowhere.csv", dir.path().join("dangling.csv")).unwrap();
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        mkfifo(&dir.path().join("fifo"));
+        for (target, why) in [
+            ("precious.csv", "read-only"),
+            ("dangling.csv", "does not exist"),
+            ("sub", "is a directory"),
+            ("fifo", "no process is reading"),
+            ("missing/x.csv", "does not exist"),
+        ] {
+            let message = refused(dir.path(), &with_out(args, target));
+            assert!(
+                message.contains(why) && message.contains(target),
+                "{args:?} {target}: {message}"
+            );
+        }
+    }
+}
+
+#[test]
+fn fifos_and_character_devices_are_written_through() {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    mkfifo(&fifo);
+    // A reader that is already there (non-blocking, so opening does not wait for raven).
+    let mut reader = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo)
+        .unwrap();
+    let outcome = run(dir.path(), &with_out(WRITERS[0], "fifo"));
+    assert_eq!(outcome.code, Some(0), "{outcome:?}");
+    let mut csv = String::new();
+    reader.read_to_string(&mut csv).unwrap();
+    assert!(csv.starts_with("strategy,rules,stealth"), "{csv}");
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+
+    // The real /dev/null only where the test cannot replace it whatever the binary does: a
+    // raven without this policy, run as root, leaves a regular file there. As root,
+    // `device_nodes_made_here_stay_devices` tests a node of its own.
+    let null = || {
+        fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    };
+    if !is_root() && null() {
+        let outcome = run(dir.path(), &with_out(WRITERS[3], "/dev/null"));
+        assert_eq!(outcome.code, Some(0), "{outcome:?}");
+        assert!(null(), "raven replaced /dev/null");
+    } else {
+        eprintln!("skipped /dev/null: running as root (or it is no device here)");
+    }
+    assert_eq!(snapshot(dir.path()).len(), 1, "{:?}", snapshot(dir.path()));
+}
+
+#[test]
+fn device_nodes_made_here_stay_devices() {
+    if !is_root() {
+        eprintln!("skipped: mknod needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // The same device as /dev/null, and a loop device (never opened: it is refused).
+    let made = Command::new("mknod")
+        .current_dir(dir.path())
+        .args(["null", "c", "1", "3"])
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let made = Command::new("mknod")
+        .current_dir(dir.path())
+        .args(["block", "b", "7", "250"])
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let outcome = run(dir.path(), &with_out(WRITERS[0], "null"));
+    assert_eq!(outcome.code, Some(0), "{outcome:?}");
+    let message = refused(dir.path(), &with_out(WRITERS[0], "block"));
+    assert!(message.contains("block device"), "{message}");
+    let null = fs::symlink_metadata(dir.path().join("null")).unwrap();
+    assert!(null.file_type().is_char_device());
+    let block = fs::symlink_metadata(dir.path().join("block")).unwrap();
+    assert!(block.file_type().is_block_device());
+}
+
+#[test]
+fn a_replaced_file_keeps_its_permissions() {
+    // Group-writable survives a umask of 022, owner-only stays owner-only.
+    for mode in [0o600, 0o664] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mine.csv");
+        fs::write(&path, "old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
+        let outcome = run(dir.path(), &with_out(WRITERS[0], "mine.csv"));
+        assert_eq!(outcome.code, Some(0), "{outcome:?}");
+        let meta = fs::metadata(&path).unwrap();
+        assert_eq!(meta.permissions().mode() & 0o777, mode);
+        assert!(fs::read_to_string(&path).unwrap().contains("raven_version"));
+    }
+}
+
+// 2. The output is checked before the work.
+
+#[test]
+fn long_commands_refuse_their_output_before_computing() {
+    let dir = tempfile::tempdir().unwrap();
+    let read_only = dir.path().join("precious.csv");
+    fs::write(&read_only, "precious").unwrap();
+    fs::set_permissions(&read_only, fs::Permissions::from_mode(0o444)).unwrap();
+    // Each would compute for minutes (or hours) before writing.
+    for args in [
+        &["exact", "--strategy", "random", "--stealth", "40"][..],
+        &["solve", "--stealth", "40"],
+        &["simulate", "--games", "1000000000000"],
+        &[
+            "compare",
+            "--strategy",
+            "reference",
+            "--strategy",
+            "duo",
+            "--games",
+            "1000000000000",
+        ],
+    ] {
+        for target in ["precious.csv", "missing/x.csv"] {
+            refused(dir.path(), &with_out(args, target));
+        }
+    }
+    // A report reserves every one of its files first.
+    let report = dir.path().join("report");
+    fs::create_dir(&report).unwrap();
+    let readme = report.join("README.md");
+    fs::write(&readme, "keep").unwrap();
+    fs::set_permissions(&readme, fs::Permissions::from_mode(0o444)).unwrap();
+    let message = refused(dir.path(), &["report", "--quiet", "--out", "report"]);
+    assert!(message.contains("README.md"), "{message}");
+    assert_eq!(snapshot(&report).len(), 1, "{:?}", snapshot(&report));
+}
+
+// 4. Signals.
+
+/// Starts raven, waits until it has reserved its output (so its handler is in place), sends
+/// `signal` and expects exit 130 with no file left in `dir`.
+fn interrupted(dir: &Path, watch: &Path, args: &[&str], signal: &str) {
+    let child = raven(dir, args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while temp_files(watch).is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{args:?} never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let sent = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let outcome = finish(child);
+    assert_eq!(outcome.code, Some(130), "{signal} {args:?}: {outcome:?}");
+    assert!(outcome.stdout.is_empty(), "{signal} {args:?}");
+    assert!(
+        outcome.stderr.contains("interrupted"),
+        "{signal} {args:?}: {}",
+        outcome.stderr
+    );
+    assert!(
+        snapshot(watch).is_empty(),
+        "{signal} {args:?} left {:?}",
+        snapshot(watch)
+    );
+}
+
+#[test]
+fn int_term_and_hup_stop_monte_carlo_runs_and_leave_nothing() {
+    for signal in ["INT", "TERM", "HUP"] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = [
+            "simulate",
+            "--games",
+            "1000000000000",
+            "--threads",
+            "1",
+            "--quiet",
+            "--out",
+            "x.csv",
+        ];
+        interrupted(dir.path(), dir.path(), &args, signal);
+        let args = [
+            "compare",
+            "--strategy",
+            "reference",
+            "--strategy",
+            "duo",
+            "--games",
+            "1000000000000",
+            "--quiet",
+            "--out",
+            "x.csv",
+        ];
+        interrupted(dir.path(), dir.path(), &args, signal);
+    }
+}
+
+#[test]
+fn signals_stop_exact_solve_and_report_and_leave_nothing() {
+    // exact and solve poll the flag and unwind; the report's first stage does not, so there
+    // the handler itself removes the reserved files and exits. Both must look the same.
+    for (signal, args) in [
+        (
+            "TERM",
+            &[
+                "exact",
+                "--strategy",
+                "random",
+                "--stealth",
+                "16",
+                "--out",
+                "x.csv",
+            ][..],
+        ),
+        ("HUP", &["solve", "--stealth", "16", "--out", "x.csv"]),
+        (
+            "INT",
+            &[
+                "exact",
+                "--strategy",
+                "reckless",
+                "--stealth",
+                "16",
+                "--out",
+                "x.csv",
+            ],
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        interrupted(dir.path(), dir.path(), args, signal);
+    }
+    for (signal, existing) in [("INT", true), ("TERM", false)] {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("report");
+        if existing {
+            fs::create_dir(&report).unwrap();
+        }
+        let args = ["report", "--quiet", "--out", "report"];
+        interrupted(dir.path(), &report, &args, signal);
+        // A directory the report made is removed again; one that was there stays.
+        assert_eq!(report.exists(), existing);
+    }
+}
+
+// 5 and 6. Numbers and inputs without bounds; memory measured.
+
+/// Peak memory a refusal may take: a bounded read of 1 MiB plus the binary itself.
+const SMALL_KIB: i64 = 64 * 1024;
+
+/// The bound on a child's `ru_maxrss`. Linux carries the high-water mark of the memory a
+/// process leaves at `execve` into its own, so a child spawned by this (multi-threaded)
+/// test process reports at least this process's peak: that is added.
+fn small_kib() -> i64 {
+    let status = fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let own = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<i64>().ok())
+        .unwrap_or(0);
+    SMALL_KIB + own
+}
+
+fn refused_small(dir: &Path, args: &[&str], why: &str) {
+    let before = snapshot(dir);
+    let outcome = run(dir, args);
+    assert_eq!(outcome.code, Some(2), "{args:?}: {outcome:?}");
+    assert!(
+        outcome.stderr.contains(why) && !outcome.stderr.contains("panicked"),
+        "{args:?}: {}",
+        outcome.stderr
+    );
+    assert!(
+        outcome.max_rss_kib < small_kib(),
+        "{args:?} peaked at {} KiB",
+        outcome.max_rss_kib
+    );
+    assert_eq!(snapshot(dir), before);
+}
+
+#[test]
+fn numbers_past_their_bounds_are_refused_without_work_or_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = |params: &[&str]| {
+        let mut args = vec!["sweep", "--strategy", "duo", "--out", "x.csv"];
+        for p in params {
+            args.extend(["--param", p]);
+        }
+        args.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            sweep(&["recruit.count=0..9223372036854775807"]),
+            "limit of 1000",
+        ),
+        (
+            sweep(&["recruit.count=-9223372036854775808..9223372036854775807:1"]),
+            "limit of 1000",
+        ),
+        (
+            sweep(&[
+                "recruit.stealth_floor=0..999",
+                "side.stealth_floor=0..999",
+                "first_aid.stealth_floor=0..999",
+            ]),
+            "limit of 10000 points",
+        ),
+        (sweep(&["side.max_attempts=1..9:0"]), "at least 1"),
+    ];
+    for (args, why) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        refused_small(dir.path(), &args, why);
+    }
+    for (args, why) in [
+        (&["simulate", "--threads", "10000"][..], "limit of 256"),
+        (&["simulate", "--threads", "0"], "at least 1 thread"),
+        (
+            &["simulate", "--games", "18446744073709551615"],
+            "limit of 1000000000000",
+        ),
+        (
+            &["compare", "--strategy", "duo", "--games", "1000000000001"],
+            "limit",
+        ),
+        (&["report", "--games", "99999999999999"], "limit"),
+        (
+            &["simulate", "--confidence", "0.99999999999"],
+            "too close to 1",
+        ),
+        (
+            &["simulate", "--confidence", "1"],
+            "strictly between 0 and 1",
+        ),
+        (&["simulate", "--confidence", "NaN"], "strictly between"),
+        (&["play", "--stealth", "300"], "300 is not in 0..=99"),
+        (&["exact", "--stealth", "8,256"], "256 is not in 0..=99"),
+    ] {
+        refused_small(dir.path(), args, why);
+    }
+}
+
+#[test]
+fn inputs_that_never_end_are_read_with_a_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    // A sparse file of 4 GiB: nothing on disk, everything for a reader without a limit.
+    let huge = fs::File::create(dir.path().join("huge.toml")).unwrap();
+    huge.set_len(4 << 30).unwrap();
+    drop(huge);
+    for file in ["/dev/zero", "huge.toml"] {
+        for args in [
+            &["play", "--strategy", file][..],
+            &["simulate", "--rules", file],
+            &["strategies", "check", file],
+            &["sweep", "--strategy", file, "--param", "recruit.count=1"],
+        ] {
+            refused_small(dir.path(), args, "larger than 1024 KiB");
+        }
+    }
+}
+
+#[test]
+fn errors_in_long_lines_quote_a_short_excerpt() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = format!("description = \"{}\" oops\n", "a".repeat(900_000));
+    fs::write(dir.path().join("long.toml"), &line).unwrap();
+    let key = format!("[recruit]\n{} = 1\n", "k".repeat(900_000));
+    fs::write(dir.path().join("key.toml"), &key).unwrap();
+    for args in [
+        &["strategies", "check", "long.toml"][..],
+        &["play", "--rules", "long.toml"],
+        &["strategies", "check", "key.toml"],
+    ] {
+        let message = refused(dir.path(), args);
+        assert!(message.len() < 500, "{args:?}: {} bytes", message.len());
+        assert!(message.contains(".toml:"), "{message}");
+    }
+}
+
+// 7. Clap's messages, whole.
+
+#[test]
+fn usage_errors_keep_what_is_missing_and_the_tips() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, needles) in [
+        (&["compare"][..], &["--strategy <NAME|FILE>", "Usage:"][..]),
+        (
+            &["simulate", "--stealht", "3"],
+            &["a similar argument exists", "'--stealth'"],
+        ),
+        (&["sweep", "--strategy", "duo"], &["--param"]),
+    ] {
+        let message = refused(dir.path(), args);
+        for needle in needles {
+            assert!(message.contains(needle), "{args:?}: {message}");
+        }
+    }
+}
+
+// 8. A closed pipe.
+
+#[test]
+fn a_closed_stdout_pipe_is_success_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let duo = Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies/duo.toml");
+    let duo = duo.to_str().unwrap();
+    let mut commands: Vec<Vec<&str>> = vec![
+        vec!["play"],
+        vec!["strategies"],
+        vec!["strategies", "check", duo],
+        vec!["exact", "--stealth", "0,1"],
+        vec!["exact", "--stealth", "0", "--out", "-"],
+        vec!["solve", "--stealth", "0", "--strategy", "duo"],
+        vec!["--help"],
+        vec!["play", "--help"],
+    ];
+    for args in WRITERS {
+        commands.push(args.to_vec());
+        commands.push(with_out(args, "-"));
+    }
+    for args in &commands {
+        let (reader, writer) = std::io::pipe().unwrap();
+        // Closed before raven writes a byte: every write fails with a broken pipe.
+        drop(reader);
+        let child = raven(dir.path(), args)
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let outcome = finish(child);
+        assert_eq!(outcome.code, Some(0), "{args:?}: {outcome:?}");
+        assert!(outcome.stderr.is_empty(), "{args:?}: {}", outcome.stderr);
+    }
+    assert!(snapshot(dir.path()).is_empty());
+    // A closed standard error does not turn an input error into a panic (exit 101).
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let child = raven(dir.path(), &["simulate", "--strategy", "nope"])
+        .stdout(Stdio::piped())
+        .stderr(writer)
+        .spawn()
+        .unwrap();
+    assert_eq!(finish(child).code, Some(2));
+}
+
+// 9. Ambiguity.
+
+#[test]
+fn repeated_or_contradictory_arguments_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("x.csv"), "precious").unwrap();
+    for (args, why) in [
+        (
+            &[
+                "simulate",
+                "--rule",
+                "discovered-penalty=2",
+                "--rule",
+                "discovered-penalty=1",
+                "--out",
+                "x.csv",
+            ][..],
+            "--rule discovered-penalty is given twice",
+        ),
+        (
+            &[
+                "sweep",
+                "--strategy",
+                "duo",
+                "--param",
+                "recruit.count=0..1",
+                "--param",
+                "recruit.count=1",
+                "--out",
+                "x.csv",
+            ],
+            "--param recruit.count is given twice",
+        ),
+        (
+            &["simulate", "--stealth", "10,10,10", "--out", "x.csv"],
+            "stealth 10 is given twice",
+        ),
+        (
+            &["exact", "--stealth", "8,9,8", "--out", "x.csv"],
+            "stealth 8 is given twice",
+        ),
+        (
+            &["report", "--stealth", "8,8", "--out", "rep"],
+            "stealth 8 is given twice",
+        ),
+        (
+            &[
+                "report",
+                "--stealth",
+                "8,12",
+                "--max-stealth",
+                "10",
+                "--out",
+                "rep",
+            ],
+            "above --max-stealth",
+        ),
+    ] {
+        let message = refused(dir.path(), args);
+        assert!(message.contains(why), "{args:?}: {message}");
+    }
+}
+
+#[test]
+fn strategy_files_refuse_repeats_and_orders_that_recruit_nobody() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, at, why) in [
+        (
+            "description = \"x\"\n[side]\npass_types = [\"spy\", \"sniper\", \"spy\"]\n",
+            ":3:",
+            "'spy' appears twice",
+        ),
+        (
+            "[first_aid]\nphases = [\"run\", \"finale\", \"run\"]\n",
+            ":2:",
+            "'run' appears twice",
+        ),
+        (
+            "[main]\ncharacter = \"hacker\"\n[recruit]\ncount = 2\norder = [\"hacker\"]\n",
+            ":5:",
+            "recruit nobody",
+        ),
+        (
+            "[main]\ncharacter = \"medic\"\n[recruit]\norder = [\"medic\"]\n",
+            ":4:",
+            "names only medic (Dix)",
+        ),
+    ] {
+        fs::write(dir.path().join("s.toml"), text).unwrap();
+        for args in [
+            &["strategies", "check", "s.toml"][..],
+            &["simulate", "--strategy", "s.toml", "--out", "x.csv"],
+        ] {
+            let message = refused(dir.path(), args);
+            assert!(
+                message.contains(&format!("s.toml{at}")) && message.contains(why),
+                "{text}: {message}"
+            );
+        }
+    }
+    // Playing alone is said so: count = 0.
+    fs::write(
+        dir.path().join("s.toml"),
+        "[recruit]\ncount = 0\norder = []\n",
+    )
+    .unwrap();
+    assert_eq!(
+        run(dir.path(), &["strategies", "check", "s.toml"]).code,
+        Some(0)
+    );
+}
+
+#[test]
+fn strategies_with_the_same_name_are_told_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies/duo.toml");
+    fs::copy(bundled, dir.path().join("duo.toml")).unwrap();
+    let outcome = run(
+        dir.path(),
+        &[
+            "compare",
+            "--strategy",
+            "duo",
+            "--strategy",
+            "./duo.toml",
+            "--games",
+            "300",
+            "--stealth",
+            "10",
+            "--out",
+            "-",
+        ],
+    );
+    assert_eq!(outcome.code, Some(0), "{outcome:?}");
+    let names: Vec<&str> = outcome
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(names, ["duo", "./duo.toml"], "{}", outcome.stdout);
+}
