@@ -8,9 +8,8 @@ use assert_cmd::cargo::cargo_bin_cmd;
 use rayon::prelude::*;
 
 use raven::engine::{Solver, exact, solve};
-use raven::report::balance::STRATEGIES;
 use raven::rules::{Rules, parse_rules};
-use raven::strategy::{Strategy, built_in, resolve};
+use raven::strategy::{OPTIMAL, Strategy, built_in, playbook, resolve};
 
 const FILES: [&str; 8] = [
     "README.md",
@@ -100,7 +99,9 @@ fn report_writes_every_file_reproducibly() {
     // win-rates: every strategy and optimal, both presets, both methods, every stealth.
     let mut reader = csv::Reader::from_path(dir.join("win-rates.csv")).unwrap();
     let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
-    for strategy in STRATEGIES.iter().chain(&["optimal"]) {
+    let mut strategies = playbook();
+    strategies.push(OPTIMAL.to_string());
+    for strategy in &strategies {
         for rules in ["main-text", "clarified"] {
             for stealth in ["0", "1"] {
                 let methods: Vec<&str> = rows
@@ -127,9 +128,7 @@ fn report_writes_every_file_reproducibly() {
             .filter(|n| n.attribute("class") == Some("series"))
             .filter_map(|n| n.attribute("data-name"))
             .collect();
-        let mut expected: Vec<&str> = STRATEGIES.to_vec();
-        expected.push("optimal");
-        assert_eq!(series, expected, "{rules}");
+        assert_eq!(series, strategies, "{rules}");
     }
     let text = fs::read_to_string(dir.join("rule-variants.svg")).unwrap();
     let svg = roxmltree::Document::parse(&text).expect("well-formed SVG");
@@ -174,14 +173,15 @@ fn committed_report_matches_exact_values_now() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/win-rates.csv");
     let mut reader = csv::Reader::from_path(&path).expect("reports/win-rates.csv is committed");
     let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
-    let cases: Vec<(&str, &str)> = STRATEGIES
+    let mut names = playbook();
+    names.push(OPTIMAL.to_string());
+    let cases: Vec<(&str, &str)> = names
         .iter()
-        .chain(&["optimal"])
-        .flat_map(|name| ["main-text", "clarified"].map(|preset| (*name, preset)))
+        .flat_map(|name| ["main-text", "clarified"].map(|preset| (name.as_str(), preset)))
         .collect();
     cases.par_iter().for_each(|&(name, preset)| {
         let rules = parse_rules(preset, &[]).unwrap();
-        let method = if name == "optimal" { "optimal" } else { "exact" };
+        let method = if name == OPTIMAL { "optimal" } else { "exact" };
         let committed: Vec<(u8, f64)> = rows
             .iter()
             .filter(|r| &r[0] == name && &r[1] == preset && &r[11] == method)
@@ -190,7 +190,7 @@ fn committed_report_matches_exact_values_now() {
             .collect();
         assert!(!committed.is_empty(), "{name} {preset} rows committed");
         let stealths: Vec<u8> = committed.iter().map(|(s, _)| *s).collect();
-        let now: Vec<f64> = if name == "optimal" {
+        let now: Vec<f64> = if name == OPTIMAL {
             solve(&mut Solver::new(rules), &stealths)
                 .iter()
                 .map(|s| s.value)

@@ -11,7 +11,8 @@ use crate::engine::exact_limited;
 use crate::error::{Error, Result};
 use crate::report::{Method, Summary, csv, table};
 
-use super::args::{ExactEngineArgs, RulesArgs, load_strategy};
+use super::args::{ExactEngineArgs, RulesArgs, load_strategy, stealth_list};
+use super::progress::Progress;
 
 /// Arguments of `raven exact`.
 #[derive(Args, Debug)]
@@ -34,13 +35,26 @@ pub struct ExactArgs {
 pub fn run(args: &ExactArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let strategy = load_strategy(&args.strategy)?;
+    let pool = args.exact.pool()?;
+    let stealths = stealth_list(&args.exact.stealth);
+    let progress = Progress::spinner(
+        &format!(
+            "exact: {} under {rules}, stealth {stealths}",
+            strategy.name()
+        ),
+        args.exact.quiet,
+    );
     let started = Instant::now();
-    let result = exact_limited(
-        &rules,
-        strategy.as_ref(),
-        &args.exact.stealth,
-        args.exact.max_states as usize,
-    )?;
+    let result = pool.install(|| {
+        exact_limited(
+            &rules,
+            strategy.as_ref(),
+            &args.exact.stealth,
+            args.exact.max_states as usize,
+        )
+    });
+    progress.finish();
+    let result = result?;
     let seconds = started.elapsed().as_secs_f64();
     let rows: Vec<Summary> = args
         .exact
@@ -53,10 +67,15 @@ pub fn run(args: &ExactArgs) -> Result<()> {
         .collect();
     let mut text = String::new();
     if !is_stdout(&args.out) {
+        let inputs = [
+            format!("strategy {}", strategy.name()),
+            format!("rules {rules}"),
+            format!("stealth {stealths}"),
+            "every outcome weighted by its probability, no sampling".to_string(),
+        ];
         text = format!(
-            "exact: strategy {}, rules {}\n{}",
-            strategy.name(),
-            rules.spelled_out(),
+            "{}\n{}",
+            table::inputs_line("exact", &inputs),
             table::summaries(&rows)
         );
         for row in &rows {

@@ -33,16 +33,9 @@ pub struct SimulateArgs {
 
 /// The line above the table: every input that determines the numbers.
 pub fn header(strategy: &str, rules: &Rules, run: &RunArgs) -> String {
-    format!(
-        "raven {} simulate: strategy {strategy}; rules {rules} ({}); {} games per stealth; \
-         seed {}; {}% Wilson intervals",
-        env!("CARGO_PKG_VERSION"),
-        rules.spelled_out(),
-        run.games,
-        run.seed,
-        // Rounded so that e.g. 0.07 reads 7, not 7.000000000000001.
-        (100.0 * run.confidence * 1e6).round() / 1e6,
-    )
+    let mut inputs = vec![format!("strategy {strategy}"), format!("rules {rules}")];
+    inputs.extend(run.inputs());
+    table::inputs_line("simulate", &inputs)
 }
 
 /// Runs `raven simulate`.
@@ -85,7 +78,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     }
     progress.finish();
     let table = format!(
-        "{}\n\n{}",
+        "{}\n{}",
         header(strategy.name(), &rules, run),
         table::summaries(&rows)
     );
