@@ -4,8 +4,11 @@
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use rayon::prelude::*;
+
+mod common;
+
+use common::raven;
 
 use raven::engine::{Solver, exact, solve};
 use raven::rules::{Rules, parse_rules};
@@ -24,7 +27,7 @@ const FILES: [&str; 8] = [
 
 /// A small report (stealth 0..=1) into `dir`.
 fn small_report(dir: &Path) {
-    cargo_bin_cmd!("raven")
+    raven()
         .args([
             "report",
             "--games",
@@ -138,8 +141,28 @@ fn report_writes_every_file_reproducibly() {
         .count();
     assert_eq!(
         bars,
-        2 * Rules::keys().count(),
-        "one bar per variant and series"
+        2 * 2 * Rules::keys().count(),
+        "one bar per headline stealth, variant and series"
+    );
+
+    // Every chart renders with a real SVG renderer, and every series shows on it.
+    for file in FILES.iter().filter(|f| f.ends_with(".svg")) {
+        let text = fs::read_to_string(dir.join(file)).unwrap();
+        common::assert_chart_renders(file, &text);
+    }
+    // The Monte Carlo intervals are drawn, one per (series, stealth) of the sampled rows.
+    let text = fs::read_to_string(dir.join("win-probability-main-text.svg")).unwrap();
+    assert_eq!(
+        text.matches(r#"class="interval""#).count(),
+        2 * strategies.len(),
+        "an interval per strategy and stealth"
+    );
+    // The rule-variant chart has a panel per headline stealth and a value on every bar.
+    let text = fs::read_to_string(dir.join("rule-variants.svg")).unwrap();
+    assert_eq!(text.matches(r#"class="panel""#).count(), 2);
+    assert_eq!(
+        text.matches(r#"class="value""#).count(),
+        text.matches(r#"class="bar""#).count()
     );
 
     let readme = fs::read_to_string(dir.join("README.md")).unwrap();
@@ -157,7 +180,7 @@ fn unwritable_report_directory_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a-file");
     fs::write(&file, "x").unwrap();
-    cargo_bin_cmd!("raven")
+    raven()
         .args(["report", "--quiet", "--out"])
         .arg(file.join("sub"))
         .assert()

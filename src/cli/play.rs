@@ -47,7 +47,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         args.game,
         args.stealth,
         strategy.name(),
-        rules.spelled_out()
+        rules
     )
     .expect("writing to a String");
     let (_, outcome) = play_seeded(

@@ -76,11 +76,15 @@ pub fn nice_ticks(low: f64, high: f64, count: usize) -> Vec<f64> {
     let span = (high - low).abs().max(1e-12);
     let raw = span / count.max(1) as f64;
     let magnitude = 10f64.powf(raw.log10().floor());
+    // The round step whose tick count comes closest to the one asked for.
     let step = [1.0, 2.0, 5.0, 10.0]
         .iter()
         .map(|m| m * magnitude)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * magnitude);
+        .min_by(|a, b| {
+            let off = |s: &f64| (span / s - count as f64).abs();
+            off(a).total_cmp(&off(b))
+        })
+        .expect("four candidates");
     let first = (low / step).ceil() as i64;
     let last = (high / step).floor() as i64;
     // Multiples of the step, computed from integers so that 0.30000000000000004 never shows.
@@ -184,6 +188,10 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
     } else {
         (x_min.min(0.0), x_min.max(0.0) + 1.0)
     };
+    let x_ticks = nice_ticks(x_min, x_max, 16);
+    let x_step = x_ticks.get(1).map_or(1.0, |t| t - x_ticks[0]);
+    // Half a step of room at either end, for the markers and intervals drawn around a point.
+    let (x_min, x_max) = (x_min - x_step / 2.0, x_max + x_step / 2.0);
     // Monte Carlo minus exact, with its interval, wherever both exist.
     let residuals: Vec<Vec<(f64, f64, f64, f64)>> = series
         .iter()
@@ -229,8 +237,6 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
             label = tick_label(t, y_step, "%", false),
         );
     }
-    let x_ticks = nice_ticks(x_min, x_max, 16);
-    let x_step = x_ticks.get(1).map_or(1.0, |t| t - x_ticks[0]);
     for &t in &x_ticks {
         let x = px(t);
         let _ = writeln!(
