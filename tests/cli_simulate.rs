@@ -150,10 +150,10 @@ fn out_file_gets_the_csv_and_stdout_the_table() {
         .stdout(
             predicate::str::starts_with(format!(
                 "raven {} simulate: strategy reference; rules main-text; stealth 10; \
-                 40001 games per stealth; seed 20261122; 95% Wilson intervals\n",
+                 40001 games per stealth;\n  seed 20261122; 95% Wilson intervals\n",
                 env!("CARGO_PKG_VERSION")
             ))
-            .and(predicate::str::contains("\nreference      10 ")),
+            .and(predicate::str::contains("\nreference      10 37.")),
         );
     let written = std::fs::read_to_string(&path).unwrap();
     assert_eq!(written, csv(&["--stealth", "10"]));
