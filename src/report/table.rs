@@ -95,15 +95,15 @@ pub fn inputs_line(command: &str, inputs: &[String]) -> String {
             input.clone()
         };
         let len = piece.chars().count();
-        if column + 1 + len > WIDTH && column > 2 {
+        // A piece that fits on a line of its own moves to the next line whole; a longer one
+        // (every rules flag spelled out) starts here and breaks at its spaces.
+        if column + 1 + len > WIDTH && len <= WIDTH - 2 && column > 2 {
             out.push_str("\n  ");
             column = 2;
         } else {
             out.push(' ');
             column += 1;
         }
-        // An input longer than a line on its own (every rules flag spelled out) breaks at
-        // its spaces.
         for (j, word) in piece.split(' ').enumerate() {
             let w = word.chars().count();
             if j > 0 {
