@@ -10,6 +10,7 @@ use clap::Args;
 use crate::engine::exact_limited;
 use crate::error::{Error, Result};
 use crate::report::{Method, Summary, csv, table};
+use crate::strategy::REFERENCE;
 
 use super::args::{ExactEngineArgs, RulesArgs, load_strategy, stealth_list};
 use super::progress::Progress;
@@ -18,7 +19,7 @@ use super::progress::Progress;
 #[derive(Args, Debug)]
 pub struct ExactArgs {
     /// Strategy: a built-in name or a strategy file.
-    #[arg(long, default_value = "reference")]
+    #[arg(long, default_value = REFERENCE)]
     pub strategy: String,
     #[command(flatten)]
     #[allow(missing_docs)]
@@ -71,7 +72,7 @@ pub fn run(args: &ExactArgs) -> Result<()> {
             format!("strategy {}", strategy.name()),
             format!("rules {rules}"),
             format!("stealth {stealths}"),
-            "every outcome weighted by its probability, no sampling".to_string(),
+            "every outcome, no sampling".to_string(),
         ];
         text = format!(
             "{}\n{}",

@@ -11,6 +11,7 @@ use crate::game::{
     Action, Aid, Chance, Character, Decision, MAX_STEALTH, Phase, State, Step, TOUGH_CHALLENGES,
 };
 use crate::rules::Rules;
+use crate::strategy::REFERENCE;
 
 use super::args::{DEFAULT_SEED, RulesArgs, load_strategy};
 
@@ -28,7 +29,7 @@ pub struct PlayArgs {
           value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
     pub stealth: u8,
     /// Strategy: a built-in name or a strategy file.
-    #[arg(long, default_value = "reference")]
+    #[arg(long, default_value = REFERENCE)]
     pub strategy: String,
     #[command(flatten)]
     #[allow(missing_docs)]

@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::report::csv::SummaryRow;
 use crate::report::{Summary, table};
 use crate::rules::Rules;
+use crate::strategy::REFERENCE;
 
 use super::args::{RulesArgs, RunArgs, load_strategy};
 use super::interrupt;
@@ -21,7 +22,7 @@ use super::progress::Progress;
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
     /// Strategy: a built-in name or a strategy file.
-    #[arg(long, default_value = "reference")]
+    #[arg(long, default_value = REFERENCE)]
     pub strategy: String,
     #[command(flatten)]
     #[allow(missing_docs)]

@@ -140,7 +140,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let inputs = [
         format!("rules {rules}"),
         format!("stealth {stealths}"),
-        "every outcome weighted by its probability, no sampling".to_string(),
+        "every outcome, no sampling".to_string(),
     ];
     if is_stdout(&args.out) {
         // Standard output carries the CSV; the explanation, which has no CSV form, goes to
@@ -155,7 +155,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
     } else {
         let w = &mut text;
-        let _ = write!(w, "{}", table::inputs_line("solve", &inputs));
+        let _ = writeln!(w, "{}", table::inputs_line("solve", &inputs));
         let _ = writeln!(
             w,
             "{states} positions solved in {solve_seconds:.1} s ({total_seconds:.1} s in all)"
