@@ -109,7 +109,7 @@ fn report_writes_every_file_reproducibly() {
             for stealth in ["0", "1"] {
                 let methods: Vec<&str> = rows
                     .iter()
-                    .filter(|r| &r[0] == *strategy && &r[1] == rules && &r[2] == stealth)
+                    .filter(|r| r[0] == **strategy && &r[1] == rules && &r[2] == stealth)
                     .map(|r| r.get(11).unwrap())
                     .collect();
                 assert_eq!(
