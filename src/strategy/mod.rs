@@ -252,3 +252,34 @@ pub fn playbook() -> Vec<String> {
         .map(|e| e.name)
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_name_resolves_to_a_strategy_of_that_name() {
+        let entries = registry();
+        for (i, e) in entries.iter().enumerate() {
+            assert!(
+                entries[..i].iter().all(|other| other.name != e.name),
+                "{} listed twice",
+                e.name
+            );
+            let strategy = resolve(&e.name).unwrap_or_else(|err| panic!("{}: {err}", e.name));
+            assert_eq!(strategy.name(), e.name);
+            assert!(!e.description.is_empty(), "{} has a description", e.name);
+        }
+        assert_eq!(names().len(), BUILT_IN.len() + BUNDLED.len());
+    }
+
+    #[test]
+    fn the_playbook_is_the_reference_then_every_distinct_bundled_file() {
+        let playbook = playbook();
+        assert_eq!(playbook[0], REFERENCE);
+        for left_out in [RANDOM, OPTIMAL, "reference.toml"] {
+            assert!(!playbook.iter().any(|n| n == left_out), "{left_out}");
+        }
+        assert_eq!(playbook.len(), BUNDLED.len());
+    }
+}
