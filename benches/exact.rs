@@ -1,29 +1,56 @@
-//! Exact expectation of the reference strategy (one memo shared by the stealths, as
-//! `raven exact` does). The optimal solve takes tens of seconds, too long for criterion: it is
-//! timed with `/usr/bin/time -v target/release/raven solve` (see README, "Exact and optimal").
+//! The exact engines at the sizes the README quotes: the exact expectation of every bundled
+//! strategy and of `random` at stealth 8, 10, 12 (one memo shared by the stealths, as
+//! `raven exact` does), and the optimal solve at stealth 10 and at 8, 10, 12.
+//!
+//! Some of these take seconds per iteration; criterion's minimum of 10 samples makes the
+//! whole file take several minutes. Run one with a filter, e.g.
+//! `cargo bench --bench exact -- 'solve/stealth 10$'` or `-- exact/reckless`.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use raven::engine::exact;
+use raven::engine::{Solver, exact, solve};
 use raven::rules::MAIN_TEXT;
-use raven::strategy::ReferenceStrategy;
+use raven::strategy::{BUNDLED, RandomStrategy, ReferenceStrategy, Strategy, resolve};
+
+const STEALTHS: [u8; 3] = [8, 10, 12];
 
 fn bench_exact(c: &mut Criterion) {
     let mut group = c.benchmark_group("exact");
     group.sample_size(10);
-    for stealths in [&[8u8][..], &[10], &[12], &[8, 10, 12]] {
-        let name = stealths
-            .iter()
-            .map(u8::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
-        group.bench_function(format!("reference/stealth {name}"), |b| {
-            b.iter(|| black_box(exact(&MAIN_TEXT, &ReferenceStrategy, stealths)))
+    let mut strategies: Vec<Box<dyn Strategy>> =
+        vec![Box::new(ReferenceStrategy), Box::new(RandomStrategy)];
+    for name in BUNDLED.iter().map(|(name, _)| *name) {
+        if name != "reference" {
+            strategies.push(resolve(name).expect("a bundled strategy"));
+        }
+    }
+    for strategy in &strategies {
+        group.bench_function(format!("{}/stealth 8,10,12", strategy.name()), |b| {
+            b.iter(|| black_box(exact(&MAIN_TEXT, strategy.as_ref(), &STEALTHS)))
         });
     }
     group.finish();
 }
 
-criterion_group!(benches, bench_exact);
+fn bench_solve(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solve");
+    group.sample_size(10);
+    for stealths in [&[10u8][..], &STEALTHS] {
+        let name = stealths
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        group.bench_function(format!("stealth {name}"), |b| {
+            b.iter(|| {
+                let mut solver = Solver::new(MAIN_TEXT);
+                black_box(solve(&mut solver, stealths))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_exact, bench_solve);
 criterion_main!(benches);

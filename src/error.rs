@@ -39,6 +39,15 @@ impl From<crate::engine::Cancelled> for Error {
     }
 }
 
+impl From<crate::engine::Halt> for Error {
+    fn from(halt: crate::engine::Halt) -> Error {
+        match halt {
+            crate::engine::Halt::TooLarge(e) => e.into(),
+            crate::engine::Halt::Cancelled(e) => e.into(),
+        }
+    }
+}
+
 impl From<crate::engine::TooLarge> for Error {
     fn from(e: crate::engine::TooLarge) -> Error {
         Error::Runtime(e.to_string())

@@ -188,3 +188,45 @@ fn unknown_rules_preset_is_refused() {
         );
     }
 }
+
+/// R8: a strategy may stop right after a *successful* recruitment check (here: a stealth floor
+/// crossed by a success that rolled 5, with `stop_after_success`); the narration says so and
+/// names the abandoned target's progress.
+#[test]
+fn r8_stop_after_a_success_is_narrated() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("stop-after-success.toml");
+    std::fs::write(
+        &path,
+        "[recruit]\nstealth_floor = 10\nstop_after_success = true\n",
+    )
+    .expect("write strategy");
+    let mut found = false;
+    for game in 0..200 {
+        let out = raven()
+            .args([
+                "play",
+                "--stealth",
+                "10",
+                "--game",
+                &game.to_string(),
+                "--strategy",
+            ])
+            .arg(&path)
+            .output()
+            .expect("raven play runs");
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        let Some(i) = lines.iter().position(|l| l.contains("abandoning")) else {
+            continue;
+        };
+        let last_roll = lines[..i].iter().rev().find(|l| l.contains(" rolls "));
+        if last_roll.is_some_and(|l| l.ends_with("success")) {
+            assert!(lines[i].contains("after 1 of 2"), "{}", lines[i]);
+            found = true;
+            break;
+        }
+    }
+    assert!(found, "no game stopped right after a successful check");
+}

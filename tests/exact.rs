@@ -377,19 +377,24 @@ fn cli_bad_input_exits_2_and_too_large_exits_1() {
     ] {
         raven().args(args).assert().code(2);
     }
-    raven()
-        .args([
-            "exact",
-            "--strategy",
-            "random",
-            "--stealth",
-            "2",
-            "--max-states",
-            "1000",
-        ])
-        .assert()
-        .code(1)
-        .stderr(predicates::str::contains("memoised states"));
+    // Both engines honour --max-states (the solver too, and the exact evaluations beside it).
+    for command in ["exact", "solve"] {
+        raven()
+            .args([
+                command,
+                "--strategy",
+                "random",
+                "--stealth",
+                "2",
+                "--max-states",
+                "1000",
+            ])
+            .assert()
+            .code(1)
+            .stderr(predicates::str::contains(
+                "more than 1000 memoised positions",
+            ));
+    }
 }
 
 /// Every bundled strategy at stealth 10 (main-text): Monte Carlo (1,000,000 games) agrees with

@@ -507,7 +507,6 @@ fn r8_n_checks_equal_team_size_dead_counted() {
         Decision::RecruitRoller {
             target: Medic,
             complication: Mechanic,
-            may_stop: false
         }
     );
     let mut state = state;
@@ -552,25 +551,37 @@ fn r8_recruit_count_living_variant() {
     );
 }
 
-/// R8: stopping is allowed before naming a target and after a failed check only; it ends
-/// phase 1 and discards the target's successes; a target cannot be swapped.
+/// R8: stopping is allowed before naming a target and before every check — before the first,
+/// after a success as after a failure; it ends phase 1 and discards the target's successes; a
+/// target cannot be swapped.
 #[test]
-fn r8_stop_only_after_failure_and_discards_successes() {
+fn r8_stop_before_every_check_and_discards_successes() {
     let rules = MAIN_TEXT;
     let start = recruiting(Healthy);
     assert!(legal(&start, &rules).contains(&Action::Stop));
     let named = act(start, &rules, Action::Recruit(Medic));
     let options = legal(&named, &rules);
-    assert!(!options.contains(&Action::Stop), "{options:?}");
+    assert!(
+        options.contains(&Action::Stop),
+        "before the first check: {options:?}"
+    );
     assert!(
         !options.iter().any(|a| matches!(a, Action::Recruit(_))),
         "no target swap: {options:?}"
     );
-    // One success: still no stop (and no swap).
+    // One success: stopping is allowed (R8 as amended), still no swap.
     let one = roll(act(named, &rules, Action::Roll(Spy)), &rules, 6);
     assert!(matches!(one.step(), Step::Recruit { done: 1, .. }));
-    assert!(!legal(&one, &rules).contains(&Action::Stop));
-    // A failure: now stopping is allowed, as is a retry.
+    let options = legal(&one, &rules);
+    assert!(
+        options.contains(&Action::Stop),
+        "after a success: {options:?}"
+    );
+    assert!(!options.iter().any(|a| matches!(a, Action::Recruit(_))));
+    let stopped_after_success = act(one, &rules, Action::Stop);
+    assert!(!stopped_after_success.team().contains(Medic));
+    assert_eq!(stopped_after_success.step(), Step::RunType { challenge: 0 });
+    // A failure: stopping is allowed, as is a retry.
     let failed = roll(act(one, &rules, Action::Roll(Spy)), &rules, 4);
     assert!(matches!(failed.step(), Step::Recruit { done: 1, .. }));
     let options = legal(&failed, &rules);

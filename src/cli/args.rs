@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use std::sync::atomic::AtomicBool;
+
 use clap::Args;
 
 use crate::error::{Error, Result};
@@ -46,7 +48,7 @@ pub struct ExactEngineArgs {
     #[arg(long, value_delimiter = ',', default_value = "8,10,12",
           value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
     pub stealth: Vec<u8>,
-    /// Give up past this many memoised positions (about 140 bytes each).
+    /// Give up past this many memoised positions (about 190 bytes each at the peak).
     #[arg(long, default_value_t = 30_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_states: u64,
     /// Worker threads (default: all cores); the results do not depend on it.
@@ -62,6 +64,17 @@ impl ExactEngineArgs {
     /// on whichever pool they are called in.
     pub fn pool(&self) -> Result<rayon::ThreadPool> {
         pool(self.threads)
+    }
+}
+
+impl ExactEngineArgs {
+    /// The budget every exact evaluation and solve of the command runs under: `--max-states`
+    /// each; stopped when any of `cancel` is raised (Ctrl-C, a sibling job that failed).
+    pub fn budget<'a>(&self, cancel: &'a [&'a AtomicBool]) -> crate::engine::Budget<'a> {
+        crate::engine::Budget {
+            max_states: usize::try_from(self.max_states).unwrap_or(usize::MAX),
+            cancel,
+        }
     }
 }
 

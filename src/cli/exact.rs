@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::engine::exact_limited;
+use crate::engine::exact_within;
 use crate::error::{Error, Result};
 use crate::report::{Method, Summary, csv, table};
 use crate::strategy::REFERENCE;
@@ -47,11 +47,11 @@ pub fn run(args: &ExactArgs) -> Result<()> {
     );
     let started = Instant::now();
     let result = pool.install(|| {
-        exact_limited(
+        exact_within(
             &rules,
             strategy.as_ref(),
             &args.exact.stealth,
-            args.exact.max_states as usize,
+            args.exact.budget(&[super::interrupt::flag()]),
         )
     });
     progress.finish();

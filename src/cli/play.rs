@@ -182,7 +182,19 @@ impl Observer for Narrator {
                     if needed == 1 { "" } else { "s" }
                 )
             }
-            (_, Action::Stop) => format!("Stop recruiting with a team of {}", before.team().len()),
+            (_, Action::Stop) => match before.step() {
+                // R8: stopping in the middle of a target discards its successes.
+                Step::Recruit {
+                    target,
+                    done,
+                    needed,
+                } => format!(
+                    "Stop recruiting with a team of {}, abandoning {target} after {done} of \
+                     {needed} successful checks",
+                    before.team().len()
+                ),
+                _ => format!("Stop recruiting with a team of {}", before.team().len()),
+            },
             (_, Action::RunType(ty)) => {
                 format!("Run challenge rolled 6: type {} chosen", ty.speciality())
             }

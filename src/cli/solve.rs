@@ -3,13 +3,14 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use clap::Args;
 use rayon::prelude::*;
 
-use crate::engine::solve::{Opening, PolicyEvaluation, opening, solve};
-use crate::engine::{Solver, exact_limited};
+use crate::engine::solve::{Opening, PolicyEvaluation, opening};
+use crate::engine::{Budget, Halt, Solver, exact_within, solve_within};
 use crate::error::{Error, Result};
 use crate::game::{Character, State};
 use crate::report::{Expectation, Method, Summary, table};
@@ -76,21 +77,26 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         args.exact.quiet,
     );
 
-    // The solve and the strategies' exact evaluations are independent: run them side by side.
+    // The solve and the strategies' exact evaluations are independent: run them side by side;
+    // the first to fail (over budget) stops the others.
     let started = Instant::now();
+    let failed = AtomicBool::new(false);
+    let cancel = [super::interrupt::flag(), &failed];
+    let budget = args.exact.budget(&cancel);
     let (optimal_play, exact_runs) = pool.install(|| {
         rayon::join(
-            || solve_and_explain(rules, &args.exact.stealth, args.explain, started),
+            || {
+                raise_on_error(
+                    &failed,
+                    solve_and_explain(rules, &args.exact.stealth, args.explain, budget, started),
+                )
+            },
             || {
                 strategies
                     .par_iter()
                     .map(|s| {
-                        exact_limited(
-                            &rules,
-                            s.as_ref(),
-                            &args.exact.stealth,
-                            args.exact.max_states as usize,
-                        )
+                        let run = exact_within(&rules, s.as_ref(), &args.exact.stealth, budget);
+                        raise_on_error(&failed, run)
                     })
                     .collect::<Vec<_>>()
             },
@@ -103,7 +109,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         states,
         openings,
         optimal,
-    } = optimal_play;
+    } = optimal_play?;
     for (solution, e) in solutions.iter().zip(&optimal) {
         if (solution.value - e.win).abs() > 1e-9 {
             return Err(Error::Runtime(format!(
@@ -206,16 +212,25 @@ struct OptimalPlay {
     optimal: Vec<Expectation>,
 }
 
+/// Raises `failed` if `result` is an error, so that the sibling jobs stop too.
+fn raise_on_error<T>(failed: &AtomicBool, result: Result<T, Halt>) -> Result<T, Halt> {
+    if result.is_err() {
+        failed.store(true, Ordering::Relaxed);
+    }
+    result
+}
+
 /// Solves, explains the openings if asked, and evaluates the optimal policy's figures (its
 /// win probability must reproduce the solved value; checked by the caller).
 fn solve_and_explain(
     rules: Rules,
     stealths: &[u8],
     explain: bool,
+    budget: Budget<'_>,
     started: Instant,
-) -> OptimalPlay {
+) -> Result<OptimalPlay, Halt> {
     let mut solver = Solver::new(rules);
-    let solutions = solve(&mut solver, stealths);
+    let solutions = solve_within(&mut solver, stealths, &budget)?;
     let solve_seconds = started.elapsed().as_secs_f64();
     let states = solver.states();
     let openings = if explain {
@@ -228,13 +243,13 @@ fn solve_and_explain(
         .iter()
         .map(|&s| evaluation.expectation(&State::new(s)))
         .collect();
-    OptimalPlay {
+    Ok(OptimalPlay {
         solutions,
         solve_seconds,
         states,
         openings,
         optimal,
-    }
+    })
 }
 
 /// The opening options and their values.

@@ -17,14 +17,17 @@
 //!
 //! [`Tally::record`]: super::Tally::record
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rustc_hash::FxHashMap;
 
-use crate::game::{Aid, LossCause, Node, Outcome, State, Step};
+use crate::game::{Aid, Chance, Character, LossCause, Node, Outcome, State, Step};
 use crate::report::Expectation;
 use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
 
 use super::key;
+use super::montecarlo::Cancelled;
 
 /// The functionals of a finished game, exactly as [`super::Tally::record`] counts them.
 pub fn terminal(end: &State) -> Expectation {
@@ -102,21 +105,75 @@ pub struct Exact<'a, S: ?Sized> {
     /// so the map's probes touch less memory).
     memo: FxHashMap<u128, u32>,
     values: Vec<Expectation>,
-    limit: usize,
+    budget: Budget<'a>,
 }
+
+/// Peak memory per memoised position, as measured with `/usr/bin/time -v` (the table's
+/// growth included: `reckless` over stealth 0..=16, 38.5 M positions, peaked at 5.5 GB).
+pub const BYTES_PER_STATE: f64 = 190.0;
 
 /// The evaluation needed more memoised states than allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the exact evaluation needs more than {limit} memoised states (about {:.1} GiB); this \
-     strategy reaches too many distinct positions (a strategy that picks its team from the \
-     complications plays a run and finale per team, and many retries multiply them) — raise \
-     --max-states if the memory allows, or use Monte Carlo (`raven simulate`)",
-    *limit as f64 * 140.0 / f64::from(1u32 << 30)
+    "the evaluation needs more than {limit} memoised positions (about {:.1} GiB at its peak) — \
+     raise --max-states if the memory allows, or use Monte Carlo (`raven simulate`); high \
+     starting stealth and strategies that pick their team from the complications or retry \
+     often reach the most positions",
+    *limit as f64 * BYTES_PER_STATE / f64::from(1u32 << 30)
 )]
 pub struct TooLarge {
     /// The limit that was reached.
     pub limit: usize,
+}
+
+/// Why an exact evaluation or a solve stopped before its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Halt {
+    /// It needed more memoised positions than allowed.
+    #[error(transparent)]
+    TooLarge(#[from] TooLarge),
+    /// The cancel flag was raised (Ctrl-C and the like).
+    #[error(transparent)]
+    Cancelled(#[from] Cancelled),
+}
+
+/// How often (in memoised positions) an evaluation looks at its cancel flag: often enough to
+/// stop within milliseconds, rarely enough to cost nothing.
+const CANCEL_EVERY: usize = 1 << 14;
+
+/// The limits an evaluation runs under: a number of memoised positions, and flags that
+/// cancel it when one is raised (Ctrl-C; a sibling job that failed).
+#[derive(Clone, Copy, Debug)]
+pub struct Budget<'a> {
+    /// The most memoised positions.
+    pub max_states: usize,
+    /// Raising any of these stops the evaluation.
+    pub cancel: &'a [&'a AtomicBool],
+}
+
+impl Budget<'_> {
+    /// No limit at all.
+    pub const UNLIMITED: Budget<'static> = Budget {
+        max_states: usize::MAX,
+        cancel: &[],
+    };
+
+    /// Whether an evaluation holding `states` positions may memoise one more.
+    #[inline]
+    pub fn admit(&self, states: usize) -> Result<(), Halt> {
+        if states >= self.max_states.min(u32::MAX as usize) {
+            return Err(TooLarge {
+                limit: self.max_states,
+            }
+            .into());
+        }
+        if states.is_multiple_of(CANCEL_EVERY)
+            && self.cancel.iter().any(|flag| flag.load(Ordering::Relaxed))
+        {
+            return Err(Cancelled.into());
+        }
+        Ok(())
+    }
 }
 
 impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
@@ -127,14 +184,14 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
             strategy,
             memo: FxHashMap::default(),
             values: Vec::new(),
-            limit: usize::MAX,
+            budget: Budget::UNLIMITED,
         }
     }
 
-    /// An evaluator that gives up ([`TooLarge`]) past `limit` memoised states.
-    pub fn with_limit(rules: &'a Rules, strategy: &'a S, limit: usize) -> Self {
+    /// An evaluator that stops ([`Halt`]) past its budget.
+    pub fn with_budget(rules: &'a Rules, strategy: &'a S, budget: Budget<'a>) -> Self {
         Exact {
-            limit,
+            budget,
             ..Exact::new(rules, strategy)
         }
     }
@@ -146,27 +203,53 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
 
     /// The exact expectation of the game from `state` on, on this thread.
     pub fn expectation(&mut self, state: &State) -> Expectation {
-        let limit = std::mem::replace(&mut self.limit, usize::MAX);
+        let budget = std::mem::replace(&mut self.budget, Budget::UNLIMITED);
         let e = self.try_expectation(state).expect("no limit");
-        self.limit = limit;
+        self.budget = budget;
         e
     }
 
-    /// The memo key of `state`, or `None` if it is not worth memoising.
+    /// The memo key of `state`, or `None` if it is not worth memoising. `pending`: the second
+    /// side type is not rolled yet (see [`Exact::walk`]), which the key must tell apart.
     #[inline]
-    fn memo_key(&self, state: &State) -> Option<u128> {
+    fn memo_key(&self, state: &State, pending: bool) -> Option<u128> {
         if !worth_memoising(state) {
             return None;
         }
         let sight = self.strategy.sight(state);
         let counts_attempts =
             matches!(sight, Sight::Partial { counters: (a, _), .. } if a == state.attempts());
-        (!(counts_attempts && side_reached_once(state))).then(|| key::strategy_key(state, sight))
+        (!(counts_attempts && side_reached_once(state)))
+            .then(|| key::strategy_key(state, sight) | u128::from(pending) << 127)
     }
 
-    /// The exact expectation of the game from `state` on, unless it needs more memoised
-    /// states than the limit.
-    pub fn try_expectation(&mut self, state: &State) -> Result<Expectation, TooLarge> {
+    /// Whether the strategy's answers at the first side challenge that follows `state` (a roll
+    /// of side types) ignore the second side type, so it can be rolled when the second side
+    /// challenge begins.
+    fn second_side_type_unread(&self, state: &State) -> bool {
+        let mut first = *state;
+        first.apply_outcome(self.rules, 0);
+        // A strategy that reads only what the rules read cannot read it: the rules do not.
+        matches!(
+            self.strategy.sight(&first),
+            Sight::Partial {
+                second_side_type: false,
+                ..
+            } | Sight::RulesOnly
+        )
+    }
+
+    /// The exact expectation of the game from `state` on, unless it runs past its budget.
+    pub fn try_expectation(&mut self, state: &State) -> Result<Expectation, Halt> {
+        self.walk(state, false)
+    }
+
+    /// The expectation from `state` on. With `pending`, `state` is at the first side challenge
+    /// and its second side type is a placeholder not rolled yet: R12 rolls both types at once,
+    /// but when neither the rules nor the strategy read the second before the second side
+    /// challenge, rolling it then gives the same game, and the first side challenge is
+    /// evaluated once instead of once per second type.
+    fn walk(&mut self, state: &State, pending: bool) -> Result<Expectation, Halt> {
         let node = state.node(self.rules);
         if let Node::Over(_) = node {
             return Ok(terminal(state));
@@ -181,14 +264,17 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
         if let Some(Choice::Act(action)) = choice {
             let mut next = *state;
             next.apply_action(rules, action);
-            if let Some(key) = self.memo_key(&next) {
+            let next_pending = pending && on_first_side(&next);
+            if next_pending == pending
+                && let Some(key) = self.memo_key(&next, next_pending)
+            {
                 if let Some(&i) = self.memo.get(&key) {
                     return Ok(self.values[i as usize]);
                 }
-                return self.try_expectation(&next);
+                return self.walk(&next, next_pending);
             }
         }
-        let key = self.memo_key(state);
+        let key = self.memo_key(state, pending);
         if let Some(key) = key
             && let Some(&i) = self.memo.get(&key)
         {
@@ -197,31 +283,47 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
         let mut e = Expectation::default();
         match node {
             Node::Over(_) => unreachable!(),
+            Node::Chance(Chance::SideTypes) if self.second_side_type_unread(state) => {
+                // R12, the first die now, the second when the second side challenge begins.
+                let mut first_types: Vec<(State, f64)> = Vec::with_capacity(6);
+                for (outcome, p) in Chance::SideTypes.outcomes() {
+                    let mut next = *state;
+                    next.apply_outcome(rules, outcome);
+                    let placeholder = next.with_second_side_type(Character::Hacker);
+                    match first_types.iter_mut().find(|(s, _)| *s == placeholder) {
+                        Some((_, weight)) => *weight += p,
+                        None => first_types.push((placeholder, p)),
+                    }
+                }
+                for (next, weight) in first_types {
+                    add_scaled(&mut e, &self.walk(&next, true)?, weight);
+                }
+            }
             Node::Chance(chance) => {
                 // Outcomes with the same effect (a highest die of 1 or 2, say) lead to the
                 // same state; such neighbours are evaluated once with their summed weight.
-                let mut pending: Option<(State, f64)> = None;
+                let mut same: Option<(State, f64)> = None;
                 for (outcome, p) in chance.outcomes() {
                     let mut next = *state;
                     next.apply_outcome(rules, outcome);
-                    match &mut pending {
-                        Some((same, weight)) if *same == next => *weight += p,
+                    match &mut same {
+                        Some((previous, weight)) if *previous == next => *weight += p,
                         _ => {
-                            if let Some((previous, weight)) = pending.replace((next, p)) {
-                                add_scaled(&mut e, &self.try_expectation(&previous)?, weight);
+                            if let Some((previous, weight)) = same.replace((next, p)) {
+                                add_scaled(&mut e, &self.child(&previous, pending)?, weight);
                             }
                         }
                     }
                 }
-                if let Some((last, weight)) = pending {
-                    add_scaled(&mut e, &self.try_expectation(&last)?, weight);
+                if let Some((last, weight)) = same {
+                    add_scaled(&mut e, &self.child(&last, pending)?, weight);
                 }
             }
             Node::Decision(_) => match choice.expect("asked above") {
                 Choice::Act(action) => {
                     let mut next = *state;
                     next.apply_action(rules, action);
-                    e = self.try_expectation(&next)?;
+                    e = self.child(&next, pending)?;
                 }
                 Choice::Uniform => {
                     let actions = state.actions(rules);
@@ -229,21 +331,50 @@ impl<'a, S: Strategy + ?Sized> Exact<'a, S> {
                     for &action in actions.iter() {
                         let mut next = *state;
                         next.apply_action(rules, action);
-                        let value = self.try_expectation(&next)?;
+                        let value = self.child(&next, pending)?;
                         add_scaled(&mut e, &value, weight);
                     }
                 }
             },
         }
         if let Some(key) = key {
-            if self.memo.len() >= self.limit.min(u32::MAX as usize) {
-                return Err(TooLarge { limit: self.limit });
-            }
+            self.budget.admit(self.memo.len())?;
             self.memo.insert(key, self.values.len() as u32);
             self.values.push(e);
         }
         Ok(e)
     }
+
+    /// The expectation from `next`, a successor of a position with the second side type
+    /// `pending` or not: once the first side challenge is over, the second type is rolled
+    /// (the outcomes of [`Chance::SideTypes`] with the first type held, weighted alike).
+    fn child(&mut self, next: &State, pending: bool) -> Result<Expectation, Halt> {
+        if !pending || on_first_side(next) || next.outcome().is_some() {
+            return self.walk(next, pending);
+        }
+        let mut e = Expectation::default();
+        // The second die's distribution given the first (independent dice: any first will do).
+        let faces: Vec<(Character, f64)> = Chance::SideTypes
+            .outcomes()
+            .map(|(outcome, p)| (Chance::side_types(outcome), p))
+            .filter(|(types, _)| types[0] == Character::Hacker)
+            .map(|(types, p)| (types[1], p))
+            .collect();
+        let total: f64 = faces.iter().map(|(_, p)| p).sum();
+        for (second, p) in faces {
+            let rolled = next.with_second_side_type(second);
+            add_scaled(&mut e, &self.walk(&rolled, false)?, p / total);
+        }
+        Ok(e)
+    }
+}
+
+/// Whether `state` is at the first side challenge (deciding or rolling).
+fn on_first_side(state: &State) -> bool {
+    matches!(
+        state.step(),
+        Step::Side { index: 0, .. } | Step::SideCheck { index: 0, .. }
+    )
 }
 
 /// The result of [`exact`]: one expectation per starting stealth, and the work it took.
@@ -274,7 +405,24 @@ pub fn exact_limited<S: Strategy + ?Sized>(
     stealths: &[u8],
     limit: usize,
 ) -> Result<ExactRun, TooLarge> {
-    let mut engine = Exact::with_limit(rules, strategy, limit);
+    let budget = Budget {
+        max_states: limit,
+        cancel: &[],
+    };
+    exact_within(rules, strategy, stealths, budget).map_err(|halt| match halt {
+        Halt::TooLarge(e) => e,
+        Halt::Cancelled(_) => unreachable!("no cancel flag"),
+    })
+}
+
+/// [`exact`], stopping when it runs past `budget`.
+pub fn exact_within<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    stealths: &[u8],
+    budget: Budget<'_>,
+) -> Result<ExactRun, Halt> {
+    let mut engine = Exact::with_budget(rules, strategy, budget);
     let mut order: Vec<usize> = (0..stealths.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(stealths[i]));
     let mut expectations = vec![Expectation::default(); stealths.len()];

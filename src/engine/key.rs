@@ -6,7 +6,7 @@
 //!
 //! | bits | field |
 //! |------|-------|
-//! | 0–18  | step: a 5-bit variant tag and up to 14 bits of payload (with R8's failure bit) |
+//! | 0–18  | step: a 5-bit variant tag and up to 14 bits of payload |
 //! | 19–24 | pending first aid: none, open, or check (patient × giver) |
 //! | 25–27 | main character (0 = none) |
 //! | 28–30 | finale character (0 = none) |
@@ -15,17 +15,18 @@
 //! | 64–71 | attempts (only in [`with_counters`]) |
 //! | 72–79 | failures (only in [`with_counters`]) |
 
-use crate::game::{Aid, Character, Health, Outcome, Phase, State, Step, Team};
+use crate::game::canon::{canonical, forget};
+use crate::game::{Aid, Character, Health, Outcome, State, Step};
 use crate::strategy::Sight;
 
-/// The key of `state` without the counters `attempts`/`failures`, except for the one bit the
-/// rules read (R8: at a recruitment decision, whether the last check failed, which allows
-/// stopping). Two states with the same key behave the same under the rules, so the optimal
-/// engine can share their values, and so can the exact engine for a strategy that does not
-/// read the counters there ([`crate::strategy::Strategy::sight`]).
+/// The key of `state` without the counters `attempts`/`failures`, which the rules never read
+/// (R8 lets the strategy stop before every recruitment check). Two states with the same key
+/// behave the same under the rules, so the optimal engine can share their values, and so can
+/// the exact engine for a strategy that does not read the counters there
+/// ([`crate::strategy::Strategy::sight`]).
 #[inline]
 pub fn rules_key(state: &State) -> u64 {
-    pack(state, IDENTITY, Erase::NOTHING)
+    pack(state)
 }
 
 /// The key of `state` with the counters replaced by `(attempts, failures)` as a strategy
@@ -44,13 +45,10 @@ pub fn strategy_key(state: &State, sight: Sight) -> u128 {
             counters,
             unread_complications,
             first_side_type,
+            ..
         } => {
-            let erase = Erase {
-                complications: unread_complications,
-                first_side_type: !first_side_type,
-                ..Erase::NOTHING
-            };
-            counted(pack(state, IDENTITY, erase), counters)
+            let key = pack(&forget(state, unread_complications, first_side_type));
+            counted(key, counters)
         }
         Sight::RulesOnly => u128::from(solver_key(state)),
     }
@@ -62,175 +60,36 @@ fn counted(key: u64, (attempts, failures): (u8, u8)) -> u128 {
     u128::from(key) | u128::from(attempts) << 64 | u128::from(failures) << 72
 }
 
-/// The optimal engine's key: [`rules_key`] of a canonical member of the state's class, where
-/// two states share a class only if their optimal values are provably equal. On top of
-/// dropping the counters it erases what the rules will never read again and uses a symmetry:
-///
-/// - **Symmetry.** The rules treat the five non-medic characters alike (run challenges draw
-///   types 1–5 uniformly and a 6 lets the team pick among 1–5; side challenges, complications
-///   and first aid are uniform or medic-only); only the main character's speciality (the
-///   Tough type) singles one out. Relabelling the non-medic characters (applied to every
-///   character and type in the state) therefore keeps the value. In phase 1 a main character
-///   other than the Hacker or the Medic is relabelled as the Hacker (the transposition of the
-///   two); after phase 1 all five are put in a canonical order ([`sorted`]).
-/// - **Dead information.** At the second side challenge the first one's type is never read
-///   again. A complication is read only as a check type, where it matters only whether the
-///   roller is its specialist: pointing at the character itself or at a dead member, no roller
-///   ever is. With three members, a complication pointing at a non-member cannot gain a
-///   specialist either (the target is the fourth and last recruit), and once the fourth target
-///   is named the others' complications are never read (the team fills up or recruiting stops;
-///   both clear them). With two members and the third target named, the same holds for a
-///   complication of another non-member pointing at neither a member nor the target: by the
-///   time it can be read, the team has three members. All of these are written as "complication = the character itself".
+/// The optimal engine's key: [`rules_key`] of the state's canonical form
+/// ([`crate::game::canon::canonical`]): positions the rules cannot tell apart, up to the
+/// symmetry of the non-medic characters and information never read again, share one key.
 #[inline]
 pub fn solver_key(state: &State) -> u64 {
-    let perm = if matches!(state.phase(), Phase::Recruitment) {
-        let mut perm = IDENTITY;
-        if let Some(main) = state.main()
-            && main != Character::Hacker
-            && main != Character::Medic
-        {
-            perm.swap(main.index(), Character::Hacker.index());
-        }
-        perm
-    } else {
-        sorted(state)
-    };
-    pack(state, perm, Erase::DEAD)
+    pack(&canonical(state))
 }
 
-/// After phase 1 (no complications left) every mention of a non-medic character in the key
-/// is unary: membership, health, main, finale, or a reference from the step (challenge type,
-/// roller, side types, first-aid patient and giver). Sorting the five by all of that and
-/// labelling them in order gives the same labels to every state of one symmetry class (tied
-/// characters are indistinguishable, so how ties fall does not change the key).
+/// Packs `state` injectively (counters aside) into the layout above.
 #[inline]
-fn sorted(state: &State) -> [u8; 6] {
-    let mut refs = [0u32; 6];
-    let mut mark = |c: Character, bit: u32| refs[c.index()] |= 1 << bit;
-    match state.step() {
-        Step::Run { ty, .. } => mark(ty, 0),
-        Step::RunCheck { ty, roller, .. } => {
-            mark(ty, 0);
-            mark(roller, 1);
-        }
-        Step::Side { types, index, .. } | Step::SideCheck { types, index, .. } => {
-            if index == 0 {
-                mark(types[0], 2);
-            }
-            mark(types[1], 3);
-            if let Step::SideCheck { roller, .. } = state.step() {
-                mark(roller, 1);
-            }
-        }
-        _ => {}
-    }
-    if let Aid::Check { patient, giver } = state.aid() {
-        mark(patient, 4);
-        mark(giver, 5);
-    }
-    let signature = |c: Character| -> u32 {
-        let member = state.team().contains(c);
-        u32::from(state.main() != Some(c)) << 12
-            | u32::from(!member) << 11
-            | (state.health(c) as u32) << 9
-            | u32::from(state.finale() == Some(c)) << 8
-            | refs[c.index()]
-    };
-    let mut order: [Character; 5] = [
-        Character::Hacker,
-        Character::Spy,
-        Character::Sniper,
-        Character::Demolitions,
-        Character::Mechanic,
-    ];
-    order.sort_by_key(|c| signature(*c));
-    let mut perm = IDENTITY;
-    for (label, c) in order.iter().enumerate() {
-        perm[c.index()] = label as u8;
-    }
-    perm
-}
-
-/// The identity relabelling.
-const IDENTITY: [u8; 6] = [0, 1, 2, 3, 4, 5];
-
-/// What [`pack`] leaves out of a key.
-#[derive(Clone, Copy)]
-struct Erase {
-    /// Complications the rules can no longer use (see [`solver_key`]).
-    dead_complications: bool,
-    /// At the second side challenge, the first one's type.
-    first_side_type: bool,
-    /// These characters' complications.
-    complications: Team,
-}
-
-impl Erase {
-    /// Keep everything.
-    const NOTHING: Erase = Erase {
-        dead_complications: false,
-        first_side_type: false,
-        complications: Team::EMPTY,
-    };
-    /// Everything the rules will never read again.
-    const DEAD: Erase = Erase {
-        dead_complications: true,
-        first_side_type: true,
-        complications: Team::EMPTY,
-    };
-}
-
-/// Packs `state` with every character `c` written as `perm[c]`, leaving out `erase`.
-#[inline]
-fn pack(state: &State, perm: [u8; 6], erase: Erase) -> u64 {
-    let canonical = erase.dead_complications;
-    let map = |c: Character| u64::from(perm[c.index()]);
+fn pack(state: &State) -> u64 {
+    let map = |c: Character| c.index() as u64;
     let team = state.team();
-    let named_fourth = canonical
-        && team.len() == 3
-        && match state.step() {
-            Step::Recruit { target, .. } | Step::RecruitCheck { target, .. } => Some(target),
-            _ => None,
-        }
-        .is_some();
-    let target = match state.step() {
-        Step::Recruit { target, .. } | Step::RecruitCheck { target, .. } => Some(target),
-        _ => None,
-    };
-    let mut codes = [0u64; 6];
-    for c in Character::ALL {
+    let mut characters = 0u64;
+    for c in Character::ALL.into_iter().rev() {
         let code = if team.contains(c) {
             state.health(c) as u64
         } else {
             debug_assert_eq!(state.health(c), Health::Healthy, "non-members are healthy");
-            match state.complication(c) {
-                None => 4,
-                Some(_) if erase.complications.contains(c) => 4,
-                Some(_) if named_fourth && target != Some(c) => 4,
-                Some(t) => {
-                    let orphan = canonical
-                        && (t == c
-                            || (team.contains(t) && state.health(t) == Health::Dead)
-                            || (team.len() == 3 && !team.contains(t))
-                            || (team.len() == 2
-                                && target.is_some_and(|x| x != c)
-                                && !team.contains(t)
-                                && target != Some(t)));
-                    5 + if orphan { map(c) } else { map(t) }
-                }
-            }
+            state.complication(c).map_or(4, |t| 5 + map(t))
         };
-        codes[usize::from(perm[c.index()])] = code;
+        characters = characters * 11 + code;
     }
-    let characters = codes.iter().rev().fold(0u64, |acc, &code| acc * 11 + code);
     let character = |c: Option<Character>| c.map_or(0, |c| 1 + map(c));
     let aid = match state.aid() {
         Aid::None => 0,
         Aid::Open => 1,
         Aid::Check { patient, giver } => 2 + 6 * map(patient) + map(giver),
     };
-    step(state, map, erase.first_side_type)
+    step(state, map)
         | aid << 19
         | character(state.main()) << 25
         | character(state.finale()) << 28
@@ -240,14 +99,9 @@ fn pack(state: &State, perm: [u8; 6], erase: Erase) -> u64 {
 
 /// The step as a 5-bit tag and at most 14 bits of payload.
 #[inline]
-fn step(state: &State, c: impl Fn(Character) -> u64, erase_first_side_type: bool) -> u64 {
+fn step(state: &State, c: impl Fn(Character) -> u64) -> u64 {
     let side = |tough: u8, types: [Character; 2], index: u8, successes: u8| {
-        // At the second side challenge the first one's type is dead information.
-        let first = if erase_first_side_type && index == 1 {
-            0
-        } else {
-            c(types[0])
-        };
+        let first = c(types[0]);
         u64::from(tough)
             | first << 2
             | c(types[1]) << 5
@@ -258,18 +112,11 @@ fn step(state: &State, c: impl Fn(Character) -> u64, erase_first_side_type: bool
         Step::Complications => (0, 0),
         Step::ChooseMain => (1, 0),
         Step::ChooseTarget => (2, 0),
-        // R8: the rules read one bit of the counters: stopping is allowed right after a failure.
         Step::Recruit {
             target,
             done,
             needed,
-        } => (
-            3,
-            c(target)
-                | u64::from(done) << 3
-                | u64::from(needed) << 6
-                | u64::from(state.failures() > 0) << 9,
-        ),
+        } => (3, c(target) | u64::from(done) << 3 | u64::from(needed) << 6),
         Step::RecruitCheck {
             target,
             done,

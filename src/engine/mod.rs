@@ -9,8 +9,8 @@ mod play;
 pub mod seed;
 pub mod solve;
 
-pub use exact::{Exact, ExactRun, TooLarge, exact, exact_limited};
+pub use exact::{Budget, Exact, ExactRun, Halt, TooLarge, exact, exact_limited, exact_within};
 pub use montecarlo::{Cancelled, Job, Tally, simulate};
 pub use paired::{PairedJob, PairedTally, simulate_paired};
 pub use play::{Observer, play_game, play_seeded};
-pub use solve::{Solver, solve};
+pub use solve::{Solver, solve, solve_within};

@@ -21,7 +21,7 @@ use crate::game::{Action, Character, Node, Outcome, State};
 use crate::report::Expectation;
 use crate::rules::Rules;
 
-use super::exact::{add_scaled, terminal, worth_memoising};
+use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
 use super::key;
 
 /// A memoised optimal-value table for one set of rules, filled on demand.
@@ -29,7 +29,15 @@ use super::key;
 pub struct Solver {
     rules: Rules,
     memo: FxHashMap<u64, f64>,
+    /// The last memoised positions looked up, with their values: the options of one decision
+    /// mostly lead to the same positions (a failed check costs the same stealth whoever
+    /// rolled it; a success leads on whoever rolled it), so siblings skip the canonical key.
+    recent: [(State, f64); RECENT],
+    next_recent: usize,
 }
+
+/// How many recently looked-up positions the solver remembers.
+const RECENT: usize = 8;
 
 impl Solver {
     /// An empty table for `rules`.
@@ -37,6 +45,8 @@ impl Solver {
         Solver {
             rules,
             memo: FxHashMap::default(),
+            recent: [(State::new(0), f64::NAN); RECENT],
+            next_recent: 0,
         }
     }
 
@@ -52,24 +62,52 @@ impl Solver {
 
     /// The optimal win probability from `state`, filling the table below it as needed.
     pub fn value(&mut self, state: &State) -> f64 {
+        self.try_value(state, &Budget::UNLIMITED)
+            .expect("an unlimited solve runs to the end")
+    }
+
+    /// [`Solver::value`], stopping when the table would grow past `budget` or its cancel flag
+    /// is raised.
+    pub fn try_value(&mut self, state: &State, budget: &Budget<'_>) -> Result<f64, Halt> {
         let node = state.node(&self.rules);
         if let Node::Over(outcome) = node {
-            return win(outcome);
+            return Ok(win(outcome));
         }
+        // Keys are computed only for memoised positions: canonicalising and packing cost more
+        // than a step of the state machine.
         let memoise = worth_memoising(state);
-        let key = key::solver_key(state);
-        if memoise && let Some(v) = self.memo.get(&key) {
-            return *v;
+        if memoise && let Some((_, v)) = self.recent.iter().find(|(s, _)| s == state) {
+            return Ok(*v);
+        }
+        let key = memoise.then(|| key::solver_key(state));
+        if let Some(key) = key
+            && let Some(&v) = self.memo.get(&key)
+        {
+            self.remember(state, v);
+            return Ok(v);
         }
         let rules = self.rules;
         let v = match node {
             Node::Over(_) => unreachable!(),
             Node::Chance(chance) => {
+                // Outcomes with the same effect (a highest die of 1 or 2, of 3 or 4) lead to the
+                // same position, evaluated once with the summed weight.
                 let mut v = 0.0;
+                let mut pending: Option<(State, f64)> = None;
                 for (outcome, p) in chance.outcomes() {
                     let mut next = *state;
                     next.apply_outcome(&rules, outcome);
-                    v += p * self.value(&next);
+                    match &mut pending {
+                        Some((same, weight)) if *same == next => *weight += p,
+                        _ => {
+                            if let Some((previous, weight)) = pending.replace((next, p)) {
+                                v += weight * self.try_value(&previous, budget)?;
+                            }
+                        }
+                    }
+                }
+                if let Some((last, weight)) = pending {
+                    v += weight * self.try_value(&last, budget)?;
                 }
                 v
             }
@@ -78,15 +116,24 @@ impl Solver {
                 for &action in state.actions(&rules).iter() {
                     let mut next = *state;
                     next.apply_action(&rules, action);
-                    best = best.max(self.value(&next));
+                    best = best.max(self.try_value(&next, budget)?);
                 }
                 best
             }
         };
-        if memoise {
+        if let Some(key) = key {
+            budget.admit(self.memo.len())?;
             self.memo.insert(key, v);
+            self.remember(state, v);
         }
-        v
+        Ok(v)
+    }
+
+    /// Keeps `state`'s value among the recent ones.
+    #[inline]
+    fn remember(&mut self, state: &State, v: f64) {
+        self.recent[self.next_recent] = (*state, v);
+        self.next_recent = (self.next_recent + 1) % RECENT;
     }
 
     /// The optimal win probability from `state` read from the table alone; `None` when a state
@@ -244,6 +291,15 @@ pub struct Solution {
 /// stealths: a game from stealth 12 passes through the positions of one from stealth 10).
 /// Deterministic; single-threaded, so that the one table holds every state once.
 pub fn solve(solver: &mut Solver, stealths: &[u8]) -> Vec<Solution> {
+    solve_within(solver, stealths, &Budget::UNLIMITED).expect("an unlimited solve runs to the end")
+}
+
+/// [`solve`], stopping when the table would grow past `budget` or its cancel flag is raised.
+pub fn solve_within(
+    solver: &mut Solver,
+    stealths: &[u8],
+    budget: &Budget<'_>,
+) -> Result<Vec<Solution>, Halt> {
     let rules = *solver.rules();
     stealths
         .iter()
@@ -258,17 +314,17 @@ pub fn solve(solver: &mut Solver, stealths: &[u8]) -> Vec<Solution> {
                 for c in Character::ALL {
                     let mut next = state;
                     next.apply_action(&rules, Action::Main(c));
-                    let v = solver.value(&next);
+                    let v = solver.try_value(&next, budget)?;
                     by_main[c.index()] += p * v;
                     best = best.max(v);
                 }
                 value += p * best;
             }
-            Solution {
+            Ok(Solution {
                 stealth,
                 value,
                 by_main,
-            }
+            })
         })
         .collect()
 }

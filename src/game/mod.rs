@@ -2,6 +2,7 @@
 //! moment, a chance point, a decision point or over ([`Node`]). Every ruling of RULES.md is
 //! implemented here and nowhere else; the engines only drive it.
 
+pub mod canon;
 mod character;
 mod dice;
 mod node;

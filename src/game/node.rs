@@ -66,6 +66,14 @@ impl Chance {
         })
     }
 
+    /// R12: the two side-challenge types of a [`Chance::SideTypes`] outcome.
+    pub fn side_types(outcome: u32) -> [Character; 2] {
+        [
+            Character::from_index((outcome / 6) as usize),
+            Character::from_index((outcome % 6) as usize),
+        ]
+    }
+
     /// Draws one outcome.
     #[inline]
     pub fn sample<R: Rng>(self, streams: &mut Streams<R>) -> u32 {
@@ -145,15 +153,13 @@ pub enum Decision {
     MainCharacter,
     /// R8: name a recruitment target or stop.
     RecruitTarget,
-    /// R8: who makes the next check for `target` (whose complication is `complication`); after
-    /// a failure the strategy may also stop.
+    /// R8: who makes the next check for `target` (whose complication is `complication`), or
+    /// stop: stopping is allowed before every check, after a success as after a failure.
     RecruitRoller {
         /// The character being recruited.
         target: Character,
         /// The check type: the target's complication.
         complication: Character,
-        /// Whether stopping is allowed now (right after a failed check).
-        may_stop: bool,
     },
     /// R10: the run challenge rolled a 6: pick its type among 1..=5.
     RunType,

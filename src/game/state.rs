@@ -233,6 +233,16 @@ impl State {
         self.aid = aid;
         self
     }
+    /// R12 rolled in two halves: the second side challenge's type set to `second` while the
+    /// first side challenge is under way (its die is independent of everything before it).
+    /// For engines that roll it only when it can first matter; the rules never read it at the
+    /// first side challenge.
+    pub fn with_second_side_type(mut self, second: Character) -> State {
+        if let Step::Side { types, .. } | Step::SideCheck { types, .. } = &mut self.step {
+            types[1] = second;
+        }
+        self
+    }
     /// Sets the strategy-facing counters of the current task.
     pub fn with_counters(mut self, attempts: u8, failures: u8) -> State {
         self.attempts = attempts;
@@ -434,7 +444,6 @@ impl State {
             Step::Recruit { target, .. } => Node::Decision(Decision::RecruitRoller {
                 target,
                 complication: self.recruit_type(target),
-                may_stop: self.failures > 0,
             }),
             Step::RecruitCheck { target, roller, .. } => Node::Chance(Chance::Check {
                 dice: roller.base_skill(self.recruit_type(target)) as u8,
@@ -495,10 +504,9 @@ impl State {
                     out.push(Action::Recruit(c));
                 }
             }
-            Decision::RecruitRoller { may_stop, .. } => {
-                if may_stop {
-                    out.push(Action::Stop);
-                }
+            // R8: the strategy may stop before every check, after a success as after a failure.
+            Decision::RecruitRoller { .. } => {
+                out.push(Action::Stop);
                 self.able().for_each(|c| out.push(Action::Roll(c)));
             }
             Decision::RunType => Character::ALL[..5]
@@ -759,10 +767,7 @@ impl State {
                 self.new_task();
                 Step::Side {
                     tough,
-                    types: [
-                        Character::from_index((outcome / 6) as usize),
-                        Character::from_index((outcome % 6) as usize),
-                    ],
+                    types: Chance::side_types(outcome),
                     index: 0,
                     successes: 0,
                 }

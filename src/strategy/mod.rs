@@ -58,6 +58,10 @@ pub enum Sight {
         unread_complications: Team,
         /// Whether the answers at the second side challenge read the first one's type.
         first_side_type: bool,
+        /// Whether the answers at the first side challenge read the second one's type. A
+        /// strategy that does not lets the exact engine roll the second type only when the
+        /// second side challenge begins (six times fewer first-challenge positions).
+        second_side_type: bool,
     },
     /// Only what the rules read, up to relabelling the five non-medic characters: a strategy
     /// that is symmetric under that relabelling and reads nothing the rules do not, such as
@@ -73,6 +77,7 @@ impl Sight {
             counters: (state.attempts(), state.failures()),
             unread_complications: Team::EMPTY,
             first_side_type: true,
+            second_side_type: true,
         }
     }
 }

@@ -91,6 +91,7 @@ impl Strategy for OptimalStrategy {
             counters: (0, 0),
             unread_complications: Team::EMPTY,
             first_side_type: false,
+            second_side_type: true,
         }
     }
 }

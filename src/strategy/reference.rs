@@ -101,7 +101,8 @@ impl Strategy for ReferenceStrategy {
 
     /// Only side challenges read a counter (fewer than 3 attempts?); their counters start
     /// afresh with each side challenge, so outside one they cannot matter. Complications are
-    /// read only of the next targets in order, and side challenges only read their own type.
+    /// read only of the next targets in order, and side challenges only read their own type (not
+    /// the other one's).
     fn sight(&self, state: &State) -> Sight {
         let counters = match state.step() {
             Step::Side { .. } | Step::SideCheck { .. } => (state.attempts().min(SIDE_ATTEMPTS), 0),
@@ -111,6 +112,7 @@ impl Strategy for ReferenceStrategy {
             counters,
             unread_complications: Team::ALL.minus(future_targets(state, &RECRUIT_ORDER, 3, false)),
             first_side_type: false,
+            second_side_type: false,
         }
     }
 }

@@ -16,16 +16,20 @@ impl Spec {
     /// attempts with `side.max_attempts`; recruitment compares failures with
     /// `recruit.stop_after_failures` when it is set; counters start afresh with each task, so
     /// nothing else reads them. Complications are read only of the targets still to come
-    /// (all candidates under `easiest_first`), and no knob reads the first side type at the
-    /// second side challenge.
+    /// (all candidates under `easiest_first`), and no side knob reads the other side
+    /// challenge's type (only the one being attempted).
     pub fn sight(&self, state: &State) -> Sight {
         let counters = match state.step() {
             Step::Side { .. } | Step::SideCheck { .. } => {
                 (state.attempts().min(self.side.max_attempts.0), 0)
             }
-            Step::Recruit { .. } | Step::RecruitCheck { .. } => {
-                (0, state.failures().min(self.recruit.stop_after_failures.0))
-            }
+            // "Did the last check fail?" decides whether the stop conditions are looked at.
+            Step::Recruit { .. } | Step::RecruitCheck { .. } => (
+                0,
+                state
+                    .failures()
+                    .min(self.recruit.stop_after_failures.0.max(1)),
+            ),
             _ => (0, 0),
         };
         let r = &self.recruit;
@@ -34,6 +38,7 @@ impl Spec {
             counters,
             unread_complications: Team::ALL.minus(targets),
             first_side_type: false,
+            second_side_type: false,
         }
     }
 
@@ -45,12 +50,13 @@ impl Spec {
                 None => return Choice::Uniform,
             },
             Decision::RecruitTarget => self.recruit_target(state),
-            Decision::RecruitRoller {
-                complication,
-                may_stop,
-                ..
-            } => {
-                if may_stop && self.stop_recruiting(state, true) {
+            Decision::RecruitRoller { complication, .. } => {
+                // R8 allows stopping before every check; the knobs are looked at after a
+                // failure, and after a success too with `stop_after_success`.
+                let after_failure = state.failures() > 0;
+                if (after_failure || self.recruit.stop_after_success)
+                    && self.stop_recruiting(state, after_failure)
+                {
                     Action::Stop
                 } else {
                     Action::Roll(self.roller(

@@ -365,6 +365,10 @@ pub struct RecruitSpec {
     pub stop_at_wounds: Int<0, 12>,
     /// Stop recruiting after this many failed checks in a row on one target (0: never).
     pub stop_after_failures: Int<0, 100>,
+    /// Also look at `stealth_floor` and `stop_at_wounds` right after a *successful* check
+    /// (R8 allows stopping before every check); by default only before naming a target and
+    /// after a failed check.
+    pub stop_after_success: bool,
 }
 
 impl Default for RecruitSpec {
@@ -384,6 +388,7 @@ impl Default for RecruitSpec {
             stealth_floor: Int(0),
             stop_at_wounds: Int(0),
             stop_after_failures: Int(0),
+            stop_after_success: false,
         }
     }
 }

@@ -1,0 +1,542 @@
+//! Canonical forms of positions: one representative for every class of positions the rules
+//! cannot tell apart, so the exact engines can store one value per class.
+//!
+//! Two facts of the rules make positions interchangeable:
+//!
+//! - **Symmetry.** The rules treat the five non-medic characters alike — complications (R6),
+//!   run challenge types (R10: 1–5 uniform, a 6 lets the team pick among 1–5) and side
+//!   challenge types (R12) are uniform or medic-only — except that the main character's
+//!   speciality is the Tough type (R11). Relabelling the non-medic characters other than the
+//!   main one (in every field of the position at once) therefore keeps every value, and so does
+//!   relabelling a non-medic main character as the Hacker.
+//! - **Dead information.** Some fields will never be read by the rules again: the first side
+//!   challenge's type at the second (R12), and complications that can no longer gain a
+//!   specialist (R8, see [`forget_dead_complications`]). The counters `attempts`/`failures`
+//!   are never read by the rules at all (they exist for strategies).
+//!
+//! [`canonical`] applies both; [`forget`] only erases what a caller names (what a strategy
+//! declares it never reads). The results are positions for keying values, not for playing.
+
+use super::character::{Character, Health, Team};
+use super::state::{Aid, Phase, State, Step};
+
+/// A relabelling: character `c` becomes `Character::from_index(perm[c.index()])`.
+type Relabelling = [u8; 6];
+
+const IDENTITY: Relabelling = [0, 1, 2, 3, 4, 5];
+
+/// The five non-medic characters.
+const NON_MEDIC: [Character; 5] = [
+    Character::Hacker,
+    Character::Spy,
+    Character::Sniper,
+    Character::Demolitions,
+    Character::Mechanic,
+];
+
+/// The representative of `state`'s class: equal for two positions exactly when one is a
+/// relabelling of the other (as above) once dead information and the counters are dropped.
+/// Positions with the same canonical form have the same optimal value under every rule
+/// variant.
+pub fn canonical(state: &State) -> State {
+    let complications = forget_dead_complications(state);
+    let perm = if state.phase() == Phase::Recruitment {
+        recruitment_labels(state, &complications)
+    } else {
+        sorted_labels(state)
+    };
+    let unchanged = perm == IDENTITY
+        && Character::ALL
+            .iter()
+            .all(|c| complications[c.index()] == state.complication(*c));
+    if unchanged {
+        // Already in canonical order (common once the walk is inside one class): only the
+        // first side type and the counters to drop.
+        return forget(state, Team::EMPTY, false);
+    }
+    relabel(state, perm, &complications, true)
+}
+
+/// `state` without the complications of `unread` and, unless `first_side_type`, without the
+/// first side challenge's type at the second side challenge (R12), and without the counters:
+/// what an engine keys on for a strategy that reads no more than that.
+pub fn forget(state: &State, unread: Team, first_side_type: bool) -> State {
+    if unread.iter().all(|c| state.complication(c).is_none()) {
+        // Nothing to relabel or erase but (perhaps) one side type: the cheap way.
+        let step = match state.step() {
+            Step::Side {
+                tough,
+                types,
+                index: 1,
+                successes,
+            } if !first_side_type => Step::Side {
+                tough,
+                types: [Character::Hacker, types[1]],
+                index: 1,
+                successes,
+            },
+            Step::SideCheck {
+                tough,
+                types,
+                index: 1,
+                successes,
+                roller,
+            } if !first_side_type => Step::SideCheck {
+                tough,
+                types: [Character::Hacker, types[1]],
+                index: 1,
+                successes,
+                roller,
+            },
+            step => step,
+        };
+        return state.at(step, state.aid()).with_counters(0, 0);
+    }
+    let complications = Character::ALL.map(|c| {
+        if unread.contains(c) {
+            None
+        } else {
+            state.complication(c)
+        }
+    });
+    relabel(state, IDENTITY, &complications, !first_side_type)
+}
+
+/// The complications the rules may still read, others erased (`None`) or pointed at the
+/// character itself (no specialist, ever). A complication is read only as a check type,
+/// where it matters only whether the roller is its specialist:
+/// - pointing at the character itself or at a dead member, no roller ever is;
+/// - with three members, one pointing at a non-member cannot gain a specialist (the target is
+///   the fourth and last recruit), and once the fourth target is named the others' are never
+///   read (the team fills up or recruiting stops; both clear them, R8);
+/// - with two members and the third target named, one of another non-member pointing at
+///   neither a member nor the target: by the time it can be read, the team has three members.
+pub fn forget_dead_complications(state: &State) -> [Option<Character>; 6] {
+    let team = state.team();
+    let target = match state.step() {
+        Step::Recruit { target, .. } | Step::RecruitCheck { target, .. } => Some(target),
+        _ => None,
+    };
+    let named_fourth = team.len() == 3 && target.is_some();
+    Character::ALL.map(|c| match state.complication(c) {
+        None => None,
+        Some(_) if named_fourth && target != Some(c) => None,
+        Some(t) => {
+            let orphan = t == c
+                || (team.contains(t) && state.health(t) == Health::Dead)
+                || (team.len() == 3 && !team.contains(t))
+                || (team.len() == 2
+                    && target.is_some_and(|x| x != c)
+                    && !team.contains(t)
+                    && target != Some(t));
+            Some(if orphan { c } else { t })
+        }
+    })
+}
+
+/// `state` with every character relabelled by `perm`, complications replaced by
+/// `complications` (indexed by the old labels), counters dropped, and the first side type at
+/// the second side challenge erased if `erase_first_side`.
+fn relabel(
+    state: &State,
+    perm: Relabelling,
+    complications: &[Option<Character>; 6],
+    erase_first_side: bool,
+) -> State {
+    let map = |c: Character| Character::from_index(usize::from(perm[c.index()]));
+    let mut out = State::new(state.stealth());
+    for c in state.team() {
+        out = out.with_member(map(c), state.health(c));
+    }
+    if let Some(main) = state.main() {
+        out = out.with_main(map(main));
+    }
+    if let Some(finale) = state.finale() {
+        out = out.with_finale(map(finale));
+    }
+    for c in Character::ALL {
+        if let Some(t) = complications[c.index()]
+            && !state.team().contains(c)
+        {
+            out = out.with_complication(map(c), map(t));
+        }
+    }
+    let side_types = |types: [Character; 2], index: u8| {
+        // R12: at the second side challenge the first one's type is never read again.
+        let first = if erase_first_side && index == 1 {
+            Character::Hacker
+        } else {
+            map(types[0])
+        };
+        [first, map(types[1])]
+    };
+    let step = match state.step() {
+        Step::Recruit {
+            target,
+            done,
+            needed,
+        } => Step::Recruit {
+            target: map(target),
+            done,
+            needed,
+        },
+        Step::RecruitCheck {
+            target,
+            done,
+            needed,
+            roller,
+        } => Step::RecruitCheck {
+            target: map(target),
+            done,
+            needed,
+            roller: map(roller),
+        },
+        Step::Run { challenge, ty } => Step::Run {
+            challenge,
+            ty: map(ty),
+        },
+        Step::RunCheck {
+            challenge,
+            ty,
+            roller,
+        } => Step::RunCheck {
+            challenge,
+            ty: map(ty),
+            roller: map(roller),
+        },
+        Step::Side {
+            tough,
+            types,
+            index,
+            successes,
+        } => Step::Side {
+            tough,
+            types: side_types(types, index),
+            index,
+            successes,
+        },
+        Step::SideCheck {
+            tough,
+            types,
+            index,
+            successes,
+            roller,
+        } => Step::SideCheck {
+            tough,
+            types: side_types(types, index),
+            index,
+            successes,
+            roller: map(roller),
+        },
+        step => step,
+    };
+    let aid = match state.aid() {
+        Aid::Check { patient, giver } => Aid::Check {
+            patient: map(patient),
+            giver: map(giver),
+        },
+        aid => aid,
+    };
+    out.at(step, aid)
+}
+
+/// After phase 1 (no complications left) every mention of a non-medic character is unary:
+/// membership, health, main, finale, or a reference from the step (challenge type, roller,
+/// side types, first-aid patient and giver). Sorting the five by all of that and labelling
+/// them in order gives the same labels to every position of one class (tied characters are
+/// indistinguishable, so how ties fall does not change the result).
+fn sorted_labels(state: &State) -> Relabelling {
+    let mut refs = [0u32; 6];
+    let mut mark = |c: Character, bit: u32| refs[c.index()] |= 1 << bit;
+    match state.step() {
+        Step::Run { ty, .. } => mark(ty, 0),
+        Step::RunCheck { ty, roller, .. } => {
+            mark(ty, 0);
+            mark(roller, 1);
+        }
+        Step::Side { types, index, .. } | Step::SideCheck { types, index, .. } => {
+            if index == 0 {
+                mark(types[0], 2);
+            }
+            mark(types[1], 3);
+            if let Step::SideCheck { roller, .. } = state.step() {
+                mark(roller, 1);
+            }
+        }
+        _ => {}
+    }
+    if let Aid::Check { patient, giver } = state.aid() {
+        mark(patient, 4);
+        mark(giver, 5);
+    }
+    let signature = |c: Character| -> u32 {
+        let member = state.team().contains(c);
+        u32::from(state.main() != Some(c)) << 12
+            | u32::from(!member) << 11
+            | (state.health(c) as u32) << 9
+            | u32::from(state.finale() == Some(c)) << 8
+            | refs[c.index()]
+    };
+    let mut order = NON_MEDIC;
+    order.sort_by_key(|c| signature(*c));
+    let mut perm = IDENTITY;
+    for (label, c) in order.iter().enumerate() {
+        perm[c.index()] = label as u8;
+    }
+    perm
+}
+
+/// Labels in phase 1, where complications relate characters to each other: a non-medic main
+/// character becomes the Hacker; the other non-medic characters (all five when the Medic is
+/// the main one) are sorted by a signature that relabelling cannot change, and where
+/// signatures tie, the candidate orders are compared by the relabelled complications and the
+/// least one is taken — the same for every position of the class, since the candidates are.
+fn recruitment_labels(state: &State, complications: &[Option<Character>; 6]) -> Relabelling {
+    let Some(main) = state.main() else {
+        return IDENTITY;
+    };
+    let mut perm = IDENTITY;
+    let mut symmetric = [Character::Hacker; 5];
+    let mut n = 0;
+    for c in NON_MEDIC {
+        if c != main {
+            symmetric[n] = c;
+            n += 1;
+        }
+    }
+    // The labels the symmetric characters take, in order.
+    let first_label: u8 = if main == Character::Medic {
+        0
+    } else {
+        perm[main.index()] = Character::Hacker as u8;
+        1
+    };
+    let team = state.team();
+    let (target, roller) = match state.step() {
+        Step::Recruit { target, .. } => (Some(target), None),
+        Step::RecruitCheck { target, roller, .. } => (Some(target), Some(roller)),
+        _ => (None, None),
+    };
+    let (patient, giver) = match state.aid() {
+        Aid::Check { patient, giver } => (Some(patient), Some(giver)),
+        _ => (None, None),
+    };
+    let is_symmetric = |c: Character| c != main && c != Character::Medic;
+    let signature = |c: Character| -> u32 {
+        let class = if team.contains(c) {
+            state.health(c) as u32
+        } else {
+            4 + match complications[c.index()] {
+                None => 0,
+                Some(t) if t == c => 1,
+                Some(t) if t == main => 2,
+                Some(Character::Medic) => 3,
+                Some(t) if team.contains(t) => 4 + state.health(t) as u32,
+                Some(_) => 8,
+            }
+        };
+        let pointed_from = |from_symmetric: bool| {
+            Character::ALL
+                .into_iter()
+                .filter(|x| {
+                    *x != c
+                        && is_symmetric(*x) == from_symmetric
+                        && complications[x.index()] == Some(c)
+                })
+                .count() as u32
+        };
+        class
+            | pointed_from(true) << 4
+            | pointed_from(false) << 7
+            | u32::from(target == Some(c)) << 10
+            | u32::from(roller == Some(c)) << 11
+            | u32::from(patient == Some(c)) << 12
+            | u32::from(giver == Some(c)) << 13
+    };
+    let mut keyed = [(0u32, Character::Hacker); 5];
+    for (slot, c) in keyed.iter_mut().zip(&symmetric[..n]) {
+        *slot = (signature(*c), *c);
+    }
+    let keyed = &mut keyed[..n];
+    keyed.sort_unstable_by_key(|(sig, c)| (*sig, *c as u8));
+    let mut order = [Character::Hacker; 5];
+    for (slot, (_, c)) in order.iter_mut().zip(keyed.iter()) {
+        *slot = *c;
+    }
+    let ties = keyed.windows(2).any(|w| w[0].0 == w[1].0);
+    if ties {
+        let mut groups = [(0usize, 0usize); 5];
+        let mut count = 0;
+        let mut start = 0;
+        for i in 1..=n {
+            if i == n || keyed[i].0 != keyed[start].0 {
+                if i - start > 1 {
+                    groups[count] = (start, i);
+                    count += 1;
+                }
+                start = i;
+            }
+        }
+        let fingerprint = |order: &[Character]| -> u64 {
+            let mut labels = perm;
+            for (i, c) in order.iter().enumerate() {
+                labels[c.index()] = first_label + i as u8;
+            }
+            let code = |c: Character| match complications[c.index()] {
+                Some(t) if !team.contains(c) => 1 + u64::from(labels[t.index()]),
+                _ => 0,
+            };
+            order
+                .iter()
+                .chain(std::iter::once(&Character::Medic))
+                .fold(0u64, |acc, c| acc * 8 + code(*c))
+        };
+        let mut best = (u64::MAX, order);
+        search(&mut order, n, &groups[..count], &fingerprint, &mut best);
+        order = best.1;
+    }
+    for (i, c) in order[..n].iter().enumerate() {
+        perm[c.index()] = first_label + i as u8;
+    }
+    perm
+}
+
+/// Tries every order of the tied characters (each group permuted independently) and keeps
+/// the one with the least fingerprint.
+fn search(
+    order: &mut [Character; 5],
+    n: usize,
+    groups: &[(usize, usize)],
+    fingerprint: &impl Fn(&[Character]) -> u64,
+    best: &mut (u64, [Character; 5]),
+) {
+    let Some((&(lo, hi), rest)) = groups.split_first() else {
+        let f = fingerprint(&order[..n]);
+        if f < best.0 {
+            *best = (f, *order);
+        }
+        return;
+    };
+    permute(order, n, lo, hi, rest, fingerprint, best);
+}
+
+/// Every order of `order[k..hi]`, then the remaining groups.
+#[allow(clippy::too_many_arguments)]
+fn permute(
+    order: &mut [Character; 5],
+    n: usize,
+    k: usize,
+    hi: usize,
+    rest: &[(usize, usize)],
+    fingerprint: &impl Fn(&[Character]) -> u64,
+    best: &mut (u64, [Character; 5]),
+) {
+    if k == hi {
+        search(order, n, rest, fingerprint, best);
+        return;
+    }
+    for i in k..hi {
+        order.swap(k, i);
+        permute(order, n, k + 1, hi, rest, fingerprint, best);
+        order.swap(k, i);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::uniform;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// A random phase-1 position: main, up to three recruits with random health, random
+    /// complications, and a recruitment step (choosing, or a check under way).
+    fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
+        uniform(rng, n as u32) as usize
+    }
+
+    fn random_recruitment(rng: &mut Xoshiro256PlusPlus) -> State {
+        let pick = |rng: &mut Xoshiro256PlusPlus| Character::from_index(below(rng, 6));
+        let mut state = State::with_complications(below(rng, 13) as u8, [Character::Hacker; 6]);
+        for c in Character::ALL {
+            state = state.with_complication(c, pick(rng));
+        }
+        state = state.with_main(pick(rng));
+        for _ in 0..below(rng, 3) {
+            let c = pick(rng);
+            if !state.team().contains(c) {
+                let health = [
+                    Health::Healthy,
+                    Health::Wounded,
+                    Health::Incapacitated,
+                    Health::Dead,
+                ][below(rng, 4)];
+                state = state.with_member(c, health);
+            }
+        }
+        let outside: Vec<Character> = Character::ALL
+            .into_iter()
+            .filter(|c| !state.team().contains(*c))
+            .collect();
+        let target = outside[below(rng, outside.len())];
+        let step = match below(rng, 3) {
+            0 => Step::ChooseTarget,
+            1 => Step::Recruit {
+                target,
+                done: 0,
+                needed: state.team().len(),
+            },
+            _ => Step::RecruitCheck {
+                target,
+                done: 0,
+                needed: state.team().len(),
+                roller: state.team().first().expect("main"),
+            },
+        };
+        state.at(step, Aid::None)
+    }
+
+    /// A random relabelling of the non-medic characters that keeps the main one fixed (or
+    /// moves a non-medic main character anywhere among the non-medic ones).
+    fn random_relabelling(rng: &mut Xoshiro256PlusPlus) -> Relabelling {
+        let mut labels = [0u8, 1, 2, 3, 4];
+        for i in (1..5).rev() {
+            labels.swap(i, below(rng, i + 1));
+        }
+        [labels[0], labels[1], labels[2], labels[3], labels[4], 5]
+    }
+
+    #[test]
+    fn canonical_forms_do_not_change_under_relabelling() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        for _ in 0..20_000 {
+            let state = random_recruitment(&mut rng);
+            let perm = random_relabelling(&mut rng);
+            let complications = Character::ALL.map(|c| state.complication(c));
+            let moved = relabel(&state, perm, &complications, false);
+            assert_eq!(
+                canonical(&state),
+                canonical(&moved),
+                "{state:?} vs {moved:?}"
+            );
+            assert_eq!(canonical(&canonical(&state)), canonical(&state));
+        }
+    }
+
+    #[test]
+    fn canonical_forms_keep_what_the_rules_read() {
+        // Different stealth, health or targets stay apart.
+        let base = State::with_complications(10, [Character::Spy; 6])
+            .with_main(Character::Hacker)
+            .at(Step::ChooseTarget, Aid::None);
+        let variants = [
+            base,
+            base.with_stealth(9),
+            base.with_member(Character::Medic, Health::Healthy),
+            base.with_member(Character::Medic, Health::Wounded),
+            base.with_complication(Character::Medic, Character::Hacker),
+        ];
+        let forms: std::collections::HashSet<State> = variants.iter().map(canonical).collect();
+        assert_eq!(forms.len(), variants.len());
+    }
+}
