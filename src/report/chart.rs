@@ -423,10 +423,11 @@ pub fn bar_chart(
         .iter()
         .flat_map(|p| p.values.iter().flatten().copied());
     let max = values.fold(0.0f64, |m, v| m.max(v.abs())).max(0.1);
-    let ticks = nice_ticks(-max, max, 4);
-    let step = ticks.get(1).map_or(max, |t| t - ticks[0]);
     // Room beyond the largest bar for its value.
-    let extent = ticks.iter().fold(max * 1.35, |m, t| m.max(t.abs()));
+    let room = max * 1.35;
+    let ticks = nice_ticks(-room, room, 4);
+    let step = ticks.get(1).map_or(max, |t| t - ticks[0]);
+    let extent = ticks.iter().fold(room, |m, t| m.max(t.abs()));
     let left = 200.0;
     let right = 20.0;
     let panel_gap = 16.0;
