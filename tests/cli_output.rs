@@ -260,6 +260,7 @@ fn strategies_lists_every_name_strategy_accepts() {
         );
     }
     assert!(listing.contains("optimal"), "{listing}");
+    assert!(widest_line(&listing) <= 100, "{listing}");
 }
 
 #[test]

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use crate::error::{Error, Result};
+use crate::report::table;
 use crate::strategy::{FileStrategy, Origin, registry};
 
 /// Arguments of `raven strategies`.
@@ -37,14 +38,22 @@ pub fn listing() -> String {
     let mut out = String::new();
     for (origin, heading) in [
         (Origin::BuiltIn, "built-in:"),
-        (
-            Origin::Bundled,
-            "bundled (strategies/*.toml; `reference.toml` names the bundled reference file):",
-        ),
+        (Origin::Bundled, "bundled (strategies/*.toml):"),
     ] {
         let _ = writeln!(out, "{heading}");
         for e in entries.iter().filter(|e| e.origin == origin) {
-            let _ = writeln!(out, "  {:<width$}  {}", e.name, e.description);
+            // Descriptions wrap under themselves, so the listing fits a 100-column terminal.
+            let indent = width + 4;
+            let mut line = format!("  {:<width$} ", e.name);
+            for word in e.description.split_whitespace() {
+                if line.chars().count() + 1 + word.chars().count() > table::WIDTH {
+                    let _ = writeln!(out, "{line}");
+                    line = " ".repeat(indent - 1);
+                }
+                line.push(' ');
+                line.push_str(word);
+            }
+            let _ = writeln!(out, "{line}");
         }
     }
     let _ = writeln!(
