@@ -311,3 +311,13 @@ fn man_pages_are_roff_for_raven_and_each_subcommand() {
     }
     assert!(refused(&["man", "--dir", "/nonexistent/raven-man"]).contains("not an existing"));
 }
+
+#[test]
+fn play_narration_fits_100_columns() {
+    for game in 0..6 {
+        for strategy in ["reference", "random"] {
+            let text = stdout(&["play", "--game", &game.to_string(), "--strategy", strategy]);
+            assert!(widest_line(&text) <= 100, "{text}");
+        }
+    }
+}

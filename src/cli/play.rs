@@ -233,7 +233,9 @@ impl Observer for Narrator {
                         format!("{} {} ({})", c.name(), ty.complication(), ty.number())
                     })
                     .collect();
-                self.line(1, &format!("Complications: {}", list.join(", ")));
+                // Three characters a line: all six on one line run past 100 columns.
+                self.line(1, &format!("Complications: {},", list[..3].join(", ")));
+                self.line(1, &format!("               {}", list[3..].join(", ")));
             }
             Chance::ChallengeType => {
                 if let Step::RunType { challenge } = before.step() {
