@@ -331,6 +331,13 @@ pub fn readme(balance: &Balance, charts: &[(String, String)]) -> String {
     {
         let _ = writeln!(md, "![{title}]({file})\n");
     }
+    let _ = writeln!(
+        md,
+        "Lines: exact win probabilities, each named at its end. Lower panel: every Monte Carlo \
+         estimate minus the exact value, with its 95% interval, in percentage points (one engine \
+         checked against the other; on the 0–100% axis the intervals would be thinner than a \
+         line).\n"
+    );
 
     let _ = writeln!(md, "## Reading the results\n");
     for paragraph in reading(balance, default) {
