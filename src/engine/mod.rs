@@ -1,6 +1,7 @@
 //! Engines that drive the one state machine of [`crate::game`]: Monte Carlo sampling, exact
 //! expectation of a strategy ([`exact`]) and optimal play ([`solve`]).
 
+pub mod decisions;
 pub mod exact;
 pub mod key;
 pub mod montecarlo;
@@ -9,7 +10,10 @@ mod play;
 pub mod seed;
 pub mod solve;
 
-pub use exact::{Budget, Exact, ExactRun, Halt, TooLarge, exact, exact_limited, exact_within};
+pub use decisions::{ByKind, DecisionKind, Decisions, decisions};
+pub use exact::{
+    Budget, Exact, ExactRun, Figures, Halt, Measure, TooLarge, exact, exact_limited, exact_within,
+};
 pub use montecarlo::{Cancelled, Job, Tally, simulate};
 pub use paired::{PairedJob, PairedTally, simulate_paired};
 pub use play::{Observer, play_game, play_seeded};
