@@ -1,6 +1,6 @@
 //! raven: a balance analyzer for the solo tabletop game *Operation Purple Raven*.
 //!
-//! The game is one state machine ([`game`]) with the rulings of RULES.md ([`rules`]);
+//! The game is one state machine ([`game`]) with the rulings of docs/rules.md ([`rules`]);
 //! [`strategy`] answers its decisions; [`engine`] drives it (Monte Carlo, exact, optimal);
 //! [`stats`] turns counts into intervals and tests.
 

@@ -1,4 +1,4 @@
-//! The rule variants of RULES.md: one flag per ambiguous ruling, two named presets.
+//! The rule variants of docs/rules.md: one flag per ambiguous ruling, two named presets.
 //!
 //! Every output of raven names the rules it used through [`Rules`]'s `Display`, which prints the
 //! preset name when the flags are exactly a preset and every flag otherwise.
@@ -33,7 +33,7 @@ pub enum SecondSuccess {
     None,
 }
 
-/// The rules in force: every variant flag of RULES.md.
+/// The rules in force: every variant flag of docs/rules.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// R8 `recruit-count`.
@@ -130,7 +130,7 @@ pub enum RulesError {
     /// A `--rule` without `=`.
     #[error("rule '{0}' is not of the form key=value (keys: {keys})", keys = keys())]
     NotKeyValue(String),
-    /// A key RULES.md does not have.
+    /// A key docs/rules.md does not have.
     #[error("unknown rule key '{0}' (allowed: {keys})", keys = keys())]
     UnknownKey(String),
     /// A value the key does not take.
@@ -237,7 +237,7 @@ impl Rules {
         self.set(key.trim(), value.trim())
     }
 
-    /// Sets one flag by its RULES.md key.
+    /// Sets one flag by its docs/rules.md key.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
         let flag = FLAGS
             .iter()
@@ -298,7 +298,7 @@ impl Rules {
         Some(flag.values[usize::from(alternative)])
     }
 
-    /// Every flag key, in RULES.md order.
+    /// Every flag key, in docs/rules.md order.
     pub fn keys() -> impl Iterator<Item = &'static str> {
         FLAGS.iter().map(|f| f.key)
     }

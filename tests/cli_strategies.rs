@@ -3,20 +3,11 @@
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn raven() -> Command {
-    Command::cargo_bin("raven").unwrap()
-}
+mod common;
 
-/// A temporary file with `text`, kept alive by the returned directory.
-fn file(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(name);
-    std::fs::write(&path, text).unwrap();
-    (dir, path)
-}
+use common::{file, raven};
 
 /// Runs `args` with the file, expecting exit 2 and one error line naming `place`.
 fn refused(args: &[&str], path: &PathBuf, place: &str, what: &str) {

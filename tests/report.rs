@@ -4,13 +4,15 @@
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use rayon::prelude::*;
 
+mod common;
+
+use common::raven;
+
 use raven::engine::{Solver, exact, solve};
-use raven::report::balance::STRATEGIES;
 use raven::rules::{Rules, parse_rules};
-use raven::strategy::{Strategy, built_in, resolve};
+use raven::strategy::{OPTIMAL, Strategy, built_in, playbook, resolve};
 
 const FILES: [&str; 8] = [
     "README.md",
@@ -25,7 +27,7 @@ const FILES: [&str; 8] = [
 
 /// A small report (stealth 0..=1) into `dir`.
 fn small_report(dir: &Path) {
-    cargo_bin_cmd!("raven")
+    raven()
         .args([
             "report",
             "--games",
@@ -100,12 +102,14 @@ fn report_writes_every_file_reproducibly() {
     // win-rates: every strategy and optimal, both presets, both methods, every stealth.
     let mut reader = csv::Reader::from_path(dir.join("win-rates.csv")).unwrap();
     let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
-    for strategy in STRATEGIES.iter().chain(&["optimal"]) {
+    let mut strategies = playbook();
+    strategies.push(OPTIMAL.to_string());
+    for strategy in &strategies {
         for rules in ["main-text", "clarified"] {
             for stealth in ["0", "1"] {
                 let methods: Vec<&str> = rows
                     .iter()
-                    .filter(|r| &r[0] == *strategy && &r[1] == rules && &r[2] == stealth)
+                    .filter(|r| r[0] == **strategy && &r[1] == rules && &r[2] == stealth)
                     .map(|r| r.get(11).unwrap())
                     .collect();
                 assert_eq!(
@@ -127,9 +131,7 @@ fn report_writes_every_file_reproducibly() {
             .filter(|n| n.attribute("class") == Some("series"))
             .filter_map(|n| n.attribute("data-name"))
             .collect();
-        let mut expected: Vec<&str> = STRATEGIES.to_vec();
-        expected.push("optimal");
-        assert_eq!(series, expected, "{rules}");
+        assert_eq!(series, strategies, "{rules}");
     }
     let text = fs::read_to_string(dir.join("rule-variants.svg")).unwrap();
     let svg = roxmltree::Document::parse(&text).expect("well-formed SVG");
@@ -139,8 +141,28 @@ fn report_writes_every_file_reproducibly() {
         .count();
     assert_eq!(
         bars,
-        2 * Rules::keys().count(),
-        "one bar per variant and series"
+        2 * 2 * Rules::keys().count(),
+        "one bar per headline stealth, variant and series"
+    );
+
+    // Every chart renders with a real SVG renderer, and every series shows on it.
+    for file in FILES.iter().filter(|f| f.ends_with(".svg")) {
+        let text = fs::read_to_string(dir.join(file)).unwrap();
+        common::assert_chart_renders(file, &text);
+    }
+    // The Monte Carlo intervals are drawn, one per (series, stealth) of the sampled rows.
+    let text = fs::read_to_string(dir.join("win-probability-main-text.svg")).unwrap();
+    assert_eq!(
+        text.matches(r#"class="interval""#).count(),
+        2 * strategies.len(),
+        "an interval per strategy and stealth"
+    );
+    // The rule-variant chart has a panel per headline stealth and a value on every bar.
+    let text = fs::read_to_string(dir.join("rule-variants.svg")).unwrap();
+    assert_eq!(text.matches(r#"class="panel""#).count(), 2);
+    assert_eq!(
+        text.matches(r#"class="value""#).count(),
+        text.matches(r#"class="bar""#).count()
     );
 
     let readme = fs::read_to_string(dir.join("README.md")).unwrap();
@@ -158,7 +180,7 @@ fn unwritable_report_directory_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a-file");
     fs::write(&file, "x").unwrap();
-    cargo_bin_cmd!("raven")
+    raven()
         .args(["report", "--quiet", "--out"])
         .arg(file.join("sub"))
         .assert()
@@ -174,14 +196,15 @@ fn committed_report_matches_exact_values_now() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/win-rates.csv");
     let mut reader = csv::Reader::from_path(&path).expect("reports/win-rates.csv is committed");
     let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
-    let cases: Vec<(&str, &str)> = STRATEGIES
+    let mut names = playbook();
+    names.push(OPTIMAL.to_string());
+    let cases: Vec<(&str, &str)> = names
         .iter()
-        .chain(&["optimal"])
-        .flat_map(|name| ["main-text", "clarified"].map(|preset| (*name, preset)))
+        .flat_map(|name| ["main-text", "clarified"].map(|preset| (name.as_str(), preset)))
         .collect();
     cases.par_iter().for_each(|&(name, preset)| {
         let rules = parse_rules(preset, &[]).unwrap();
-        let method = if name == "optimal" { "optimal" } else { "exact" };
+        let method = if name == OPTIMAL { "optimal" } else { "exact" };
         let committed: Vec<(u8, f64)> = rows
             .iter()
             .filter(|r| &r[0] == name && &r[1] == preset && &r[11] == method)
@@ -190,7 +213,7 @@ fn committed_report_matches_exact_values_now() {
             .collect();
         assert!(!committed.is_empty(), "{name} {preset} rows committed");
         let stealths: Vec<u8> = committed.iter().map(|(s, _)| *s).collect();
-        let now: Vec<f64> = if name == "optimal" {
+        let now: Vec<f64> = if name == OPTIMAL {
             solve(&mut Solver::new(rules), &stealths)
                 .iter()
                 .map(|s| s.value)

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use clap::Args;
 
 use crate::error::{Error, Result};
+use crate::report::table::level_percent;
 use crate::rules::{Rules, parse_rules};
 use crate::strategy::{self, Strategy};
 
@@ -15,7 +16,7 @@ use super::bounds::{self, StealthList};
 /// The default seed of every sampling command.
 pub const DEFAULT_SEED: u64 = 20_261_122;
 
-/// `--rules` and `--rule`: which reading of RULES.md is in force.
+/// `--rules` and `--rule`: which reading of docs/rules.md is in force.
 #[derive(Args, Debug, Clone)]
 pub struct RulesArgs {
     /// Rules preset (`main-text`, `clarified`) or a TOML rules file.
@@ -39,15 +40,31 @@ impl RulesArgs {
     }
 }
 
-/// Arguments of the exact engines (`exact`, `solve`): which stealths, and the memo budget.
+/// Arguments of the exact engines (`exact`, `solve`): which stealths, the memo budget, and
+/// the threads and progress display that every long-running command takes.
 #[derive(Args, Debug, Clone)]
 pub struct ExactEngineArgs {
     /// Starting stealth values, comma-separated, distinct (each 0..=99).
+    // `default_value`, not `default_values_t`: help shows the default as it must be typed.
     #[arg(long, default_value = "8,10,12", value_parser = bounds::stealths)]
     pub stealth: StealthList,
     /// Give up past this many memoised positions (about 190 bytes each at the peak).
     #[arg(long, default_value_t = 30_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_states: u64,
+    /// Worker threads (default: all cores); the results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl ExactEngineArgs {
+    /// A rayon pool with the requested number of threads; the engines' parallel work runs
+    /// on whichever pool they are called in.
+    pub fn pool(&self) -> Result<rayon::ThreadPool> {
+        pool(self.threads)
+    }
 }
 
 impl ExactEngineArgs {
@@ -88,10 +105,30 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
+    /// The inputs of the run that determine its numbers, for the line above a table:
+    /// stealths, games, seed and confidence level.
+    pub fn inputs(&self) -> Vec<String> {
+        vec![
+            format!("stealth {}", stealth_list(&self.stealth)),
+            format!("{} games per stealth", self.games),
+            format!("seed {}", self.seed),
+            format!("{}% Wilson intervals", level_percent(self.confidence)),
+        ]
+    }
+
     /// A rayon pool with the requested number of threads.
     pub fn pool(&self) -> Result<rayon::ThreadPool> {
         pool(self.threads)
     }
+}
+
+/// `8,10,12`: a stealth list as `--stealth` takes it.
+pub fn stealth_list(stealths: &[u8]) -> String {
+    stealths
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// A rayon pool with `threads` workers (default: all cores).

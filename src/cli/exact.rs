@@ -9,16 +9,18 @@ use clap::Args;
 use crate::engine::exact_within;
 use crate::error::Result;
 use crate::report::{Method, Summary, csv, table};
+use crate::strategy::REFERENCE;
 
-use super::args::{ExactEngineArgs, RulesArgs, load_strategy};
+use super::args::{ExactEngineArgs, RulesArgs, load_strategy, stealth_list};
 use super::interrupt;
 use super::output::Output;
+use super::progress::Progress;
 
 /// Arguments of `raven exact`.
 #[derive(Args, Debug)]
 pub struct ExactArgs {
     /// Strategy: a built-in name or a strategy file.
-    #[arg(long, default_value = "reference")]
+    #[arg(long, default_value = REFERENCE)]
     pub strategy: String,
     #[command(flatten)]
     #[allow(missing_docs)]
@@ -37,16 +39,29 @@ pub fn run(args: &ExactArgs) -> Result<()> {
     let strategy = load_strategy(&args.strategy)?;
     // Before the evaluation, which can take minutes: an unusable path fails now.
     let output = Output::open(args.out.as_deref())?;
+    let pool = args.exact.pool()?;
+    let stealths = stealth_list(&args.exact.stealth);
+    let progress = Progress::spinner(
+        &format!(
+            "exact: {} under {rules}, stealth {stealths}",
+            strategy.name()
+        ),
+        args.exact.quiet,
+    );
     let started = Instant::now();
     // The engine polls the flag: a signal lets it unwind and remove the reserved file.
     let polled = interrupt::polled();
-    let result = exact_within(
-        &rules,
-        strategy.as_ref(),
-        &args.exact.stealth,
-        args.exact.budget(&[interrupt::flag()]),
-    )?;
+    let result = pool.install(|| {
+        exact_within(
+            &rules,
+            strategy.as_ref(),
+            &args.exact.stealth,
+            args.exact.budget(&[interrupt::flag()]),
+        )
+    });
+    progress.finish();
     drop(polled);
+    let result = result?;
     let seconds = started.elapsed().as_secs_f64();
     let rows: Vec<Summary> = args
         .exact
@@ -59,10 +74,15 @@ pub fn run(args: &ExactArgs) -> Result<()> {
         .collect();
     let mut text = String::new();
     if !output.is_stdout() {
+        let inputs = [
+            format!("strategy {}", strategy.name()),
+            format!("rules {rules}"),
+            format!("stealth {stealths}"),
+            "every outcome, no sampling".to_string(),
+        ];
         text = format!(
-            "exact: strategy {}, rules {}\n{}",
-            strategy.name(),
-            rules.spelled_out(),
+            "{}\n{}",
+            table::inputs_line("exact", &inputs),
             table::summaries(&rows)
         );
         for row in &rows {

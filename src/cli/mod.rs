@@ -3,6 +3,7 @@
 mod args;
 mod bounds;
 mod compare;
+mod docs;
 mod exact;
 mod interrupt;
 pub(crate) mod output;
@@ -22,7 +23,7 @@ use crate::error::Result;
 
 /// raven — how winnable is Operation Purple Raven, and which decisions matter?
 ///
-/// Plays the solo tabletop game by the rulings of RULES.md, millions of times, under pluggable
+/// Plays the solo tabletop game by the rulings of docs/rules.md, millions of times, under pluggable
 /// strategies; reports win probabilities with confidence intervals.
 #[derive(Parser, Debug)]
 #[command(name = "raven", version, about, long_about = None, propagate_version = true)]
@@ -52,6 +53,10 @@ pub enum Command {
     /// Regenerate the balance report (reports/): win rates, rule variants, loss causes,
     /// strategy comparison, charts and a README.
     Report(report::ReportArgs),
+    /// Print a shell completion script (bash, elvish, fish, powershell, zsh).
+    Completions(docs::CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command with `--dir`.
+    Man(docs::ManArgs),
 }
 
 /// Runs a parsed command line.
@@ -67,5 +72,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Exact(args) => exact::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Completions(args) => docs::completions(&args),
+        Command::Man(args) => docs::man(&args),
     }
 }

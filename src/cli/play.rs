@@ -8,6 +8,7 @@ use crate::engine::{Observer, play_seeded};
 use crate::error::Result;
 use crate::game::{Action, Aid, Chance, Character, Decision, Phase, State, Step, TOUGH_CHALLENGES};
 use crate::rules::Rules;
+use crate::strategy::REFERENCE;
 
 use super::args::{DEFAULT_SEED, RulesArgs, load_strategy};
 use super::bounds;
@@ -26,7 +27,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 10, value_parser = bounds::stealth)]
     pub stealth: u8,
     /// Strategy: a built-in name or a strategy file.
-    #[arg(long, default_value = "reference")]
+    #[arg(long, default_value = REFERENCE)]
     pub strategy: String,
     #[command(flatten)]
     #[allow(missing_docs)]
@@ -45,7 +46,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         args.game,
         args.stealth,
         strategy.name(),
-        rules.spelled_out()
+        rules
     )
     .expect("writing to a String");
     let (_, outcome) = play_seeded(
@@ -228,7 +229,9 @@ impl Observer for Narrator {
                         format!("{} {} ({})", c.name(), ty.complication(), ty.number())
                     })
                     .collect();
-                self.line(1, &format!("Complications: {}", list.join(", ")));
+                // Three characters a line: all six on one line run past 100 columns.
+                self.line(1, &format!("Complications: {},", list[..3].join(", ")));
+                self.line(1, &format!("               {}", list[3..].join(", ")));
             }
             Chance::ChallengeType => {
                 if let Step::RunType { challenge } = before.step() {

@@ -16,8 +16,10 @@ impl Progress {
         if quiet || !std::io::stderr().is_terminal() {
             return Progress(ProgressBar::hidden());
         }
+        // `wide_bar` takes whatever the terminal's width leaves, so the line never wraps
+        // (at 80 columns the fixed parts take about 60).
         let style = ProgressStyle::with_template(
-            "{prefix:>12} [{bar:25}] {human_pos}/{human_len} games  {rate}  ETA {eta}",
+            "{prefix} [{wide_bar}] {human_pos}/{human_len} {rate} ETA {eta}",
         )
         .expect("a valid progress template")
         .with_key(
@@ -31,6 +33,21 @@ impl Progress {
             ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
                 .with_style(style),
         )
+    }
+
+    /// A spinner with the elapsed time, for work whose size is not known in advance (the
+    /// exact engines); hidden if `quiet` or if standard error is not a terminal.
+    pub fn spinner(label: &str, quiet: bool) -> Progress {
+        if quiet || !std::io::stderr().is_terminal() {
+            return Progress(ProgressBar::hidden());
+        }
+        let style = ProgressStyle::with_template("{spinner} {wide_msg} {elapsed}")
+            .expect("a valid progress template");
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+            .with_style(style)
+            .with_message(label.to_string());
+        bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        Progress(bar)
     }
 
     /// Labels the work in progress (e.g. `stealth 10`).
@@ -51,5 +68,22 @@ impl Progress {
     /// Leaves the bar where it stopped (interrupted).
     pub fn abandon(&self) {
         self.0.abandon();
+    }
+}
+
+/// The report's stages share one bar, restarted for each.
+impl crate::report::assemble::Progress for Progress {
+    fn stage(&self, label: &str, total: u64) {
+        self.0.reset();
+        self.0.set_length(total);
+        self.0.set_prefix(label.to_string());
+    }
+
+    fn advance(&self, units: u64) {
+        self.0.inc(units);
+    }
+
+    fn finish(&self) {
+        self.0.finish_and_clear();
     }
 }

@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::report::csv::SummaryRow;
 use crate::report::{Summary, table};
 use crate::rules::Rules;
+use crate::strategy::REFERENCE;
 
 use super::args::{RulesArgs, RunArgs, load_strategy};
 use super::interrupt;
@@ -21,7 +22,7 @@ use super::progress::Progress;
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
     /// Strategy: a built-in name or a strategy file.
-    #[arg(long, default_value = "reference")]
+    #[arg(long, default_value = REFERENCE)]
     pub strategy: String,
     #[command(flatten)]
     #[allow(missing_docs)]
@@ -33,16 +34,9 @@ pub struct SimulateArgs {
 
 /// The line above the table: every input that determines the numbers.
 pub fn header(strategy: &str, rules: &Rules, run: &RunArgs) -> String {
-    format!(
-        "raven {} simulate: strategy {strategy}; rules {rules} ({}); {} games per stealth; \
-         seed {}; {}% Wilson intervals",
-        env!("CARGO_PKG_VERSION"),
-        rules.spelled_out(),
-        run.games,
-        run.seed,
-        // Rounded so that e.g. 0.07 reads 7, not 7.000000000000001.
-        (100.0 * run.confidence * 1e6).round() / 1e6,
-    )
+    let mut inputs = vec![format!("strategy {strategy}"), format!("rules {rules}")];
+    inputs.extend(run.inputs());
+    table::inputs_line("simulate", &inputs)
 }
 
 /// Runs `raven simulate`.
@@ -86,7 +80,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     progress.finish();
     drop(polled);
     let table = format!(
-        "{}\n\n{}",
+        "{}\n{}",
         header(strategy.name(), &rules, run),
         table::summaries(&rows)
     );

@@ -15,11 +15,12 @@ use crate::error::{Error, Result};
 use crate::game::{Character, State};
 use crate::report::{Expectation, Method, Summary, table};
 use crate::rules::Rules;
-use crate::strategy::BUNDLED;
+use crate::strategy::{OPTIMAL, REFERENCE, playbook};
 
-use super::args::{ExactEngineArgs, RulesArgs, load_strategies};
+use super::args::{ExactEngineArgs, RulesArgs, load_strategies, stealth_list};
 use super::interrupt;
 use super::output::Output;
+use super::progress::Progress;
 
 /// Arguments of `raven solve`.
 #[derive(Args, Debug)]
@@ -53,9 +54,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     // The reference strategy is always reported; naming it (or any strategy) again adds
     // nothing.
-    let mut names = vec!["reference".to_string()];
+    let mut names = vec![REFERENCE.to_string()];
     let asked = if args.strategies.is_empty() {
-        BUNDLED.iter().map(|(n, _)| n.to_string()).collect()
+        playbook()
     } else {
         args.strategies.clone()
     };
@@ -68,6 +69,16 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     // Before the solve, which can take minutes: an unusable path fails now.
     let output = Output::open(args.out.as_deref())?;
 
+    let pool = args.exact.pool()?;
+    let stealths = stealth_list(&args.exact.stealth);
+    let progress = Progress::spinner(
+        &format!(
+            "solve: optimal play and {} strategies under {rules}, stealth {stealths}",
+            strategies.len()
+        ),
+        args.exact.quiet,
+    );
+
     // The solve and the strategies' exact evaluations are independent: run them side by side;
     // the first to fail (over budget) stops the others.
     let started = Instant::now();
@@ -76,23 +87,26 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let budget = args.exact.budget(&cancel);
     // Both engines poll the flag: a signal lets them unwind and remove the reserved file.
     let polled = interrupt::polled();
-    let (optimal_play, exact_runs) = rayon::join(
-        || {
-            raise_on_error(
-                &failed,
-                solve_and_explain(rules, &args.exact.stealth, args.explain, budget, started),
-            )
-        },
-        || {
-            strategies
-                .par_iter()
-                .map(|s| {
-                    let run = exact_within(&rules, s.as_ref(), &args.exact.stealth, budget);
-                    raise_on_error(&failed, run)
-                })
-                .collect::<Vec<_>>()
-        },
-    );
+    let (optimal_play, exact_runs) = pool.install(|| {
+        rayon::join(
+            || {
+                raise_on_error(
+                    &failed,
+                    solve_and_explain(rules, &args.exact.stealth, args.explain, budget, started),
+                )
+            },
+            || {
+                strategies
+                    .par_iter()
+                    .map(|s| {
+                        let run = exact_within(&rules, s.as_ref(), &args.exact.stealth, budget);
+                        raise_on_error(&failed, run)
+                    })
+                    .collect::<Vec<_>>()
+            },
+        )
+    });
+    progress.finish();
     drop(polled);
     // The cause first: a job over budget stops its siblings, which then say "cancelled".
     if let Err(Halt::TooLarge(e)) = &optimal_play {
@@ -124,7 +138,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         .stealth
         .iter()
         .zip(&optimal)
-        .map(|(&s, e)| Summary::from_expectation("optimal", rules, s, Method::Optimal, *e))
+        .map(|(&s, e)| Summary::from_expectation(OPTIMAL, rules, s, Method::Optimal, *e))
         .collect();
     let mut exact_wins = Vec::new();
     for (strategy, run) in strategies.iter().zip(exact_runs) {
@@ -143,9 +157,25 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let total_seconds = started.elapsed().as_secs_f64();
 
     let mut text = String::new();
-    if !output.is_stdout() {
+    let inputs = [
+        format!("rules {rules}"),
+        format!("stealth {stealths}"),
+        "every outcome, no sampling".to_string(),
+    ];
+    if output.is_stdout() {
+        // Standard output carries the CSV; the explanation, which has no CSV form, goes to
+        // standard error rather than nowhere.
+        if args.explain {
+            let mut w = table::inputs_line("solve --explain", &inputs);
+            for (solution, o) in solutions.iter().zip(&openings) {
+                let _ = writeln!(w, "\nstealth {}:", solution.stealth);
+                explain(&mut w, o);
+            }
+            eprint!("{w}");
+        }
+    } else {
         let w = &mut text;
-        let _ = writeln!(w, "solve: rules {}", rules.spelled_out());
+        let _ = writeln!(w, "{}", table::inputs_line("solve", &inputs));
         let _ = writeln!(
             w,
             "{states} positions solved in {solve_seconds:.1} s ({total_seconds:.1} s in all)"
@@ -254,18 +284,20 @@ fn explain(w: &mut String, o: &Opening) {
         w,
         "  first recruitment option given the main character (rows), averaged over complications:"
     );
-    let _ = write!(w, "    {:<12} {:>14}", "main", "stop");
+    // Eight decimals in 11 columns: the widest speciality (`demolitions`) fits over them and
+    // the table fits 100 columns.
+    let _ = write!(w, "    {:<12} {:>11}", "main", "stop");
     for c in Character::ALL {
-        let _ = write!(w, " {:>14}", c.speciality());
+        let _ = write!(w, " {:>11}", c.speciality());
     }
     let _ = writeln!(w);
     for m in Character::ALL {
         let _ = write!(w, "    {:<12}", m.speciality());
         for v in o.first_target[m.index()] {
             if v.is_nan() {
-                let _ = write!(w, " {:>14}", "—");
+                let _ = write!(w, " {:>11}", "—");
             } else {
-                let _ = write!(w, " {:>14.10}", v);
+                let _ = write!(w, " {:>11.8}", v);
             }
         }
         let _ = writeln!(w);
@@ -273,12 +305,12 @@ fn explain(w: &mut String, o: &Opening) {
     for m in Character::ALL {
         let _ = writeln!(
             w,
-            "  main {}: recruit first (rows) when its complication is type (columns):",
+            "  main {}: recruit first (rows) when its complication is (columns):",
             m.speciality()
         );
         let _ = write!(w, "    {:<12}", "target");
         for t in Character::ALL {
-            let _ = write!(w, " {:>12}", t.number());
+            let _ = write!(w, " {:>12}", t.complication());
         }
         let _ = writeln!(w);
         for c in Character::ALL.into_iter().filter(|c| *c != m) {

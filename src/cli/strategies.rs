@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use crate::error::{Error, Result};
-use crate::strategy::{BUNDLED, FileStrategy, bundled};
+use crate::report::table;
+use crate::strategy::{FileStrategy, Origin, registry};
 
 use super::output::to_stdout;
 
@@ -31,31 +32,30 @@ pub enum StrategiesCommand {
     },
 }
 
-/// The listing of `raven strategies`.
+/// The listing of `raven strategies`, from the strategy registry.
 pub fn listing() -> String {
+    let entries = registry();
+    let width = entries.iter().map(|e| e.name.len()).max().unwrap_or(0);
     let mut out = String::new();
-    let _ = writeln!(out, "built-in:");
-    let built_in = [
-        ("reference", "RULES.md's reference strategy (built in code)"),
-        ("random", "every decision uniformly among the legal options"),
-    ];
-    for (name, idea) in built_in {
-        let _ = writeln!(out, "  {name:<16} {idea}");
-    }
-    let _ = writeln!(
-        out,
-        "bundled (strategies/*.toml; `reference.toml` names the bundled reference file):"
-    );
-    for (name, _) in BUNDLED {
-        let strategy = bundled(name)
-            .expect("a bundled name")
-            .expect("bundled files are valid (tested)");
-        let shown = if name == "reference" {
-            "reference.toml"
-        } else {
-            name
-        };
-        let _ = writeln!(out, "  {shown:<16} {}", strategy.spec().description);
+    for (origin, heading) in [
+        (Origin::BuiltIn, "built-in:"),
+        (Origin::Bundled, "bundled (strategies/*.toml):"),
+    ] {
+        let _ = writeln!(out, "{heading}");
+        for e in entries.iter().filter(|e| e.origin == origin) {
+            // Descriptions wrap under themselves, so the listing fits a 100-column terminal.
+            let indent = width + 4;
+            let mut line = format!("  {:<width$} ", e.name);
+            for word in e.description.split_whitespace() {
+                if line.chars().count() + 1 + word.chars().count() > table::WIDTH {
+                    let _ = writeln!(out, "{line}");
+                    line = " ".repeat(indent - 1);
+                }
+                line.push(' ');
+                line.push_str(word);
+            }
+            let _ = writeln!(out, "{line}");
+        }
     }
     let _ = writeln!(
         out,

@@ -226,7 +226,17 @@ pub fn run(args: &SweepArgs) -> Result<()> {
             format!("{:.2}%–{:.2}%", 100.0 * s.ci.0, 100.0 * s.ci.1)
         );
     }
-    let text = format!("rules: {}\n{table}", rules.spelled_out());
+    let mut inputs = vec![format!("strategy {name}")];
+    inputs.extend(args.params.iter().map(|p| {
+        let (first, last) = (p.values[0], p.values[p.values.len() - 1]);
+        format!("{} {first}..{last} ({} values)", p.key, p.values.len())
+    }));
+    inputs.push(format!("rules {rules}"));
+    inputs.extend(args.run.inputs());
+    let text = format!(
+        "{}\n{table}",
+        crate::report::table::inputs_line("sweep", &inputs)
+    );
     output.write(&text, &records)
 }
 

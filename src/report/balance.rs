@@ -7,25 +7,10 @@ use serde::Serialize;
 
 use crate::game::LossCause;
 use crate::rules::Rules;
+use crate::strategy::{OPTIMAL, REFERENCE};
 
 use super::Summary;
-use super::chart::{Series, bar_chart, line_chart};
-
-/// The name optimal play goes by in the report.
-pub const OPTIMAL: &str = "optimal";
-
-/// The strategies of the report: the reference, then every bundled file but the reference's
-/// own (identical to it).
-pub const STRATEGIES: [&str; 8] = [
-    "reference",
-    "cautious",
-    "reckless",
-    "medic-main",
-    "lone-wolf",
-    "duo",
-    "side-maximiser",
-    "no-first-aid",
-];
+use super::chart::{Panel, Series, bar_chart, line_chart};
 
 /// Every result of one report run.
 pub struct Balance {
@@ -192,10 +177,11 @@ pub fn win_chart(balance: &Balance, rules: Rules) -> String {
                         .map(|s| (f64::from(st), s.win_rate))
                 })
                 .collect(),
-            band: stealths
+            intervals: stealths
                 .iter()
                 .filter_map(|&st| {
-                    sampled_of(balance, name, rules, st).map(|s| (f64::from(st), s.ci.0, s.ci.1))
+                    sampled_of(balance, name, rules, st)
+                        .map(|s| (f64::from(st), s.win_rate, s.ci.0, s.ci.1))
                 })
                 .collect(),
             dashed: name == OPTIMAL,
@@ -204,44 +190,52 @@ pub fn win_chart(balance: &Balance, rules: Rules) -> String {
     line_chart(
         &format!("Win probability by starting stealth ({rules})"),
         "starting stealth",
-        "P(win): exact lines, Monte Carlo 95% bands",
+        "exact P(win)",
         &series,
-        (0.0, 1.0),
     )
 }
 
-/// Rule-variant effects (percentage points) at the middle headline stealth.
+/// Rule-variant effects (percentage points) at every headline stealth, one panel each.
 pub fn variant_chart(balance: &Balance) -> String {
-    let stealth = balance.headline[balance.headline.len() / 2];
-    let labels: Vec<String> = balance
-        .variants
+    let mut labels: Vec<String> = Vec::new();
+    for v in balance.variants.iter().filter(|v| v.variant != "default") {
+        if !labels.contains(&v.variant) {
+            labels.push(v.variant.clone());
+        }
+    }
+    let strategies = [REFERENCE, OPTIMAL];
+    let panels: Vec<Panel> = balance
+        .headline
         .iter()
-        .filter(|v| v.stealth == stealth && v.strategy == OPTIMAL && v.variant != "default")
-        .map(|v| v.variant.clone())
-        .collect();
-    let series: Vec<(String, Vec<f64>)> = ["reference", OPTIMAL]
-        .iter()
-        .map(|strategy| {
-            let values = labels
+        .map(|&stealth| Panel {
+            heading: format!("stealth {stealth}"),
+            values: strategies
                 .iter()
-                .map(|label| {
-                    balance
-                        .variants
+                .map(|strategy| {
+                    labels
                         .iter()
-                        .find(|v| {
-                            &v.variant == label && v.stealth == stealth && v.strategy == *strategy
+                        .map(|label| {
+                            balance
+                                .variants
+                                .iter()
+                                .find(|v| {
+                                    &v.variant == label
+                                        && v.stealth == stealth
+                                        && v.strategy == *strategy
+                                })
+                                .map_or(0.0, |v| 100.0 * v.effect)
                         })
-                        .map_or(0.0, |v| 100.0 * v.effect)
+                        .collect()
                 })
-                .collect();
-            (strategy.to_string(), values)
+                .collect(),
         })
         .collect();
     bar_chart(
-        &format!("Effect of each rule variant on P(win), stealth {stealth}"),
-        "change in win probability (percentage points) against main-text",
+        "Effect of each rule variant on P(win), against main-text",
+        "change in win probability (percentage points); reference strategy exact, optimal play",
         &labels,
-        &series,
+        &strategies.map(String::from),
+        &panels,
     )
 }
 
@@ -261,8 +255,8 @@ pub fn readme(balance: &Balance, charts: &[(String, String)]) -> String {
          Every figure below is reproducible by that command (fixed seeds). Exact values are \
          computed over every roll of the dice; Monte Carlo values are sampled games with 95% \
          Wilson intervals; *optimal* is the best any player can do, knowing what the rules let \
-         a player know. Rules: `main-text` is the default reading of RULES.md, `clarified` the \
-         reading of the original's notes (finale penalty 2 while discovered, no 4+ bonus).\n",
+         a player know. Rules (see [`docs/rules.md`](../docs/rules.md)): `main-text` is the \
+         default reading, `clarified` the reading of the original's notes (finale penalty 2 while discovered, no 4+ bonus).\n",
         env!("CARGO_PKG_VERSION"),
         balance.command
     );
@@ -337,6 +331,13 @@ pub fn readme(balance: &Balance, charts: &[(String, String)]) -> String {
     {
         let _ = writeln!(md, "![{title}]({file})\n");
     }
+    let _ = writeln!(
+        md,
+        "Lines: exact win probabilities, each named at its end. Lower panel: every Monte Carlo \
+         estimate minus the exact value, with its 95% interval, in percentage points (one engine \
+         checked against the other; on the 0–100% axis the intervals would be thinner than a \
+         line).\n"
+    );
 
     let _ = writeln!(md, "## Reading the results\n");
     for paragraph in reading(balance, default) {
@@ -379,7 +380,7 @@ fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
             .or_else(|| sampled_of(balance, name, rules, st))
             .map(|s| s.win_rate)
     };
-    let (Some(reference), Some(optimal)) = (exact("reference", mid), exact(OPTIMAL, mid)) else {
+    let (Some(reference), Some(optimal)) = (exact(REFERENCE, mid), exact(OPTIMAL, mid)) else {
         return out;
     };
     let lo = *balance.headline.first().expect("headline stealths");
@@ -390,8 +391,8 @@ fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
          {hi}). The game is far from hopeless, but the reference strategy leaves {:.0} \
          percentage points on the table.",
         pct(reference),
-        exact("reference", lo).map_or("—".into(), pct),
-        exact("reference", hi).map_or("—".into(), pct),
+        exact(REFERENCE, lo).map_or("—".into(), pct),
+        exact(REFERENCE, hi).map_or("—".into(), pct),
         pct(optimal),
         exact(OPTIMAL, lo).map_or("—".into(), pct),
         exact(OPTIMAL, hi).map_or("—".into(), pct),
@@ -423,14 +424,14 @@ fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
     }
     if let Some(team) = exact_of(balance, OPTIMAL, rules, mid).map(|s| s.mean_team_at_run) {
         let reference_team =
-            exact_of(balance, "reference", rules, mid).map_or(0.0, |s| s.mean_team_at_run);
+            exact_of(balance, REFERENCE, rules, mid).map_or(0.0, |s| s.mean_team_at_run);
         out.push(format!(
             "**Team size.** Optimal play enters the run with {team:.2} members on average at \
              stealth {mid}, the reference with {reference_team:.2}: every recruitment check \
              risks stealth and wounds, and stealth is what the finale runs on."
         ));
     }
-    if let Some(s) = exact_of(balance, "reference", rules, mid) {
+    if let Some(s) = exact_of(balance, REFERENCE, rules, mid) {
         let (i, worst) = s
             .loss_rates
             .iter()

@@ -2,8 +2,10 @@
 //! stealth, method), written as tidy CSV ([`csv`]) or a terminal table ([`table`]). Writers
 //! never simulate; engines never print.
 
+pub mod assemble;
 pub mod balance;
 pub mod chart;
+pub mod comparison;
 pub mod csv;
 mod summary;
 pub mod table;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::file::{FileStrategy, StrategyError};
-use super::{BUILT_IN, Strategy, built_in};
+use super::{BUILT_IN, Strategy, built_in, registry};
 
 /// The bundled strategy files: (name, TOML text).
 pub const BUNDLED: [(&str, &str); 8] = [
@@ -32,7 +32,7 @@ pub fn bundled(name: &str) -> Option<Result<FileStrategy, StrategyError>> {
     let stem = name.strip_suffix(".toml").unwrap_or(name);
     BUNDLED.iter().find(|(n, _)| *n == stem).map(|(n, text)| {
         // A bundled file named like a built-in is told apart in outputs by its extension.
-        let shown = if BUILT_IN.contains(n) {
+        let shown = if BUILT_IN.iter().any(|(b, _)| b == n) {
             format!("{n}.toml")
         } else {
             n.to_string()
@@ -41,19 +41,12 @@ pub fn bundled(name: &str) -> Option<Result<FileStrategy, StrategyError>> {
     })
 }
 
-/// Every name `--strategy` accepts besides file paths.
-pub fn names() -> Vec<&'static str> {
-    let mut names: Vec<&str> = BUILT_IN.to_vec();
-    names.extend(
-        BUNDLED
-            .iter()
-            .map(|(n, _)| *n)
-            .filter(|n| !BUILT_IN.contains(n)),
-    );
-    names
+/// Every name `--strategy` accepts besides file paths, from the [`registry`].
+pub fn names() -> Vec<String> {
+    registry().into_iter().map(|e| e.name).collect()
 }
 
-/// Resolves `--strategy`: a built-in name (`reference`, `random`), a bundled name (the files
+/// Resolves `--strategy`: a built-in name (`reference`, `random`, `optimal`), a bundled name (the files
 /// of `strategies/`; built-ins win a tie, `reference.toml` names the bundled file), or the
 /// path of a TOML strategy file.
 pub fn resolve(spec: &str) -> Result<Box<dyn Strategy>, StrategyError> {
@@ -87,6 +80,15 @@ pub fn source(spec: &str) -> Result<(String, String), StrategyError> {
             .find(|(n, _)| *n == spec.strip_suffix(".toml").unwrap_or(spec))
     {
         return Ok((name.to_string(), text.to_string()));
+    }
+    if !path.is_file() && built_in(spec).is_some() {
+        // A built-in is Rust code, not a file of knobs: saying "cannot read strategy file"
+        // would send the user looking for a file that was never meant to exist.
+        return Err(StrategyError(format!(
+            "{spec} has no knobs: it is a built-in strategy written in code; sweep a strategy \
+             file instead (bundled: {})",
+            BUNDLED.map(|(n, _)| n).join(", ")
+        )));
     }
     let text = crate::input::read_text(path).map_err(|e| {
         StrategyError(format!(

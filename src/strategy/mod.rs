@@ -163,16 +163,128 @@ pub fn least_wounded_of(state: &State, candidates: Team) -> Option<Character> {
     unhurt.first().or(standing.first()).or(candidates.first())
 }
 
-/// The names of the built-in (not file-defined) strategies.
-pub const BUILT_IN: [&str; 3] = ["reference", "random", "optimal"];
+/// The reference strategy of `docs/rules.md`, built in code.
+pub const REFERENCE: &str = "reference";
+/// Every decision uniformly among the legal options.
+pub const RANDOM: &str = "random";
+/// Optimal play, solved for the rules in force.
+pub const OPTIMAL: &str = "optimal";
+
+/// The built-in (not file-defined) strategies: name and what it does.
+pub const BUILT_IN: [(&str, &str); 3] = [
+    (
+        REFERENCE,
+        "the reference strategy of docs/rules.md (built in code)",
+    ),
+    (RANDOM, "every decision uniformly among the legal options"),
+    (
+        OPTIMAL,
+        "the best possible play, solved for the rules in force (a full solve first: slow)",
+    ),
+];
 
 /// A built-in strategy by name.
 pub fn built_in(name: &str) -> Option<Box<dyn Strategy>> {
     match name {
-        "reference" => Some(Box::new(ReferenceStrategy)),
-        "random" => Some(Box::new(RandomStrategy)),
+        REFERENCE => Some(Box::new(ReferenceStrategy)),
+        RANDOM => Some(Box::new(RandomStrategy)),
         // Solves lazily, under the rules of the game it is asked about.
-        "optimal" => Some(Box::new(OptimalStrategy::new())),
+        OPTIMAL => Some(Box::new(OptimalStrategy::new())),
         _ => None,
+    }
+}
+
+/// Where a strategy that `--strategy` accepts by name comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Written in Rust ([`BUILT_IN`]).
+    BuiltIn,
+    /// A file of `strategies/`, compiled into the binary ([`BUNDLED`]).
+    Bundled,
+}
+
+/// One strategy of the [`registry`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// What to pass to `--strategy`: the name, or `NAME.toml` for a bundled file whose stem is
+    /// a built-in's name (built-ins win a tie).
+    pub name: String,
+    /// Built in or bundled.
+    pub origin: Origin,
+    /// One line on what it does (a bundled file's own `description`).
+    pub description: String,
+    /// The built-in this entry plays exactly like (`reference.toml` is `reference` knob by
+    /// knob), so that lists of distinct strategies can leave it out.
+    pub copy_of: Option<&'static str>,
+}
+
+/// Every strategy `--strategy` accepts by name, built-ins first, then the bundled files in
+/// `strategies/` order. The one list behind `--strategy`'s error message, `raven strategies`,
+/// `solve`'s default regret table and the report, so a new strategy appears in all of them.
+pub fn registry() -> Vec<Entry> {
+    let built_in = BUILT_IN.iter().map(|(name, description)| Entry {
+        name: (*name).to_string(),
+        origin: Origin::BuiltIn,
+        description: (*description).to_string(),
+        copy_of: None,
+    });
+    let files = BUNDLED.iter().map(|(stem, _)| {
+        let strategy = bundled(stem)
+            .expect("a bundled name")
+            .expect("bundled files are valid (tested)");
+        let copy_of = BUILT_IN.iter().map(|(n, _)| *n).find(|n| n == stem);
+        Entry {
+            name: strategy.name().to_string(),
+            origin: Origin::Bundled,
+            description: strategy.spec().description.clone(),
+            copy_of,
+        }
+    });
+    built_in.chain(files).collect()
+}
+
+/// The distinct fixed strategies worth a designer's look: the reference, then every bundled
+/// file that is not a copy of a built-in. `random` is left out (noise, not a way to play, and
+/// among the slowest to evaluate exactly) and so is `optimal` (solved, not evaluated).
+/// `solve` reports their regret by default; the report covers them.
+pub fn playbook() -> Vec<String> {
+    registry()
+        .into_iter()
+        .filter(|e| match e.origin {
+            Origin::BuiltIn => e.name == REFERENCE,
+            Origin::Bundled => e.copy_of.is_none(),
+        })
+        .map(|e| e.name)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_name_resolves_to_a_strategy_of_that_name() {
+        let entries = registry();
+        for (i, e) in entries.iter().enumerate() {
+            assert!(
+                entries[..i].iter().all(|other| other.name != e.name),
+                "{} listed twice",
+                e.name
+            );
+            let strategy = resolve(&e.name).unwrap_or_else(|err| panic!("{}: {err}", e.name));
+            assert_eq!(strategy.name(), e.name);
+            assert!(!e.description.is_empty(), "{} has a description", e.name);
+        }
+        assert_eq!(names().len(), BUILT_IN.len() + BUNDLED.len());
+    }
+
+    #[test]
+    fn the_playbook_is_the_reference_then_every_distinct_bundled_file() {
+        let playbook = playbook();
+        assert_eq!(playbook[0], REFERENCE);
+        for left_out in [RANDOM, OPTIMAL, "reference.toml"] {
+            assert!(!playbook.iter().any(|n| n == left_out), "{left_out}");
+        }
+        assert_eq!(playbook.len(), BUNDLED.len());
     }
 }

@@ -12,7 +12,7 @@ pub struct RandomStrategy;
 
 impl Strategy for RandomStrategy {
     fn name(&self) -> &str {
-        "random"
+        super::RANDOM
     }
 
     fn decide(&self, _: &State, _: &Rules, _: Decision) -> Choice {

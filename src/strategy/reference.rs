@@ -1,11 +1,11 @@
-//! The reference strategy of RULES.md, exactly as specified there.
+//! The reference strategy of docs/rules.md, exactly as specified there.
 
 use crate::game::{Action, Character, Decision, State, Step, Team};
 use crate::rules::Rules;
 
 use super::{Choice, Sight, Strategy, future_targets, least_wounded, least_wounded_of};
 
-/// RULES.md "The reference strategy": Hacker main character, recruit Medic, Spy, Sniper,
+/// docs/rules.md "The reference strategy": Hacker main character, recruit Medic, Spy, Sniper,
 /// Mechanic, Demolitions, specialists roll, first aid whenever possible. Ties go to the lowest
 /// character number.
 #[derive(Clone, Copy, Debug, Default)]
@@ -51,7 +51,7 @@ impl ReferenceStrategy {
 
 impl Strategy for ReferenceStrategy {
     fn name(&self) -> &str {
-        "reference"
+        super::REFERENCE
     }
 
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {

@@ -1,0 +1,129 @@
+//! The harness every CLI test shares: run the real binary, expect success or a refusal, look
+//! at what it left behind. One copy, so that what "refused" means (exit 2, nothing on
+//! standard output, one error line, no panic) is the same in every test file.
+
+// Each test file uses only some of these.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// The `raven` binary of this build.
+pub fn raven() -> Command {
+    Command::cargo_bin("raven").expect("the raven binary is built")
+}
+
+/// Runs `raven ARGS`, expects success and nothing on standard error (no progress bar leaks
+/// into a pipe); returns standard output.
+pub fn stdout(args: &[&str]) -> String {
+    let output = raven().args(args).output().expect("raven runs");
+    assert!(output.status.success(), "{args:?}: {output:?}");
+    assert!(
+        output.stderr.is_empty(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+/// Runs `raven ARGS`, expects exit code 2, no output, no panic, and exactly one error line;
+/// returns that line.
+pub fn refused(args: &[&str]) -> String {
+    let output = raven().args(args).output().expect("raven runs");
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
+    assert!(output.stdout.is_empty(), "{args:?}: output on stdout");
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+    errors[0].to_string()
+}
+
+/// A temporary file with `text`, kept alive by the returned directory.
+pub fn file(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    (dir, path)
+}
+
+/// Files in `dir` (to prove nothing, not even a temporary file, was left behind).
+pub fn entries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("readable directory")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// The widest line of `text`, in characters (what a terminal counts, `–` being one).
+pub fn widest_line(text: &str) -> usize {
+    text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+}
+
+/// Renders an SVG chart the way a viewer would (resvg, with the system's fonts) and checks
+/// that it is drawn: a chart resvg cannot parse fails, so does a blank one, and so does one
+/// where a series (`class="series"`) covers fewer than 40 pixels of its own colour.
+/// `RAVEN_CHART_PNG=DIR` keeps the rendered PNG (`name` with `.png`), to look at it.
+pub fn assert_chart_renders(name: &str, svg: &str) {
+    let mut options = resvg::usvg::Options::default();
+    let fonts = options.fontdb_mut();
+    fonts.load_system_fonts();
+    // The charts ask for Helvetica, Arial or the viewer's sans-serif; whatever sans-serif
+    // font this machine has stands in for them (fontdb's default is Arial alone).
+    let family = fonts
+        .faces()
+        .flat_map(|f| f.families.iter().map(|(name, _)| name.clone()))
+        .find(|name| name.contains("Sans") && !name.contains("Mono"));
+    if let Some(family) = family {
+        fonts.set_sans_serif_family(family);
+    }
+    let tree = resvg::usvg::Tree::from_str(svg, &options)
+        .unwrap_or_else(|e| panic!("{name} does not render: {e}"));
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    let pixels: Vec<[u8; 3]> = pixmap
+        .pixels()
+        .iter()
+        .map(|p| {
+            let c = p.demultiply();
+            [c.red(), c.green(), c.blue()]
+        })
+        .collect();
+    let inked = pixels.iter().filter(|p| **p != [255, 255, 255]).count();
+    assert!(
+        inked * 50 > pixels.len(),
+        "{name}: under 2% of the chart is drawn ({inked} of {} pixels)",
+        pixels.len()
+    );
+    let document = roxmltree::Document::parse(svg).expect("well-formed SVG");
+    for series in document
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("series"))
+    {
+        let label = series.attribute("data-name").unwrap_or("?");
+        let colour = series
+            .descendants()
+            .find_map(|n| n.attribute("stroke").or(n.attribute("fill")))
+            .filter(|c| c.starts_with('#') && c.len() == 7)
+            .unwrap_or_else(|| panic!("{name}: {label} has a colour"));
+        let rgb = [1, 3, 5].map(|i| u8::from_str_radix(&colour[i..i + 2], 16).unwrap());
+        let near = pixels
+            .iter()
+            .filter(|p| (0..3).all(|k| p[k].abs_diff(rgb[k]) <= 40))
+            .count();
+        assert!(
+            near >= 40,
+            "{name}: {label} ({colour}) covers only {near} pixels"
+        );
+    }
+    if let Some(dir) = std::env::var_os("RAVEN_CHART_PNG") {
+        let png = Path::new(&dir).join(format!("{}.png", name.trim_end_matches(".svg")));
+        pixmap.save_png(png).unwrap();
+    }
+}
