@@ -96,3 +96,51 @@ fn regret_lands_on_the_one_kind_that_departs_from_optimal() {
     }
     assert!((d.by_kind.regret[aid] - (d.optimal - d.exact)).abs() < 1e-9);
 }
+
+/// `raven decisions --out -`: tidy CSV, one row per kind of decision and stealth, whose regret
+/// column adds up to optimal − exact; the table names every kind.
+#[test]
+fn cli_decisions_writes_one_row_per_kind() {
+    let out = assert_cmd::Command::cargo_bin("raven")
+        .expect("the raven binary")
+        .args(["decisions", "--stealth", "0,1", "--quiet", "--out", "-"])
+        .output()
+        .expect("raven decisions runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
+    let headers = reader.headers().expect("a header").clone();
+    for column in ["strategy", "rules", "stealth", "decision", "regret"] {
+        assert!(
+            headers.iter().any(|h| h == column),
+            "{column} in {headers:?}"
+        );
+    }
+    let at = |name: &str| headers.iter().position(|h| h == name).expect("column");
+    let records: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("a row")).collect();
+    assert_eq!(records.len(), 2 * DecisionKind::ALL.len());
+    for stealth in ["0", "1"] {
+        let rows: Vec<&csv::StringRecord> = records
+            .iter()
+            .filter(|r| &r[at("stealth")] == stealth)
+            .collect();
+        let number = |r: &csv::StringRecord, c: &str| r[at(c)].parse::<f64>().expect("a number");
+        let total: f64 = rows.iter().map(|r| number(r, "regret")).sum();
+        let regret = number(rows[0], "optimal") - number(rows[0], "exact");
+        assert!((total - regret).abs() < 1e-9, "{total} against {regret}");
+        assert_eq!(&rows[0][at("strategy")], "reference");
+        assert_eq!(&rows[0][at("rules")], "main-text");
+    }
+    let table = assert_cmd::Command::cargo_bin("raven")
+        .expect("the raven binary")
+        .args(["decisions", "--stealth", "0", "--quiet"])
+        .output()
+        .expect("raven decisions runs");
+    let text = String::from_utf8_lossy(&table.stdout);
+    for kind in DecisionKind::ALL {
+        assert!(text.contains(kind.key()), "{} in\n{text}", kind.key());
+    }
+}

@@ -3,6 +3,7 @@
 mod args;
 mod bounds;
 mod compare;
+mod decisions;
 mod docs;
 mod exact;
 mod interrupt;
@@ -50,6 +51,9 @@ pub enum Command {
     Exact(exact::ExactArgs),
     /// Optimal play: best win probability, best per main character, regret of strategies.
     Solve(solve::SolveArgs),
+    /// Where a strategy loses its points against optimal play, by kind of decision, and how
+    /// much real choice each kind offers.
+    Decisions(decisions::DecisionsArgs),
     /// Regenerate the balance report (reports/): win rates, rule variants, loss causes,
     /// strategy comparison, charts and a README.
     Report(report::ReportArgs),
@@ -71,6 +75,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Sweep(args) => sweep::run(&args),
         Command::Exact(args) => exact::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Decisions(args) => decisions::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Completions(args) => docs::completions(&args),
         Command::Man(args) => docs::man(&args),
