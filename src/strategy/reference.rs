@@ -3,7 +3,7 @@
 use crate::game::{Action, Character, Decision, State, Step, Team};
 use crate::rules::Rules;
 
-use super::{Choice, Sight, Strategy, future_targets, least_wounded, least_wounded_of};
+use super::{Choice, Known, Sight, Strategy, future_targets, least_wounded, least_wounded_of};
 
 /// RULES.md "The reference strategy": Hacker main character, recruit Medic, Spy, Sniper,
 /// Mechanic, Demolitions, specialists roll, first aid whenever possible. Ties go to the lowest
@@ -54,6 +54,11 @@ impl Strategy for ReferenceStrategy {
         "reference"
     }
 
+    fn known(&self) -> Known<'_> {
+        Known::Reference
+    }
+
+    #[inline(always)]
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         let action = match decision {
             Decision::MainCharacter => Action::Main(Character::Hacker),

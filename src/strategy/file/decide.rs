@@ -42,6 +42,7 @@ impl Spec {
     }
 
     /// The answer to `decision` in `state`.
+    #[inline]
     pub fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         let action = match decision {
             Decision::MainCharacter => match self.main_character(state) {
