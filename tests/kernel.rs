@@ -139,12 +139,19 @@ fn narrated(args: &[&str], start: u8) -> (String, u8) {
     let text = String::from_utf8(output.stdout).expect("UTF-8");
     let stealth = text
         .lines()
-        .filter_map(|l| l.trim().strip_prefix("stealth "))
-        .filter_map(|l| l.split('→').nth(1))
-        .filter_map(|b| b.split_whitespace().next()?.parse().ok())
-        .last()
+        .rev()
+        .find_map(|l| {
+            let change = l.trim().strip_prefix("stealth ")?;
+            change
+                .split('→')
+                .nth(1)?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()
+        })
         .unwrap_or(start);
-    let outcome = text.lines().last().unwrap_or("").to_string();
+    let outcome = text.lines().next_back().unwrap_or("").to_string();
     (outcome, stealth)
 }
 
