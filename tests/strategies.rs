@@ -86,7 +86,9 @@ fn reference_toml_answers_like_the_built_in_at_every_decision_of_random_games() 
             for game in 0..4_000 {
                 play_seeded(&rules, &RandomStrategy, stealth, 11, game, &mut check);
             }
-            assert!(check.decisions > 30_000, "{}", check.decisions);
+            // Random play may stop recruiting before any check (R8 as amended), so games are
+            // shorter than before the amendment: 26 219 decisions at stealth 0, main-text.
+            assert!(check.decisions > 20_000, "{}", check.decisions);
         }
     }
 }

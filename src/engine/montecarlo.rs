@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use crate::game::{LossCause, Outcome, State};
-use crate::rules::Rules;
-use crate::strategy::Strategy;
+use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
+use crate::strategy::{Known, RandomStrategy, ReferenceStrategy, Strategy};
 
 use super::play::play_game;
 use super::seed::streams;
@@ -119,20 +119,98 @@ pub struct Job<'a, S: ?Sized> {
 pub struct Cancelled;
 
 /// Plays games `range` of `job` on this thread and tallies them.
+///
+/// The game loop is compiled once per known strategy type ([`Strategy::known`]) and per
+/// rules preset, and this picks the copy once per range: the strategy's answers and the
+/// preset's flags are then constants the compiler folds into the one state machine, which is
+/// how a generic engine plays at the speed of a kernel written for one strategy.
 pub fn play_range<S: Strategy + ?Sized>(job: &Job<'_, S>, range: std::ops::Range<u64>) -> Tally {
+    let (rules, seed, stealth) = (job.rules, job.seed, job.stealth);
+    match job.strategy.known() {
+        Known::Reference => by_rules(rules, &ReferenceStrategy, seed, stealth, range),
+        Known::Random => by_rules(rules, &RandomStrategy, seed, stealth, range),
+        Known::File(file) => by_rules(rules, file, seed, stealth, range),
+        Known::Other => by_rules(rules, job.strategy, seed, stealth, range),
+    }
+}
+
+/// Plays game `game` of the run (`seed`, `stealth`) to its end with nothing watching; the
+/// strategy and rules are specialised as in [`play_range`].
+pub fn play_one<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    seed: u64,
+    stealth: u8,
+    game: u64,
+) -> State {
+    match strategy.known() {
+        Known::Reference => play_by_rules(rules, &ReferenceStrategy, seed, stealth, game),
+        Known::Random => play_by_rules(rules, &RandomStrategy, seed, stealth, game),
+        Known::File(file) => play_by_rules(rules, file, seed, stealth, game),
+        Known::Other => play_by_rules(rules, strategy, seed, stealth, game),
+    }
+}
+
+/// The presets as compile-time constants, any other rules read at run time.
+fn by_rules<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    seed: u64,
+    stealth: u8,
+    range: std::ops::Range<u64>,
+) -> Tally {
+    if *rules == MAIN_TEXT {
+        tally_games(&MAIN_TEXT, strategy, seed, stealth, range)
+    } else if *rules == CLARIFIED {
+        tally_games(&CLARIFIED, strategy, seed, stealth, range)
+    } else {
+        tally_games(rules, strategy, seed, stealth, range)
+    }
+}
+
+/// One game, with the presets as compile-time constants.
+fn play_by_rules<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    seed: u64,
+    stealth: u8,
+    game: u64,
+) -> State {
+    if *rules == MAIN_TEXT {
+        seeded_game(&MAIN_TEXT, strategy, seed, stealth, game)
+    } else if *rules == CLARIFIED {
+        seeded_game(&CLARIFIED, strategy, seed, stealth, game)
+    } else {
+        seeded_game(rules, strategy, seed, stealth, game)
+    }
+}
+
+#[inline(always)]
+fn tally_games<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    seed: u64,
+    stealth: u8,
+    range: std::ops::Range<u64>,
+) -> Tally {
     let mut tally = Tally::default();
     for game in range {
-        let mut streams = streams(job.seed, job.stealth, game);
-        let end = play_game(
-            job.rules,
-            job.strategy,
-            State::new(job.stealth),
-            &mut streams,
-            &mut (),
-        );
-        tally.record(&end);
+        tally.record(&seeded_game(rules, strategy, seed, stealth, game));
     }
     tally
+}
+
+/// Game `game` of a run, from its own streams, with nothing watching (coarse transitions).
+#[inline(always)]
+fn seeded_game<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    seed: u64,
+    stealth: u8,
+    game: u64,
+) -> State {
+    let mut streams = streams(seed, stealth, game);
+    play_game(rules, strategy, State::new(stealth), &mut streams, &mut ())
 }
 
 /// Plays the job in parallel on the current rayon pool. `progress` is called with the number

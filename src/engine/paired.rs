@@ -9,14 +9,12 @@
 use std::ops::{Add, AddAssign};
 use std::sync::atomic::AtomicBool;
 
-use crate::game::{Outcome, State};
+use crate::game::Outcome;
 use crate::rules::Rules;
 use crate::stats::Paired;
 use crate::strategy::Strategy;
 
-use super::montecarlo::{Cancelled, Tally, in_chunks};
-use super::play::play_game;
-use super::seed::streams;
+use super::montecarlo::{Cancelled, Tally, in_chunks, play_one};
 
 /// Counts over a set of paired games: one [`Tally`] per strategy and, per strategy, the joint
 /// outcome counts against the first strategy (the first entry compares it with itself).
@@ -81,14 +79,7 @@ pub fn play_paired_range(job: &PairedJob<'_>, range: std::ops::Range<u64>) -> Pa
     for game in range {
         let mut baseline_won = false;
         for (k, strategy) in job.strategies.iter().enumerate() {
-            let mut streams = streams(job.seed, job.stealth, game);
-            let end = play_game(
-                job.rules,
-                *strategy,
-                State::new(job.stealth),
-                &mut streams,
-                &mut (),
-            );
+            let end = play_one(job.rules, *strategy, job.seed, job.stealth, game);
             tally.tallies[k].record(&end);
             let won = end.outcome() == Some(Outcome::Win);
             if k == 0 {

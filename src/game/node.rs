@@ -13,6 +13,7 @@ pub const COMPLICATION_OUTCOMES: u32 = 6 * 6 * 6 * 6 * 6 * 6;
 /// The random event a chance point waits for. Outcomes are small integers; [`Chance::outcomes`]
 /// lists them with their exact probabilities and [`Chance::sample`] draws one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Chance {
     /// R6: one d6 per character; outcome `o` gives character `i` the complication
     /// `(o / 6^i) % 6`.
@@ -148,6 +149,7 @@ impl fmt::Display for Outcome {
 
 /// The question a decision point asks. The rest of the situation is read from the state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Decision {
     /// R7: pick the main character.
     MainCharacter,
@@ -187,6 +189,7 @@ pub enum Decision {
 
 /// An answer to a decision point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Action {
     /// R7: this character is the main character.
     Main(Character),
@@ -256,7 +259,11 @@ impl std::ops::Deref for Actions {
 }
 
 /// What the game is at this moment.
+///
+/// This and the other enums of the state machine are `repr(u8)`: a plain tag byte is cheaper
+/// to match than a tag hidden in a field's spare values (see [`crate::game::Step`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Node {
     /// Waiting for a random event.
     Chance(Chance),

@@ -30,7 +30,12 @@ pub enum Phase {
 }
 
 /// Where in the game we are, with what the current task has accumulated.
+///
+/// `repr(u8)`: an explicit tag byte. Without it the compiler hides the tag in the spare values
+/// of a `Character` field (a niche), and every `match` on the step — the interpreter's most
+/// frequent operation — first decodes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Step {
     /// R6: complications are about to be rolled.
     Complications,
@@ -134,7 +139,9 @@ pub enum Step {
 }
 
 /// A pending first-aid opportunity (R15); it interrupts the step it was opened before.
+/// `repr(u8)` for a plain tag byte, as [`Step`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Aid {
     /// None pending.
     None,
@@ -329,12 +336,9 @@ impl State {
     }
     /// Wounds carried by living team members.
     pub fn wounds(&self) -> u8 {
-        self.team
-            .iter()
-            .map(|c| self.health(c))
-            .filter(|h| *h != Health::Dead)
-            .map(Health::wounds)
-            .sum()
+        // One per living member with a wound, one more per incapacitated one (bit planes).
+        let living = self.team.minus(self.health.dead());
+        living.and(self.health.hurt()).len() + living.and(self.health.unable()).len()
     }
 
     /// The phase of the current step.
@@ -426,13 +430,13 @@ impl State {
     // ----- what happens next -----
 
     /// What the game is now: a chance point, a decision point, or over.
-    #[inline]
+    #[inline(always)]
     pub fn node(&self, rules: &Rules) -> Node {
         match self.aid {
             Aid::Open => return Node::Decision(Decision::FirstAid),
             Aid::Check { giver, .. } => {
                 return Node::Chance(Chance::Check {
-                    dice: self.skill(rules, giver, Character::Medic) as u8,
+                    dice: self.aid_dice(rules, giver),
                 });
             }
             Aid::None => {}
@@ -445,14 +449,14 @@ impl State {
                 target,
                 complication: self.recruit_type(target),
             }),
-            Step::RecruitCheck { target, roller, .. } => Node::Chance(Chance::Check {
-                dice: roller.base_skill(self.recruit_type(target)) as u8,
+            Step::RecruitCheck { roller, .. } => Node::Chance(Chance::Check {
+                dice: self.task_dice(rules, roller),
             }),
             Step::RunType { .. } => Node::Chance(Chance::ChallengeType),
             Step::PickRunType { .. } => Node::Decision(Decision::RunType),
             Step::Run { ty, .. } => Node::Decision(Decision::RunRoller { ty }),
-            Step::RunCheck { ty, roller, .. } => Node::Chance(Chance::Check {
-                dice: roller.base_skill(ty) as u8,
+            Step::RunCheck { roller, .. } => Node::Chance(Chance::Check {
+                dice: self.task_dice(rules, roller),
             }),
             Step::ChooseFinale => Node::Decision(Decision::FinaleCharacter),
             Step::SideTypes { .. } => Node::Chance(Chance::SideTypes),
@@ -466,13 +470,8 @@ impl State {
                 index,
                 successes,
             }),
-            Step::SideCheck {
-                types,
-                index,
-                roller,
-                ..
-            } => Node::Chance(Chance::Check {
-                dice: self.skill(rules, roller, types[usize::from(index)]) as u8,
+            Step::SideCheck { roller, .. } => Node::Chance(Chance::Check {
+                dice: self.task_dice(rules, roller),
             }),
             Step::Tough { successes, .. } => {
                 let finale = self.finale.expect("the finale character is chosen");
@@ -483,6 +482,39 @@ impl State {
             Step::Substitute { .. } => Node::Decision(Decision::Substitute),
             Step::Over(outcome) => Node::Over(outcome),
         }
+    }
+
+    /// R1/R13: the dice `roller` rolls for the check of the current task — a recruitment
+    /// check (the target's complication), a run challenge or a side challenge — whether the
+    /// roller is still to be named ([`Step::Recruit`], [`Step::Run`], [`Step::Side`]) or
+    /// named ([`Step::RecruitCheck`], …). [`State::node`] and the coarse [`State::roll`]
+    /// both read it, so the two can never disagree.
+    #[inline(always)]
+    fn task_dice(&self, rules: &Rules, roller: Character) -> u8 {
+        match self.step {
+            Step::Recruit { target, .. } | Step::RecruitCheck { target, .. } => {
+                roller.base_skill(self.recruit_type(target)) as u8
+            }
+            Step::Run { ty, .. } | Step::RunCheck { ty, .. } => roller.base_skill(ty) as u8,
+            Step::Side { types, index, .. } | Step::SideCheck { types, index, .. } => {
+                self.skill(rules, roller, types[usize::from(index)]) as u8
+            }
+            step => panic!("no check of a task is pending at {step:?}"),
+        }
+    }
+
+    /// The dice of the check that [`Action::Roll`]`(roller)` would start at this decision
+    /// point (a recruitment, run or side challenge roller): what [`State::node`] reports
+    /// after [`State::apply_action`] with that action. For the coarse [`State::roll`].
+    #[inline(always)]
+    pub fn roll_dice(&self, rules: &Rules, roller: Character) -> u8 {
+        self.task_dice(rules, roller)
+    }
+
+    /// R15: the dice `giver` rolls for first aid (a type-6 check, R13 penalty included).
+    #[inline(always)]
+    pub fn aid_dice(&self, rules: &Rules, giver: Character) -> u8 {
+        self.skill(rules, giver, Character::Medic) as u8
     }
 
     /// The legal options at the current decision point (empty at chance points and the end).
@@ -592,13 +624,13 @@ impl State {
 
     /// Applies the strategy's answer at a decision point. Panics on an illegal action (a bug in
     /// the strategy): check with [`State::actions`] when in doubt.
-    #[inline]
+    #[inline(always)]
     pub fn apply_action(&mut self, rules: &Rules, action: Action) {
         debug_assert!(
             self.actions(rules).contains(action),
             "illegal {action:?} at {self:?}"
         );
-        if self.aid == Aid::Open {
+        if matches!(self.aid, Aid::Open) {
             self.aid = match action {
                 Action::Aid { patient, giver } => Aid::Check { patient, giver },
                 _ => Aid::None,
@@ -689,7 +721,7 @@ impl State {
     }
 
     /// Applies the outcome of a chance point (as listed by [`Chance::outcomes`]).
-    #[inline]
+    #[inline(always)]
     pub fn apply_outcome(&mut self, rules: &Rules, outcome: u32) {
         if let Aid::Check { patient, giver } = self.aid {
             self.first_aid(patient, giver, outcome as u8);
@@ -712,32 +744,7 @@ impl State {
                 done,
                 needed,
                 roller,
-            } => {
-                self.side_effects(roller, r);
-                if !self.succeeded(r, THRESHOLD) {
-                    Step::Recruit {
-                        target,
-                        done,
-                        needed,
-                    }
-                } else if done + 1 == needed {
-                    // R9: the recruit joins before the first-aid opportunity it opens.
-                    self.join(target);
-                    self.new_task();
-                    self.aid = Aid::Open;
-                    Step::ChooseTarget
-                } else {
-                    // R9: per-check opens an opportunity on every successful check.
-                    if rules.first_aid_recruit == FirstAidRecruit::PerCheck {
-                        self.aid = Aid::Open;
-                    }
-                    Step::Recruit {
-                        target,
-                        done: done + 1,
-                        needed,
-                    }
-                }
-            }
+            } => self.recruit_check(rules, target, done, needed, roller, r),
             // R10: on a 6 the strategy picks one of types 1..=5.
             Step::RunType { challenge } => match Character::from_index(outcome as usize) {
                 Character::Medic => Step::PickRunType { challenge },
@@ -751,17 +758,7 @@ impl State {
                 challenge,
                 ty,
                 roller,
-            } => {
-                self.side_effects(roller, r);
-                if self.succeeded(r, THRESHOLD) {
-                    self.aid = Aid::Open;
-                    Step::RunType {
-                        challenge: challenge + 1,
-                    }
-                } else {
-                    Step::Run { challenge, ty }
-                }
-            }
+            } => self.run_check(challenge, ty, roller, r),
             // R12: two d6, 6 = medical.
             Step::SideTypes { tough } => {
                 self.new_task();
@@ -778,23 +775,7 @@ impl State {
                 index,
                 successes,
                 roller,
-            } => {
-                self.side_effects(roller, r);
-                if self.succeeded(r, THRESHOLD) {
-                    // R15 variant: a side success opens a first-aid opportunity.
-                    if rules.first_aid_after_side {
-                        self.aid = Aid::Open;
-                    }
-                    self.next_side(tough, types, index, successes + 1)
-                } else {
-                    Step::Side {
-                        tough,
-                        types,
-                        index,
-                        successes,
-                    }
-                }
-            }
+            } => self.side_check(rules, tough, types, index, successes, roller, r),
             // R14: the finale character rolls; failures are retried, side successes kept.
             Step::Tough { tough, successes } => {
                 let finale = self.finale.expect("the finale character is chosen");
@@ -814,6 +795,133 @@ impl State {
             step => panic!("no chance outcome is expected at {step:?}"),
         };
         self.settle(rules);
+    }
+
+    /// A coarse transition: at a recruitment, run or side-challenge roller decision,
+    /// [`Action::Roll`]`(roller)` and the check's highest die `r` (rolled with
+    /// [`State::roll_dice`] dice) in one step. The same as [`State::apply_action`] then
+    /// [`State::apply_outcome`] — it resolves the check with the very functions those use —
+    /// but without the intermediate chance point, which only an engine that sums over
+    /// outcomes needs to see.
+    #[inline(always)]
+    pub fn roll(&mut self, rules: &Rules, roller: Character, r: u8) {
+        debug_assert!(
+            matches!(self.aid, Aid::None) && self.actions(rules).contains(Action::Roll(roller)),
+            "illegal roll by {roller:?} at {self:?}"
+        );
+        self.step = match self.step {
+            Step::Recruit {
+                target,
+                done,
+                needed,
+            } => self.recruit_check(rules, target, done, needed, roller, r),
+            Step::Run { challenge, ty } => self.run_check(challenge, ty, roller, r),
+            Step::Side {
+                tough,
+                types,
+                index,
+                successes,
+            } => self.side_check(rules, tough, types, index, successes, roller, r),
+            step => panic!("no roller is asked for at {step:?}"),
+        };
+        self.settle(rules);
+    }
+
+    /// A coarse transition: at a first-aid opportunity, [`Action::Aid`] and the giver's
+    /// highest die `r` (rolled with [`State::aid_dice`] dice) in one step; the same as
+    /// [`State::apply_action`] then [`State::apply_outcome`].
+    #[inline(always)]
+    pub fn aid_with(&mut self, rules: &Rules, patient: Character, giver: Character, r: u8) {
+        debug_assert!(
+            matches!(self.aid, Aid::Open)
+                && self.actions(rules).contains(Action::Aid { patient, giver }),
+            "illegal first aid by {giver:?} on {patient:?} at {self:?}"
+        );
+        self.first_aid(patient, giver, r);
+        self.aid = Aid::None;
+        self.settle(rules);
+    }
+
+    /// R8/R9: `roller`'s recruitment check for `target` came up `r`.
+    #[inline(always)]
+    fn recruit_check(
+        &mut self,
+        rules: &Rules,
+        target: Character,
+        done: u8,
+        needed: u8,
+        roller: Character,
+        r: u8,
+    ) -> Step {
+        self.side_effects(roller, r);
+        if !self.succeeded(r, THRESHOLD) {
+            Step::Recruit {
+                target,
+                done,
+                needed,
+            }
+        } else if done + 1 == needed {
+            // R9: the recruit joins before the first-aid opportunity it opens.
+            self.join(target);
+            self.new_task();
+            self.aid = Aid::Open;
+            Step::ChooseTarget
+        } else {
+            // R9: per-check opens an opportunity on every successful check.
+            if rules.first_aid_recruit == FirstAidRecruit::PerCheck {
+                self.aid = Aid::Open;
+            }
+            Step::Recruit {
+                target,
+                done: done + 1,
+                needed,
+            }
+        }
+    }
+
+    /// R10: a failure must be retried; a success opens a first-aid opportunity.
+    #[inline(always)]
+    fn run_check(&mut self, challenge: u8, ty: Character, roller: Character, r: u8) -> Step {
+        self.side_effects(roller, r);
+        if self.succeeded(r, THRESHOLD) {
+            self.aid = Aid::Open;
+            Step::RunType {
+                challenge: challenge + 1,
+            }
+        } else {
+            Step::Run { challenge, ty }
+        }
+    }
+
+    /// R12: side challenge `index` by `roller` came up `r`; a failure may be retried or
+    /// given up at the next decision.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn side_check(
+        &mut self,
+        rules: &Rules,
+        tough: u8,
+        types: [Character; 2],
+        index: u8,
+        successes: u8,
+        roller: Character,
+        r: u8,
+    ) -> Step {
+        self.side_effects(roller, r);
+        if self.succeeded(r, THRESHOLD) {
+            // R15 variant: a side success opens a first-aid opportunity.
+            if rules.first_aid_after_side {
+                self.aid = Aid::Open;
+            }
+            self.next_side(tough, types, index, successes + 1)
+        } else {
+            Step::Side {
+                tough,
+                types,
+                index,
+                successes,
+            }
+        }
     }
 
     /// R1: success iff the highest die reaches the threshold; counts attempts and failures.
@@ -901,7 +1009,7 @@ impl State {
 
     /// Automatic transitions after every change: the loss checks (R4, R14), skipping
     /// first-aid opportunities no one can use, and the ends of phases.
-    #[inline]
+    #[inline(always)]
     fn settle(&mut self, rules: &Rules) {
         if matches!(self.step, Step::Over(_)) {
             return;
@@ -918,12 +1026,12 @@ impl State {
             return;
         }
         // R15: an opportunity with no patient or no giver passes by itself.
-        if self.aid == Aid::Open
+        if matches!(self.aid, Aid::Open)
             && (self.patient_team().is_empty() || self.giver_team(rules).is_empty())
         {
             self.aid = Aid::None;
         }
-        if self.aid != Aid::None {
+        if !matches!(self.aid, Aid::None) {
             return;
         }
         match self.step {

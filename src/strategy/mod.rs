@@ -42,6 +42,27 @@ pub trait Strategy: Sync + Send {
     fn sight(&self, state: &State) -> Sight {
         Sight::everything(state)
     }
+
+    /// Which concrete strategy this is, when it is one the engines know by type. The Monte
+    /// Carlo engine looks once per chunk and then plays a copy of the game loop compiled for
+    /// that type (the answers inlined into the state machine) instead of calling through a
+    /// `dyn Strategy` at every decision. The default, [`Known::Other`], is always correct.
+    fn known(&self) -> Known<'_> {
+        Known::Other
+    }
+}
+
+/// A strategy the engines can specialise on ([`Strategy::known`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Known<'a> {
+    /// [`ReferenceStrategy`].
+    Reference,
+    /// [`RandomStrategy`].
+    Random,
+    /// A strategy file.
+    File(&'a FileStrategy),
+    /// Anything else: played through the trait.
+    Other,
 }
 
 /// What a strategy reads of a state, beyond what the rules read ([`Strategy::sight`]).
@@ -131,6 +152,9 @@ impl<S: Strategy + ?Sized> Strategy for &S {
     fn sight(&self, state: &State) -> Sight {
         (**self).sight(state)
     }
+    fn known(&self) -> Known<'_> {
+        (**self).known()
+    }
 }
 
 impl<S: Strategy + ?Sized> Strategy for Box<S> {
@@ -142,6 +166,9 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     }
     fn sight(&self, state: &State) -> Sight {
         (**self).sight(state)
+    }
+    fn known(&self) -> Known<'_> {
+        (**self).known()
     }
 }
 

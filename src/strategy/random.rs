@@ -4,7 +4,7 @@
 use crate::game::{Decision, State};
 use crate::rules::Rules;
 
-use super::{Choice, Sight, Strategy};
+use super::{Choice, Known, Sight, Strategy};
 
 /// Chooses uniformly among the legal options at every decision point.
 #[derive(Clone, Copy, Debug, Default)]
@@ -15,6 +15,11 @@ impl Strategy for RandomStrategy {
         super::RANDOM
     }
 
+    fn known(&self) -> Known<'_> {
+        Known::Random
+    }
+
+    #[inline(always)]
     fn decide(&self, _: &State, _: &Rules, _: Decision) -> Choice {
         Choice::Uniform
     }

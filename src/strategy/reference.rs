@@ -3,7 +3,7 @@
 use crate::game::{Action, Character, Decision, State, Step, Team};
 use crate::rules::Rules;
 
-use super::{Choice, Sight, Strategy, future_targets, least_wounded, least_wounded_of};
+use super::{Choice, Known, Sight, Strategy, future_targets, least_wounded, least_wounded_of};
 
 /// docs/rules.md "The reference strategy": Hacker main character, recruit Medic, Spy, Sniper,
 /// Mechanic, Demolitions, specialists roll, first aid whenever possible. Ties go to the lowest
@@ -25,6 +25,7 @@ const SIDE_ATTEMPTS: u8 = 3;
 
 impl ReferenceStrategy {
     /// Who rolls a check of type `ty`: the able specialist, else the least wounded able member.
+    #[inline]
     fn roller(state: &State, ty: Character) -> Character {
         if state.is_able(ty) {
             ty
@@ -33,11 +34,15 @@ impl ReferenceStrategy {
         }
     }
 
+    #[inline]
     fn first_aid(state: &State, rules: &Rules) -> Option<Action> {
-        let patients = || state.patients();
-        let patient = patients()
-            .find(|c| state.health(*c) == crate::game::Health::Incapacitated)
-            .or_else(|| patients().next())?;
+        // The lowest-numbered incapacitated patient (patients are never dead, so a patient
+        // who is down is incapacitated), else the lowest-numbered wounded one: bit operations.
+        let patients = state.patient_team();
+        let patient = patients
+            .and(state.down_team())
+            .first()
+            .or(patients.first())?;
         let giver = if state.is_able(Character::Medic) {
             Character::Medic
         } else if state.is_able(patient) {
@@ -54,6 +59,11 @@ impl Strategy for ReferenceStrategy {
         super::REFERENCE
     }
 
+    fn known(&self) -> Known<'_> {
+        Known::Reference
+    }
+
+    #[inline(always)]
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         let action = match decision {
             Decision::MainCharacter => Action::Main(Character::Hacker),
@@ -66,8 +76,9 @@ impl Strategy for ReferenceStrategy {
             }
             Decision::RunType => Action::RunType(
                 state
-                    .able()
-                    .find(|c| *c != Character::Medic)
+                    .able_team()
+                    .without(Character::Medic)
+                    .first()
                     .unwrap_or(Character::Hacker),
             ),
             Decision::RunRoller { ty } => Action::Roll(Self::roller(state, ty)),

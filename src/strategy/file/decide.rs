@@ -4,7 +4,7 @@
 
 use crate::game::{Action, Character, Decision, Health, Phase, State, Step, Team};
 use crate::rules::Rules;
-use crate::strategy::{Choice, Sight, future_targets, least_wounded};
+use crate::strategy::{Choice, Sight, future_targets, least_wounded, least_wounded_of};
 
 use super::spec::{
     AidWhen, FinaleRule, GiverRule, MainRule, PatientRule, PhaseName, Roller, RunTypeRule,
@@ -43,6 +43,7 @@ impl Spec {
     }
 
     /// The answer to `decision` in `state`.
+    #[inline]
     pub fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         let action = match decision {
             Decision::MainCharacter => match self.main_character(state) {
@@ -137,21 +138,21 @@ impl Spec {
     }
 
     /// Who may roll under `spare`: the able members but the spared one, or all able members
-    /// if that leaves no one.
-    fn candidates(&self, state: &State, spare: Spare) -> impl Iterator<Item = Character> + Clone {
+    /// if that leaves no one (a set, so the choices below are bit operations).
+    #[inline]
+    fn candidates(&self, state: &State, spare: Spare) -> Team {
         let spared = match spare {
             Spare::Nobody => None,
             Spare::Main => state.main(),
             Spare::Finale => Some(self.finale_character(state)),
         };
-        let others = state.able().any(|c| Some(c) != spared);
-        let state = *state;
-        Character::ALL
-            .into_iter()
-            .filter(move |c| state.is_able(*c) && (!others || Some(*c) != spared))
+        let able = state.able_team();
+        let others = spared.map_or(able, |c| able.without(c));
+        if others.is_empty() { able } else { others }
     }
 
     /// Who rolls a recruitment check or run challenge of type `ty`.
+    #[inline]
     fn roller(&self, state: &State, ty: Character, roller: Roller, spare: Spare) -> Character {
         let candidates = self.candidates(state, spare);
         pick(state, ty, roller, candidates).expect("R4 leaves an able member")
@@ -167,10 +168,10 @@ impl Spec {
         };
         match self.run.pick_on_six {
             RunTypeRule::LowestAble => lowest_able(),
-            RunTypeRule::LeastWounded => least_wounded(
+            RunTypeRule::LeastWounded => least_wounded_of(
                 state,
                 self.candidates(state, self.run.spare)
-                    .filter(|c| *c != Character::Medic),
+                    .without(Character::Medic),
             )
             .unwrap_or_else(lowest_able),
             RunTypeRule::Main => match state.main() {
@@ -186,7 +187,8 @@ impl Spec {
         if let Some(finale) = state.finale() {
             return finale;
         }
-        let least = || least_wounded(state, state.able()).expect("R4 leaves an able member");
+        let least =
+            || least_wounded_of(state, state.able_team()).expect("R4 leaves an able member");
         let main = state.main().filter(|m| state.is_able(*m));
         match self.finale.character {
             FinaleRule::Main => main.unwrap_or_else(least),
@@ -222,8 +224,8 @@ impl Spec {
                 && state.skill(rules, *c, ty) > 0
                 && (s.finale_may_roll || Some(*c) != finale)
         };
-        let eligible = Character::ALL.into_iter().filter(may_roll);
-        if s.attempt == SideAttempt::WithSpecialist && !eligible.clone().any(|c| c == ty) {
+        let eligible: Team = Character::ALL.into_iter().filter(may_roll).collect();
+        if s.attempt == SideAttempt::WithSpecialist && !eligible.contains(ty) {
             return None;
         }
         pick(state, ty, s.roller, eligible)
@@ -255,30 +257,27 @@ impl Spec {
         {
             return None;
         }
-        let only_incapacitated = f.when == AidWhen::Incapacitated;
-        let patients = || {
-            state
-                .patients()
-                .filter(move |c| !only_incapacitated || state.health(*c) == Health::Incapacitated)
+        // Patients are never dead, so a patient who is down is incapacitated.
+        let incapacitated = state.patient_team().and(state.down_team());
+        let patients = if f.when == AidWhen::Incapacitated {
+            incapacitated
+        } else {
+            state.patient_team()
         };
-        let incapacitated_first = || {
-            patients()
-                .find(|c| state.health(*c) == Health::Incapacitated)
-                .or_else(|| patients().next())
-        };
+        let incapacitated_first = || incapacitated.first().or(patients.first());
         let patient = match f.patient {
             PatientRule::IncapacitatedFirst => incapacitated_first(),
             PatientRule::FinaleFirst => {
                 let finale = self.finale_character(state);
-                patients()
-                    .find(|c| *c == finale)
+                Some(finale)
+                    .filter(|c| patients.contains(*c))
                     .or_else(incapacitated_first)
             }
-            PatientRule::LowestNumber => patients().next(),
+            PatientRule::LowestNumber => patients.first(),
         }?;
         let medic = state.is_able(Character::Medic).then_some(Character::Medic);
         let own = state.is_able(patient).then_some(patient);
-        let least = || least_wounded(state, state.able());
+        let least = || least_wounded_of(state, state.able_team());
         let giver = match f.giver {
             GiverRule::MedicFirst => medic.or(own).or_else(least),
             GiverRule::SelfFirst => own.or(medic).or_else(least),
@@ -291,14 +290,10 @@ impl Spec {
 }
 
 /// The roller among `candidates` for a check of type `ty`.
-fn pick(
-    state: &State,
-    ty: Character,
-    roller: Roller,
-    candidates: impl Iterator<Item = Character> + Clone,
-) -> Option<Character> {
+#[inline]
+fn pick(state: &State, ty: Character, roller: Roller, candidates: Team) -> Option<Character> {
     match roller {
-        Roller::Specialist if candidates.clone().any(|c| c == ty) => Some(ty),
-        _ => least_wounded(state, candidates),
+        Roller::Specialist if candidates.contains(ty) => Some(ty),
+        _ => least_wounded_of(state, candidates),
     }
 }

@@ -18,7 +18,7 @@ pub use spec::Spec;
 use crate::game::{Decision, State};
 use crate::rules::Rules;
 
-use super::{Choice, Sight, Strategy};
+use super::{Choice, Known, Sight, Strategy};
 
 /// A strategy file that could not be used: one paragraph, with file, line and column when the
 /// content is at fault.
@@ -86,12 +86,17 @@ impl Strategy for FileStrategy {
         &self.name
     }
 
+    #[inline]
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         self.spec.decide(state, rules, decision)
     }
 
     fn sight(&self, state: &State) -> Sight {
         self.spec.sight(state)
+    }
+
+    fn known(&self) -> Known<'_> {
+        Known::File(self)
     }
 }
 
