@@ -60,6 +60,28 @@ pub struct ExactEngineArgs {
 }
 
 impl ExactEngineArgs {
+    /// Runs one exact-engine job the way every such command does: in the `--threads` pool,
+    /// under a spinner saying `what` (unless `--quiet`), within `--max-states`, with the
+    /// signal flag polled so that a signal lets it unwind and remove reserved files.
+    pub fn run_job<T: Send>(
+        &self,
+        what: &str,
+        job: impl FnOnce(crate::engine::Budget<'_>) -> std::result::Result<T, crate::engine::Halt>
+        + Send,
+    ) -> Result<T> {
+        let pool = self.pool()?;
+        let progress = super::progress::Progress::spinner(
+            &format!("{what}, stealth {}", stealth_list(&self.stealth)),
+            self.quiet,
+        );
+        let polled = super::interrupt::polled();
+        let cancel = [super::interrupt::flag()];
+        let result = pool.install(|| job(self.budget(&cancel)));
+        progress.finish();
+        drop(polled);
+        Ok(result?)
+    }
+
     /// A rayon pool with the requested number of threads; the engines' parallel work runs
     /// on whichever pool they are called in.
     pub fn pool(&self) -> Result<rayon::ThreadPool> {

@@ -13,9 +13,7 @@ use crate::rules::Rules;
 use crate::strategy::REFERENCE;
 
 use super::args::{ExactEngineArgs, RulesArgs, load_strategy, stealth_list};
-use super::interrupt;
 use super::output::Output;
-use super::progress::Progress;
 
 /// Arguments of `raven decisions`.
 #[derive(Args, Debug)]
@@ -65,28 +63,11 @@ pub fn run(args: &DecisionsArgs) -> Result<()> {
     let strategy = load_strategy(&args.strategy)?;
     // Before the evaluation, which can take minutes: an unusable path fails now.
     let output = Output::open(args.out.as_deref())?;
-    let pool = args.exact.pool()?;
     let stealths = stealth_list(&args.exact.stealth);
-    let progress = Progress::spinner(
-        &format!(
-            "decisions: {} under {rules}, stealth {stealths}",
-            strategy.name()
-        ),
-        args.exact.quiet,
-    );
-    // The engines poll the flag: a signal lets them unwind and remove the reserved file.
-    let polled = interrupt::polled();
-    let result = pool.install(|| {
-        decisions(
-            &rules,
-            strategy.as_ref(),
-            &args.exact.stealth,
-            args.exact.budget(&[interrupt::flag()]),
-        )
-    });
-    progress.finish();
-    drop(polled);
-    let result = result?;
+    let result = args.exact.run_job(
+        &format!("decisions: {} under {rules}", strategy.name()),
+        |budget| decisions(&rules, strategy.as_ref(), &args.exact.stealth, budget),
+    )?;
     let rows = rows(strategy.name(), rules, &result);
     let mut text = String::new();
     if !output.is_stdout() {

@@ -12,9 +12,7 @@ use crate::report::{Method, Summary, csv, table};
 use crate::strategy::REFERENCE;
 
 use super::args::{ExactEngineArgs, RulesArgs, load_strategy, stealth_list};
-use super::interrupt;
 use super::output::Output;
-use super::progress::Progress;
 
 /// Arguments of `raven exact`.
 #[derive(Args, Debug)]
@@ -39,29 +37,12 @@ pub fn run(args: &ExactArgs) -> Result<()> {
     let strategy = load_strategy(&args.strategy)?;
     // Before the evaluation, which can take minutes: an unusable path fails now.
     let output = Output::open(args.out.as_deref())?;
-    let pool = args.exact.pool()?;
     let stealths = stealth_list(&args.exact.stealth);
-    let progress = Progress::spinner(
-        &format!(
-            "exact: {} under {rules}, stealth {stealths}",
-            strategy.name()
-        ),
-        args.exact.quiet,
-    );
     let started = Instant::now();
-    // The engine polls the flag: a signal lets it unwind and remove the reserved file.
-    let polled = interrupt::polled();
-    let result = pool.install(|| {
-        exact_within(
-            &rules,
-            strategy.as_ref(),
-            &args.exact.stealth,
-            args.exact.budget(&[interrupt::flag()]),
-        )
-    });
-    progress.finish();
-    drop(polled);
-    let result = result?;
+    let result = args.exact.run_job(
+        &format!("exact: {} under {rules}", strategy.name()),
+        |budget| exact_within(&rules, strategy.as_ref(), &args.exact.stealth, budget),
+    )?;
     let seconds = started.elapsed().as_secs_f64();
     let rows: Vec<Summary> = args
         .exact
