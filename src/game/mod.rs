@@ -1,5 +1,5 @@
 //! The game as one state machine (DESIGN.md): a small `Copy` [`State`] that is, at every
-//! moment, a chance point, a decision point or over ([`Node`]). Every ruling of RULES.md is
+//! moment, a chance point, a decision point or over ([`Node`]). Every ruling of docs/rules.md is
 //! implemented here and nowhere else; the engines only drive it.
 
 pub mod canon;

@@ -1,4 +1,4 @@
-//! The game state and its transitions: every ruling of RULES.md lives here and nowhere else.
+//! The game state and its transitions: every ruling of docs/rules.md lives here and nowhere else.
 
 use crate::rules::{FirstAidRecruit, RecruitCount, Rules, SecondSuccess};
 
