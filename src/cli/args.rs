@@ -170,6 +170,35 @@ pub fn load_strategy(name: &str) -> Result<Box<dyn Strategy>> {
     strategy::resolve(name).map_err(|e| Error::Input(e.to_string()))
 }
 
+/// The most positions the optimal strategy's table may hold when a Monte Carlo command or
+/// `play` solves it (about 5.5 GiB at the peak): the same default as `--max-states`.
+pub const OPTIMAL_TABLE_LIMIT: usize = 30_000_000;
+
+/// `strategy` ready to play games at `stealths` under `rules`: the optimal strategy is
+/// solved first, within [`OPTIMAL_TABLE_LIMIT`] positions and polling the signal flag, so
+/// that a game never meets an unsolved position (solving lazily inside a game could grow
+/// without bound at a high stealth); every other strategy is returned as it is.
+pub fn ready_to_play(
+    strategy: Box<dyn Strategy>,
+    rules: &Rules,
+    stealths: &[u8],
+) -> Result<Box<dyn Strategy>> {
+    if strategy.name() != strategy::OPTIMAL {
+        return Ok(strategy);
+    }
+    let cancel = [super::interrupt::flag()];
+    let budget = crate::engine::Budget {
+        max_states: OPTIMAL_TABLE_LIMIT,
+        cancel: &cancel,
+    };
+    let mut solver = crate::engine::Solver::new(*rules);
+    let polled = super::interrupt::polled();
+    let solved = crate::engine::solve_within(&mut solver, stealths, &budget);
+    drop(polled);
+    solved?;
+    Ok(Box::new(strategy::OptimalStrategy::from_solver(solver)))
+}
+
 /// Several strategies (`compare`, `solve`). Two different arguments that would carry the
 /// same name in the outputs (`duo` and `strategies/duo.toml`) are each named by the argument
 /// as given, so their rows can be told apart. The same argument twice is the same strategy

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::report::comparison::{rows, table};
 use crate::strategy::Strategy;
 
-use super::args::{RulesArgs, RunArgs, load_strategies};
+use super::args::{RulesArgs, RunArgs, load_strategies, ready_to_play};
 use super::interrupt;
 use super::output::Output;
 use super::progress::Progress;
@@ -42,11 +42,15 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     }
     let rules = args.rules.rules()?;
     let loaded = load_strategies(&args.strategies)?;
-    let strategies: Vec<&dyn Strategy> = loaded.iter().map(|s| s.as_ref() as _).collect();
     let names: Vec<String> = loaded.iter().map(|s| s.name().to_string()).collect();
     let cancel = interrupt::flag();
     let output = Output::open(args.run.out.as_deref())?;
     let pool = args.run.pool()?;
+    let loaded = loaded
+        .into_iter()
+        .map(|s| pool.install(|| ready_to_play(s, &rules, &args.run.stealth)))
+        .collect::<Result<Vec<_>>>()?;
+    let strategies: Vec<&dyn Strategy> = loaded.iter().map(|s| s.as_ref() as _).collect();
     let total = args
         .run
         .games

@@ -10,7 +10,7 @@ use crate::game::{Action, Aid, Chance, Character, Decision, Phase, State, Step, 
 use crate::rules::Rules;
 use crate::strategy::REFERENCE;
 
-use super::args::{DEFAULT_SEED, RulesArgs, load_strategy};
+use super::args::{DEFAULT_SEED, RulesArgs, load_strategy, ready_to_play};
 use super::bounds;
 use super::output::to_stdout;
 
@@ -37,7 +37,7 @@ pub struct PlayArgs {
 /// Runs `raven play`.
 pub fn run(args: &PlayArgs) -> Result<()> {
     let rules = args.rules.rules()?;
-    let strategy = load_strategy(&args.strategy)?;
+    let strategy = ready_to_play(load_strategy(&args.strategy)?, &rules, &[args.stealth])?;
     let mut narrator = Narrator::new(rules);
     writeln!(
         narrator.text,

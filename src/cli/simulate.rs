@@ -13,7 +13,7 @@ use crate::report::{Summary, table};
 use crate::rules::Rules;
 use crate::strategy::REFERENCE;
 
-use super::args::{RulesArgs, RunArgs, load_strategy};
+use super::args::{RulesArgs, RunArgs, load_strategy, ready_to_play};
 use super::interrupt;
 use super::output::Output;
 use super::progress::Progress;
@@ -47,6 +47,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     let cancel = interrupt::flag();
     let output = Output::open(run.out.as_deref())?;
     let pool = run.pool()?;
+    let strategy = pool.install(|| ready_to_play(strategy, &rules, &run.stealth))?;
 
     let total = run.games.saturating_mul(run.stealth.len() as u64);
     let progress = Progress::new(total, run.quiet);
