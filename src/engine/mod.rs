@@ -4,6 +4,7 @@
 pub mod decisions;
 pub mod exact;
 pub mod key;
+pub mod memo;
 pub mod montecarlo;
 pub mod paired;
 mod play;

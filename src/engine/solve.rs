@@ -9,44 +9,32 @@
 //!
 //! **Memo key.** The counters `attempts`/`failures` exist for strategies only; the rules never
 //! read them, so two states that differ only there have the same optimal value, and the memo
-//! is keyed on [`key::solver_key`] (the state without counters, canonicalised). Checks that follow a decision
+//! is keyed on the canonical form of the state without counters ([`memo::place`]). Checks that follow a decision
 //! are not memoised (see [`super::exact::worth_memoising`]). Values are deterministic: every
 //! state's value is a fixed function of its children, computed in a fixed order.
 //!
 //! **Ties** between options of equal value go to the first in [`State::actions`] order.
-
-use rustc_hash::FxHashMap;
 
 use crate::game::{Action, Character, Node, Outcome, State};
 use crate::report::Expectation;
 use crate::rules::Rules;
 
 use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
-use super::key;
+use super::memo::{self, Memo};
 
 /// A memoised optimal-value table for one set of rules, filled on demand.
 #[derive(Clone, Debug)]
 pub struct Solver {
     rules: Rules,
-    memo: FxHashMap<u64, f64>,
-    /// The last memoised positions looked up, with their values: the options of one decision
-    /// mostly lead to the same positions (a failed check costs the same stealth whoever
-    /// rolled it; a success leads on whoever rolled it), so siblings skip the canonical key.
-    recent: [(State, f64); RECENT],
-    next_recent: usize,
+    memo: Memo<f64>,
 }
-
-/// How many recently looked-up positions the solver remembers.
-const RECENT: usize = 8;
 
 impl Solver {
     /// An empty table for `rules`.
     pub fn new(rules: Rules) -> Solver {
         Solver {
             rules,
-            memo: FxHashMap::default(),
-            recent: [(State::new(0), f64::NAN); RECENT],
-            next_recent: 0,
+            memo: Memo::default(),
         }
     }
 
@@ -73,17 +61,12 @@ impl Solver {
         if let Node::Over(outcome) = node {
             return Ok(win(outcome));
         }
-        // Keys are computed only for memoised positions: canonicalising and packing cost more
-        // than a step of the state machine.
-        let memoise = worth_memoising(state);
-        if memoise && let Some((_, v)) = self.recent.iter().find(|(s, _)| s == state) {
-            return Ok(*v);
-        }
-        let key = memoise.then(|| key::solver_key(state));
-        if let Some(key) = key
-            && let Some(&v) = self.memo.get(&key)
+        // Places are computed only for memoised positions: canonicalising costs more than a
+        // step of the state machine.
+        let place = worth_memoising(state).then(|| memo::place(state));
+        if let Some(place) = place
+            && let Some(v) = self.memo.get(place)
         {
-            self.remember(state, v);
             return Ok(v);
         }
         let rules = self.rules;
@@ -121,19 +104,11 @@ impl Solver {
                 best
             }
         };
-        if let Some(key) = key {
+        if let Some(place) = place {
             budget.admit(self.memo.len())?;
-            self.memo.insert(key, v);
-            self.remember(state, v);
+            self.memo.insert(place, v);
         }
         Ok(v)
-    }
-
-    /// Keeps `state`'s value among the recent ones.
-    #[inline]
-    fn remember(&mut self, state: &State, v: f64) {
-        self.recent[self.next_recent] = (*state, v);
-        self.next_recent = (self.next_recent + 1) % RECENT;
     }
 
     /// The optimal win probability from `state` read from the table alone; `None` when a state
@@ -144,7 +119,7 @@ impl Solver {
             return Some(win(outcome));
         }
         if worth_memoising(state) {
-            return self.memo.get(&key::solver_key(state)).copied();
+            return self.memo.get(memo::place(state));
         }
         let rules = &self.rules;
         match node {
@@ -207,7 +182,7 @@ impl Solver {
 /// probability (the class representative met first decides the tie for its class).
 pub struct PolicyEvaluation<'a> {
     solver: &'a mut Solver,
-    memo: FxHashMap<u64, Expectation>,
+    memo: Memo<Expectation>,
 }
 
 impl<'a> PolicyEvaluation<'a> {
@@ -215,7 +190,7 @@ impl<'a> PolicyEvaluation<'a> {
     pub fn new(solver: &'a mut Solver) -> Self {
         PolicyEvaluation {
             solver,
-            memo: FxHashMap::default(),
+            memo: Memo::default(),
         }
     }
 
@@ -226,10 +201,11 @@ impl<'a> PolicyEvaluation<'a> {
         if let Node::Over(_) = node {
             return terminal(state);
         }
-        let memoise = worth_memoising(state);
-        let key = key::solver_key(state);
-        if memoise && let Some(e) = self.memo.get(&key) {
-            return *e;
+        let place = worth_memoising(state).then(|| memo::place(state));
+        if let Some(place) = place
+            && let Some(e) = self.memo.get(place)
+        {
+            return e;
         }
         let e = match node {
             Node::Over(_) => unreachable!(),
@@ -251,8 +227,8 @@ impl<'a> PolicyEvaluation<'a> {
                 self.expectation(&next)
             }
         };
-        if memoise {
-            self.memo.insert(key, e);
+        if let Some(place) = place {
+            self.memo.insert(place, e);
         }
         e
     }

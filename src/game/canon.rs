@@ -442,6 +442,122 @@ fn permute(
     }
 }
 
+/// A position of the run or the finale described by *roles* instead of names: the canonical
+/// form of [`canonical`] as small integers, cheap enough to compute at every lookup, so that
+/// the exact engines can index these positions densely instead of hashing them.
+///
+/// After phase 1 the rules read a character only through its role: the main character (whose
+/// speciality is the Tough type, R11), the Medic (first aid, R15, and the medical side
+/// challenge, R12), or one of the other members, who are interchangeable (see [`canonical`]).
+/// Roles are numbered in *slots*: the main character is slot 0, the Medic (when a member and
+/// not the main one) slot 1, the other members after them, sorted by what the position says of
+/// them (finale character first, then health, then the check types that name them) — so two
+/// members who tie are indistinguishable and the order is the same for every position of
+/// the class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Roles {
+    /// The team's shape: whether the main character is the Medic, whether the Medic is
+    /// another member, and how many other members there are ([`Roles::FORMS`] values).
+    pub form: u8,
+    /// The number of members (slots).
+    pub members: u8,
+    /// Each slot's health, two bits per slot, slot 0 lowest.
+    pub healths: u8,
+    /// The finale character's slot (0 before the finale).
+    pub finale: u8,
+    /// For each character (by index), `1 + slot` when a check of its type can be rolled by
+    /// its specialist — a member who is not dead — else 0: a type with no such specialist
+    /// plays the same whichever it is (every roller rolls base dice, R1).
+    pub type_role: [u8; 6],
+}
+
+impl Roles {
+    /// How many values [`Roles::form`] takes.
+    pub const FORMS: usize = 12;
+}
+
+/// The roles of a run or finale position, or `None` in phase 1, at the end, or while a
+/// complication is still on the table (phase 1 only). Two positions with the same roles,
+/// stealth, pending first aid and step — check types read through [`Roles::type_role`] — are
+/// relabellings of each other and have the same value under every rule variant.
+pub fn roles(state: &State) -> Option<Roles> {
+    if !matches!(state.phase(), Phase::Run | Phase::Finale) {
+        return None;
+    }
+    let main = state.main()?;
+    let team = state.team();
+    // Which check types the step names: they distinguish otherwise equal members.
+    let mut named = [0u8; 6];
+    match state.step() {
+        Step::Run { ty, .. } | Step::RunCheck { ty, .. } => named[ty.index()] |= 1,
+        Step::Side { types, index, .. } | Step::SideCheck { types, index, .. } => {
+            if index == 0 {
+                named[types[0].index()] |= 2;
+            }
+            named[types[1].index()] |= 4;
+        }
+        _ => {}
+    }
+    let finale = state.finale();
+    let mut slots = [main; 4];
+    let mut n = 1;
+    let medic_member = main != Character::Medic && team.contains(Character::Medic);
+    if medic_member {
+        slots[n] = Character::Medic;
+        n += 1;
+    }
+    let first_other = n;
+    for c in team {
+        if c != main && c != Character::Medic {
+            slots[n] = c;
+            n += 1;
+        }
+    }
+    let key = |c: Character| {
+        // R12: a dead member never rolls again, so a type that names them names no one.
+        let live_named = if state.health(c) == Health::Dead {
+            0
+        } else {
+            named[c.index()]
+        };
+        (u8::from(finale != Some(c)) << 6) | (state.health(c) as u8) << 3 | live_named
+    };
+    // At most three others: insertion sort.
+    for i in first_other + 1..n {
+        let mut j = i;
+        while j > first_other && key(slots[j - 1]) > key(slots[j]) {
+            slots.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    let others = (n - first_other) as u8;
+    let form = if main == Character::Medic {
+        others
+    } else {
+        4 + 4 * u8::from(medic_member) + others
+    };
+    let mut healths = 0;
+    let mut type_role = [0u8; 6];
+    let mut finale_slot = 0;
+    for (slot, &c) in slots[..n].iter().enumerate() {
+        let health = state.health(c);
+        healths |= (health as u8) << (2 * slot);
+        if health != Health::Dead {
+            type_role[c.index()] = 1 + slot as u8;
+        }
+        if finale == Some(c) {
+            finale_slot = slot as u8;
+        }
+    }
+    Some(Roles {
+        form,
+        members: n as u8,
+        healths,
+        finale: finale_slot,
+        type_role,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -538,5 +654,173 @@ mod tests {
         ];
         let forms: std::collections::HashSet<State> = variants.iter().map(canonical).collect();
         assert_eq!(forms.len(), variants.len());
+    }
+
+    /// A random run or finale position: main, up to three more members in random health,
+    /// random stealth, a step that names check types (or not) and a finale character.
+    fn random_run_or_finale(rng: &mut Xoshiro256PlusPlus) -> State {
+        let pick = |rng: &mut Xoshiro256PlusPlus| Character::from_index(below(rng, 6));
+        let healths = [
+            Health::Healthy,
+            Health::Wounded,
+            Health::Incapacitated,
+            Health::Dead,
+        ];
+        let mut state = State::new(below(rng, 6) as u8).with_main(pick(rng));
+        for _ in 0..below(rng, 4) {
+            let c = pick(rng);
+            if !state.team().contains(c) && state.team().len() < 4 {
+                state = state.with_member(c, healths[below(rng, 4)]);
+            }
+        }
+        let members: Vec<Character> = state.team().iter().collect();
+        let finale = members[below(rng, members.len())];
+        let types = [pick(rng), pick(rng)];
+        let step = match below(rng, 4) {
+            0 => Step::Run {
+                challenge: 2,
+                ty: Character::from_index(below(rng, 5)),
+            },
+            1 => Step::Side {
+                tough: 1,
+                types,
+                index: 0,
+                successes: 0,
+            },
+            2 => Step::Side {
+                tough: 1,
+                types,
+                index: 1,
+                successes: 1,
+            },
+            _ => Step::Tough {
+                tough: 2,
+                successes: 1,
+            },
+        };
+        let state = state.at(step, Aid::None);
+        if matches!(step, Step::Run { .. }) {
+            state
+        } else {
+            state.with_finale(finale)
+        }
+    }
+
+    /// What a dense index reads of a position: its roles (but the per-character table, which
+    /// is read only through the step), its stealth and its step with check types replaced by
+    /// their roles.
+    fn fingerprint(state: &State) -> ([u8; 4], u8, Step) {
+        let roles = roles(state).expect("a run or finale position");
+        let role = |c: Character| Character::from_index(usize::from(roles.type_role[c.index()]));
+        let step = match state.step() {
+            Step::Run { challenge, ty } => Step::Run {
+                challenge,
+                ty: role(ty),
+            },
+            Step::Side {
+                tough,
+                types,
+                index,
+                successes,
+            } => Step::Side {
+                tough,
+                types: [
+                    if index == 0 {
+                        role(types[0])
+                    } else {
+                        Character::Hacker
+                    },
+                    role(types[1]),
+                ],
+                index,
+                successes,
+            },
+            step => step,
+        };
+        let shape = [roles.form, roles.members, roles.healths, roles.finale];
+        (shape, state.stealth(), step)
+    }
+
+    #[test]
+    fn roles_do_not_change_under_relabelling() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        for _ in 0..20_000 {
+            let state = random_run_or_finale(&mut rng);
+            let moved = relabel(&state, random_relabelling(&mut rng), &[None; 6], false);
+            assert_eq!(
+                fingerprint(&state),
+                fingerprint(&moved),
+                "{state:?} vs {moved:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn roles_join_every_class_that_canonical_forms_join() {
+        // Canonical forms are the reference for symmetry: whatever they merge, roles merge.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+        let mut seen: std::collections::HashMap<State, ([u8; 4], u8, Step)> = Default::default();
+        for _ in 0..50_000 {
+            let state = random_run_or_finale(&mut rng);
+            let print = fingerprint(&state);
+            let before = *seen.entry(canonical(&state)).or_insert(print);
+            assert_eq!(before, print, "{state:?}");
+        }
+    }
+
+    #[test]
+    fn roles_keep_what_the_rules_read() {
+        let base = State::new(5)
+            .with_main(Character::Hacker)
+            .with_member(Character::Spy, Health::Healthy)
+            .at(
+                Step::Run {
+                    challenge: 0,
+                    ty: Character::Spy,
+                },
+                Aid::None,
+            );
+        let variants = [
+            base,
+            base.with_stealth(4),
+            base.with_member(Character::Spy, Health::Wounded),
+            base.with_member(Character::Medic, Health::Healthy),
+            base.at(
+                Step::Run {
+                    challenge: 0,
+                    ty: Character::Hacker,
+                },
+                Aid::None,
+            ),
+            base.at(
+                Step::Run {
+                    challenge: 0,
+                    ty: Character::Sniper,
+                },
+                Aid::None,
+            ),
+            base.at(
+                Step::Run {
+                    challenge: 1,
+                    ty: Character::Spy,
+                },
+                Aid::None,
+            ),
+        ];
+        let prints: std::collections::HashSet<_> = variants
+            .iter()
+            .map(|s| format!("{:?}", fingerprint(s)))
+            .collect();
+        assert_eq!(prints.len(), variants.len());
+        // A check type whose specialist is dead names no one, like a type with no member.
+        let dead = base.with_member(Character::Spy, Health::Dead);
+        let nobody = dead.at(
+            Step::Run {
+                challenge: 0,
+                ty: Character::Sniper,
+            },
+            Aid::None,
+        );
+        assert_eq!(fingerprint(&dead), fingerprint(&nobody));
     }
 }

@@ -1,0 +1,112 @@
+//! The optimal engine's dense tables (positions of the run and the finale indexed by roles)
+//! against a plain memoised expectimax that keys every position by its full labelled state:
+//! no symmetry, no dense index, nothing shared with the engine but the state machine.
+
+use std::collections::HashMap;
+
+use raven::engine::Solver;
+use raven::game::{Aid, Character, Health, Node, State, Step};
+use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
+
+/// Optimal value by brute force: a hash map on the whole state (counters zeroed, since the
+/// rules never read them).
+fn brute(rules: &Rules, state: &State, memo: &mut HashMap<State, f64>) -> f64 {
+    let state = state.with_counters(0, 0);
+    if let Some(&v) = memo.get(&state) {
+        return v;
+    }
+    let v = match state.node(rules) {
+        Node::Over(outcome) => f64::from(u8::from(outcome == raven::game::Outcome::Win)),
+        Node::Chance(chance) => chance
+            .outcomes()
+            .map(|(o, p)| {
+                let mut next = state;
+                next.apply_outcome(rules, o);
+                p * brute(rules, &next, memo)
+            })
+            .sum(),
+        Node::Decision(_) => state
+            .actions(rules)
+            .iter()
+            .map(|&a| {
+                let mut next = state;
+                next.apply_action(rules, a);
+                brute(rules, &next, memo)
+            })
+            .fold(f64::NEG_INFINITY, f64::max),
+    };
+    memo.insert(state, v);
+    v
+}
+
+/// Both presets and every single-flag departure from the default reading.
+fn every_rule_set() -> Vec<Rules> {
+    let mut all = vec![MAIN_TEXT, CLARIFIED];
+    all.extend(MAIN_TEXT.variants().into_iter().map(|(_, _, rules)| rules));
+    all
+}
+
+/// Teams that exercise every role: a Medic main, a Medic member, several interchangeable
+/// members in different health, a lone main character.
+fn teams() -> Vec<(Character, Vec<(Character, Health)>)> {
+    use Character::*;
+    use Health::*;
+    vec![
+        (
+            Hacker,
+            vec![
+                (Hacker, Healthy),
+                (Medic, Healthy),
+                (Spy, Wounded),
+                (Sniper, Healthy),
+            ],
+        ),
+        (
+            Medic,
+            vec![
+                (Medic, Wounded),
+                (Mechanic, Healthy),
+                (Demolitions, Incapacitated),
+            ],
+        ),
+        (
+            Sniper,
+            vec![
+                (Sniper, Healthy),
+                (Hacker, Healthy),
+                (Spy, Healthy),
+                (Mechanic, Dead),
+            ],
+        ),
+        (Spy, vec![(Spy, Wounded)]),
+    ]
+}
+
+fn position(stealth: u8, main: Character, members: &[(Character, Health)], step: Step) -> State {
+    let mut state = State::new(stealth);
+    for &(c, h) in members {
+        state = state.with_member(c, h);
+    }
+    state.with_main(main).at(step, Aid::None)
+}
+
+#[test]
+fn run_and_finale_values_match_brute_force_under_every_rule_set() {
+    for rules in every_rule_set() {
+        let mut solver = Solver::new(rules);
+        let mut memo = HashMap::new();
+        for (main, members) in teams() {
+            for stealth in [0, 2] {
+                for step in [Step::RunType { challenge: 4 }, Step::ChooseFinale] {
+                    let start = position(stealth, main, &members, step);
+                    let fast = solver.value(&start);
+                    let slow = brute(&rules, &start, &mut memo);
+                    assert!(
+                        (fast - slow).abs() < 1e-12,
+                        "{rules}: {step:?} at stealth {stealth}, main {main:?}: {fast} vs {slow}"
+                    );
+                }
+            }
+        }
+    }
+}
