@@ -60,6 +60,28 @@ impl OptimalStrategy {
         tables[index].options(state)
     }
 
+    /// The value of every legal option at decision point `state`, in [`State::actions`]
+    /// order, read from the table alone: `None` when the table for `rules` lacks a position
+    /// it needs (then nothing is solved, unlike [`OptimalStrategy::options`]).
+    pub fn peek_options(&self, state: &State, rules: &Rules) -> Option<Vec<(Action, f64)>> {
+        let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
+        tables
+            .iter()
+            .find(|s| s.rules() == rules)
+            .and_then(|solver| solver.peek_options(state))
+    }
+
+    /// The optimal win probability from `state` (any node), read from the table alone:
+    /// `None` when the table for `rules` lacks a position it needs. For advice, which must
+    /// not start a solve in the middle of a game.
+    pub fn value(&self, state: &State, rules: &Rules) -> Option<f64> {
+        let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
+        tables
+            .iter()
+            .find(|s| s.rules() == rules)
+            .and_then(|solver| solver.peek(state))
+    }
+
     /// The number of positions in the table for `rules`.
     pub fn states(&self, rules: &Rules) -> usize {
         let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
