@@ -60,26 +60,31 @@ impl OptimalStrategy {
         tables[index].options(state)
     }
 
-    /// The value of every legal option at decision point `state`, in [`State::actions`]
-    /// order, read from the table alone: `None` when the table for `rules` lacks a position
-    /// it needs (then nothing is solved, unlike [`OptimalStrategy::options`]).
-    pub fn peek_options(&self, state: &State, rules: &Rules) -> Option<Vec<(Action, f64)>> {
-        let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
-        tables
-            .iter()
-            .find(|s| s.rules() == rules)
-            .and_then(|solver| solver.peek_options(state))
-    }
-
-    /// The optimal win probability from `state` (any node), read from the table alone:
-    /// `None` when the table for `rules` lacks a position it needs. For advice, which must
-    /// not start a solve in the middle of a game.
-    pub fn value(&self, state: &State, rules: &Rules) -> Option<f64> {
-        let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
-        tables
-            .iter()
-            .find(|s| s.rules() == rules)
-            .and_then(|solver| solver.peek(state))
+    /// The optimal win probability from `state` (any node), read from the table, solving
+    /// what it lacks as [`OptimalStrategy::options`] does. After a solve from the start
+    /// that is at most a few positions: the table shares values between positions that
+    /// differ only in ways the rules cannot tell apart, and a position met in play is
+    /// occasionally keyed apart from the one the solve met.
+    pub fn value(&self, state: &State, rules: &Rules) -> f64 {
+        {
+            let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(v) = tables
+                .iter()
+                .find(|s| s.rules() == rules)
+                .and_then(|solver| solver.peek(state))
+            {
+                return v;
+            }
+        }
+        let mut tables = self.tables.write().unwrap_or_else(|e| e.into_inner());
+        let index = match tables.iter().position(|s| s.rules() == rules) {
+            Some(index) => index,
+            None => {
+                tables.push(Solver::new(*rules));
+                tables.len() - 1
+            }
+        };
+        tables[index].value(state)
     }
 
     /// The number of positions in the table for `rules`.

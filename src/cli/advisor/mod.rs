@@ -211,9 +211,8 @@ impl<R: std::io::BufRead> Table<'_, R> {
     /// are listed with their values first.
     fn decide(&mut self, state: &State, decision: Decision) -> Result<Option<Action>> {
         let actions = state.actions(&self.rules);
-        let values = self
-            .advisor
-            .and_then(|table| table.peek_options(state, &self.rules));
+        // Table lookups after the solve (see `benches/advisor.rs`): well under a millisecond.
+        let values = self.advisor.map(|table| table.options(state, &self.rules));
         let action = match self.decider {
             Decider::Strategy(strategy) => {
                 // As `play_game` answers: a randomised choice draws from the dice stream.
@@ -318,9 +317,8 @@ impl<R: std::io::BufRead> Table<'_, R> {
         } else {
             1
         };
-        if let Some(v) = table.value(after, &self.rules) {
-            self.say(indent, &format!("= win probability {}", percent(v)));
-        }
+        let v = table.value(after, &self.rules);
+        self.say(indent, &format!("= win probability {}", percent(v)));
     }
 
     /// Adds one line of narration at `indent` (two spaces a level, as [`Narrator`] indents).

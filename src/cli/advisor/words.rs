@@ -126,7 +126,7 @@ pub fn status(state: &State) -> String {
         format!("stealth {}", state.stealth())
     };
     if members.is_empty() {
-        stealth
+        format!("{stealth}; no team yet")
     } else {
         format!("{stealth}; {}", members.join(", "))
     }
