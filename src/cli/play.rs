@@ -42,8 +42,8 @@ pub struct PlayArgs {
     /// on standard error). Ctrl-D abandons the game. Advice only with --advise.
     #[arg(long, conflicts_with = "strategy")]
     pub interactive: bool,
-    /// Where the dice come from: `seed` (the seeded game, as without this option) or
-    /// `manual` (typed in from real dice at every roll).
+    /// Where the dice come from: the seeded game, or typed in from real dice at every roll
+    /// (all the faces, or a check's highest alone).
     #[arg(long, value_enum, default_value_t = DiceSource::Seed)]
     pub dice: DiceSource,
 }

@@ -27,7 +27,10 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::engine::{Observer, seed};
 use crate::error::Result;
-use crate::game::{Action, Chance, Decision, Node, Outcome, State, Streams, uniform};
+use crate::game::{
+    Action, Chance, Decision, Node, Outcome, RUN_CHALLENGES, State, Step, Streams,
+    TOUGH_CHALLENGES, uniform,
+};
 use crate::rules::Rules;
 use crate::strategy::{self, Choice, OptimalStrategy, Strategy};
 
@@ -190,8 +193,20 @@ impl<R: std::io::BufRead> Table<'_, R> {
         }
         let what = match chance {
             Chance::Complications => "the complications".to_string(),
-            Chance::ChallengeType => "the run challenge's type".to_string(),
-            Chance::SideTypes => "the side challenges' types".to_string(),
+            Chance::ChallengeType => match state.step() {
+                Step::RunType { challenge } => format!(
+                    "the type of run challenge {} of {RUN_CHALLENGES}",
+                    challenge + 1
+                ),
+                _ => "the run challenge's type".to_string(),
+            },
+            Chance::SideTypes => match state.step() {
+                Step::SideTypes { tough } => format!(
+                    "the side challenges of Tough Challenge {} of {TOUGH_CHALLENGES}",
+                    tough + 1
+                ),
+                _ => "the side challenges' types".to_string(),
+            },
             Chance::Check { dice } => {
                 let roller = state.roller().expect("a check has a roller");
                 format!(
