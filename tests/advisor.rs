@@ -217,7 +217,7 @@ fn faces(chance: Chance, outcome: u32, turn: usize) -> String {
         }
         Chance::ChallengeType => (outcome + 1).to_string(),
         Chance::SideTypes => join(&[outcome / 6 + 1, outcome % 6 + 1]),
-        Chance::Check { dice } if turn % 2 == 0 => {
+        Chance::Check { dice } if turn.is_multiple_of(2) => {
             // All the dice: the highest last, the others at most it.
             let mut faces: Vec<u32> = (1..u32::from(dice))
                 .map(|i| (outcome + i) % outcome + 1)

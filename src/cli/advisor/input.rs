@@ -12,18 +12,20 @@ use crate::game::{Chance, Character, MAX_DICE};
 /// refused: a stray `cat /dev/urandom` must not fill the memory.
 const MAX_LINE: usize = 256;
 
-/// Asks questions on standard error and reads the answers from `input`, one line each.
+/// Asks questions on `prompts` (standard error) and reads the answers from `input`, one line
+/// each.
 ///
 /// Prompts go to standard error, not standard output, so that `raven play --interactive >
 /// game.txt` keeps a clean transcript of the game while the person still sees every prompt.
-pub struct Prompter<R> {
+pub struct Prompter<R, W> {
     input: R,
+    prompts: W,
 }
 
-impl<R: BufRead> Prompter<R> {
-    /// A prompter reading answers from `input`.
-    pub fn new(input: R) -> Prompter<R> {
-        Prompter { input }
+impl<R: BufRead, W: Write> Prompter<R, W> {
+    /// A prompter reading answers from `input` and asking on `prompts`.
+    pub fn new(input: R, prompts: W) -> Prompter<R, W> {
+        Prompter { input, prompts }
     }
 
     /// Asks `prompt` until `parse` accepts the answer; `None` at the end of input. A refused
@@ -34,15 +36,15 @@ impl<R: BufRead> Prompter<R> {
         parse: impl Fn(&str) -> Result<T, String>,
     ) -> Result<Option<T>> {
         loop {
-            say(prompt, false);
+            self.say(format_args!("{prompt}"));
             let Some(line) = self.line()? else {
                 // The cursor is still after the prompt: end its line.
-                say("", true);
+                self.say(format_args!("\n"));
                 return Ok(None);
             };
             match line.and_then(|text| parse(text.trim())) {
                 Ok(value) => return Ok(Some(value)),
-                Err(reason) => say(&format!("  {reason}"), true),
+                Err(reason) => self.say(format_args!("  {reason}\n")),
             }
         }
     }
@@ -66,6 +68,13 @@ impl<R: BufRead> Prompter<R> {
         Ok(Some(
             String::from_utf8(bytes).map_err(|_| "that is not text (not UTF-8)".to_string()),
         ))
+    }
+
+    /// Writes to the prompts and flushes, so that a prompt shows before raven waits. A closed
+    /// standard error is no reason to stop a game: errors are ignored.
+    fn say(&mut self, text: std::fmt::Arguments<'_>) {
+        let _ = self.prompts.write_fmt(text);
+        let _ = self.prompts.flush();
     }
 
     /// Reads and drops the rest of an over-long line, in constant memory.
@@ -92,18 +101,6 @@ impl<R: BufRead> Prompter<R> {
 /// A failure to read standard input (not its end): a runtime error, exit code 1.
 fn read_error(e: std::io::Error) -> Error {
     Error::Runtime(format!("cannot read standard input: {e}"))
-}
-
-/// Writes to standard error and flushes, so that a prompt shows before raven waits. A closed
-/// standard error is no reason to stop a game: errors are ignored.
-fn say(text: &str, newline: bool) {
-    let mut err = std::io::stderr().lock();
-    let _ = if newline {
-        writeln!(err, "{text}")
-    } else {
-        write!(err, "{text}")
-    };
-    let _ = err.flush();
 }
 
 /// The option a person picked: `1..=count` typed, returned 0-based.
@@ -257,16 +254,29 @@ mod tests {
 
     #[test]
     fn the_prompter_asks_again_until_an_answer_fits_and_stops_at_the_end() {
-        let mut prompter = Prompter::new(&b"x\n\n9\n2\n"[..]);
-        assert_eq!(prompter.ask("", |t| choice(t, 3)).unwrap(), Some(1));
-        assert_eq!(prompter.ask("", |t| choice(t, 3)).unwrap(), None);
+        let mut prompter = Prompter::new(&b"x\n\n9\n2\n"[..], Vec::new());
+        assert_eq!(prompter.ask("? ", |t| choice(t, 3)).unwrap(), Some(1));
+        assert_eq!(prompter.ask("? ", |t| choice(t, 3)).unwrap(), None);
+        let asked = String::from_utf8(prompter.prompts).unwrap();
+        assert_eq!(
+            asked,
+            "?   'x' is not a number: type a number from 1 to 3\n\
+             ?   no answer: type a number from 1 to 3\n\
+             ?   there is no option 9: type a number from 1 to 3\n\
+             ? ? \n"
+        );
     }
 
     #[test]
     fn over_long_lines_and_bytes_that_are_not_text_are_refused() {
         let mut input = vec![b'1'; 10 * MAX_LINE];
         input.extend_from_slice(b"\n\xff\xfe\n3\n");
-        let mut prompter = Prompter::new(&input[..]);
+        let mut prompter = Prompter::new(&input[..], Vec::new());
         assert_eq!(prompter.ask("", |t| choice(t, 3)).unwrap(), Some(2));
+        let asked = String::from_utf8(prompter.prompts).unwrap();
+        assert!(
+            asked.contains("too long") && asked.contains("not text"),
+            "{asked}"
+        );
     }
 }

@@ -107,7 +107,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         manual_dice: args.dice == DiceSource::Manual,
         streams: seed::streams(args.seed, args.stealth, args.game),
         narrator: Narrator::new(rules),
-        prompter: Prompter::new(std::io::stdin().lock()),
+        prompter: Prompter::new(std::io::stdin().lock(), std::io::stderr()),
     };
     table.header(args);
     let ending = table.play(State::new(args.stealth))?;
@@ -130,7 +130,7 @@ struct Table<'a, R> {
     streams: Streams<Xoshiro256PlusPlus>,
     /// Writes the narration; its text is flushed to standard output after every step.
     narrator: Narrator,
-    prompter: Prompter<R>,
+    prompter: Prompter<R, std::io::Stderr>,
 }
 
 impl<R: std::io::BufRead> Table<'_, R> {
