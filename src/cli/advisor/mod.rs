@@ -10,7 +10,8 @@
 //!
 //! With `--advise`, the optimal strategy's table is solved once for the starting stealth
 //! before the game (within the bound every command uses), and every decision lists each
-//! legal option's optimal win probability — a few table lookups, not a solve — with the best
+//! legal option's optimal win probability — table lookups, microseconds (`benches/advisor.rs`;
+//! the rare position the solve keyed apart costs a few positions more) — with the best
 //! marked; after every roll the current optimal win probability is shown. The narration is
 //! [`Narrator`]'s, line for line, so a game typed in the same way as a strategy plays it
 //! prints the same narration as `raven play`.
@@ -226,7 +227,7 @@ impl<R: std::io::BufRead> Table<'_, R> {
     /// are listed with their values first.
     fn decide(&mut self, state: &State, decision: Decision) -> Result<Option<Action>> {
         let actions = state.actions(&self.rules);
-        // Table lookups after the solve (see `benches/advisor.rs`): well under a millisecond.
+        // Table lookups after the solve: microseconds (`benches/advisor.rs`).
         let values = self.advisor.map(|table| table.options(state, &self.rules));
         let action = match self.decider {
             Decider::Strategy(strategy) => {
