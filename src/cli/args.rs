@@ -175,9 +175,9 @@ pub fn load_strategy(name: &str) -> Result<Box<dyn Strategy>> {
 pub const OPTIMAL_TABLE_LIMIT: usize = 30_000_000;
 
 /// `strategy` ready to play games at `stealths` under `rules`: the optimal strategy is
-/// solved first, within [`OPTIMAL_TABLE_LIMIT`] positions and polling the signal flag, so
-/// that a game never meets an unsolved position (solving lazily inside a game could grow
-/// without bound at a high stealth); every other strategy is returned as it is.
+/// solved first ([`solved_optimal`]), so that a game never meets an unsolved position
+/// (solving lazily inside a game could grow without bound at a high stealth); every other
+/// strategy is returned as it is.
 pub fn ready_to_play(
     strategy: Box<dyn Strategy>,
     rules: &Rules,
@@ -186,6 +186,13 @@ pub fn ready_to_play(
     if strategy.name() != strategy::OPTIMAL {
         return Ok(strategy);
     }
+    Ok(Box::new(solved_optimal(rules, stealths)?))
+}
+
+/// The optimal strategy with its table solved for games from `stealths` under `rules`,
+/// within [`OPTIMAL_TABLE_LIMIT`] positions and polling the signal flag: what the optimal
+/// strategy plays from, and what `raven play --advise` reads its advice from.
+pub fn solved_optimal(rules: &Rules, stealths: &[u8]) -> Result<strategy::OptimalStrategy> {
     let cancel = [super::interrupt::flag()];
     let budget = crate::engine::Budget {
         max_states: OPTIMAL_TABLE_LIMIT,
@@ -196,7 +203,7 @@ pub fn ready_to_play(
     let solved = crate::engine::solve_within(&mut solver, stealths, &budget);
     drop(polled);
     solved?;
-    Ok(Box::new(strategy::OptimalStrategy::from_solver(solver)))
+    Ok(strategy::OptimalStrategy::from_solver(solver))
 }
 
 /// Several strategies (`compare`, `solve`). Two different arguments that would carry the

@@ -1,5 +1,6 @@
 //! The command line: one module per subcommand, shared argument groups here.
 
+mod advisor;
 mod args;
 mod bounds;
 mod compare;

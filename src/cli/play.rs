@@ -10,6 +10,7 @@ use crate::game::{Action, Aid, Chance, Character, Decision, Phase, State, Step, 
 use crate::rules::Rules;
 use crate::strategy::REFERENCE;
 
+use super::advisor::DiceSource;
 use super::args::{DEFAULT_SEED, RulesArgs, load_strategy, ready_to_play};
 use super::bounds;
 use super::output::to_stdout;
@@ -32,10 +33,26 @@ pub struct PlayArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub rules: RulesArgs,
+    /// Advice at every decision: each legal option's optimal win probability (the best
+    /// marked), and the optimal win probability after every roll. Solves optimal play at
+    /// this stealth first (seconds).
+    #[arg(long)]
+    pub advise: bool,
+    /// You make the decisions: the legal options are numbered, type one's number (prompts
+    /// on standard error). Ctrl-D abandons the game. Advice only with --advise.
+    #[arg(long, conflicts_with = "strategy")]
+    pub interactive: bool,
+    /// Where the dice come from: the seeded game, or typed in from real dice at every roll
+    /// (all the faces, or a check's highest alone).
+    #[arg(long, value_enum, default_value_t = DiceSource::Seed)]
+    pub dice: DiceSource,
 }
 
 /// Runs `raven play`.
 pub fn run(args: &PlayArgs) -> Result<()> {
+    if args.advise || args.interactive || args.dice == DiceSource::Manual {
+        return super::advisor::run(args);
+    }
     let rules = args.rules.rules()?;
     let strategy = ready_to_play(load_strategy(&args.strategy)?, &rules, &[args.stealth])?;
     let mut narrator = Narrator::new(rules);
@@ -125,7 +142,7 @@ impl Narrator {
     }
 
     /// What the pending check is for, read from the state before it.
-    fn check_label(&self, before: &State) -> String {
+    pub(super) fn check_label(&self, before: &State) -> String {
         if let Aid::Check { patient, .. } = before.aid() {
             return format!("first aid on {}", patient.name());
         }

@@ -60,6 +60,33 @@ impl OptimalStrategy {
         tables[index].options(state)
     }
 
+    /// The optimal win probability from `state` (any node), read from the table, solving
+    /// what it lacks as [`OptimalStrategy::options`] does. After a solve from the start
+    /// that is at most a few positions: the table shares values between positions that
+    /// differ only in ways the rules cannot tell apart, and a position met in play is
+    /// occasionally keyed apart from the one the solve met.
+    pub fn value(&self, state: &State, rules: &Rules) -> f64 {
+        {
+            let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(v) = tables
+                .iter()
+                .find(|s| s.rules() == rules)
+                .and_then(|solver| solver.peek(state))
+            {
+                return v;
+            }
+        }
+        let mut tables = self.tables.write().unwrap_or_else(|e| e.into_inner());
+        let index = match tables.iter().position(|s| s.rules() == rules) {
+            Some(index) => index,
+            None => {
+                tables.push(Solver::new(*rules));
+                tables.len() - 1
+            }
+        };
+        tables[index].value(state)
+    }
+
     /// The number of positions in the table for `rules`.
     pub fn states(&self, rules: &Rules) -> usize {
         let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());

@@ -1,0 +1,96 @@
+//! The advisor of `raven play --advise`: answering one decision — every legal option's
+//! optimal win probability and the best — once optimal play is solved for the starting
+//! stealth, as `raven play --advise` solves it before the game. Also the optimal win
+//! probability after a roll. The positions are those of 200 seeded games of the reference
+//! strategy at stealth 10 (main-text rules), answered in turn.
+//!
+//! `cargo bench --bench advisor` (the solve before the measurement takes a few seconds). It
+//! also prints the slowest single answer over every position, the figure the target (< 50 ms
+//! a decision) is about.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use raven::engine::solve::best;
+use raven::engine::{Observer, Solver, play_seeded, solve};
+use raven::game::{Action, Chance, Decision, State};
+use raven::rules::MAIN_TEXT;
+use raven::strategy::{OptimalStrategy, ReferenceStrategy};
+
+const STEALTH: u8 = 10;
+const GAMES: u64 = 200;
+
+/// The positions of a game: every decision point, and every position right after a roll.
+#[derive(Default)]
+struct Positions {
+    decisions: Vec<State>,
+    rolled: Vec<State>,
+}
+
+impl Observer for Positions {
+    fn decision(&mut self, before: &State, _: Decision, _: Action, _: &State) {
+        self.decisions.push(*before);
+    }
+    fn chance(&mut self, _: &State, _: Chance, _: u32, after: &State) {
+        if after.outcome().is_none() {
+            self.rolled.push(*after);
+        }
+    }
+}
+
+/// The advisor's answer at one decision point: each option's value, and the best.
+fn advise(table: &OptimalStrategy, state: &State) -> Option<Action> {
+    best(&table.options(state, &MAIN_TEXT))
+}
+
+fn bench_advisor(c: &mut Criterion) {
+    let mut solver = Solver::new(MAIN_TEXT);
+    let started = Instant::now();
+    solve(&mut solver, &[STEALTH]);
+    let solve_time = started.elapsed();
+    let table = OptimalStrategy::from_solver(solver);
+    let mut positions = Positions::default();
+    for game in 0..GAMES {
+        play_seeded(
+            &MAIN_TEXT,
+            &ReferenceStrategy,
+            STEALTH,
+            20_261_122,
+            game,
+            &mut positions,
+        );
+    }
+    // Each position once, timed alone: the slowest answer, first time asked (a position the
+    // solve keyed apart is solved then, as in a game).
+    let slowest = positions
+        .decisions
+        .iter()
+        .map(|state| {
+            let started = Instant::now();
+            black_box(advise(&table, state));
+            started.elapsed()
+        })
+        .max()
+        .unwrap_or(Duration::ZERO);
+    println!(
+        "advisor: solve at stealth {STEALTH} {solve_time:.2?}; {} decisions of {GAMES} games, \
+         slowest answer {slowest:.2?}",
+        positions.decisions.len()
+    );
+
+    let mut group = c.benchmark_group("advisor");
+    let mut next = positions.decisions.iter().cycle();
+    group.bench_function(format!("one decision/stealth {STEALTH}"), |b| {
+        b.iter(|| black_box(advise(&table, next.next().expect("positions"))))
+    });
+    let mut next = positions.rolled.iter().cycle();
+    group.bench_function(
+        format!("win probability after a roll/stealth {STEALTH}"),
+        |b| b.iter(|| black_box(table.value(next.next().expect("positions"), &MAIN_TEXT))),
+    );
+    group.finish();
+}
+
+criterion_group!(benches, bench_advisor);
+criterion_main!(benches);

@@ -1,0 +1,282 @@
+//! What a person types at the table: a numbered option, or die faces. Every line is read
+//! from standard input and checked here; anything that is not a valid answer is refused with a
+//! one-line reason and asked again, and the end of input (Ctrl-D, or the end of a piped
+//! script) is an answer of its own, so no input can make raven panic or loop without asking.
+
+use std::io::{BufRead, Write};
+
+use crate::error::{Error, Result};
+use crate::game::{Chance, Character, MAX_DICE};
+
+/// The longest line read whole (bytes). A longer line is read to its end in pieces and
+/// refused: a stray `cat /dev/urandom` must not fill the memory.
+const MAX_LINE: usize = 256;
+
+/// Asks questions on `prompts` (standard error) and reads the answers from `input`, one line
+/// each.
+///
+/// Prompts go to standard error, not standard output, so that `raven play --interactive >
+/// game.txt` keeps a clean transcript of the game while the person still sees every prompt.
+pub struct Prompter<R, W> {
+    input: R,
+    prompts: W,
+}
+
+impl<R: BufRead, W: Write> Prompter<R, W> {
+    /// A prompter reading answers from `input` and asking on `prompts`.
+    pub fn new(input: R, prompts: W) -> Prompter<R, W> {
+        Prompter { input, prompts }
+    }
+
+    /// Asks `prompt` until `parse` accepts the answer; `None` at the end of input. A refused
+    /// answer gets `parse`'s one-line reason, then the prompt again.
+    pub fn ask<T>(
+        &mut self,
+        prompt: &str,
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<Option<T>> {
+        loop {
+            self.say(format_args!("{prompt}"));
+            let Some(line) = self.line()? else {
+                // The cursor is still after the prompt: end its line.
+                self.say(format_args!("\n"));
+                return Ok(None);
+            };
+            match line.and_then(|text| parse(text.trim())) {
+                Ok(value) => return Ok(Some(value)),
+                Err(reason) => self.say(format_args!("  {reason}\n")),
+            }
+        }
+    }
+
+    /// The next line: `None` at the end of input, `Some(Err(reason))` for a line that cannot
+    /// be an answer (not UTF-8, or too long).
+    fn line(&mut self) -> Result<Option<Result<String, String>>> {
+        let mut bytes = Vec::new();
+        let read = std::io::Read::take(&mut self.input, MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(read_error)?;
+        if read == 0 {
+            return Ok(None);
+        }
+        if bytes.len() > MAX_LINE && bytes.last() != Some(&b'\n') {
+            self.skip_line()?;
+            return Ok(Some(Err(format!(
+                "that line is too long (over {MAX_LINE} characters)"
+            ))));
+        }
+        Ok(Some(
+            String::from_utf8(bytes).map_err(|_| "that is not text (not UTF-8)".to_string()),
+        ))
+    }
+
+    /// Writes to the prompts and flushes, so that a prompt shows before raven waits. A closed
+    /// standard error is no reason to stop a game: errors are ignored.
+    fn say(&mut self, text: std::fmt::Arguments<'_>) {
+        let _ = self.prompts.write_fmt(text);
+        let _ = self.prompts.flush();
+    }
+
+    /// Reads and drops the rest of an over-long line, in constant memory.
+    fn skip_line(&mut self) -> Result<()> {
+        loop {
+            let buffer = self.input.fill_buf().map_err(read_error)?;
+            if buffer.is_empty() {
+                return Ok(());
+            }
+            match buffer.iter().position(|&b| b == b'\n') {
+                Some(end) => {
+                    self.input.consume(end + 1);
+                    return Ok(());
+                }
+                None => {
+                    let all = buffer.len();
+                    self.input.consume(all);
+                }
+            }
+        }
+    }
+}
+
+/// A failure to read standard input (not its end): a runtime error, exit code 1.
+fn read_error(e: std::io::Error) -> Error {
+    Error::Runtime(format!("cannot read standard input: {e}"))
+}
+
+/// The option a person picked: `1..=count` typed, returned 0-based.
+pub fn choice(text: &str, count: usize) -> Result<usize, String> {
+    let range = format!("type a number from 1 to {count}");
+    if text.is_empty() {
+        return Err(format!("no answer: {range}"));
+    }
+    match text.parse::<u64>() {
+        Ok(n) if (1..=count as u64).contains(&n) => Ok(n as usize - 1),
+        Ok(n) => Err(format!("there is no option {n}: {range}")),
+        Err(_) => Err(format!("'{}' is not a number: {range}", excerpt(text))),
+    }
+}
+
+/// Die faces as typed: separated by spaces or commas, or run together (`3 5 2`, `3,5,2` and
+/// `352` are the same three faces: no face has two digits).
+pub fn faces(text: &str) -> Result<Vec<u8>, String> {
+    let mut faces = Vec::new();
+    for token in text.split(|c: char| c.is_whitespace() || c == ',') {
+        for c in token.chars() {
+            match c.to_digit(10) {
+                Some(d @ 1..=6) => faces.push(d as u8),
+                Some(d) => return Err(format!("{d} is not a die face: faces are 1 to 6")),
+                None => {
+                    return Err(format!(
+                        "'{}' is not a die face: type faces 1 to 6, separated by spaces",
+                        excerpt(token)
+                    ));
+                }
+            }
+        }
+    }
+    Ok(faces)
+}
+
+/// What to type at chance point `chance`, for the prompt: how many dice, and what for.
+pub fn dice_request(chance: Chance) -> String {
+    match chance {
+        Chance::Complications => {
+            let order: Vec<_> = Character::ALL.iter().map(|c| c.name()).collect();
+            format!(
+                "6 dice, one per character in the order {}",
+                order.join(", ")
+            )
+        }
+        Chance::ChallengeType => "1 die".to_string(),
+        Chance::SideTypes => "2 dice, first side challenge first".to_string(),
+        Chance::Check { dice: 1 } => "1 die".to_string(),
+        Chance::Check { dice } => format!("the {dice} dice, or only the highest"),
+    }
+}
+
+/// The outcome of `chance` (as [`Chance::outcomes`] numbers it) for the faces typed:
+/// complications `Σ (faceᵢ − 1)·6ⁱ` in character order, a challenge type `face − 1`, side
+/// types `6·(first − 1) + (second − 1)`, a check its highest die (R1) — typed as all its dice,
+/// or as the highest alone.
+pub fn outcome(chance: Chance, text: &str) -> Result<u32, String> {
+    let faces = faces(text)?;
+    let wanted = match chance {
+        Chance::Complications => 6,
+        Chance::ChallengeType => 1,
+        Chance::SideTypes => 2,
+        Chance::Check { dice } => usize::from(dice.min(MAX_DICE)),
+    };
+    let check = matches!(chance, Chance::Check { .. });
+    if faces.len() != wanted && !(check && faces.len() == 1) {
+        let what = if faces.is_empty() {
+            "no face".to_string()
+        } else {
+            format!("{} faces", faces.len())
+        };
+        return Err(format!("{what} typed: type {}", dice_request(chance)));
+    }
+    let index = |face: u8| u32::from(face - 1);
+    Ok(match chance {
+        Chance::Complications => faces.iter().rev().fold(0, |o, &f| o * 6 + index(f)),
+        Chance::ChallengeType => index(faces[0]),
+        Chance::SideTypes => 6 * index(faces[0]) + index(faces[1]),
+        Chance::Check { .. } => u32::from(*faces.iter().max().expect("at least one face")),
+    })
+}
+
+/// The start of what was typed, for an error message (at most 20 characters).
+fn excerpt(text: &str) -> String {
+    let mut short: String = text.chars().take(20).collect();
+    if short.len() < text.len() {
+        short.push('…');
+    }
+    short
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::State;
+    use crate::rules::MAIN_TEXT;
+
+    #[test]
+    fn choices_are_one_based_and_checked() {
+        assert_eq!(choice("1", 3), Ok(0));
+        assert_eq!(choice("3", 3), Ok(2));
+        for bad in ["", "0", "4", "x", "-1", "1.5", "99999999999999999999999"] {
+            let reason = choice(bad, 3).expect_err(bad);
+            assert!(reason.contains("1 to 3"), "{bad}: {reason}");
+        }
+    }
+
+    #[test]
+    fn faces_take_spaces_commas_or_digits_run_together() {
+        assert_eq!(faces("3 5 2"), Ok(vec![3, 5, 2]));
+        assert_eq!(faces("3,5, 2"), Ok(vec![3, 5, 2]));
+        assert_eq!(faces("352"), Ok(vec![3, 5, 2]));
+        assert_eq!(faces(""), Ok(vec![]));
+        assert!(faces("7").is_err());
+        assert!(faces("0 1").is_err());
+        assert!(faces("six").is_err());
+    }
+
+    /// Complication faces land on the characters in order (R6): the state machine, given the
+    /// outcome, shows each character the complication of its face.
+    #[test]
+    fn complication_faces_reach_the_state_machine_in_character_order() {
+        let o = outcome(Chance::Complications, "3 6 5 1 4 2").expect("six faces");
+        let mut state = State::new(10);
+        state.apply_outcome(&MAIN_TEXT, o);
+        let seen: Vec<u8> = Character::ALL
+            .iter()
+            .map(|c| state.complication(*c).expect("rolled").number())
+            .collect();
+        assert_eq!(seen, [3, 6, 5, 1, 4, 2]);
+    }
+
+    #[test]
+    fn side_faces_are_the_two_types_in_order() {
+        let o = outcome(Chance::SideTypes, "6 2").expect("two faces");
+        assert_eq!(Chance::side_types(o), [Character::Medic, Character::Spy]);
+        assert_eq!(outcome(Chance::ChallengeType, "6"), Ok(5));
+    }
+
+    #[test]
+    fn a_check_takes_all_its_dice_or_the_highest() {
+        let check = Chance::Check { dice: 3 };
+        assert_eq!(outcome(check, "2 5 1"), Ok(5));
+        assert_eq!(outcome(check, "5"), Ok(5));
+        assert!(outcome(check, "2 5").is_err());
+        assert!(outcome(check, "").is_err());
+        assert!(outcome(Chance::Complications, "1 2 3").is_err());
+        assert!(outcome(Chance::SideTypes, "1").is_err());
+    }
+
+    #[test]
+    fn the_prompter_asks_again_until_an_answer_fits_and_stops_at_the_end() {
+        let mut prompter = Prompter::new(&b"x\n\n9\n2\n"[..], Vec::new());
+        assert_eq!(prompter.ask("? ", |t| choice(t, 3)).unwrap(), Some(1));
+        assert_eq!(prompter.ask("? ", |t| choice(t, 3)).unwrap(), None);
+        let asked = String::from_utf8(prompter.prompts).unwrap();
+        assert_eq!(
+            asked,
+            "?   'x' is not a number: type a number from 1 to 3\n\
+             ?   no answer: type a number from 1 to 3\n\
+             ?   there is no option 9: type a number from 1 to 3\n\
+             ? ? \n"
+        );
+    }
+
+    #[test]
+    fn over_long_lines_and_bytes_that_are_not_text_are_refused() {
+        let mut input = vec![b'1'; 10 * MAX_LINE];
+        input.extend_from_slice(b"\n\xff\xfe\n3\n");
+        let mut prompter = Prompter::new(&input[..], Vec::new());
+        assert_eq!(prompter.ask("", |t| choice(t, 3)).unwrap(), Some(2));
+        let asked = String::from_utf8(prompter.prompts).unwrap();
+        assert!(
+            asked.contains("too long") && asked.contains("not text"),
+            "{asked}"
+        );
+    }
+}
