@@ -21,7 +21,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use crate::game::{Aid, Chance, Character, LossCause, Node, Outcome, State, Step};
+use crate::game::{
+    Aid, Chance, Character, LossCause, Node, Outcome, State, Step, TOUGH_CHALLENGES,
+};
 use crate::report::Expectation;
 use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
@@ -97,6 +99,19 @@ fn side_reached_once(state: &State) -> bool {
     }
 }
 
+/// Where an exact walk keeps a position's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    /// The walk's memo, for the whole evaluation.
+    Global(u128),
+    /// The memo of the side challenges before Tough Challenge `tough`, emptied when their
+    /// roll of side types is evaluated: a retry counted by the strategy (after two or more
+    /// failures) is met again only inside the same pair of side challenges, since the count
+    /// starts afresh at every side challenge. A small map the processor's cache holds, instead
+    /// of millions of entries that each cost a miss (measured: most of the walk's time).
+    Task { tough: u8, key: u128 },
+}
+
 /// What an exact walk adds up over the rest of a game, weighted by probability: the figures
 /// of the end ([`Figures`], the exact engine), or terms collected at the strategy's decisions
 /// (the regret decomposition, [`super::decisions`]). One walk serves them all.
@@ -158,6 +173,8 @@ pub struct Exact<'a, S: ?Sized, M: Measure = Figures> {
     /// the map's slots).
     memo: FxHashMap<u128, u32>,
     values: Vec<M::Value>,
+    /// Per Tough Challenge, the retries of its side challenges ([`Slot::Task`]).
+    tasks: [FxHashMap<u128, M::Value>; TOUGH_CHALLENGES as usize],
     budget: Budget<'a>,
 }
 
@@ -263,6 +280,7 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
             measure,
             memo: FxHashMap::default(),
             values: Vec::new(),
+            tasks: Default::default(),
             budget,
         }
     }
@@ -282,14 +300,15 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
         self.walk(state, false)
     }
 
-    /// The memo key of `state`, or `None` if it is not worth memoising. `pending`: the second
-    /// side type is not rolled yet (see [`Exact::walk`]), which the key must tell apart.
+    /// Where `state`'s value is kept, or `None` if it is not worth memoising. `pending`: the
+    /// second side type is not rolled yet (see [`Exact::walk`]), which the key must tell apart.
     #[inline]
-    fn memo_key(&self, state: &State, pending: bool) -> Option<u128> {
+    fn slot(&self, state: &State, pending: bool) -> Option<Slot> {
         if !worth_memoising(state) {
             return None;
         }
         let sight = self.strategy.sight(state);
+        let pending = u128::from(pending) << 127;
         if self.measure.reads_everything() {
             // All the rules read, and the counters as far as the strategy reads them; a
             // strategy symmetric like the rules keeps the solver's classes.
@@ -297,12 +316,50 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
                 Sight::Partial { counters, .. } => key::with_counters(state, counters),
                 Sight::RulesOnly => u128::from(key::solver_key(state)),
             };
-            return Some(key | u128::from(pending) << 127);
+            return Some(Slot::Global(key | pending));
         }
         let counts_attempts =
             matches!(sight, Sight::Partial { counters: (a, _), .. } if a == state.attempts());
-        (!(counts_attempts && side_reached_once(state)))
-            .then(|| key::strategy_key(state, sight) | u128::from(pending) << 127)
+        if counts_attempts && side_reached_once(state) {
+            return None;
+        }
+        let key = key::strategy_key(state, sight) | pending;
+        Some(match state.step() {
+            // A side challenge's start (no attempt yet) is met from many places.
+            Step::Side { tough, .. }
+                if counts_attempts
+                    && state.attempts() > 0
+                    && usize::from(tough) < self.tasks.len() =>
+            {
+                Slot::Task { tough, key }
+            }
+            _ => Slot::Global(key),
+        })
+    }
+
+    /// The value kept at `slot`, if any.
+    #[inline]
+    fn lookup(&self, slot: Slot) -> Option<M::Value> {
+        match slot {
+            Slot::Global(key) => self.memo.get(&key).map(|&i| self.values[i as usize]),
+            Slot::Task { tough, key } => self.tasks[usize::from(tough)].get(&key).copied(),
+        }
+    }
+
+    /// Keeps `value` at `slot`.
+    #[inline]
+    fn keep(&mut self, slot: Slot, value: M::Value) -> Result<(), Halt> {
+        match slot {
+            Slot::Global(key) => {
+                self.budget.admit(self.memo.len())?;
+                self.memo.insert(key, self.values.len() as u32);
+                self.values.push(value);
+            }
+            Slot::Task { tough, key } => {
+                self.tasks[usize::from(tough)].insert(key, value);
+            }
+        }
+        Ok(())
     }
 
     /// Whether the strategy's answers at the first side challenge that follows `state` (a roll
@@ -350,21 +407,21 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
             next.apply_action(rules, action);
             let next_pending = pending && on_first_side(&next);
             if next_pending == pending
-                && let Some(key) = self.memo_key(&next, next_pending)
+                && let Some(slot) = self.slot(&next, next_pending)
             {
                 let local = self.measure.decision(state, rules, Choice::Act(action))?;
-                let value = match self.memo.get(&key) {
-                    Some(&i) => self.values[i as usize],
+                let value = match self.lookup(slot) {
+                    Some(value) => value,
                     None => self.walk(&next, next_pending)?,
                 };
                 return Ok(plus::<M>(value, &local));
             }
         }
-        let key = self.memo_key(state, pending);
-        if let Some(key) = key
-            && let Some(&i) = self.memo.get(&key)
+        let slot = self.slot(state, pending);
+        if let Some(slot) = slot
+            && let Some(value) = self.lookup(slot)
         {
-            return Ok(self.values[i as usize]);
+            return Ok(value);
         }
         let local = match choice {
             Some(choice) => self.measure.decision(state, rules, choice)?,
@@ -428,10 +485,14 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
             },
         }
         let e = plus::<M>(e, &local);
-        if let Some(key) = key {
-            self.budget.admit(self.memo.len())?;
-            self.memo.insert(key, self.values.len() as u32);
-            self.values.push(e);
+        if let Step::SideTypes { tough } = state.step()
+            && let Some(task) = self.tasks.get_mut(usize::from(tough))
+        {
+            // Every retry of these side challenges has been evaluated (see `Slot::Task`).
+            task.clear();
+        }
+        if let Some(slot) = slot {
+            self.keep(slot, e)?;
         }
         Ok(e)
     }
