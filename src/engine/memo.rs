@@ -17,7 +17,6 @@ use rustc_hash::FxHashMap;
 
 use crate::game::canon::{self, Roles};
 use crate::game::{Aid, RUN_CHALLENGES, State, Step, TOUGH_CHALLENGES};
-use crate::report::Expectation;
 
 use super::key;
 
@@ -37,24 +36,8 @@ impl Stored for f64 {
     }
 }
 
-impl Stored for Expectation {
-    const EMPTY: Expectation = Expectation {
-        win: f64::NAN,
-        losses: [0.0; 4],
-        discovered: 0.0,
-        stealth_left: 0.0,
-        reached_run: 0.0,
-        team_at_run: 0.0,
-        deaths: 0.0,
-    };
-    #[inline]
-    fn is_empty(&self) -> bool {
-        self.win.is_nan()
-    }
-}
-
-/// Where a position's value lives in a [`Memo`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where a position's value lives in a [`Memo`] (also a key for sparse maps of large values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Place {
     /// Entry `index` of chunk `chunk`.
     Dense {
