@@ -39,25 +39,11 @@ impl OptimalStrategy {
     /// The value of every legal option at decision point `state`, in [`State::actions`]
     /// order, solving what the table lacks.
     pub fn options(&self, state: &State, rules: &Rules) -> Vec<(Action, f64)> {
-        {
-            let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
-            if let Some(options) = tables
-                .iter()
-                .find(|s| s.rules() == rules)
-                .and_then(|solver| solver.peek_options(state))
-            {
-                return options;
-            }
-        }
-        let mut tables = self.tables.write().unwrap_or_else(|e| e.into_inner());
-        let index = match tables.iter().position(|s| s.rules() == rules) {
-            Some(index) => index,
-            None => {
-                tables.push(Solver::new(*rules));
-                tables.len() - 1
-            }
-        };
-        tables[index].options(state)
+        self.read_or_solve(
+            rules,
+            |solver| solver.peek_options(state),
+            |solver| solver.options(state),
+        )
     }
 
     /// The optimal win probability from `state` (any node), read from the table, solving
@@ -66,14 +52,25 @@ impl OptimalStrategy {
     /// differ only in ways the rules cannot tell apart, and a position met in play is
     /// occasionally keyed apart from the one the solve met.
     pub fn value(&self, state: &State, rules: &Rules) -> f64 {
+        self.read_or_solve(
+            rules,
+            |solver| solver.peek(state),
+            |solver| solver.value(state),
+        )
+    }
+
+    /// `read` from the table for `rules` under a shared lock; if it lacks something, `solve`
+    /// under the exclusive lock (creating the table if there is none yet).
+    fn read_or_solve<T>(
+        &self,
+        rules: &Rules,
+        read: impl Fn(&Solver) -> Option<T>,
+        solve: impl FnOnce(&mut Solver) -> T,
+    ) -> T {
         {
             let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
-            if let Some(v) = tables
-                .iter()
-                .find(|s| s.rules() == rules)
-                .and_then(|solver| solver.peek(state))
-            {
-                return v;
+            if let Some(found) = tables.iter().find(|s| s.rules() == rules).and_then(&read) {
+                return found;
             }
         }
         let mut tables = self.tables.write().unwrap_or_else(|e| e.into_inner());
@@ -84,7 +81,7 @@ impl OptimalStrategy {
                 tables.len() - 1
             }
         };
-        tables[index].value(state)
+        solve(&mut tables[index])
     }
 
     /// The number of positions in the table for `rules`.
