@@ -14,11 +14,11 @@
 //! arises with more than one option, and how often its best and worst options differ by more
 //! than one point ([`MATTERS`]): a designer's measure of how much real choice the game offers.
 
-use crate::game::{Decision, Node, State};
+use crate::game::{Decision, Node, State, canon};
 use crate::rules::Rules;
-use crate::strategy::{Choice, Strategy};
+use crate::strategy::{Choice, Sight, Strategy};
 
-use super::exact::{Budget, Exact, Figures, Halt, Measure};
+use super::exact::{Budget, Exact, Figures, Halt, Measure, second_side_type_odds};
 use super::solve::{Solver, solve_within};
 
 /// A choice *matters* when its best and worst options differ by more than this (one point of
@@ -132,9 +132,24 @@ impl Measure for Regret<'_> {
         ByKind::default()
     }
 
-    /// The optimal values read the whole position, not only what the strategy reads.
-    fn reads_everything(&self) -> bool {
-        true
+    /// The optimal values read every complication optimal play may still read: those a
+    /// strategy never names as a target (and so may forget) are kept unless no play can read
+    /// them again ([`canon::unread_complications`]).
+    fn sight(&self, state: &State, sight: Sight) -> Sight {
+        match sight {
+            Sight::Partial {
+                counters,
+                unread_complications,
+                first_side_type,
+                second_side_type,
+            } => Sight::Partial {
+                counters,
+                unread_complications: unread_complications.and(canon::unread_complications(state)),
+                first_side_type,
+                second_side_type,
+            },
+            Sight::RulesOnly => Sight::RulesOnly,
+        }
     }
 
     fn decision(
@@ -142,6 +157,7 @@ impl Measure for Regret<'_> {
         state: &State,
         rules: &Rules,
         choice: Choice,
+        pending: bool,
     ) -> Result<Option<ByKind>, Halt> {
         let Node::Decision(decision) = state.node(rules) else {
             return Ok(None);
@@ -149,6 +165,32 @@ impl Measure for Regret<'_> {
         if state.actions(rules).len() < 2 {
             return Ok(None);
         }
+        if !pending {
+            return Ok(Some(self.shortfall(state, decision, choice)));
+        }
+        // The optimal values read the second side type the strategy does not: its
+        // shortfall is the average over the second type's roll.
+        let mut local = ByKind::default();
+        for (second, p) in second_side_type_odds() {
+            let rolled = state.with_second_side_type(second);
+            Self::add_scaled(&mut local, &self.shortfall(&rolled, decision, choice), p);
+        }
+        Ok(Some(local))
+    }
+
+    fn add_scaled(acc: &mut ByKind, value: &ByKind, weight: f64) {
+        for k in 0..KINDS {
+            acc.regret[k] += weight * value.regret[k];
+            acc.arises[k] += weight * value.arises[k];
+            acc.matters[k] += weight * value.matters[k];
+        }
+    }
+}
+
+impl Regret<'_> {
+    /// The shortfall of `choice` at `state` against the best option, and whether the choice
+    /// matters there.
+    fn shortfall(&mut self, state: &State, decision: Decision, choice: Choice) -> ByKind {
         let options = self.solver.options(state);
         let best = options.iter().map(|(_, v)| *v).fold(f64::MIN, f64::max);
         let worst = options.iter().map(|(_, v)| *v).fold(f64::MAX, f64::min);
@@ -167,15 +209,7 @@ impl Measure for Regret<'_> {
         local.regret[k] = best - chosen;
         local.arises[k] = 1.0;
         local.matters[k] = f64::from(u8::from(best - worst > MATTERS));
-        Ok(Some(local))
-    }
-
-    fn add_scaled(acc: &mut ByKind, value: &ByKind, weight: f64) {
-        for k in 0..KINDS {
-            acc.regret[k] += weight * value.regret[k];
-            acc.arises[k] += weight * value.arises[k];
-            acc.matters[k] += weight * value.matters[k];
-        }
+        local
     }
 }
 

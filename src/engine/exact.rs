@@ -122,16 +122,23 @@ pub trait Measure {
     fn zero(&self) -> Self::Value;
     /// The value of a finished game.
     fn terminal(&self, end: &State) -> Self::Value;
-    /// Whether the values depend on more of a position than the strategy reads (then the
-    /// walk keys positions in full and rolls both side types at once).
-    fn reads_everything(&self) -> bool;
+    /// What of a position the walk must tell apart, given what the strategy reads there:
+    /// `sight` itself unless the values read more. The rules' own reading is always kept.
+    #[inline]
+    fn sight(&self, _state: &State, sight: Sight) -> Sight {
+        sight
+    }
     /// What the decision at `state` adds on top of what follows it, the strategy having
-    /// answered `choice`; `None` for nothing.
+    /// answered `choice`; `None` for nothing. With `pending`, `state` is at the first side
+    /// challenge and its second side type is a placeholder not rolled yet ([`Exact::walk`]):
+    /// a measure that reads it averages over [`second_side_type_odds`]. The value may depend
+    /// on what [`Measure::sight`] keeps of `state`.
     fn decision(
         &mut self,
         state: &State,
         rules: &Rules,
         choice: Choice,
+        pending: bool,
     ) -> Result<Option<Self::Value>, Halt>;
     /// `acc += weight · value`.
     fn add_scaled(acc: &mut Self::Value, value: &Self::Value, weight: f64);
@@ -150,11 +157,14 @@ impl Measure for Figures {
     fn terminal(&self, end: &State) -> Expectation {
         terminal(end)
     }
-    fn reads_everything(&self) -> bool {
-        false
-    }
     #[inline]
-    fn decision(&mut self, _: &State, _: &Rules, _: Choice) -> Result<Option<Expectation>, Halt> {
+    fn decision(
+        &mut self,
+        _: &State,
+        _: &Rules,
+        _: Choice,
+        _: bool,
+    ) -> Result<Option<Expectation>, Halt> {
         Ok(None)
     }
     #[inline]
@@ -307,17 +317,8 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
         if !worth_memoising(state) {
             return None;
         }
-        let sight = self.strategy.sight(state);
+        let sight = self.measure.sight(state, self.strategy.sight(state));
         let pending = u128::from(pending) << 127;
-        if self.measure.reads_everything() {
-            // All the rules read, and the counters as far as the strategy reads them; a
-            // strategy symmetric like the rules keeps the solver's classes.
-            let key = match sight {
-                Sight::Partial { counters, .. } => key::with_counters(state, counters),
-                Sight::RulesOnly => u128::from(key::solver_key(state)),
-            };
-            return Some(Slot::Global(key | pending));
-        }
         let counts_attempts =
             matches!(sight, Sight::Partial { counters: (a, _), .. } if a == state.attempts());
         if counts_attempts && side_reached_once(state) {
@@ -366,9 +367,6 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
     /// of side types) ignore the second side type, so it can be rolled when the second side
     /// challenge begins.
     fn second_side_type_unread(&self, state: &State) -> bool {
-        if self.measure.reads_everything() {
-            return false;
-        }
         let mut first = *state;
         first.apply_outcome(self.rules, 0);
         // A strategy that reads only what the rules read cannot read it: the rules do not.
@@ -398,18 +396,18 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
         };
 
         // A decision answered with one action that leads to a memoised position needs no
-        // entry of its own: its value is that position's, one lookup away (unless the
-        // measure adds something at decisions, which is then worth keeping).
-        if let Some(Choice::Act(action)) = choice
-            && !self.measure.reads_everything()
-        {
+        // entry of its own: its value is that position's, one lookup away, plus what the
+        // measure adds at the decision.
+        if let Some(Choice::Act(action)) = choice {
             let mut next = *state;
             next.apply_action(rules, action);
             let next_pending = pending && on_first_side(&next);
             if next_pending == pending
                 && let Some(slot) = self.slot(&next, next_pending)
             {
-                let local = self.measure.decision(state, rules, Choice::Act(action))?;
+                let local = self
+                    .measure
+                    .decision(state, rules, Choice::Act(action), pending)?;
                 let value = match self.lookup(slot) {
                     Some(value) => value,
                     None => self.walk(&next, next_pending)?,
@@ -424,7 +422,7 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
             return Ok(value);
         }
         let local = match choice {
-            Some(choice) => self.measure.decision(state, rules, choice)?,
+            Some(choice) => self.measure.decision(state, rules, choice, pending)?,
             None => None,
         };
         let mut e = self.measure.zero();
@@ -505,20 +503,29 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
             return self.walk(next, pending);
         }
         let mut e = self.measure.zero();
-        // The second die's distribution given the first (independent dice: any first will do).
-        let faces: Vec<(Character, f64)> = Chance::SideTypes
-            .outcomes()
-            .map(|(outcome, p)| (Chance::side_types(outcome), p))
-            .filter(|(types, _)| types[0] == Character::Hacker)
-            .map(|(types, p)| (types[1], p))
-            .collect();
-        let total: f64 = faces.iter().map(|(_, p)| p).sum();
-        for (second, p) in faces {
+        for (second, p) in second_side_type_odds() {
             let rolled = next.with_second_side_type(second);
-            M::add_scaled(&mut e, &self.walk(&rolled, false)?, p / total);
+            M::add_scaled(&mut e, &self.walk(&rolled, false)?, p);
         }
         Ok(e)
     }
+}
+
+/// The second side type's distribution given the first, from [`Chance::SideTypes`] (the dice
+/// are independent, so any first type will do): what a position whose second side type is
+/// still pending averages over.
+pub fn second_side_type_odds() -> impl Iterator<Item = (Character, f64)> {
+    let first = Character::Hacker;
+    let given_first = move |types: [Character; 2]| types[0] == first;
+    let total: f64 = Chance::SideTypes
+        .outcomes()
+        .filter(|&(outcome, _)| given_first(Chance::side_types(outcome)))
+        .map(|(_, p)| p)
+        .sum();
+    Chance::SideTypes.outcomes().filter_map(move |(outcome, p)| {
+        let types = Chance::side_types(outcome);
+        given_first(types).then_some((types[1], p / total))
+    })
 }
 
 /// `value`, plus `local` if there is one.

@@ -134,6 +134,16 @@ pub fn forget_dead_complications(state: &State) -> [Option<Character>; 6] {
     })
 }
 
+/// The non-members whose complications no play can read again
+/// ([`forget_dead_complications`] erases them).
+pub fn unread_complications(state: &State) -> Team {
+    let kept = forget_dead_complications(state);
+    Character::ALL
+        .into_iter()
+        .filter(|c| kept[c.index()].is_none())
+        .fold(Team::EMPTY, Team::with)
+}
+
 /// `state` with every character relabelled by `perm`, complications replaced by
 /// `complications` (indexed by the old labels), counters dropped, and the first side type at
 /// the second side challenge erased if `erase_first_side`.
