@@ -522,10 +522,12 @@ pub fn second_side_type_odds() -> impl Iterator<Item = (Character, f64)> {
         .filter(|&(outcome, _)| given_first(Chance::side_types(outcome)))
         .map(|(_, p)| p)
         .sum();
-    Chance::SideTypes.outcomes().filter_map(move |(outcome, p)| {
-        let types = Chance::side_types(outcome);
-        given_first(types).then_some((types[1], p / total))
-    })
+    Chance::SideTypes
+        .outcomes()
+        .filter_map(move |(outcome, p)| {
+            let types = Chance::side_types(outcome);
+            given_first(types).then_some((types[1], p / total))
+        })
 }
 
 /// `value`, plus `local` if there is one.
