@@ -45,9 +45,9 @@ fn advise(table: &OptimalStrategy, state: &State) -> Option<Action> {
 }
 
 fn bench_advisor(c: &mut Criterion) {
-    let mut solver = Solver::new(MAIN_TEXT);
+    let solver = Solver::new(MAIN_TEXT);
     let started = Instant::now();
-    solve(&mut solver, &[STEALTH]);
+    solve(&solver, &[STEALTH]);
     let solve_time = started.elapsed();
     let table = OptimalStrategy::from_solver(solver);
     let mut positions = Positions::default();

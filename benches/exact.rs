@@ -44,8 +44,8 @@ fn bench_solve(c: &mut Criterion) {
             .join(",");
         group.bench_function(format!("stealth {name}"), |b| {
             b.iter(|| {
-                let mut solver = Solver::new(MAIN_TEXT);
-                black_box(solve(&mut solver, stealths))
+                let solver = Solver::new(MAIN_TEXT);
+                black_box(solve(&solver, stealths))
             })
         });
     }

@@ -9,9 +9,9 @@ fn main() {
     if stealths.is_empty() {
         stealths.push(10);
     }
-    let mut solver = Solver::new(MAIN_TEXT);
+    let solver = Solver::new(MAIN_TEXT);
     let started = std::time::Instant::now();
-    let solutions = solve(&mut solver, &stealths);
+    let solutions = solve(&solver, &stealths);
     for s in solutions {
         println!("stealth {}: {:.12}", s.stealth, s.value);
     }

@@ -387,7 +387,7 @@ fn blocks(stdout: &str) -> Vec<Vec<Listed>> {
 fn advice_lists_every_option_with_the_solver_value_and_marks_the_best() {
     let rules = MAIN_TEXT;
     let stealth = 3;
-    let mut solver = Solver::new(rules);
+    let solver = Solver::new(rules);
     let percent = |p: f64| format!("{:.2}%", 100.0 * p);
     for name in ["reference", "random", "optimal"] {
         let strategy = built_in(name).expect("built in");

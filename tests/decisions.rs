@@ -71,8 +71,8 @@ impl Strategy for NoAidOptimal {
 fn regret_lands_on_the_one_kind_that_departs_from_optimal() {
     let stealth = 0;
     let rules = MAIN_TEXT;
-    let mut solver = Solver::new(rules);
-    raven::engine::solve(&mut solver, &[stealth]);
+    let solver = Solver::new(rules);
+    raven::engine::solve(&solver, &[stealth]);
     let optimal = OptimalStrategy::from_solver(solver);
     let d = &decisions(&rules, &optimal, &[stealth], Budget::UNLIMITED).expect("no budget")[0];
     assert!(d.by_kind.total_regret().abs() < 1e-12, "{:?}", d.by_kind);

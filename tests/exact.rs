@@ -224,8 +224,8 @@ const SOLVED_STEALTH: u8 = 3;
 fn solved() -> &'static (Solution, Solver, OptimalStrategy) {
     static SOLVED: OnceLock<(Solution, Solver, OptimalStrategy)> = OnceLock::new();
     SOLVED.get_or_init(|| {
-        let mut solver = Solver::new(MAIN_TEXT);
-        let solution = solve(&mut solver, &[SOLVED_STEALTH]).remove(0);
+        let solver = Solver::new(MAIN_TEXT);
+        let solution = solve(&solver, &[SOLVED_STEALTH]).remove(0);
         let optimal = OptimalStrategy::from_solver(solver.clone());
         (solution, solver, optimal)
     })
@@ -242,7 +242,7 @@ fn optimal_is_at_least_every_strategy() {
     }
     assert!((solution.by_main[Hacker as usize] - reference.win) >= -1e-12);
     // From the run start, against the random strategy as well.
-    let mut solver = Solver::new(MAIN_TEXT);
+    let solver = Solver::new(MAIN_TEXT);
     for stealth in [0, 4] {
         let start = run_start(stealth);
         let v = solver.value(&start);
@@ -258,7 +258,7 @@ fn optimal_is_at_least_every_strategy() {
     // complication rolls (the whole game's policy evaluation is long), and whole by the
     // policy evaluation over canonical classes.
     let rules = MAIN_TEXT;
-    let mut solver = table.clone();
+    let solver = table.clone();
     for outcome in [1234, 46_655] {
         let mut state = State::new(SOLVED_STEALTH);
         state.apply_outcome(&rules, outcome);
@@ -270,7 +270,7 @@ fn optimal_is_at_least_every_strategy() {
             played.win
         );
     }
-    let e = PolicyEvaluation::new(&mut solver).expectation(&State::new(SOLVED_STEALTH));
+    let e = PolicyEvaluation::new(&solver).expectation(&State::new(SOLVED_STEALTH));
     assert!((e.win - solution.value).abs() < 1e-12);
     let total: f64 = e.win + e.losses.iter().sum::<f64>();
     assert!((total - 1.0).abs() < 1e-12);
@@ -347,8 +347,8 @@ fn cli_solve_reports_optimal_and_regret() {
         .assert()
         .success();
     let text = String::from_utf8(out.get_output().stdout.clone()).expect("utf-8");
-    let mut solver = Solver::new(MAIN_TEXT);
-    let solution = solve(&mut solver, &[0]).remove(0);
+    let solver = Solver::new(MAIN_TEXT);
+    let solution = solve(&solver, &[0]).remove(0);
     assert!(text.contains(&format!("optimal P(win) = {:.12}", solution.value)));
     assert!(text.contains("regret"));
     assert!(text.contains("first recruitment option"));
@@ -404,8 +404,8 @@ fn bundled_strategies_monte_carlo_agree_with_exact_and_stay_below_optimal() {
     const GAMES: u64 = 1_000_000;
     const STEALTH: u8 = 10;
     let rules = MAIN_TEXT;
-    let mut solver = Solver::new(rules);
-    let optimal = solve(&mut solver, &[STEALTH])[0].value;
+    let solver = Solver::new(rules);
+    let optimal = solve(&solver, &[STEALTH])[0].value;
     let names: Vec<&str> = raven::strategy::BUNDLED.iter().map(|(n, _)| *n).collect();
     names.par_iter().for_each(|&name| {
         // `reference` resolves to the built-in; the bundled file is `reference.toml`.

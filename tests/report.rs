@@ -214,7 +214,7 @@ fn committed_report_matches_exact_values_now() {
         assert!(!committed.is_empty(), "{name} {preset} rows committed");
         let stealths: Vec<u8> = committed.iter().map(|(s, _)| *s).collect();
         let now: Vec<f64> = if name == OPTIMAL {
-            solve(&mut Solver::new(rules), &stealths)
+            solve(&Solver::new(rules), &stealths)
                 .iter()
                 .map(|s| s.value)
                 .collect()

@@ -198,9 +198,9 @@ pub fn solved_optimal(rules: &Rules, stealths: &[u8]) -> Result<strategy::Optima
         max_states: OPTIMAL_TABLE_LIMIT,
         cancel: &cancel,
     };
-    let mut solver = crate::engine::Solver::new(*rules);
+    let solver = crate::engine::Solver::new(*rules);
     let polled = super::interrupt::polled();
-    let solved = crate::engine::solve_within(&mut solver, stealths, &budget);
+    let solved = crate::engine::solve_within(&solver, stealths, &budget);
     drop(polled);
     solved?;
     Ok(strategy::OptimalStrategy::from_solver(solver))

@@ -243,16 +243,16 @@ fn solve_and_explain(
     budget: Budget<'_>,
     started: Instant,
 ) -> Result<OptimalPlay, Halt> {
-    let mut solver = Solver::new(rules);
-    let solutions = solve_within(&mut solver, stealths, &budget)?;
+    let solver = Solver::new(rules);
+    let solutions = solve_within(&solver, stealths, &budget)?;
     let solve_seconds = started.elapsed().as_secs_f64();
     let states = solver.states();
     let openings = if explain {
-        stealths.iter().map(|&s| opening(&mut solver, s)).collect()
+        stealths.iter().map(|&s| opening(&solver, s)).collect()
     } else {
         Vec::new()
     };
-    let mut evaluation = PolicyEvaluation::new(&mut solver);
+    let mut evaluation = PolicyEvaluation::new(&solver);
     let optimal = stealths
         .iter()
         .map(|&s| evaluation.expectation(&State::new(s)))

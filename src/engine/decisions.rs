@@ -236,7 +236,7 @@ pub fn decisions<S: Strategy + ?Sized>(
     budget: Budget<'_>,
 ) -> Result<Vec<Decisions>, Halt> {
     let mut solver = Solver::new(*rules);
-    let optimal = solve_within(&mut solver, stealths, &budget)?;
+    let optimal = solve_within(&solver, stealths, &budget)?;
     let mut exact = Exact::with_measure(rules, strategy, Figures, budget);
     let mut order: Vec<usize> = (0..stealths.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(stealths[i]));

@@ -9,63 +9,121 @@
 //! health) close together. Phase 1 carries complications, whose classes are too irregular for
 //! a dense index, and keeps the hash map.
 //!
-//! Layout: one *chunk* per (team shape, step, first aid pending); inside it, stealth is the
-//! outermost axis, so a chunk grows at its end when a higher stealth is solved and nothing
-//! moves.
+//! Layout: one *chunk* per (team shape, step, first aid pending); inside it one *row* per
+//! stealth, allocated when its first value is stored, so a solve at a higher stealth adds rows
+//! and nothing moves — which also lets threads fill the table side by side (values are
+//! stored as the bits of an `f64` in relaxed atomics; the hashed part is sharded behind
+//! locks).
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use rustc_hash::FxHashMap;
 
 use crate::game::canon::{self, Roles};
-use crate::game::{Aid, RUN_CHALLENGES, State, Step, TOUGH_CHALLENGES};
+use crate::game::{Aid, MAX_STEALTH, RUN_CHALLENGES, State, Step, TOUGH_CHALLENGES};
 
 use super::key;
-
-/// A value a [`Memo`] can hold, with a marker for "not computed yet" that no real value takes.
-pub trait Stored: Copy {
-    /// The marker.
-    const EMPTY: Self;
-    /// Whether `self` is the marker.
-    fn is_empty(&self) -> bool;
-}
-
-impl Stored for f64 {
-    const EMPTY: f64 = f64::NAN;
-    #[inline]
-    fn is_empty(&self) -> bool {
-        self.is_nan()
-    }
-}
 
 /// Where a position's value lives in a [`Memo`] (also a key for sparse maps of large values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Place {
-    /// Entry `index` of chunk `chunk`.
+    /// Entry `index` of the row for `stealth` in chunk `chunk`.
     Dense {
         /// The chunk: team shape, step and pending first aid.
         chunk: u32,
-        /// The offset inside it.
+        /// The position's stealth.
+        stealth: u8,
+        /// The offset inside the row: finale slot and slot healths.
         index: u32,
+        /// The row's length (all finale slots and slot healths of the chunk's team shape).
+        width: u32,
     },
     /// The hash map, under this canonical key.
     Hashed(u64),
 }
 
-/// Values of positions, dense where the position allows it (see the module documentation).
-#[derive(Clone, Debug)]
-pub struct Memo<T> {
-    chunks: Vec<Vec<T>>,
-    hashed: FxHashMap<u64, T>,
-    len: usize,
+/// "Not computed yet": no win probability is NaN.
+const EMPTY: u64 = 0x7ff8_0000_0000_0000;
+
+/// A row of values: one stealth of one chunk, allocated when its first value is stored.
+type Row = OnceLock<Box<[AtomicU64]>>;
+
+/// Shards of the hashed part: enough that threads rarely wait on the same lock.
+const SHARDS: usize = 64;
+
+/// Optimal values of positions, dense where the position allows it (see the module
+/// documentation), safe to read and fill from many threads at once.
+///
+/// Every stored value is a fixed function of the position (the solver sums and maximises in
+/// an order that relabelling cannot change), so two threads that race to fill one entry store
+/// the same bits, and relaxed atomics are enough.
+#[derive(Debug)]
+pub struct Memo {
+    /// Per chunk, its rows by stealth (the row table itself allocated on first use).
+    chunks: Box<[OnceLock<Box<[Row]>>]>,
+    hashed: Box<[Mutex<FxHashMap<u64, f64>>]>,
+    len: AtomicUsize,
 }
 
-impl<T: Stored> Default for Memo<T> {
+impl Default for Memo {
     fn default() -> Self {
         Memo {
-            chunks: vec![Vec::new(); CHUNKS],
-            hashed: FxHashMap::default(),
-            len: 0,
+            chunks: (0..CHUNKS).map(|_| OnceLock::new()).collect(),
+            hashed: (0..SHARDS)
+                .map(|_| Mutex::new(FxHashMap::default()))
+                .collect(),
+            len: AtomicUsize::new(0),
         }
     }
+}
+
+impl Clone for Memo {
+    fn clone(&self) -> Self {
+        let copy_row = |row: &Row| {
+            let copy = Row::new();
+            if let Some(values) = row.get() {
+                let values: Box<[AtomicU64]> = values
+                    .iter()
+                    .map(|v| AtomicU64::new(v.load(Ordering::Relaxed)))
+                    .collect();
+                copy.set(values).expect("a new cell is empty");
+            }
+            copy
+        };
+        let chunks = self
+            .chunks
+            .iter()
+            .map(|chunk| {
+                let copy = OnceLock::new();
+                if let Some(rows) = chunk.get() {
+                    copy.set(rows.iter().map(copy_row).collect())
+                        .expect("a new cell is empty");
+                }
+                copy
+            })
+            .collect();
+        Memo {
+            chunks,
+            hashed: self
+                .hashed
+                .iter()
+                .map(|shard| Mutex::new(lock(shard).clone()))
+                .collect(),
+            len: AtomicUsize::new(self.len()),
+        }
+    }
+}
+
+/// A shard's map, whatever a panicking thread left behind (values are never half-written).
+fn lock(shard: &Mutex<FxHashMap<u64, f64>>) -> std::sync::MutexGuard<'_, FxHashMap<u64, f64>> {
+    shard.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The shard of a hashed key.
+#[inline]
+fn shard(key: u64) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize % SHARDS
 }
 
 /// Where `state`'s value lives in a [`Memo`]: equal places exactly for positions of one
@@ -78,38 +136,49 @@ pub fn place(state: &State) -> Place {
     }
 }
 
-impl<T: Stored> Memo<T> {
+impl Memo {
     /// The value stored at `place`, if any.
     #[inline]
-    pub fn get(&self, place: Place) -> Option<T> {
+    pub fn get(&self, place: Place) -> Option<f64> {
         match place {
-            Place::Dense { chunk, index } => self.chunks[chunk as usize]
-                .get(index as usize)
-                .copied()
-                .filter(|v| !v.is_empty()),
-            Place::Hashed(key) => self.hashed.get(&key).copied(),
+            Place::Dense {
+                chunk,
+                stealth,
+                index,
+                ..
+            } => {
+                let rows = self.chunks[chunk as usize].get()?;
+                let row = rows[usize::from(stealth)].get()?;
+                let bits = row[index as usize].load(Ordering::Relaxed);
+                (bits != EMPTY).then(|| f64::from_bits(bits))
+            }
+            Place::Hashed(key) => lock(&self.hashed[shard(key)]).get(&key).copied(),
         }
     }
 
     /// Stores `value` at `place`.
     #[inline]
-    pub fn insert(&mut self, place: Place, value: T) {
+    pub fn insert(&self, place: Place, value: f64) {
+        debug_assert!(!value.is_nan(), "NaN marks an empty entry");
         match place {
-            Place::Dense { chunk, index } => {
-                let chunk = &mut self.chunks[chunk as usize];
-                let index = index as usize;
-                if chunk.len() <= index {
-                    // Amortised growth: a solve fills a chunk roughly in stealth order.
-                    chunk.resize(index + 1, T::EMPTY);
+            Place::Dense {
+                chunk,
+                stealth,
+                index,
+                width,
+            } => {
+                let rows = self.chunks[chunk as usize]
+                    .get_or_init(|| (0..=MAX_STEALTH).map(|_| Row::new()).collect());
+                let row = rows[usize::from(stealth)]
+                    .get_or_init(|| (0..width).map(|_| AtomicU64::new(EMPTY)).collect());
+                let previous = row[index as usize].swap(value.to_bits(), Ordering::Relaxed);
+                if previous == EMPTY {
+                    self.len.fetch_add(1, Ordering::Relaxed);
                 }
-                if chunk[index].is_empty() {
-                    self.len += 1;
-                }
-                chunk[index] = value;
             }
             Place::Hashed(key) => {
-                if self.hashed.insert(key, value).is_none() {
-                    self.len += 1;
+                if lock(&self.hashed[shard(key)]).insert(key, value).is_none() {
+                    self.len.fetch_add(1, Ordering::Relaxed);
                 }
             }
         }
@@ -117,12 +186,12 @@ impl<T: Stored> Memo<T> {
 
     /// The number of positions stored.
     pub fn len(&self) -> usize {
-        self.len
+        self.len.load(Ordering::Relaxed)
     }
 
     /// Whether nothing is stored.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 }
 
@@ -195,10 +264,11 @@ fn dense_place(state: &State, roles: &Roles) -> Option<Place> {
     let chunk = (usize::from(roles.form) * STEPS + code) * 2 + open;
     let members = usize::from(roles.members);
     let healths = 1usize << (2 * members);
-    let index = (usize::from(state.stealth()) * members + usize::from(roles.finale)) * healths
-        + usize::from(roles.healths);
+    let index = usize::from(roles.finale) * healths + usize::from(roles.healths);
     Some(Place::Dense {
         chunk: chunk as u32,
+        stealth: state.stealth(),
         index: index as u32,
+        width: (members * healths) as u32,
     })
 }

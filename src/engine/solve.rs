@@ -15,20 +15,22 @@
 //!
 //! **Ties** between options of equal value go to the first in [`State::actions`] order.
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::game::{Action, Character, Node, Outcome, State};
+use crate::game::{Action, Chance, Character, Node, Outcome, State};
 use crate::report::Expectation;
 use crate::rules::Rules;
 
 use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
 use super::memo::{self, Memo};
 
-/// A memoised optimal-value table for one set of rules, filled on demand.
+/// A memoised optimal-value table for one set of rules, filled on demand — by one thread or
+/// many at once ([`solve_within`] fills it in parallel).
 #[derive(Clone, Debug)]
 pub struct Solver {
     rules: Rules,
-    memo: Memo<f64>,
+    memo: Memo,
 }
 
 impl Solver {
@@ -51,14 +53,14 @@ impl Solver {
     }
 
     /// The optimal win probability from `state`, filling the table below it as needed.
-    pub fn value(&mut self, state: &State) -> f64 {
+    pub fn value(&self, state: &State) -> f64 {
         self.try_value(state, &Budget::UNLIMITED)
             .expect("an unlimited solve runs to the end")
     }
 
     /// [`Solver::value`], stopping when the table would grow past `budget` or its cancel flag
     /// is raised.
-    pub fn try_value(&mut self, state: &State, budget: &Budget<'_>) -> Result<f64, Halt> {
+    pub fn try_value(&self, state: &State, budget: &Budget<'_>) -> Result<f64, Halt> {
         let node = state.node(&self.rules);
         if let Node::Over(outcome) = node {
             return Ok(win(outcome));
@@ -75,26 +77,30 @@ impl Solver {
         let v = match node {
             Node::Over(_) => unreachable!(),
             Node::Chance(chance) => {
-                // Outcomes with the same effect (a highest die of 1 or 2, of 3 or 4) lead to the
-                // same position, evaluated once with the summed weight.
-                let mut v = 0.0;
-                let mut pending: Option<(State, f64)> = None;
-                for (outcome, p) in chance.outcomes() {
-                    let mut next = *state;
-                    next.apply_outcome(&rules, outcome);
-                    match &mut pending {
-                        Some((same, weight)) if *same == next => *weight += p,
-                        _ => {
-                            if let Some((previous, weight)) = pending.replace((next, p)) {
-                                v += weight * self.try_value(&previous, budget)?;
+                if chance.names_characters() {
+                    self.chance_value_by_value(state, chance, budget)?
+                } else {
+                    // Outcomes with the same effect (a highest die of 1 or 2, of 3 or 4) lead
+                    // to the same position, evaluated once with the summed weight.
+                    let mut v = 0.0;
+                    let mut pending: Option<(State, f64)> = None;
+                    for (outcome, p) in chance.outcomes() {
+                        let mut next = *state;
+                        next.apply_outcome(&rules, outcome);
+                        match &mut pending {
+                            Some((same, weight)) if *same == next => *weight += p,
+                            _ => {
+                                if let Some((previous, weight)) = pending.replace((next, p)) {
+                                    v += weight * self.try_value(&previous, budget)?;
+                                }
                             }
                         }
                     }
+                    if let Some((last, weight)) = pending {
+                        v += weight * self.try_value(&last, budget)?;
+                    }
+                    v
                 }
-                if let Some((last, weight)) = pending {
-                    v += weight * self.try_value(&last, budget)?;
-                }
-                v
             }
             Node::Decision(_) => {
                 let mut best = f64::NEG_INFINITY;
@@ -111,6 +117,37 @@ impl Solver {
             self.memo.insert(place, v);
         }
         Ok(v)
+    }
+
+    /// The value of a chance point whose outcomes name characters (challenge and side types):
+    /// the weighted values summed in order of value, not of outcome. Relabelling a position
+    /// permutes such outcomes, so in outcome order two positions of one class would round
+    /// differently; in value order every member of a class gets the same bits, whichever of
+    /// them — on whichever thread — is solved first. That is what makes a parallel solve give
+    /// the same table as a serial one.
+    fn chance_value_by_value(
+        &self,
+        state: &State,
+        chance: Chance,
+        budget: &Budget<'_>,
+    ) -> Result<f64, Halt> {
+        // At most 36 outcomes (two side types) but at the root (every complication roll).
+        let len = chance.len() as usize;
+        let mut few = [(0.0, 0.0); 36];
+        let mut many = Vec::new();
+        let terms: &mut [(f64, f64)] = if len <= few.len() {
+            &mut few[..len]
+        } else {
+            many.resize(len, (0.0, 0.0));
+            &mut many
+        };
+        for ((outcome, p), term) in chance.outcomes().zip(terms.iter_mut()) {
+            let mut next = *state;
+            next.apply_outcome(&self.rules, outcome);
+            *term = (self.try_value(&next, budget)?, p);
+        }
+        terms.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        Ok(terms.iter().map(|(v, p)| p * v).sum())
     }
 
     /// The optimal win probability from `state` read from the table alone; `None` when a state
@@ -162,7 +199,7 @@ impl Solver {
     }
 
     /// The value of each legal option at decision point `state`, solving what is missing.
-    pub fn options(&mut self, state: &State) -> Vec<(Action, f64)> {
+    pub fn options(&self, state: &State) -> Vec<(Action, f64)> {
         let rules = self.rules;
         state
             .actions(&rules)
@@ -183,7 +220,7 @@ impl Solver {
 /// [`crate::strategy::OptimalStrategy`]'s only where two options tie exactly in win
 /// probability (the class representative met first decides the tie for its class).
 pub struct PolicyEvaluation<'a> {
-    solver: &'a mut Solver,
+    solver: &'a Solver,
     /// Sparse: a policy reaches few of the positions a dense chunk spans, and an expectation
     /// is twelve numbers (dense chunks of them measured 2.4× the process's peak memory).
     memo: FxHashMap<memo::Place, Expectation>,
@@ -191,7 +228,7 @@ pub struct PolicyEvaluation<'a> {
 
 impl<'a> PolicyEvaluation<'a> {
     /// An evaluation of `solver`'s greedy policy (solving what is missing).
-    pub fn new(solver: &'a mut Solver) -> Self {
+    pub fn new(solver: &'a Solver) -> Self {
         PolicyEvaluation {
             solver,
             memo: FxHashMap::default(),
@@ -269,33 +306,45 @@ pub struct Solution {
 
 /// Solves the game from the start at each of `stealths` into `solver`'s table (shared across
 /// stealths: a game from stealth 12 passes through the positions of one from stealth 10).
-/// Deterministic; single-threaded, so that the one table holds every state once.
-pub fn solve(solver: &mut Solver, stealths: &[u8]) -> Vec<Solution> {
+/// The complication rolls are solved in parallel on the current rayon pool, and summed in
+/// order: the values are the same bits for any number of threads.
+pub fn solve(solver: &Solver, stealths: &[u8]) -> Vec<Solution> {
     solve_within(solver, stealths, &Budget::UNLIMITED).expect("an unlimited solve runs to the end")
 }
 
 /// [`solve`], stopping when the table would grow past `budget` or its cancel flag is raised.
 pub fn solve_within(
-    solver: &mut Solver,
+    solver: &Solver,
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Result<Vec<Solution>, Halt> {
     let rules = *solver.rules();
+    let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
     stealths
         .iter()
         .map(|&stealth| {
+            // Each roll's value with each main character, in parallel; then summed in roll
+            // order, so the sums do not depend on how the rolls were shared out.
+            let by_roll = rolls
+                .par_iter()
+                .map(|&(outcome, _)| {
+                    let mut state = State::new(stealth);
+                    state.apply_outcome(&rules, outcome);
+                    let mut values = [0.0; 6];
+                    for c in Character::ALL {
+                        let mut next = state;
+                        next.apply_action(&rules, Action::Main(c));
+                        values[c.index()] = solver.try_value(&next, budget)?;
+                    }
+                    Ok(values)
+                })
+                .collect::<Result<Vec<[f64; 6]>, Halt>>()?;
             let mut by_main = [0.0; 6];
             let mut value = 0.0;
-            let chance = crate::game::Chance::Complications;
-            for (outcome, p) in chance.outcomes() {
-                let mut state = State::new(stealth);
-                state.apply_outcome(&rules, outcome);
+            for (&(_, p), values) in rolls.iter().zip(&by_roll) {
                 let mut best = f64::NEG_INFINITY;
-                for c in Character::ALL {
-                    let mut next = state;
-                    next.apply_action(&rules, Action::Main(c));
-                    let v = solver.try_value(&next, budget)?;
-                    by_main[c.index()] += p * v;
+                for (sum, &v) in by_main.iter_mut().zip(values) {
+                    *sum += p * v;
                     best = best.max(v);
                 }
                 value += p * best;
@@ -328,13 +377,12 @@ pub struct Opening {
 }
 
 /// The values of the opening options at `stealth`, solving what the table lacks.
-pub fn opening(solver: &mut Solver, stealth: u8) -> Opening {
+pub fn opening(solver: &Solver, stealth: u8) -> Opening {
     let rules = *solver.rules();
     let mut first_target = [[0.0; 7]; 6];
     let mut by_complication = [[[0.0; 6]; 6]; 6];
     let mut best_main_share = [0.0; 6];
-    let chance = crate::game::Chance::Complications;
-    for (outcome, p) in chance.outcomes() {
+    for (outcome, p) in Chance::Complications.outcomes() {
         let mut start = State::new(stealth);
         start.apply_outcome(&rules, outcome);
         let mut best: Option<(usize, f64)> = None;

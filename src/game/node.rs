@@ -55,6 +55,13 @@ impl Chance {
         false
     }
 
+    /// Whether the outcomes name characters (complications, challenge and side types), so
+    /// that relabelling the five non-medic characters permutes them ([`super::canon`]); a
+    /// check's outcomes are die faces, which no relabelling moves.
+    pub fn names_characters(self) -> bool {
+        !matches!(self, Chance::Check { .. })
+    }
+
     /// Every outcome with its exact probability; the probabilities sum to 1.
     pub fn outcomes(self) -> impl Iterator<Item = (u32, f64)> {
         let n = self.len();

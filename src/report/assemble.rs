@@ -410,10 +410,10 @@ impl Task {
                 })
             }
             Task::Solve { rules } => {
-                let mut solver = Solver::new(rules);
-                solve_within(&mut solver, all, &unlimited)?;
+                let solver = Solver::new(rules);
+                solve_within(&solver, all, &unlimited)?;
                 let figures = {
-                    let mut evaluation = PolicyEvaluation::new(&mut solver);
+                    let mut evaluation = PolicyEvaluation::new(&solver);
                     all.iter()
                         .map(|&s| evaluation.expectation(&State::new(s)))
                         .collect()
@@ -425,10 +425,10 @@ impl Task {
                 })
             }
             Task::Values { rules } => {
-                let mut solver = Solver::new(rules);
+                let solver = Solver::new(rules);
                 Ok(Done::Values {
                     rules,
-                    values: solve_within(&mut solver, headline, &unlimited)?
+                    values: solve_within(&solver, headline, &unlimited)?
                         .iter()
                         .map(|s| s.value)
                         .collect(),
