@@ -486,6 +486,53 @@ impl Roles {
     pub const FORMS: usize = 12;
 }
 
+/// One team of every shape a run or finale can have ([`Roles::form`]): the main character
+/// first, then the other members in slot order (the Medic, when a member but not the main
+/// one, then the interchangeable others). Positions of teams of different shapes never lead
+/// to each other (the team is fixed after phase 1, R8), so an engine can solve them apart.
+pub fn team_shapes() -> Vec<Vec<Character>> {
+    const OTHERS: [Character; 3] = [Character::Spy, Character::Sniper, Character::Demolitions];
+    let mut shapes = Vec::new();
+    for (main, medic_member) in [
+        (Character::Medic, false),
+        (Character::Hacker, false),
+        (Character::Hacker, true),
+    ] {
+        let mut team = vec![main];
+        if medic_member {
+            team.push(Character::Medic);
+        }
+        // R8: at most four members.
+        for others in 0..=usize::from(super::MAX_TEAM) - team.len() {
+            shapes.push(
+                team.iter()
+                    .copied()
+                    .chain(OTHERS[..others].iter().copied())
+                    .collect(),
+            );
+        }
+    }
+    shapes
+}
+
+/// Every position of `members` (main character first) at `stealth`: one for each assignment
+/// of healths, as `State::new(stealth)` with those members and that main character.
+pub fn team_healths(members: &[Character], stealth: u8) -> impl Iterator<Item = State> + '_ {
+    const HEALTHS: [Health; 4] = [
+        Health::Healthy,
+        Health::Wounded,
+        Health::Incapacitated,
+        Health::Dead,
+    ];
+    (0..1usize << (2 * members.len())).map(move |code| {
+        let mut state = State::new(stealth);
+        for (slot, &c) in members.iter().enumerate() {
+            state = state.with_member(c, HEALTHS[(code >> (2 * slot)) & 3]);
+        }
+        state.with_main(members[0])
+    })
+}
+
 /// The roles of a run or finale position, or `None` in phase 1, at the end, or while a
 /// complication is still on the table (phase 1 only). Two positions with the same roles,
 /// stealth, pending first aid and step — check types read through [`Roles::type_role`] — are

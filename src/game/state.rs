@@ -250,6 +250,14 @@ impl State {
         }
         self
     }
+    /// The position as the rules leave it after any change: over if no member is able (R4)
+    /// or the finale character cannot roll (R14), an unusable first-aid opportunity gone
+    /// (R15), a finished phase moved on. For positions built field by field (`with_…`, `at`).
+    pub fn settled(mut self, rules: &Rules) -> State {
+        self.settle(rules);
+        self
+    }
+
     /// Sets the strategy-facing counters of the current task.
     pub fn with_counters(mut self, attempts: u8, failures: u8) -> State {
         self.attempts = attempts;
