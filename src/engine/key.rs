@@ -68,6 +68,23 @@ pub fn solver_key(state: &State) -> u64 {
     pack(&canonical(state))
 }
 
+/// The lowest bit of the stealth field and its mask (see the layout above).
+const STEALTH_SHIFT: u32 = 31;
+const STEALTH_MASK: u64 = 0x7f << STEALTH_SHIFT;
+
+/// `key` (of [`solver_key`] or [`rules_key`]) with its stealth set to `stealth`: the key of
+/// the same position at that stealth. Canonical forms do not read stealth.
+#[inline]
+pub fn with_stealth(key: u64, stealth: u8) -> u64 {
+    key & !STEALTH_MASK | u64::from(stealth) << STEALTH_SHIFT
+}
+
+/// The stealth of a position from its key.
+#[inline]
+pub fn stealth_of(key: u64) -> u8 {
+    ((key & STEALTH_MASK) >> STEALTH_SHIFT) as u8
+}
+
 /// Packs `state` injectively (counters aside) into the layout above.
 #[inline]
 fn pack(state: &State) -> u64 {
@@ -93,7 +110,7 @@ fn pack(state: &State) -> u64 {
         | aid << 19
         | character(state.main()) << 25
         | character(state.finale()) << 28
-        | u64::from(state.stealth()) << 31
+        | u64::from(state.stealth()) << STEALTH_SHIFT
         | characters << 38
 }
 
@@ -161,6 +178,31 @@ fn step(state: &State, c: impl Fn(Character) -> u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_moved_to_another_stealth_is_the_key_at_that_stealth() {
+        let state = State::with_complications(
+            7,
+            [
+                Character::Spy,
+                Character::Medic,
+                Character::Hacker,
+                Character::Spy,
+                Character::Mechanic,
+                Character::Sniper,
+            ],
+        )
+        .with_main(Character::Sniper)
+        .with_member(Character::Medic, crate::game::Health::Wounded);
+        for stealth in [0, 1, 2, 12, 99] {
+            let there = state.with_stealth(stealth);
+            assert_eq!(
+                with_stealth(solver_key(&state), stealth),
+                solver_key(&there)
+            );
+            assert_eq!(stealth_of(solver_key(&there)), stealth);
+        }
+    }
 
     #[test]
     fn counters_change_only_the_key_with_counters() {

@@ -43,6 +43,36 @@ pub enum Place {
     Hashed(u64),
 }
 
+impl Place {
+    /// The place of the same position at `stealth`.
+    #[inline]
+    pub fn at_stealth(self, stealth: u8) -> Place {
+        match self {
+            Place::Dense {
+                chunk,
+                index,
+                width,
+                ..
+            } => Place::Dense {
+                chunk,
+                stealth,
+                index,
+                width,
+            },
+            Place::Hashed(key) => Place::Hashed(key::with_stealth(key, stealth)),
+        }
+    }
+
+    /// The position's stealth.
+    #[inline]
+    pub fn stealth(self) -> u8 {
+        match self {
+            Place::Dense { stealth, .. } => stealth,
+            Place::Hashed(key) => key::stealth_of(key),
+        }
+    }
+}
+
 /// "Not computed yet": no win probability is NaN.
 const EMPTY: u64 = 0x7ff8_0000_0000_0000;
 

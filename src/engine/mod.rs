@@ -4,6 +4,7 @@
 pub mod decisions;
 pub mod exact;
 pub mod key;
+mod layers;
 pub mod memo;
 pub mod montecarlo;
 pub mod paired;

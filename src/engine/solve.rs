@@ -23,6 +23,7 @@ use crate::report::Expectation;
 use crate::rules::Rules;
 
 use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
+use super::layers::{COMPILED_AT, Part};
 use super::memo::{self, Memo};
 
 /// A memoised optimal-value table for one set of rules, filled on demand — by one thread or
@@ -45,6 +46,11 @@ impl Solver {
     /// The rules the table is for.
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The table itself.
+    pub(super) fn memo(&self) -> &Memo {
+        &self.memo
     }
 
     /// The number of memoised states.
@@ -318,30 +324,24 @@ pub fn solve_within(
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Result<Vec<Solution>, Halt> {
-    let rules = *solver.rules();
-    if let Some(&highest) = stealths.iter().max() {
-        solve_layers(solver, highest, budget)?;
-    }
+    let Some(&highest) = stealths.iter().max() else {
+        return Ok(Vec::new());
+    };
+    solve_layers(solver, highest, budget)?;
     let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
+    let mut openings = if highest >= COMPILED_AT {
+        phase_one(solver, &rolls, stealths, budget)?
+    } else {
+        Vec::new()
+    };
     stealths
         .iter()
         .map(|&stealth| {
-            // Each roll's value with each main character, in parallel; then summed in roll
-            // order, so the sums do not depend on how the rolls were shared out.
-            let by_roll = rolls
-                .par_iter()
-                .map(|&(outcome, _)| {
-                    let mut state = State::new(stealth);
-                    state.apply_outcome(&rules, outcome);
-                    let mut values = [0.0; 6];
-                    for c in Character::ALL {
-                        let mut next = state;
-                        next.apply_action(&rules, Action::Main(c));
-                        values[c.index()] = solver.try_value(&next, budget)?;
-                    }
-                    Ok(values)
-                })
-                .collect::<Result<Vec<[f64; 6]>, Halt>>()?;
+            let by_roll = match openings.iter().position(|o| o.stealth == stealth) {
+                Some(i) => std::mem::take(&mut openings[i].by_roll),
+                None => walk_openings(solver, &rolls, stealth, budget)?,
+            };
+            // Summed in roll order, so the sums do not depend on how the rolls were shared out.
             let mut by_main = [0.0; 6];
             let mut value = 0.0;
             for (&(_, p), values) in rolls.iter().zip(&by_roll) {
@@ -361,16 +361,132 @@ pub fn solve_within(
         .collect()
 }
 
+/// The value of every complication roll (in outcome order) with each main character, at one
+/// starting stealth.
+#[derive(Debug)]
+struct Openings {
+    stealth: u8,
+    by_roll: Vec<[f64; 6]>,
+}
+
+/// The game after complication roll `outcome` and the choice of `main`, at `stealth`.
+fn after_main(rules: &Rules, stealth: u8, outcome: u32, main: Character) -> State {
+    let mut state = State::new(stealth);
+    state.apply_outcome(rules, outcome);
+    state.apply_action(rules, Action::Main(main));
+    state
+}
+
+/// [`Openings`] at `stealth` by the walk, the rolls in parallel.
+fn walk_openings(
+    solver: &Solver,
+    rolls: &[(u32, f64)],
+    stealth: u8,
+    budget: &Budget<'_>,
+) -> Result<Vec<[f64; 6]>, Halt> {
+    let rules = *solver.rules();
+    rolls
+        .par_iter()
+        .map(|&(outcome, _)| {
+            let mut values = [0.0; 6];
+            for c in Character::ALL {
+                values[c.index()] =
+                    solver.try_value(&after_main(&rules, stealth, outcome, c), budget)?;
+            }
+            Ok(values)
+        })
+        .collect()
+}
+
+/// Phase 1 solved in layers ([`Part`]) at every stealth from [`COMPILED_AT`] to the highest
+/// of `stealths`, once the run is solved; the [`Openings`] of those of `stealths` it covers.
+///
+/// Games with a Medic main character and with any other never meet (the main character is
+/// for the whole game), so they are two parts, solved side by side. The places of the 46 656
+/// rolls × 6 main characters — canonical forms, the costliest step — are found first, in
+/// parallel.
+fn phase_one(
+    solver: &Solver,
+    rolls: &[(u32, f64)],
+    stealths: &[u8],
+    budget: &Budget<'_>,
+) -> Result<Vec<Openings>, Halt> {
+    let rules = *solver.rules();
+    let highest = stealths.iter().copied().max().unwrap_or(0);
+    let places: Vec<[memo::Place; 6]> = rolls
+        .par_iter()
+        .map(|&(outcome, _)| {
+            Character::ALL.map(|c| memo::place(&after_main(&rules, COMPILED_AT, outcome, c)))
+        })
+        .collect();
+    let kinds: [&[Character]; 2] = [
+        &[Character::Medic],
+        &[
+            Character::Hacker,
+            Character::Spy,
+            Character::Sniper,
+            Character::Demolitions,
+            Character::Mechanic,
+        ],
+    ];
+    let wanted: Vec<u8> = stealths
+        .iter()
+        .copied()
+        .filter(|&s| s >= COMPILED_AT)
+        .collect();
+    let parts = kinds
+        .par_iter()
+        .map(|mains| {
+            let mut part = Part::new(solver, budget, highest);
+            // Local ids of the rolls' positions, roll by roll.
+            let mut ids = Vec::with_capacity(rolls.len() * mains.len());
+            for (&(outcome, _), places) in rolls.iter().zip(&places) {
+                for &main in *mains {
+                    let state = after_main(&rules, COMPILED_AT, outcome, main);
+                    ids.push(part.add(&state, places[main.index()])?);
+                }
+            }
+            let mut openings: Vec<Openings> = Vec::new();
+            part.replay(|stealth, values| {
+                if wanted.contains(&stealth) {
+                    let by_roll = ids
+                        .chunks(mains.len())
+                        .map(|ids| {
+                            let mut row = [f64::NAN; 6];
+                            for (&main, &id) in mains.iter().zip(ids) {
+                                row[main.index()] = values[id as usize];
+                            }
+                            row
+                        })
+                        .collect();
+                    openings.push(Openings { stealth, by_roll });
+                }
+            })?;
+            Ok(openings)
+        })
+        .collect::<Result<Vec<Vec<Openings>>, Halt>>()?;
+    // The two kinds' values side by side.
+    let [medic, others]: [Vec<Openings>; 2] = parts.try_into().expect("two kinds of main");
+    Ok(others
+        .into_iter()
+        .zip(medic)
+        .map(|(mut all, medic)| {
+            for (row, medic_row) in all.by_roll.iter_mut().zip(medic.by_roll) {
+                row[Character::Medic.index()] = medic_row[Character::Medic.index()];
+            }
+            all
+        })
+        .collect())
+}
+
 /// Fills the tables of the finale, then of the run, for every team and every stealth up to
-/// `highest`, before phase 1 is solved — backwards by layers, in parallel.
+/// `highest`, before phase 1 is solved — backwards by layers, in parallel ([`Part`]).
 ///
 /// Most of a solve is there (at stealth 10, 85 % of the positions), and every complication
-/// roll reaches nearly all of it: solved roll by roll, two threads would both walk the same
-/// finale before either had stored it. Instead the work is split where positions cannot meet:
-/// teams of different shapes ([`canon::team_shapes`]) and, in the finale, different finale
-/// characters never lead to each other's positions. Each task walks its own part alone,
-/// entry point by entry point (the first side challenges of the finale, the first run
-/// challenge); the run then finds its finale solved, and phase 1 its run.
+/// roll reaches nearly all of it. The work is split where positions cannot meet: teams of
+/// different shapes ([`canon::team_shapes`]) and, in the finale, different finale characters
+/// never lead to each other's positions. The run then finds its finale solved, and phase 1
+/// its run.
 fn solve_layers(solver: &Solver, highest: u8, budget: &Budget<'_>) -> Result<(), Halt> {
     let rules = *solver.rules();
     let shapes = canon::team_shapes();
@@ -380,30 +496,35 @@ fn solve_layers(solver: &Solver, highest: u8, budget: &Budget<'_>) -> Result<(),
         .flat_map(|team| team.iter().map(move |&finale| (team.as_slice(), finale)))
         .collect();
     finales.sort_by_key(|(team, _)| std::cmp::Reverse(team.len()));
-    let solve_entries = |team: &[Character], entry: &dyn Fn(State) -> State| {
-        for stealth in 0..=highest {
-            for state in canon::team_healths(team, stealth) {
-                solver.try_value(&entry(state).settled(&rules), budget)?;
-            }
-        }
-        Ok(())
-    };
+    // R14 variant: a substitute moves play to another finale character's positions, so the
+    // finale characters of a team are one part.
+    let substitute = rules.finale_substitute;
+    finales.retain(|(team, finale)| !substitute || *finale == team[0]);
     finales
         .par_iter()
         .with_max_len(1)
         .try_for_each(|&(team, finale)| {
-            solve_entries(team, &|state: State| {
-                state
-                    .with_finale(finale)
-                    .at(Step::SideTypes { tough: 0 }, Aid::None)
-            })
+            let finales: &[Character] = if substitute { team } else { &[finale] };
+            // Every health of the team: the part's entries, before stealth is set.
+            let entries: Vec<State> = finales
+                .iter()
+                .flat_map(|&finale| {
+                    canon::team_healths(team, 0).map(move |state| {
+                        state
+                            .with_finale(finale)
+                            .at(Step::SideTypes { tough: 0 }, Aid::None)
+                    })
+                })
+                .collect();
+            Part::new(solver, budget, highest).fill(&entries)
         })?;
     let mut teams: Vec<&[Character]> = shapes.iter().map(Vec::as_slice).collect();
     teams.sort_by_key(|team| std::cmp::Reverse(team.len()));
     teams.par_iter().with_max_len(1).try_for_each(|&team| {
-        solve_entries(team, &|state: State| {
-            state.at(Step::RunType { challenge: 0 }, Aid::None)
-        })
+        let entries: Vec<State> = canon::team_healths(team, 0)
+            .map(|state| state.at(Step::RunType { challenge: 0 }, Aid::None))
+            .collect();
+        Part::new(solver, budget, highest).fill(&entries)
     })
 }
 

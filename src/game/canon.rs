@@ -57,6 +57,27 @@ pub fn canonical(state: &State) -> State {
     relabel(state, perm, &complications, true)
 }
 
+/// Stealth as the rules read it, for engines that evaluate one position at many stealths.
+///
+/// The rules read stealth only as "discovered or not" (R2: a lost point wounds the roller
+/// instead; R13: the penalty while discovered, which also decides who may give first aid,
+/// R15) and change it only by one lost point (R2). So a position at any stealth `s ≥ 2`
+/// plays exactly like the same position at stealth 2: the same options, the same chance
+/// outcomes with the same probabilities, and every successor `s − 2` points higher than its
+/// counterpart — a successor is at stealth 1 or more, where the rules read stealth alike. At
+/// stealth 1 a lost point lands on 0, which the rules read (a first-aid opportunity whose
+/// only giver is a finale character out of dice closes at once), so 0 and 1 are classes of
+/// their own. Positions of one class are *alike*: an engine may work out a position's
+/// transitions once per class and reuse them at every stealth of the class. Tested against
+/// the state machine (`positions_alike_in_stealth_play_alike`).
+pub fn stealth_class(stealth: u8) -> u8 {
+    stealth.min(ALIKE_FROM_STEALTH)
+}
+
+/// The lowest stealth of the class that plays alike at every higher stealth
+/// ([`stealth_class`]).
+pub const ALIKE_FROM_STEALTH: u8 = 2;
+
 /// `state` without the complications of `unread` and, unless `first_side_type`, without the
 /// first side challenge's type at the second side challenge (R12), and without the counters:
 /// what an engine keys on for a strategy that reads no more than that.
@@ -618,7 +639,7 @@ pub fn roles(state: &State) -> Option<Roles> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::uniform;
+    use crate::game::{Node, uniform};
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -879,5 +900,109 @@ mod tests {
             Aid::None,
         );
         assert_eq!(fingerprint(&dead), fingerprint(&nobody));
+    }
+
+    /// `state` moved to stealth `stealth`, whatever it was.
+    fn at_stealth(state: State, stealth: u8) -> State {
+        state.with_stealth(stealth)
+    }
+
+    /// The successors of `state` (every option at a decision, every outcome at a chance
+    /// point), in order.
+    fn successors(state: &State, rules: &crate::rules::Rules) -> Vec<State> {
+        match state.node(rules) {
+            Node::Over(_) => Vec::new(),
+            Node::Decision(_) => state
+                .actions(rules)
+                .iter()
+                .map(|&action| {
+                    let mut next = *state;
+                    next.apply_action(rules, action);
+                    next
+                })
+                .collect(),
+            Node::Chance(chance) => chance
+                .outcomes()
+                .map(|(outcome, _)| {
+                    let mut next = *state;
+                    next.apply_outcome(rules, outcome);
+                    next
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn positions_alike_in_stealth_play_alike() {
+        // Random games under every rule variant; at every position reached with stealth
+        // s ≥ 2, the same position at every other stealth of its class (2..=12) has the same
+        // node and successors shifted by the same amount; 0 and 1 are classes of their own.
+        let mut every = vec![crate::rules::MAIN_TEXT, crate::rules::CLARIFIED];
+        every.extend(crate::rules::MAIN_TEXT.variants().into_iter().map(|v| v.2));
+        every.extend(crate::rules::CLARIFIED.variants().into_iter().map(|v| v.2));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut compared = 0;
+        for rules in &every {
+            for _ in 0..150 {
+                let mut state = State::new(1 + below(&mut rng, 12) as u8);
+                while state.outcome().is_none() {
+                    let class = stealth_class(state.stealth());
+                    let sampled = state.phase() != Phase::Recruitment || below(&mut rng, 8) == 0;
+                    if class == 2 && sampled && state.step() != Step::Complications {
+                        let here = successors(&state, rules);
+                        for other in 2..=12 {
+                            assert_eq!(stealth_class(other), class);
+                            let moved = at_stealth(state, other);
+                            assert_eq!(moved.node(rules), state.node(rules), "{state:?}");
+                            let there = successors(&moved, rules);
+                            assert_eq!(here.len(), there.len());
+                            for (a, b) in here.iter().zip(&there) {
+                                // The same shift: `other - s` points higher.
+                                assert_eq!(
+                                    i32::from(b.stealth()) - i32::from(a.stealth()),
+                                    i32::from(other) - i32::from(state.stealth()),
+                                    "{state:?} at {other}"
+                                );
+                                assert_eq!(at_stealth(*b, a.stealth()), *a);
+                            }
+                            compared += 1;
+                        }
+                    }
+                    if state.step() == Step::Complications {
+                        // One of the 46 656 complication rolls, at random.
+                        let roll = below(&mut rng, 46_656) as u32;
+                        state.apply_outcome(rules, roll);
+                        continue;
+                    }
+                    let next = successors(&state, rules);
+                    state = next[below(&mut rng, next.len())];
+                }
+            }
+        }
+        assert!(compared > 100_000, "only {compared} comparisons");
+        // Stealth 0 and 1 are not alike (R2, R13): at 1 a lost point discovers the team, and a
+        // lone finale character out of dice under `discovered-penalty = 2` can no longer give
+        // the first aid a winning Tough check opens.
+        let rules = crate::rules::CLARIFIED;
+        let tough = State::new(1)
+            .with_main(Character::Mechanic)
+            .with_member(Character::Mechanic, Health::Wounded)
+            .with_finale(Character::Mechanic)
+            .at(
+                Step::Tough {
+                    tough: 0,
+                    successes: 2,
+                },
+                Aid::None,
+            );
+        let after = |stealth: u8| {
+            let mut next = tough.with_stealth(stealth);
+            next.apply_outcome(&rules, 5); // a success that costs a point
+            next.aid()
+        };
+        assert_eq!(after(1), Aid::None);
+        assert_eq!(after(2), Aid::Open);
+        assert_ne!(stealth_class(1), stealth_class(2));
+        assert_ne!(stealth_class(0), stealth_class(1));
     }
 }
