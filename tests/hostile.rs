@@ -752,6 +752,46 @@ fn repeated_or_contradictory_arguments_are_refused() {
 }
 
 #[test]
+fn stealth_ranges_give_one_row_per_stealth_and_empty_ranges_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let outcome = run(
+        dir.path(),
+        &["exact", "--stealth", "0..=3", "--quiet", "--out", "-"],
+    );
+    assert_eq!(outcome.code, Some(0), "{outcome:?}");
+    let mut lines = outcome.stdout.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = header.iter().position(|&h| h == "stealth").unwrap();
+    let stealths: Vec<&str> = lines.map(|l| l.split(',').nth(column).unwrap()).collect();
+    assert_eq!(stealths, ["0", "1", "2", "3"], "{}", outcome.stdout);
+    assert!(snapshot(dir.path()).is_empty());
+    for (args, why) in [
+        (
+            &["exact", "--stealth", "9..=3", "--out", "x.csv"][..],
+            "range '9..=3' is empty",
+        ),
+        (
+            &["exact", "--stealth", "9..=3", "--quiet", "--out", "-"],
+            "range '9..=3' is empty",
+        ),
+        (
+            &["simulate", "--stealth", "5..5", "--out", "x.csv"],
+            "range '5..5' is empty",
+        ),
+        (
+            &["solve", "--stealth", "0..=5,3", "--out", "x.csv"],
+            "stealth 3 is given twice ('0..=5' and '3' overlap)",
+        ),
+    ] {
+        let message = refused(dir.path(), args);
+        assert!(
+            message.contains(why) && message.contains("--stealth"),
+            "{args:?}: {message}"
+        );
+    }
+}
+
+#[test]
 fn strategy_files_refuse_repeats_and_orders_that_recruit_nobody() {
     let dir = tempfile::tempdir().unwrap();
     for (text, at, why) in [

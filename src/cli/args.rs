@@ -44,7 +44,8 @@ impl RulesArgs {
 /// the threads and progress display that every long-running command takes.
 #[derive(Args, Debug, Clone)]
 pub struct ExactEngineArgs {
-    /// Starting stealth values, comma-separated, distinct (each 0..=99).
+    /// Starting stealth values, each 0..=99, none twice: a comma-separated list of values and
+    /// ranges, `0..=30` (inclusive) or `8..12` (half-open), e.g. `0..=3,8,10..=12`.
     // `default_value`, not `default_values_t`: help shows the default as it must be typed.
     #[arg(long, default_value = "8,10,12", value_parser = bounds::stealths)]
     pub stealth: StealthList,
@@ -103,7 +104,8 @@ impl ExactEngineArgs {
 /// Arguments of every multi-game run: stealth list, game count, seed, threads, output.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Starting stealth values, comma-separated, distinct (each 0..=99).
+    /// Starting stealth values, each 0..=99, none twice: a comma-separated list of values and
+    /// ranges, `0..=30` (inclusive) or `8..12` (half-open), e.g. `0..=3,8,10..=12`.
     #[arg(long, default_value = "8,10,12", value_parser = bounds::stealths)]
     pub stealth: StealthList,
     /// Games per starting stealth (1..=10^12).

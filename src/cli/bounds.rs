@@ -86,7 +86,9 @@ pub fn stealth(text: &str) -> Result<u8, String> {
         .ok_or_else(|| format!("{value} is not in 0..={MAX_STEALTH}"))
 }
 
-/// A comma-separated list of distinct starting stealths, in the order given.
+/// A list of distinct starting stealths, in the order given: values (`8`), inclusive ranges
+/// (`0..=30`) and half-open ranges (`8..12`, as in Rust), comma-separated, each range
+/// ascending.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StealthList(pub Vec<u8>);
 
@@ -121,23 +123,86 @@ impl fmt::Display for StealthList {
 
 impl FromStr for StealthList {
     type Err = String;
-    /// Each value 0..=99; a value given twice is refused (it would be a duplicate row).
+    /// Each value 0..=99; a value given twice, alone or inside a range, is refused (it would
+    /// be a duplicate row), and so is an empty range (`5..5`, `9..=3`): both are typos.
     fn from_str(text: &str) -> Result<StealthList, String> {
         let mut list = Vec::new();
+        // The item that gave each stealth, to name both sides of a repeat.
+        let mut given_by: [Option<&str>; MAX_STEALTH as usize + 1] =
+            [None; MAX_STEALTH as usize + 1];
         for item in text.split(',') {
-            let value = stealth(item)?;
-            if list.contains(&value) {
-                return Err(format!(
-                    "stealth {value} is given twice; list each starting stealth once"
-                ));
+            let (low, high) = stealth_range(item)?;
+            for value in low..=high {
+                if let Some(earlier) = given_by[usize::from(value)] {
+                    return Err(if earlier.contains("..") || item.contains("..") {
+                        format!(
+                            "stealth {value} is given twice ('{}' and '{}' overlap); list each \
+                             starting stealth once",
+                            earlier.trim(),
+                            item.trim()
+                        )
+                    } else {
+                        format!("stealth {value} is given twice; list each starting stealth once")
+                    });
+                }
+                given_by[usize::from(value)] = Some(item);
+                list.push(value);
             }
-            list.push(value);
         }
         Ok(StealthList(list))
     }
 }
 
-/// `--stealth LIST`.
+/// One item of a stealth list as its lowest and highest stealth: `8` is `(8, 8)`, `0..=30`
+/// is `(0, 30)`, `8..12` is `(8, 11)`.
+fn stealth_range(item: &str) -> Result<(u8, u8), String> {
+    let (start, end, inclusive) = if let Some((start, end)) = item.split_once("..=") {
+        (start, end, true)
+    } else if let Some((start, end)) = item.split_once("..") {
+        (start, end, false)
+    } else {
+        let value = stealth(item)?;
+        return Ok((value, value));
+    };
+    let item = item.trim();
+    let bound = |text: &str| -> Result<u64, String> {
+        text.trim().parse().map_err(|e| {
+            if text.trim().is_empty() {
+                format!(
+                    "range '{item}' needs a start and an end (e.g. 0..=30 for 0 to 30 inclusive)"
+                )
+            } else {
+                format!("range '{item}': '{}': {e}", text.trim())
+            }
+        })
+    };
+    let start = bound(start)?;
+    let end = bound(end)?;
+    // The highest value in the range; `None` when there is none.
+    let last = if inclusive {
+        Some(end).filter(|&end| end >= start)
+    } else {
+        end.checked_sub(1).filter(|&last| last >= start)
+    };
+    let Some(last) = last else {
+        return Err(if start > end {
+            format!("range '{item}' is empty: its start is above its end (ranges go upward)")
+        } else {
+            format!(
+                "range '{item}' is empty: {start}..{end} stops before {end} (write \
+                 {start}..={end} for {end} alone)"
+            )
+        });
+    };
+    match (u8::try_from(start), u8::try_from(last)) {
+        (Ok(start), Ok(last)) if last <= MAX_STEALTH => Ok((start, last)),
+        _ => Err(format!(
+            "range '{item}' goes past {MAX_STEALTH}: each stealth is in 0..={MAX_STEALTH}"
+        )),
+    }
+}
+
+/// `--stealth LIST`: values and ranges (`0..=3,8,10..12`), no stealth twice.
 pub fn stealths(text: &str) -> Result<StealthList, String> {
     text.parse()
 }
@@ -213,6 +278,60 @@ mod tests {
         );
         assert!(stealths("8,x").unwrap_err().contains("invalid digit"));
         assert!(stealths("8,,10").unwrap_err().contains("empty string"));
+    }
+
+    #[test]
+    fn stealth_lists_take_ranges_in_the_order_written() {
+        let list = |text: &str| stealths(text).map(|l| l.0);
+        assert_eq!(list("0..=30"), Ok((0..=30).collect()));
+        assert_eq!(list("8..12"), Ok(vec![8, 9, 10, 11]));
+        assert_eq!(list("5..=5"), Ok(vec![5]));
+        assert_eq!(list("5..6"), Ok(vec![5]));
+        assert_eq!(list("0..=99").unwrap().len(), 100);
+        // Half-open as in Rust: `0..100` ends at 99.
+        assert_eq!(list("0..100"), list("0..=99"));
+        assert_eq!(list("0..=3,8,10..=12"), Ok(vec![0, 1, 2, 3, 8, 10, 11, 12]));
+        // The order written; each range ascending.
+        assert_eq!(list("12,0..2,7..=8,3"), Ok(vec![12, 0, 1, 7, 8, 3]));
+        assert_eq!(list(" 1 ..= 3 , 9"), Ok(vec![1, 2, 3, 9]));
+    }
+
+    #[test]
+    fn stealth_ranges_refuse_repeats_empty_ranges_and_bad_ends() {
+        let error = |text: &str| stealths(text).unwrap_err();
+        // A range overlapping a value or another range is a repeat, named with both items.
+        assert_eq!(
+            error("0..=5,3"),
+            "stealth 3 is given twice ('0..=5' and '3' overlap); list each starting stealth once"
+        );
+        assert!(error("8,0..=10").contains("stealth 8 is given twice ('8' and '0..=10' overlap)"));
+        assert!(error("0..5,4..=6").contains("stealth 4 is given twice"));
+        assert!(error("1..=3,1..=3").contains("stealth 1 is given twice"));
+        // Empty ranges.
+        assert_eq!(
+            error("9..=3"),
+            "range '9..=3' is empty: its start is above its end (ranges go upward)"
+        );
+        assert!(error("9..3").contains("range '9..3' is empty"));
+        assert_eq!(
+            error("5..5"),
+            "range '5..5' is empty: 5..5 stops before 5 (write 5..=5 for 5 alone)"
+        );
+        assert!(error("0..0").contains("is empty"));
+        // Past 99, however far, refused before anything is built.
+        assert!(error("0..=100").contains("range '0..=100' goes past 99"));
+        assert!(error("0..101").contains("goes past 99"));
+        assert!(error("100..=100").contains("goes past 99"));
+        assert!(error("0..=18446744073709551615").contains("goes past 99"));
+        assert!(error("0..=18446744073709551616").contains("too large"));
+        // Missing or malformed ends.
+        assert!(error("..=5").contains("range '..=5' needs a start and an end"));
+        assert!(error("5..").contains("needs a start and an end"));
+        assert!(error("..").contains("needs a start and an end"));
+        assert!(error("1..2..3").contains("range '1..2..3': '2..3': invalid digit"));
+        assert!(error("a..=3").contains("range 'a..=3': 'a': invalid digit"));
+        assert!(error("-1..=3").contains("invalid digit"));
+        assert!(error("0..=3,").contains("empty string"));
     }
 
     #[test]

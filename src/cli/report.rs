@@ -39,8 +39,8 @@ pub struct ReportArgs {
     #[arg(long, default_value_t = 16,
           value_parser = clap::value_parser!(u8).range(0..=MAX_STEALTH as i64))]
     pub max_stealth: u8,
-    /// Headline stealths: rule variants, loss causes and comparisons (distinct, each at most
-    /// `--max-stealth`).
+    /// Headline stealths: rule variants, loss causes and comparisons (none twice, each at most
+    /// `--max-stealth`); values and ranges as `0..=3,8,10..12`.
     #[arg(long, default_value = "8,10,12", value_parser = bounds::stealths)]
     pub stealth: StealthList,
     /// Worker threads, 1..=256 (default: all cores).
