@@ -136,7 +136,14 @@ fn parallel_solves_give_the_same_bits_for_any_thread_count() {
                     .iter()
                     .map(|&s| format!("{:?}", policy.expectation(&State::new(s))))
                     .collect();
-                (format!("{solutions:?}"), figures)
+                // The figures computed in the layers, by a solver of their own.
+                let layered = raven::engine::solve_with_figures(
+                    &Solver::new(rules),
+                    &stealths,
+                    &raven::engine::Budget::UNLIMITED,
+                )
+                .expect("no limit");
+                (format!("{solutions:?}"), figures, format!("{layered:?}"))
             })
         };
         let serial = run(1);
@@ -179,6 +186,51 @@ fn relabelled_positions_get_the_same_bits() {
                     "{rules}, stealth {stealth}, {step:?}"
                 );
             }
+        }
+    }
+}
+
+/// The layered solve's figures (`solve_with_figures`, computed while the table is filled)
+/// are an optimal policy's: the win probability is the optimal value, the outcomes add up to
+/// one, and every figure agrees with the walk's own policy evaluation but where the two break
+/// an exact tie differently — between options that all lose, which may lose in the finale
+/// with no one able or with the finale character down. So the two finale causes may split
+/// differently; their sum, and every other figure, may not.
+#[test]
+fn layered_policy_figures_agree_with_the_walks() {
+    use raven::engine::solve::{PolicyEvaluation, solve};
+    use raven::engine::{Budget, solve_with_figures};
+    let stealths = [0u8, 1, 2, 5];
+    for rules in [MAIN_TEXT, CLARIFIED] {
+        let layered = solve_with_figures(&Solver::new(rules), &stealths, &Budget::UNLIMITED)
+            .expect("no limit");
+        let walked = Solver::new(rules);
+        solve(&walked, &stealths);
+        let mut policy = PolicyEvaluation::new(&walked);
+        for (solution, figures) in layered {
+            let walk = policy.expectation(&State::new(solution.stealth));
+            let close = |a: f64, b: f64, what: &str| {
+                assert!(
+                    (a - b).abs() < 1e-12,
+                    "{rules} at {}: {what} {a} vs {b}",
+                    solution.stealth
+                );
+            };
+            close(figures.win, solution.value, "win vs value");
+            close(figures.win + figures.losses.iter().sum::<f64>(), 1.0, "total");
+            close(figures.win, walk.win, "win");
+            close(figures.losses[0], walk.losses[0], "recruitment losses");
+            close(figures.losses[1], walk.losses[1], "run losses");
+            close(
+                figures.losses[2] + figures.losses[3],
+                walk.losses[2] + walk.losses[3],
+                "finale losses",
+            );
+            close(figures.discovered, walk.discovered, "discovered");
+            close(figures.stealth_left, walk.stealth_left, "stealth left");
+            close(figures.reached_run, walk.reached_run, "reached run");
+            close(figures.team_at_run, walk.team_at_run, "team at run");
+            close(figures.deaths, walk.deaths, "deaths");
         }
     }
 }

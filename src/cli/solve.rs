@@ -9,10 +9,10 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 
-use crate::engine::solve::{Opening, PolicyEvaluation, opening};
-use crate::engine::{Budget, Halt, Solver, exact_within, solve_within};
+use crate::engine::solve::{Opening, opening};
+use crate::engine::{Budget, Halt, Solver, exact_within, solve_with_figures};
 use crate::error::{Error, Result};
-use crate::game::{Character, State};
+use crate::game::Character;
 use crate::report::{Expectation, Method, Summary, table};
 use crate::rules::Rules;
 use crate::strategy::{OPTIMAL, REFERENCE, playbook};
@@ -244,7 +244,9 @@ fn solve_and_explain(
     started: Instant,
 ) -> Result<OptimalPlay, Halt> {
     let solver = Solver::new(rules);
-    let solutions = solve_within(&solver, stealths, &budget)?;
+    let (solutions, optimal) = solve_with_figures(&solver, stealths, &budget)?
+        .into_iter()
+        .unzip();
     let solve_seconds = started.elapsed().as_secs_f64();
     let states = solver.states();
     let openings = if explain {
@@ -252,11 +254,6 @@ fn solve_and_explain(
     } else {
         Vec::new()
     };
-    let mut evaluation = PolicyEvaluation::new(&solver);
-    let optimal = stealths
-        .iter()
-        .map(|&s| evaluation.expectation(&State::new(s)))
-        .collect();
     Ok(OptimalPlay {
         solutions,
         solve_seconds,

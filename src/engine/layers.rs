@@ -1,45 +1,62 @@
-//! The run and the finale solved a stealth layer at a time, each position's transitions worked
-//! out once and replayed at every stealth.
+//! The solver's table filled a stealth layer at a time, each position's transitions worked out
+//! once per class of stealths and replayed at every stealth of the class.
 //!
 //! The rules read stealth only as "discovered or not" and change it only by one lost point, so
 //! a position plays alike at every stealth from 2 up ([`canon::stealth_class`]): the same
-//! options, the same outcomes, every successor the same number of points higher. Stepping the
-//! state machine is most of a solve's cost (about a microsecond a position), so this module
-//! steps it once per position, at stealth 2, and *compiles* what it finds — the expectimax
-//! expression between the position and the memoised positions it leads to — into a few
-//! [`Op`]s. Stealths 3, 4, … are then filled by replaying those expressions over the value
-//! table: no state machine, no canonical forms, a handful of loads a position. Stealth 0 and
-//! 1, each a class of its own, are solved by the solver's own walk.
+//! options, the same outcomes, every successor the same number of points higher; 0 and 1 are
+//! classes of their own. Stepping the state machine is most of a solve's cost (about a
+//! microsecond a position), so this module steps it once per position and class — at stealth
+//! 0, 1 and 2 — and *compiles* what it finds, the expectimax expression between the position
+//! and the memoised positions it leads to, into a few [`Op`]s: a [`Program`] per class.
+//! Stealths 3, 4, … are then filled by replaying the class-2 program: no state machine, no
+//! canonical forms, a handful of loads a position.
 //!
-//! Positions are compiled in the order the walk finishes them (successors first), so
-//! replaying the list in that order at stealth `s` finds every successor at `s` already
-//! filled, and those at `s − 1` filled by the previous layer. The replayed arithmetic is the
-//! walk's own, in its order (the same merged outcomes, the same value-ordered sums at chance
-//! points that name characters, the same maximum), so the table holds the same bits as a walk
-//! would have stored: the values do not depend on the layering, the thread count or the
-//! order in which parts are solved. A position the compiler cannot express (none is known)
-//! falls back to the walk at every stealth.
+//! A program lists its positions in the order the compiler finishes them (successors first),
+//! so replaying it in that order at stealth `s` finds every successor at `s` already filled,
+//! and those at `s − 1` filled by the layer below. While a layer is computed its values sit in
+//! a plain array by local id (copied into the solver's table as they come), small and close
+//! together. The replayed arithmetic is the solver's walk's own, in its order (the same merged
+//! outcomes, the same value-ordered sums at chance points that name characters, the same
+//! maximum), so the table holds the same bits as the walk would have stored: the values do not
+//! depend on the layering, the thread count or the order in which parts are solved. A position
+//! the compiler cannot express (none is known) falls back to the walk.
+//!
+//! The same replay, choosing at each decision the first option of highest value, adds up the
+//! optimal policy's figures ([`Figures`]).
+
+use std::sync::Mutex;
 
 use rustc_hash::FxHashMap;
 
-use crate::game::{Node, Outcome, State, canon};
+use crate::game::{MAX_ACTIONS, Node, Outcome, State, canon};
+use crate::report::Expectation;
 
-use super::exact::{Budget, Halt, worth_memoising};
+use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
 use super::memo::{self, Place};
-use super::solve::Solver;
+use super::solve::{PolicyEvaluation, Solver};
 
-/// The stealth positions are compiled at: the lowest of the class that plays alike at every
-/// higher stealth ([`canon::stealth_class`]).
+/// The lowest stealth of the class that plays alike at every higher stealth: positions are
+/// compiled at 0, 1 and this.
 pub(super) const COMPILED_AT: u8 = canon::ALIKE_FROM_STEALTH;
+
+/// The number of stealth classes, one program each.
+const CLASSES: usize = COMPILED_AT as usize + 1;
+
+/// No position ([`Op::Below`] of a class with no higher stealth).
+const NONE: u32 = u32::MAX;
 
 /// One instruction of a compiled position, in prefix order: an operator, then its operands.
 #[derive(Clone, Copy, Debug)]
 enum Op {
-    /// A finished game: 1 for a win, 0 for a loss.
-    Over(bool),
-    /// The value of compiled position `id` of this part, `drop` stealth points below (0 or
-    /// 1).
-    Local { id: u32, drop: u8 },
+    /// A finished game: 1 for a win, 0 for a loss; `end` indexes the game's end in
+    /// [`Figures::ends`] when the part computes figures.
+    Over { win: bool, end: u32 },
+    /// The value of position `id` of this program at the same stealth.
+    Here { id: u32 },
+    /// The value of a position one point lower: `lower` in the program of the class below
+    /// when the compiled position is at the lowest stealth of its class, else `same` in this
+    /// program (one layer down).
+    Below { lower: u32, same: u32 },
     /// The stored value of a position solved before this part (`Part::tables[slot]`), `drop`
     /// stealth points below.
     Table { slot: u32, drop: u8 },
@@ -63,32 +80,9 @@ struct Compiled {
     ops: Option<(u32, u32)>,
 }
 
-/// A memoised successor met while compiling: the instruction that reads it (`op`, filled in
-/// once it is known whether this part computes it), the position itself and its place.
-struct Leaf {
-    op: usize,
-    state: State,
-    place: Place,
-}
-
-/// The values of a part's compiled positions at two consecutive stealths, by local id.
-struct Layers {
-    below: Vec<f64>,
-    here: Vec<f64>,
-}
-
-/// One part of the table that shares no position with the other parts being filled at the
-/// same time (a team shape, a finale character, the positions of phase 1 under one kind of
-/// main character), compiled and then replayed layer by layer.
-///
-/// The part's positions get local ids, and a layer's values sit in a plain array by id while
-/// it is computed (copied into the solver's table as they come): a replayed position reads
-/// its successors from this layer's array and the one below, small and close together.
-pub(super) struct Part<'s> {
-    solver: &'s Solver,
-    budget: &'s Budget<'s>,
-    /// The highest stealth being filled.
-    highest: u8,
+/// The compiled positions of one stealth class.
+#[derive(Default)]
+struct Program {
     /// Local id of every position compiled so far, by place at stealth 0.
     ids: FxHashMap<Place, u32>,
     /// By local id.
@@ -96,8 +90,88 @@ pub(super) struct Part<'s> {
     /// Local ids in the order their values can be computed (successors first).
     order: Vec<u32>,
     ops: Vec<Op>,
+}
+
+/// A memoised successor met while compiling: the instruction that reads it (`op`, filled in
+/// once it is known where its value comes from), the position itself and its place.
+struct Leaf {
+    op: usize,
+    state: State,
+    place: Place,
+}
+
+/// A layer's values (and figures) by local id, and those of the layer below it.
+struct Layers {
+    here: Vec<f64>,
+    below: Vec<f64>,
+    figures_here: Vec<Expectation>,
+    figures_below: Vec<Expectation>,
+    /// Whether the layer below is the lowest stealth of the class below (read through
+    /// [`Op::Below`]`::lower`) rather than this program one point lower (`same`).
+    below_is_lower: bool,
+}
+
+impl Layers {
+    fn below_id(&self, lower: u32, same: u32) -> usize {
+        (if self.below_is_lower { lower } else { same }) as usize
+    }
+}
+
+/// The optimal policy's figures at the entries of the parts solved so far (the places other
+/// parts read: the finale's from the run, the run's from phase 1), at every stealth. Filled by
+/// the parts, shared by threads.
+#[derive(Default)]
+pub(super) struct EntryFigures(Mutex<FxHashMap<Place, Expectation>>);
+
+impl EntryFigures {
+    fn get(&self, place: Place) -> Option<Expectation> {
+        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&place).copied()
+    }
+
+    fn insert(&self, place: Place, figures: Expectation) {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.insert(place, figures);
+    }
+}
+
+/// What a part needs to compute the optimal policy's figures besides the values: the ends of
+/// the games its positions lead to, the figures other parts computed, and the walk's policy
+/// evaluation for positions the programs do not cover.
+pub(super) struct Figures<'s> {
+    /// Each finished game of an [`Op::Over`], and how many points below the compiled
+    /// position it ends.
+    ends: Vec<(State, u8)>,
+    shared: &'s EntryFigures,
+    walk: PolicyEvaluation<'s>,
+}
+
+impl<'s> Figures<'s> {
+    /// Figures for a part of `solver`, sharing entry figures through `shared`.
+    pub(super) fn new(solver: &'s Solver, shared: &'s EntryFigures) -> Self {
+        Figures {
+            ends: Vec::new(),
+            shared,
+            walk: PolicyEvaluation::new(solver),
+        }
+    }
+}
+
+/// One part of the table that shares no position with the other parts being filled at the
+/// same time (a team shape, a finale character, the positions of phase 1 under one kind of
+/// main character): a program per stealth class, compiled and then replayed.
+pub(super) struct Part<'s> {
+    solver: &'s Solver,
+    budget: &'s Budget<'s>,
+    /// The highest stealth being filled.
+    highest: u8,
+    programs: [Program; CLASSES],
     /// Places solved before this part that its positions lead to, at stealth 0.
     tables: Vec<Place>,
+    /// The optimal policy's figures, if asked for.
+    figures: Option<Figures<'s>>,
+    /// Per class, the local ids of the entries whose figures other parts read.
+    entries: [Vec<u32>; CLASSES],
 }
 
 impl<'s> Part<'s> {
@@ -107,41 +181,53 @@ impl<'s> Part<'s> {
             solver,
             budget,
             highest,
-            ids: FxHashMap::default(),
-            compiled: Vec::new(),
-            order: Vec::new(),
-            ops: Vec::new(),
+            programs: Default::default(),
             tables: Vec::new(),
+            figures: None,
+            entries: Default::default(),
         }
+    }
+
+    /// The same part, computing the optimal policy's figures too (ties between options of
+    /// equal value go to the first in the compiled position's [`State::actions`] order).
+    pub(super) fn with_figures(mut self, figures: Figures<'s>) -> Self {
+        self.figures = Some(figures);
+        self
+    }
+
+    /// The stealths of `class` this part fills.
+    fn class_stealths(&self, class: usize) -> std::ops::RangeInclusive<u8> {
+        let low = class as u8;
+        let high = if class + 1 == CLASSES {
+            self.highest
+        } else {
+            low
+        };
+        low..=high.min(self.highest)
     }
 
     /// Fills the table for every position reachable from `entries` (positions whose stealth
-    /// is set here, settled) at every stealth up to the part's highest.
+    /// is set here, settled) at every stealth up to the part's highest; the entries' figures
+    /// go to the shared [`EntryFigures`].
     pub(super) fn fill(mut self, entries: &[State]) -> Result<(), Halt> {
         let rules = *self.solver.rules();
-        let at = |entry: &State, stealth: u8| entry.with_stealth(stealth).settled(&rules);
-        // Stealth 0 and 1 are classes of their own: the walk solves them.
-        for stealth in 0..=self.highest.min(COMPILED_AT - 1) {
+        for class in 0..CLASSES.min(usize::from(self.highest) + 1) {
             for entry in entries {
-                self.solver.try_value(&at(entry, stealth), self.budget)?;
+                let entry = entry.with_stealth(class as u8).settled(&rules);
+                if entry.outcome().is_none() {
+                    let id = self.add(&entry, memo::place(&entry))?;
+                    self.entries[class].push(id);
+                }
             }
         }
-        if self.highest < COMPILED_AT {
-            return Ok(());
-        }
-        for entry in entries {
-            let entry = at(entry, COMPILED_AT);
-            if entry.outcome().is_none() {
-                self.add(&entry, memo::place(&entry))?;
-            }
-        }
-        self.replay(|_, _| {})
+        self.replay(|_, _, _| {})
     }
 
-    /// Compiles `entry` (a memoised position at [`COMPILED_AT`], at `place`) and everything it
-    /// leads to that is not compiled yet; its local id.
+    /// Compiles `entry` (a memoised position at stealth 0, 1 or [`COMPILED_AT`], at `place`)
+    /// and everything it leads to that is not compiled yet; its local id in its class's
+    /// program.
     pub(super) fn add(&mut self, entry: &State, place: Place) -> Result<u32, Halt> {
-        debug_assert_eq!(entry.stealth(), COMPILED_AT);
+        debug_assert!(entry.stealth() <= COMPILED_AT);
         debug_assert!(entry.outcome().is_none() && worth_memoising(entry));
         self.visit(entry, place.at_stealth(0))
     }
@@ -157,69 +243,114 @@ impl<'s> Part<'s> {
 
     /// [`Part::add`] for a position whose place at stealth 0 is `place`.
     fn visit(&mut self, state: &State, place: Place) -> Result<u32, Halt> {
-        if let Some(&id) = self.ids.get(&place) {
+        let class = usize::from(state.stealth());
+        if let Some(&id) = self.programs[class].ids.get(&place) {
             return Ok(id);
         }
-        let id = self.compiled.len() as u32;
-        self.ids.insert(place, id);
-        self.compiled.push(Compiled {
+        let program = &mut self.programs[class];
+        let id = program.compiled.len() as u32;
+        program.ids.insert(place, id);
+        program.compiled.push(Compiled {
             place,
             representative: *state,
             ops: None,
         });
-        let start = self.ops.len();
+        let start = program.ops.len();
         let mut leaves = Vec::new();
-        if self.compile(state, state.stealth(), &mut leaves) {
+        if self.compile(class, state, state.stealth(), &mut leaves) {
             for leaf in leaves {
                 let drop = state.stealth() - leaf.state.stealth();
                 let place = leaf.place.at_stealth(0);
-                self.ops[leaf.op] = if self.solved_before(place) {
+                let op = if self.solved_before(place) {
                     self.tables.push(place);
                     Op::Table {
                         slot: self.tables.len() as u32 - 1,
                         drop,
                     }
-                } else {
-                    // Met a point lower, it is met a point lower at every higher stealth.
-                    let state = leaf.state.with_stealth(COMPILED_AT);
-                    Op::Local {
-                        id: self.visit(&state, place)?,
-                        drop,
+                } else if drop == 0 {
+                    Op::Here {
+                        id: self.visit(&leaf.state, place)?,
                     }
+                } else {
+                    let lower = self.visit(&leaf.state, place)?;
+                    // In the top class, met a point lower at every higher stealth too.
+                    let same = if class + 1 == CLASSES {
+                        self.visit(&leaf.state.with_stealth(state.stealth()), place)?
+                    } else {
+                        NONE
+                    };
+                    Op::Below { lower, same }
                 };
+                self.programs[class].ops[leaf.op] = op;
             }
-            self.compiled[id as usize].ops = Some((start as u32, self.ops.len() as u32));
+            let end = self.programs[class].ops.len();
+            self.programs[class].compiled[id as usize].ops = Some((start as u32, end as u32));
         } else {
-            self.ops.truncate(start);
+            self.programs[class].ops.truncate(start);
         }
-        self.order.push(id);
+        self.programs[class].order.push(id);
         Ok(id)
     }
 
-    /// Fills the table at stealths [`COMPILED_AT`]`..=highest` for every compiled position,
-    /// layer by layer, handing each layer's values (by local id) to `layer`.
-    pub(super) fn replay(&mut self, mut layer: impl FnMut(u8, &[f64])) -> Result<(), Halt> {
-        let n = self.compiled.len();
+    /// Fills the table at every stealth up to the highest for every compiled position, layer
+    /// by layer, handing each layer's values (by local id in its class's program) and, if
+    /// computed, figures to `layer`.
+    pub(super) fn replay(
+        &mut self,
+        mut layer: impl FnMut(u8, &[f64], &[Expectation]),
+    ) -> Result<(), Halt> {
         let mut layers = Layers {
-            below: vec![f64::NAN; n],
-            here: vec![f64::NAN; n],
+            here: Vec::new(),
+            below: Vec::new(),
+            figures_here: Vec::new(),
+            figures_below: Vec::new(),
+            below_is_lower: true,
         };
-        // The layer below the first: a class of its own, solved by the walk.
-        for (id, entry) in self.compiled.iter().enumerate() {
-            layers.here[id] = self.value(entry, COMPILED_AT - 1, None)?;
-        }
-        for stealth in COMPILED_AT..=self.highest {
-            std::mem::swap(&mut layers.below, &mut layers.here);
-            for &id in &self.order {
-                let entry = &self.compiled[id as usize];
-                let replayed = entry.ops.and_then(|(start, end)| {
-                    let ops = &self.ops[start as usize..end as usize];
-                    let mut at = 0;
-                    self.eval(ops, &mut at, stealth, &layers)
-                });
-                layers.here[id as usize] = self.value(entry, stealth, replayed)?;
+        for class in 0..CLASSES {
+            let stealths = self.class_stealths(class);
+            for stealth in stealths {
+                std::mem::swap(&mut layers.below, &mut layers.here);
+                std::mem::swap(&mut layers.figures_below, &mut layers.figures_here);
+                layers.below_is_lower = stealth == class as u8;
+                let n = self.programs[class].compiled.len();
+                layers.here = vec![f64::NAN; n];
+                if self.figures.is_some() {
+                    layers.figures_here = vec![Expectation::default(); n];
+                }
+                self.replay_layer(class, stealth, &mut layers)?;
+                if let Some(figures) = &self.figures {
+                    for &id in &self.entries[class] {
+                        let place = self.programs[class].compiled[id as usize].place;
+                        let e = layers.figures_here[id as usize];
+                        figures.shared.insert(place.at_stealth(stealth), e);
+                    }
+                }
+                layer(stealth, &layers.here, &layers.figures_here);
             }
-            layer(stealth, &layers.here);
+        }
+        Ok(())
+    }
+
+    /// Computes one layer: every position of `class`'s program at `stealth`.
+    fn replay_layer(&mut self, class: usize, stealth: u8, layers: &mut Layers) -> Result<(), Halt> {
+        for i in 0..self.programs[class].order.len() {
+            let program = &self.programs[class];
+            let id = program.order[i] as usize;
+            let entry = &program.compiled[id];
+            let ops = entry
+                .ops
+                .map(|(start, end)| &program.ops[start as usize..end as usize]);
+            let replayed = ops.and_then(|ops| self.eval(ops, &mut 0, stealth, layers));
+            layers.here[id] = self.value(entry, stealth, replayed)?;
+            if self.figures.is_some() {
+                let replayed = ops.and_then(|ops| self.eval_figures(ops, &mut 0, stealth, layers));
+                let representative = entry.representative.with_stealth(stealth);
+                layers.figures_here[id] = match (replayed, &mut self.figures) {
+                    (Some(figures), _) => figures,
+                    (None, Some(figures)) => figures.walk.expectation(&representative),
+                    (None, None) => unreachable!("figures are computed"),
+                };
+            }
         }
         Ok(())
     }
@@ -252,9 +383,9 @@ impl<'s> Part<'s> {
         let op = ops[*at];
         *at += 1;
         match op {
-            Op::Over(win) => Some(if win { 1.0 } else { 0.0 }),
-            Op::Local { id, drop: 0 } => Some(layers.here[id as usize]),
-            Op::Local { id, .. } => Some(layers.below[id as usize]),
+            Op::Over { win, .. } => Some(if win { 1.0 } else { 0.0 }),
+            Op::Here { id } => Some(layers.here[id as usize]),
+            Op::Below { lower, same } => Some(layers.below[layers.below_id(lower, same)]),
             Op::Table { slot, drop } => {
                 let place = self.tables[slot as usize].at_stealth(stealth - drop);
                 self.solver.memo().get(place)
@@ -266,41 +397,99 @@ impl<'s> Part<'s> {
                 }
                 Some(best)
             }
-            Op::Chance { n, by_value } => {
+            Op::Chance { n, by_value: false } => {
+                let mut v = 0.0;
+                for _ in 0..n {
+                    let p = weight(ops, at);
+                    v += p * self.eval(ops, at, stealth, layers)?;
+                }
+                Some(v)
+            }
+            Op::Chance { n, by_value: true } => {
                 let mut terms = [(0.0, 0.0); MAX_TERMS];
                 let terms = &mut terms[..usize::from(n)];
                 for term in terms.iter_mut() {
-                    let Op::Weight(p) = ops[*at] else {
-                        unreachable!("a weight opens every term")
-                    };
-                    *at += 1;
+                    let p = weight(ops, at);
                     *term = (self.eval(ops, at, stealth, layers)?, p);
                 }
-                if by_value {
-                    // As the walk: in order of value, so relabellings of a position agree.
-                    terms.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-                    Some(terms.iter().map(|(v, p)| p * v).sum())
-                } else {
-                    let mut v = 0.0;
-                    for (value, p) in terms.iter() {
-                        v += p * value;
-                    }
-                    Some(v)
-                }
+                // As the walk: in order of value, so relabellings of a position agree.
+                terms.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+                Some(terms.iter().map(|(v, p)| p * v).sum())
             }
             Op::Weight(_) => unreachable!("a weight only opens a term"),
         }
     }
 
-    /// Appends the instructions of `state`'s expression — what the walk computes there —
-    /// down to memoised positions (pushed on `leaves`, their reads to be filled in) and
-    /// finished games. `false` when the expression cannot be compiled: more than one point
-    /// of stealth lost before a memoised position, an outsized chance point.
-    fn compile(&mut self, state: &State, root: u8, leaves: &mut Vec<Leaf>) -> bool {
+    /// The optimal policy's figures from the expression at `ops[*at..]` for its compiled
+    /// position at `stealth`: at a decision, those of the first option of highest value;
+    /// `None` if a position solved before this part is missing.
+    fn eval_figures(
+        &self,
+        ops: &[Op],
+        at: &mut usize,
+        stealth: u8,
+        layers: &Layers,
+    ) -> Option<Expectation> {
+        let figures = self.figures.as_ref().expect("figures are computed");
+        let op = ops[*at];
+        *at += 1;
+        match op {
+            Op::Over { end, .. } => {
+                let (end, drop) = figures.ends[end as usize];
+                Some(terminal(&end.with_stealth(stealth - drop)))
+            }
+            Op::Here { id } => Some(layers.figures_here[id as usize]),
+            Op::Below { lower, same } => Some(layers.figures_below[layers.below_id(lower, same)]),
+            Op::Table { slot, drop } => {
+                let place = self.tables[slot as usize].at_stealth(stealth - drop);
+                figures.shared.get(place)
+            }
+            Op::Max(n) => {
+                // The first option of highest value, as the walk's policy chooses.
+                let mut best: Option<(usize, f64)> = None;
+                let mut starts = [0usize; MAX_ACTIONS];
+                for (k, start) in starts.iter_mut().take(usize::from(n)).enumerate() {
+                    *start = *at;
+                    let v = self.eval(ops, at, stealth, layers)?;
+                    if best.is_none_or(|(_, b)| v > b) {
+                        best = Some((k, v));
+                    }
+                }
+                let (k, _) = best?;
+                let mut from = starts[k];
+                self.eval_figures(ops, &mut from, stealth, layers)
+            }
+            Op::Chance { n, .. } => {
+                let mut e = Expectation::default();
+                for _ in 0..n {
+                    let p = weight(ops, at);
+                    add_scaled(&mut e, &self.eval_figures(ops, at, stealth, layers)?, p);
+                }
+                Some(e)
+            }
+            Op::Weight(_) => unreachable!("a weight only opens a term"),
+        }
+    }
+
+    /// Appends to `class`'s program the instructions of `state`'s expression — what the walk
+    /// computes there — down to memoised positions (pushed on `leaves`, their reads to be
+    /// filled in) and finished games. `false` when the expression cannot be compiled: more
+    /// than one point of stealth lost before a memoised position, an outsized chance point.
+    fn compile(&mut self, class: usize, state: &State, root: u8, leaves: &mut Vec<Leaf>) -> bool {
         let rules = *self.solver.rules();
         match state.node(&rules) {
             Node::Over(outcome) => {
-                self.ops.push(Op::Over(outcome == Outcome::Win));
+                let end = match &mut self.figures {
+                    Some(figures) => {
+                        figures.ends.push((*state, root - state.stealth()));
+                        figures.ends.len() as u32 - 1
+                    }
+                    None => 0,
+                };
+                self.programs[class].ops.push(Op::Over {
+                    win: outcome == Outcome::Win,
+                    end,
+                });
                 true
             }
             // Only checks follow a lost point before a memoised position; stepping on from a
@@ -311,15 +500,15 @@ impl<'s> Part<'s> {
                 if n > MAX_TERMS {
                     return false;
                 }
-                self.ops.push(Op::Chance {
+                self.programs[class].ops.push(Op::Chance {
                     n: n as u8,
                     by_value: true,
                 });
                 chance.outcomes().all(|(outcome, p)| {
                     let mut next = *state;
                     next.apply_outcome(&rules, outcome);
-                    self.ops.push(Op::Weight(p));
-                    self.child(&next, root, leaves)
+                    self.programs[class].ops.push(Op::Weight(p));
+                    self.child(class, &next, root, leaves)
                 })
             }
             Node::Chance(chance) => {
@@ -338,22 +527,22 @@ impl<'s> Part<'s> {
                         return false;
                     }
                 }
-                self.ops.push(Op::Chance {
+                self.programs[class].ops.push(Op::Chance {
                     n: n as u8,
                     by_value: false,
                 });
                 terms[..n].iter().all(|(next, p)| {
-                    self.ops.push(Op::Weight(*p));
-                    self.child(next, root, leaves)
+                    self.programs[class].ops.push(Op::Weight(*p));
+                    self.child(class, next, root, leaves)
                 })
             }
             Node::Decision(_) => {
                 let actions = state.actions(&rules);
-                self.ops.push(Op::Max(actions.len() as u8));
+                self.programs[class].ops.push(Op::Max(actions.len() as u8));
                 actions.iter().all(|&action| {
                     let mut next = *state;
                     next.apply_action(&rules, action);
-                    self.child(&next, root, leaves)
+                    self.child(class, &next, root, leaves)
                 })
             }
         }
@@ -361,20 +550,31 @@ impl<'s> Part<'s> {
 
     /// The instructions for a successor: a read of its value if memoised (filled in by
     /// [`Part::visit`]), else its own expression.
-    fn child(&mut self, next: &State, root: u8, leaves: &mut Vec<Leaf>) -> bool {
+    fn child(&mut self, class: usize, next: &State, root: u8, leaves: &mut Vec<Leaf>) -> bool {
         if next.outcome().is_some() || !worth_memoising(next) {
-            return self.compile(next, root, leaves);
+            return self.compile(class, next, root, leaves);
         }
         if next.stealth() + 1 < root {
             return false;
         }
+        let ops = &mut self.programs[class].ops;
         leaves.push(Leaf {
-            op: self.ops.len(),
+            op: ops.len(),
             state: *next,
             place: memo::place(next),
         });
         // A placeholder, filled in by `visit`.
-        self.ops.push(Op::Over(false));
+        ops.push(Op::Max(0));
         true
     }
+}
+
+/// The weight that opens the term at `ops[*at]`, stepping past it.
+#[inline]
+fn weight(ops: &[Op], at: &mut usize) -> f64 {
+    let Op::Weight(p) = ops[*at] else {
+        unreachable!("a weight opens every term")
+    };
+    *at += 1;
+    p
 }

@@ -19,4 +19,4 @@ pub use exact::{
 pub use montecarlo::{Cancelled, Job, Tally, simulate};
 pub use paired::{PairedJob, PairedTally, simulate_paired};
 pub use play::{Observer, play_game, play_seeded};
-pub use solve::{Solver, solve, solve_within};
+pub use solve::{Solver, solve, solve_with_figures, solve_within};

@@ -23,7 +23,7 @@ use crate::report::Expectation;
 use crate::rules::Rules;
 
 use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
-use super::layers::{COMPILED_AT, Part};
+use super::layers::{COMPILED_AT, EntryFigures, Figures, Part};
 use super::memo::{self, Memo};
 
 /// A memoised optimal-value table for one set of rules, filled on demand — by one thread or
@@ -324,49 +324,75 @@ pub fn solve_within(
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Result<Vec<Solution>, Halt> {
+    let solved = solve_parts(solver, stealths, budget, false)?;
+    Ok(solved.into_iter().map(|(solution, _)| solution).collect())
+}
+
+/// [`solve_within`] with the figures of an optimal policy at each of `stealths` (as
+/// [`PolicyEvaluation`] reports them: ties between options of equal value go to the first in
+/// [`State::actions`] order of one position of the class), computed in the same layers.
+pub fn solve_with_figures(
+    solver: &Solver,
+    stealths: &[u8],
+    budget: &Budget<'_>,
+) -> Result<Vec<(Solution, Expectation)>, Halt> {
+    let solved = solve_parts(solver, stealths, budget, true)?;
+    Ok(solved
+        .into_iter()
+        .map(|(solution, figures)| (solution, figures.expect("figures asked for")))
+        .collect())
+}
+
+/// The solutions at `stealths` in the order given, with the policy's figures if `figures`.
+fn solve_parts(
+    solver: &Solver,
+    stealths: &[u8],
+    budget: &Budget<'_>,
+    figures: bool,
+) -> Result<Vec<(Solution, Option<Expectation>)>, Halt> {
     let Some(&highest) = stealths.iter().max() else {
         return Ok(Vec::new());
     };
-    solve_layers(solver, highest, budget)?;
+    let shared = figures.then(EntryFigures::default);
+    solve_layers(solver, highest, budget, shared.as_ref())?;
     let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
-    let mut openings = if highest >= COMPILED_AT {
-        phase_one(solver, &rolls, stealths, budget)?
-    } else {
-        Vec::new()
-    };
-    stealths
+    let mut solved = phase_one(solver, &rolls, stealths, budget, shared.as_ref())?;
+    Ok(stealths
         .iter()
         .map(|&stealth| {
-            let by_roll = match openings.iter().position(|o| o.stealth == stealth) {
-                Some(i) => std::mem::take(&mut openings[i].by_roll),
-                None => walk_openings(solver, &rolls, stealth, budget)?,
-            };
-            // Summed in roll order, so the sums do not depend on how the rolls were shared out.
-            let mut by_main = [0.0; 6];
-            let mut value = 0.0;
-            for (&(_, p), values) in rolls.iter().zip(&by_roll) {
-                let mut best = f64::NEG_INFINITY;
-                for (sum, &v) in by_main.iter_mut().zip(values) {
-                    *sum += p * v;
-                    best = best.max(v);
-                }
-                value += p * best;
-            }
-            Ok(Solution {
-                stealth,
-                value,
-                by_main,
-            })
+            let i = solved
+                .iter()
+                .position(|(s, _)| s.stealth == stealth)
+                .expect("every stealth asked for is solved");
+            solved.swap_remove(i)
         })
-        .collect()
+        .collect())
 }
 
-/// The value of every complication roll (in outcome order) with each main character, at one
-/// starting stealth.
-#[derive(Debug)]
-struct Openings {
+/// The solution at `stealth` from the value of every complication roll (by index in `rolls`)
+/// with every main character (by index), summed in roll order so the sums do not depend on
+/// how the rolls were shared out.
+fn sum_openings(
     stealth: u8,
-    by_roll: Vec<[f64; 6]>,
+    rolls: &[(u32, f64)],
+    value: impl Fn(usize, usize) -> f64,
+) -> Solution {
+    let mut by_main = [0.0; 6];
+    let mut total = 0.0;
+    for (roll, &(_, p)) in rolls.iter().enumerate() {
+        let mut best = f64::NEG_INFINITY;
+        for (main, sum) in by_main.iter_mut().enumerate() {
+            let v = value(roll, main);
+            *sum += p * v;
+            best = best.max(v);
+        }
+        total += p * best;
+    }
+    Solution {
+        stealth,
+        value: total,
+        by_main,
+    }
 }
 
 /// The game after complication roll `outcome` and the choice of `main`, at `stealth`.
@@ -377,104 +403,152 @@ fn after_main(rules: &Rules, stealth: u8, outcome: u32, main: Character) -> Stat
     state
 }
 
-/// [`Openings`] at `stealth` by the walk, the rolls in parallel.
-fn walk_openings(
-    solver: &Solver,
-    rolls: &[(u32, f64)],
-    stealth: u8,
-    budget: &Budget<'_>,
-) -> Result<Vec<[f64; 6]>, Halt> {
-    let rules = *solver.rules();
-    rolls
-        .par_iter()
-        .map(|&(outcome, _)| {
-            let mut values = [0.0; 6];
-            for c in Character::ALL {
-                values[c.index()] =
-                    solver.try_value(&after_main(&rules, stealth, outcome, c), budget)?;
-            }
-            Ok(values)
-        })
-        .collect()
+/// What one part of phase 1 found: for each stealth class, for each (roll, main) of its kind
+/// of main character, the index of its position among the class's distinct openings; and per
+/// stealth asked for, the value (and figures) of each distinct opening of its class.
+struct PhaseOne {
+    mains: &'static [Character],
+    opening: Vec<Vec<u32>>,
+    layers: Vec<(u8, Vec<f64>, Vec<Expectation>)>,
 }
 
-/// Phase 1 solved in layers ([`Part`]) at every stealth from [`COMPILED_AT`] to the highest
-/// of `stealths`, once the run is solved; the [`Openings`] of those of `stealths` it covers.
+/// The five non-medic characters, and the Medic: main characters whose games never meet.
+const MAIN_KINDS: [&[Character]; 2] = [
+    &[Character::Medic],
+    &[
+        Character::Hacker,
+        Character::Spy,
+        Character::Sniper,
+        Character::Demolitions,
+        Character::Mechanic,
+    ],
+];
+
+/// Phase 1 solved in layers ([`Part`]) at every stealth up to the highest of `stealths`, once
+/// the run is solved; the solutions (and figures, with `shared`) at `stealths`.
 ///
 /// Games with a Medic main character and with any other never meet (the main character is
 /// for the whole game), so they are two parts, solved side by side. The places of the 46 656
 /// rolls × 6 main characters — canonical forms, the costliest step — are found first, in
-/// parallel.
+/// parallel, for each stealth class asked for; most share a class, compiled once.
 fn phase_one(
     solver: &Solver,
     rolls: &[(u32, f64)],
     stealths: &[u8],
     budget: &Budget<'_>,
-) -> Result<Vec<Openings>, Halt> {
+    shared: Option<&EntryFigures>,
+) -> Result<Vec<(Solution, Option<Expectation>)>, Halt> {
     let rules = *solver.rules();
     let highest = stealths.iter().copied().max().unwrap_or(0);
-    let places: Vec<[memo::Place; 6]> = rolls
-        .par_iter()
-        .map(|&(outcome, _)| {
-            Character::ALL.map(|c| memo::place(&after_main(&rules, COMPILED_AT, outcome, c)))
+    // The stealth each class is compiled at, if a stealth of the class is asked for.
+    let classes: Vec<u8> = (0..=COMPILED_AT)
+        .filter(|&c| stealths.iter().any(|&s| s.min(COMPILED_AT) == c))
+        .collect();
+    let places: Vec<Vec<[memo::Place; 6]>> = classes
+        .iter()
+        .map(|&class| {
+            rolls
+                .par_iter()
+                .map(|&(outcome, _)| {
+                    Character::ALL.map(|c| memo::place(&after_main(&rules, class, outcome, c)))
+                })
+                .collect()
         })
         .collect();
-    let kinds: [&[Character]; 2] = [
-        &[Character::Medic],
-        &[
-            Character::Hacker,
-            Character::Spy,
-            Character::Sniper,
-            Character::Demolitions,
-            Character::Mechanic,
-        ],
-    ];
-    let wanted: Vec<u8> = stealths
-        .iter()
-        .copied()
-        .filter(|&s| s >= COMPILED_AT)
-        .collect();
-    let parts = kinds
+    let parts = MAIN_KINDS
         .par_iter()
-        .map(|mains| {
+        .map(|&mains| {
             let mut part = Part::new(solver, budget, highest);
-            // Local ids of the rolls' positions, roll by roll.
-            let mut ids = Vec::with_capacity(rolls.len() * mains.len());
-            for (&(outcome, _), places) in rolls.iter().zip(&places) {
-                for &main in *mains {
-                    let state = after_main(&rules, COMPILED_AT, outcome, main);
-                    ids.push(part.add(&state, places[main.index()])?);
-                }
+            if let Some(shared) = shared {
+                part = part.with_figures(Figures::new(solver, shared));
             }
-            let mut openings: Vec<Openings> = Vec::new();
-            part.replay(|stealth, values| {
-                if wanted.contains(&stealth) {
-                    let by_roll = ids
-                        .chunks(mains.len())
-                        .map(|ids| {
-                            let mut row = [f64::NAN; 6];
-                            for (&main, &id) in mains.iter().zip(ids) {
-                                row[main.index()] = values[id as usize];
-                            }
-                            row
-                        })
-                        .collect();
-                    openings.push(Openings { stealth, by_roll });
+            // Per class, the local ids of the rolls' positions, roll by roll, and the
+            // distinct ones.
+            let mut distinct = Vec::new();
+            let mut opening = Vec::new();
+            for (&class, places) in classes.iter().zip(&places) {
+                let mut ids = Vec::with_capacity(rolls.len() * mains.len());
+                for (&(outcome, _), places) in rolls.iter().zip(places) {
+                    for &main in mains {
+                        let state = after_main(&rules, class, outcome, main);
+                        ids.push(part.add(&state, places[main.index()])?);
+                    }
+                }
+                let mut unique = ids.clone();
+                unique.sort_unstable();
+                unique.dedup();
+                opening.push(
+                    ids.iter()
+                        .map(|id| unique.binary_search(id).expect("listed") as u32)
+                        .collect(),
+                );
+                distinct.push(unique);
+            }
+            let mut layers = Vec::new();
+            part.replay(|stealth, values, figures| {
+                if stealths.contains(&stealth) {
+                    let class = classes
+                        .iter()
+                        .position(|&c| c == stealth.min(COMPILED_AT))
+                        .expect("a class asked for");
+                    let distinct = &distinct[class];
+                    let values = distinct.iter().map(|&id| values[id as usize]).collect();
+                    let figures = if figures.is_empty() {
+                        Vec::new()
+                    } else {
+                        distinct.iter().map(|&id| figures[id as usize]).collect()
+                    };
+                    layers.push((stealth, values, figures));
                 }
             })?;
-            Ok(openings)
+            Ok(PhaseOne {
+                mains,
+                opening,
+                layers,
+            })
         })
-        .collect::<Result<Vec<Vec<Openings>>, Halt>>()?;
-    // The two kinds' values side by side.
-    let [medic, others]: [Vec<Openings>; 2] = parts.try_into().expect("two kinds of main");
-    Ok(others
-        .into_iter()
-        .zip(medic)
-        .map(|(mut all, medic)| {
-            for (row, medic_row) in all.by_roll.iter_mut().zip(medic.by_roll) {
-                row[Character::Medic.index()] = medic_row[Character::Medic.index()];
-            }
-            all
+        .collect::<Result<Vec<PhaseOne>, Halt>>()?;
+    // Where each main character's openings are: (part, position among its mains).
+    let mut of_main = [(0, 0); 6];
+    for (k, part) in parts.iter().enumerate() {
+        for (j, main) in part.mains.iter().enumerate() {
+            of_main[main.index()] = (k, j);
+        }
+    }
+    Ok((0..parts[0].layers.len())
+        .map(|layer| {
+            let stealth = parts[0].layers[layer].0;
+            let class = classes
+                .iter()
+                .position(|&c| c == stealth.min(COMPILED_AT))
+                .expect("a class asked for");
+            let opening = |roll: usize, main: usize| {
+                let (k, j) = of_main[main];
+                let part = &parts[k];
+                part.opening[class][roll * part.mains.len() + j] as usize
+            };
+            let value = |roll: usize, main: usize| {
+                let (k, _) = of_main[main];
+                parts[k].layers[layer].1[opening(roll, main)]
+            };
+            let solution = sum_openings(stealth, rolls, value);
+            let figures = shared.map(|_| {
+                // As the walk's policy: the first main character of highest value.
+                let mut e = Expectation::default();
+                for (roll, &(_, p)) in rolls.iter().enumerate() {
+                    let mut best = 0;
+                    for main in 1..6 {
+                        if value(roll, main) > value(roll, best) {
+                            best = main;
+                        }
+                    }
+                    let (k, _) = of_main[best];
+                    let figures = &parts[k].layers[layer].2[opening(roll, best)];
+                    add_scaled(&mut e, figures, p);
+                }
+                e
+            });
+            (solution, figures)
         })
         .collect())
 }
@@ -487,13 +561,41 @@ fn phase_one(
 /// different shapes ([`canon::team_shapes`]) and, in the finale, different finale characters
 /// never lead to each other's positions. The run then finds its finale solved, and phase 1
 /// its run.
-fn solve_layers(solver: &Solver, highest: u8, budget: &Budget<'_>) -> Result<(), Halt> {
+fn solve_layers(
+    solver: &Solver,
+    highest: u8,
+    budget: &Budget<'_>,
+    shared: Option<&EntryFigures>,
+) -> Result<(), Halt> {
+    let part = || {
+        let part = Part::new(solver, budget, highest);
+        match shared {
+            Some(shared) => part.with_figures(Figures::new(solver, shared)),
+            None => part,
+        }
+    };
     let rules = *solver.rules();
     let shapes = canon::team_shapes();
     // Larger teams first: the longest tasks start first, the short ones fill in.
+    // A finale character of each role: the main character, the Medic, one of the
+    // interchangeable others (any other's positions are relabellings of the first's, the
+    // same places).
+    let roles = |team: &[Character]| -> Vec<Character> {
+        let other = team[1..].iter().find(|c| **c != Character::Medic);
+        let medic = team[1..].iter().find(|c| **c == Character::Medic);
+        std::iter::once(&team[0])
+            .chain(medic)
+            .chain(other)
+            .copied()
+            .collect()
+    };
     let mut finales: Vec<(&[Character], Character)> = shapes
         .iter()
-        .flat_map(|team| team.iter().map(move |&finale| (team.as_slice(), finale)))
+        .flat_map(|team| {
+            roles(team)
+                .into_iter()
+                .map(move |finale| (team.as_slice(), finale))
+        })
         .collect();
     finales.sort_by_key(|(team, _)| std::cmp::Reverse(team.len()));
     // R14 variant: a substitute moves play to another finale character's positions, so the
@@ -516,7 +618,7 @@ fn solve_layers(solver: &Solver, highest: u8, budget: &Budget<'_>) -> Result<(),
                     })
                 })
                 .collect();
-            Part::new(solver, budget, highest).fill(&entries)
+            part().fill(&entries)
         })?;
     let mut teams: Vec<&[Character]> = shapes.iter().map(Vec::as_slice).collect();
     teams.sort_by_key(|team| std::cmp::Reverse(team.len()));
@@ -524,7 +626,7 @@ fn solve_layers(solver: &Solver, highest: u8, budget: &Budget<'_>) -> Result<(),
         let entries: Vec<State> = canon::team_healths(team, 0)
             .map(|state| state.at(Step::RunType { challenge: 0 }, Aid::None))
             .collect();
-        Part::new(solver, budget, highest).fill(&entries)
+        part().fill(&entries)
     })
 }
 

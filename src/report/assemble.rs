@@ -19,10 +19,9 @@ use rayon::prelude::*;
 
 use crate::engine::montecarlo::{Job, Tally, simulate};
 use crate::engine::paired::{PairedJob, simulate_paired};
-use crate::engine::solve::{PolicyEvaluation, Solver, solve_within};
+use crate::engine::solve::{Solver, solve_with_figures, solve_within};
 use crate::engine::{Budget, Halt, exact_within};
 use crate::error::{Error, Result};
-use crate::game::State;
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use crate::strategy::{OPTIMAL, OptimalStrategy, REFERENCE, Strategy, playbook, resolve};
 
@@ -411,13 +410,10 @@ impl Task {
             }
             Task::Solve { rules } => {
                 let solver = Solver::new(rules);
-                solve_within(&solver, all, &unlimited)?;
-                let figures = {
-                    let mut evaluation = PolicyEvaluation::new(&solver);
-                    all.iter()
-                        .map(|&s| evaluation.expectation(&State::new(s)))
-                        .collect()
-                };
+                let figures = solve_with_figures(&solver, all, &unlimited)?
+                    .into_iter()
+                    .map(|(_, figures)| figures)
+                    .collect();
                 Ok(Done::Solved {
                     rules,
                     solver: Box::new(solver),
