@@ -1,6 +1,7 @@
 //! The exact engines at the sizes the README quotes: the exact expectation of every bundled
 //! strategy and of `random` at stealth 8, 10, 12 (one memo shared by the stealths, as
-//! `raven exact` does), and the optimal solve at stealth 10 and at 8, 10, 12.
+//! `raven exact` does), and the optimal solve at stealth 10, at 8, 10, 12 and at 0..=30, with
+//! and without the optimal policy's figures.
 //!
 //! Some of these take seconds per iteration; criterion's minimum of 10 samples makes the
 //! whole file take several minutes. Run one with a filter, e.g.
@@ -9,7 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use raven::engine::{Solver, exact, solve};
+use raven::engine::{Budget, Solver, exact, solve, solve_with_figures};
 use raven::rules::MAIN_TEXT;
 use raven::strategy::{BUNDLED, RandomStrategy, ReferenceStrategy, Strategy, resolve};
 
@@ -36,16 +37,28 @@ fn bench_exact(c: &mut Criterion) {
 fn bench_solve(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
-    for stealths in [&[10u8][..], &STEALTHS] {
-        let name = stealths
-            .iter()
-            .map(u8::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
+    let every: Vec<u8> = (0..=30).collect();
+    for stealths in [&[10u8][..], &STEALTHS, &every] {
+        let name = match stealths {
+            [only] => only.to_string(),
+            [first, .., last] if stealths.len() > 3 => format!("{first}..={last}"),
+            _ => stealths
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+        };
         group.bench_function(format!("stealth {name}"), |b| {
             b.iter(|| {
                 let solver = Solver::new(MAIN_TEXT);
                 black_box(solve(&solver, stealths))
+            })
+        });
+        // What `raven solve` computes: the values and the optimal policy's figures.
+        group.bench_function(format!("stealth {name} with figures"), |b| {
+            b.iter(|| {
+                let solver = Solver::new(MAIN_TEXT);
+                black_box(solve_with_figures(&solver, stealths, &Budget::UNLIMITED))
             })
         });
     }

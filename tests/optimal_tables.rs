@@ -217,7 +217,11 @@ fn layered_policy_figures_agree_with_the_walks() {
                 );
             };
             close(figures.win, solution.value, "win vs value");
-            close(figures.win + figures.losses.iter().sum::<f64>(), 1.0, "total");
+            close(
+                figures.win + figures.losses.iter().sum::<f64>(),
+                1.0,
+                "total",
+            );
             close(figures.win, walk.win, "win");
             close(figures.losses[0], walk.losses[0], "recruitment losses");
             close(figures.losses[1], walk.losses[1], "run losses");
