@@ -330,7 +330,8 @@ pub fn solve_within(
 
 /// [`solve_within`] with the figures of an optimal policy at each of `stealths` (as
 /// [`PolicyEvaluation`] reports them: ties between options of equal value go to the first in
-/// [`State::actions`] order of one position of the class), computed in the same layers.
+/// [`State::actions`] order of one position of the class), computed in the same layers; their
+/// win probability is the solved value.
 pub fn solve_with_figures(
     solver: &Solver,
     stealths: &[u8],
@@ -339,7 +340,12 @@ pub fn solve_with_figures(
     let solved = solve_parts(solver, stealths, budget, true)?;
     Ok(solved
         .into_iter()
-        .map(|(solution, figures)| (solution, figures.expect("figures asked for")))
+        .map(|(solution, figures)| {
+            let mut figures = figures.expect("figures asked for");
+            // The solved value itself: the figures' own sum can differ in the last bit.
+            figures.win = solution.value;
+            (solution, figures)
+        })
         .collect())
 }
 
