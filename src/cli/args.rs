@@ -146,13 +146,51 @@ impl RunArgs {
     }
 }
 
-/// `8,10,12`: a stealth list as `--stealth` takes it.
+/// `8,10,12` or `0..=30`: a stealth list as `--stealth` takes it, runs of three or more
+/// consecutive values written as a range.
 pub fn stealth_list(stealths: &[u8]) -> String {
-    stealths
-        .iter()
-        .map(u8::to_string)
-        .collect::<Vec<_>>()
-        .join(",")
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < stealths.len() {
+        let mut end = i;
+        while end + 1 < stealths.len() && stealths[end + 1] == stealths[end].wrapping_add(1) {
+            end += 1;
+        }
+        if end >= i + 2 {
+            parts.push(format!("{}..={}", stealths[i], stealths[end]));
+        } else {
+            parts.extend(stealths[i..=end].iter().map(u8::to_string));
+        }
+        i = end + 1;
+    }
+    parts.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stealth_list;
+
+    #[test]
+    fn stealth_lists_read_back_as_written() {
+        assert_eq!(stealth_list(&[8, 10, 12]), "8,10,12");
+        assert_eq!(stealth_list(&[8, 9]), "8,9");
+        assert_eq!(stealth_list(&(0..=30).collect::<Vec<_>>()), "0..=30");
+        assert_eq!(
+            stealth_list(&[0, 1, 2, 3, 8, 10, 11, 12]),
+            "0..=3,8,10..=12"
+        );
+        assert_eq!(stealth_list(&[5, 4, 3]), "5,4,3");
+        assert_eq!(stealth_list(&[]), "");
+        // What it writes, `--stealth` reads back to the same list.
+        for list in [
+            vec![0u8, 1, 2, 3, 8, 10, 11, 12],
+            vec![12, 10, 8],
+            vec![97, 98, 99],
+        ] {
+            let parsed = super::bounds::stealths(&stealth_list(&list)).expect("valid");
+            assert_eq!(&parsed[..], &list[..]);
+        }
+    }
 }
 
 /// A rayon pool with `threads` workers (default: all cores).
