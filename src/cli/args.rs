@@ -166,33 +166,6 @@ pub fn stealth_list(stealths: &[u8]) -> String {
     parts.join(",")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::stealth_list;
-
-    #[test]
-    fn stealth_lists_read_back_as_written() {
-        assert_eq!(stealth_list(&[8, 10, 12]), "8,10,12");
-        assert_eq!(stealth_list(&[8, 9]), "8,9");
-        assert_eq!(stealth_list(&(0..=30).collect::<Vec<_>>()), "0..=30");
-        assert_eq!(
-            stealth_list(&[0, 1, 2, 3, 8, 10, 11, 12]),
-            "0..=3,8,10..=12"
-        );
-        assert_eq!(stealth_list(&[5, 4, 3]), "5,4,3");
-        assert_eq!(stealth_list(&[]), "");
-        // What it writes, `--stealth` reads back to the same list.
-        for list in [
-            vec![0u8, 1, 2, 3, 8, 10, 11, 12],
-            vec![12, 10, 8],
-            vec![97, 98, 99],
-        ] {
-            let parsed = super::bounds::stealths(&stealth_list(&list)).expect("valid");
-            assert_eq!(&parsed[..], &list[..]);
-        }
-    }
-}
-
 /// A rayon pool with `threads` workers (default: all cores).
 pub fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
     let mut builder = rayon::ThreadPoolBuilder::new();
@@ -299,5 +272,32 @@ impl Strategy for Renamed {
     }
     fn sight(&self, state: &crate::game::State) -> strategy::Sight {
         self.inner.sight(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stealth_list;
+
+    #[test]
+    fn stealth_lists_read_back_as_written() {
+        assert_eq!(stealth_list(&[8, 10, 12]), "8,10,12");
+        assert_eq!(stealth_list(&[8, 9]), "8,9");
+        assert_eq!(stealth_list(&(0..=30).collect::<Vec<_>>()), "0..=30");
+        assert_eq!(
+            stealth_list(&[0, 1, 2, 3, 8, 10, 11, 12]),
+            "0..=3,8,10..=12"
+        );
+        assert_eq!(stealth_list(&[5, 4, 3]), "5,4,3");
+        assert_eq!(stealth_list(&[]), "");
+        // What it writes, `--stealth` reads back to the same list.
+        for list in [
+            vec![0u8, 1, 2, 3, 8, 10, 11, 12],
+            vec![12, 10, 8],
+            vec![97, 98, 99],
+        ] {
+            let parsed = super::bounds::stealths(&stealth_list(&list)).expect("valid");
+            assert_eq!(&parsed[..], &list[..]);
+        }
     }
 }
