@@ -65,8 +65,9 @@ enum Op {
     /// A chance point: `n` terms follow, each a [`Op::Weight`] and an expression; summed in
     /// order of value when `by_value` (outcomes that name characters), else in order.
     Chance { n: u8, by_value: bool },
-    /// The probability of the term that follows.
-    Weight(f64),
+    /// The probability of the term that follows: `Part::weights[.0]` (a few distinct
+    /// probabilities, kept apart so that an instruction is 12 bytes, not 16).
+    Weight(u32),
 }
 
 /// The most terms a chance point below a memoised position has (two side types).
@@ -168,6 +169,9 @@ pub(super) struct Part<'s> {
     programs: [Program; CLASSES],
     /// Places solved before this part that its positions lead to, at stealth 0.
     tables: Vec<Place>,
+    /// The probabilities of [`Op::Weight`], each once.
+    weights: Vec<f64>,
+    weight_ids: FxHashMap<u64, u32>,
     /// The optimal policy's figures, if asked for.
     figures: Option<Figures<'s>>,
     /// Per class, the local ids of the entries whose figures other parts read.
@@ -183,6 +187,8 @@ impl<'s> Part<'s> {
             highest,
             programs: Default::default(),
             tables: Vec::new(),
+            weights: Vec::new(),
+            weight_ids: FxHashMap::default(),
             figures: None,
             entries: Default::default(),
         }
@@ -400,7 +406,7 @@ impl<'s> Part<'s> {
             Op::Chance { n, by_value: false } => {
                 let mut v = 0.0;
                 for _ in 0..n {
-                    let p = weight(ops, at);
+                    let p = self.weights[weight(ops, at)];
                     v += p * self.eval(ops, at, stealth, layers)?;
                 }
                 Some(v)
@@ -409,7 +415,7 @@ impl<'s> Part<'s> {
                 let mut terms = [(0.0, 0.0); MAX_TERMS];
                 let terms = &mut terms[..usize::from(n)];
                 for term in terms.iter_mut() {
-                    let p = weight(ops, at);
+                    let p = self.weights[weight(ops, at)];
                     *term = (self.eval(ops, at, stealth, layers)?, p);
                 }
                 // As the walk: in order of value, so relabellings of a position agree.
@@ -462,13 +468,23 @@ impl<'s> Part<'s> {
             Op::Chance { n, .. } => {
                 let mut e = Expectation::default();
                 for _ in 0..n {
-                    let p = weight(ops, at);
+                    let p = self.weights[weight(ops, at)];
                     add_scaled(&mut e, &self.eval_figures(ops, at, stealth, layers)?, p);
                 }
                 Some(e)
             }
             Op::Weight(_) => unreachable!("a weight only opens a term"),
         }
+    }
+
+    /// The instruction for probability `p`.
+    fn weight(&mut self, p: f64) -> Op {
+        let next = self.weights.len() as u32;
+        let id = *self.weight_ids.entry(p.to_bits()).or_insert(next);
+        if id == next {
+            self.weights.push(p);
+        }
+        Op::Weight(id)
     }
 
     /// Appends to `class`'s program the instructions of `state`'s expression — what the walk
@@ -507,7 +523,8 @@ impl<'s> Part<'s> {
                 chance.outcomes().all(|(outcome, p)| {
                     let mut next = *state;
                     next.apply_outcome(&rules, outcome);
-                    self.programs[class].ops.push(Op::Weight(p));
+                    let weight = self.weight(p);
+                    self.programs[class].ops.push(weight);
                     self.child(class, &next, root, leaves)
                 })
             }
@@ -532,7 +549,8 @@ impl<'s> Part<'s> {
                     by_value: false,
                 });
                 terms[..n].iter().all(|(next, p)| {
-                    self.programs[class].ops.push(Op::Weight(*p));
+                    let weight = self.weight(*p);
+                    self.programs[class].ops.push(weight);
                     self.child(class, next, root, leaves)
                 })
             }
@@ -569,12 +587,16 @@ impl<'s> Part<'s> {
     }
 }
 
-/// The weight that opens the term at `ops[*at]`, stepping past it.
+/// The weight that opens the term at `ops[*at]` (its index in `Part::weights`), stepping past
+/// it.
 #[inline]
-fn weight(ops: &[Op], at: &mut usize) -> f64 {
+fn weight(ops: &[Op], at: &mut usize) -> usize {
     let Op::Weight(p) = ops[*at] else {
         unreachable!("a weight opens every term")
     };
     *at += 1;
-    p
+    p as usize
 }
+
+/// Instructions stay small: a program holds tens of them per position.
+const _: () = assert!(std::mem::size_of::<Op>() <= 12);

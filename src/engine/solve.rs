@@ -435,8 +435,8 @@ const MAIN_KINDS: [&[Character]; 2] = [
 ///
 /// Games with a Medic main character and with any other never meet (the main character is
 /// for the whole game), so they are two parts, solved side by side. The places of the 46 656
-/// rolls × 6 main characters — canonical forms, the costliest step — are found first, in
-/// parallel, for each stealth class asked for; most share a class, compiled once.
+/// rolls × 6 main characters — canonical forms, the costliest step — are found in parallel,
+/// for each stealth class asked for; most share a class, compiled once.
 fn phase_one(
     solver: &Solver,
     rolls: &[(u32, f64)],
@@ -450,17 +450,6 @@ fn phase_one(
     let classes: Vec<u8> = (0..=COMPILED_AT)
         .filter(|&c| stealths.iter().any(|&s| s.min(COMPILED_AT) == c))
         .collect();
-    let places: Vec<Vec<[memo::Place; 6]>> = classes
-        .iter()
-        .map(|&class| {
-            rolls
-                .par_iter()
-                .map(|&(outcome, _)| {
-                    Character::ALL.map(|c| memo::place(&after_main(&rules, class, outcome, c)))
-                })
-                .collect()
-        })
-        .collect();
     let parts = MAIN_KINDS
         .par_iter()
         .map(|&mains| {
@@ -472,13 +461,24 @@ fn phase_one(
             // distinct ones.
             let mut distinct = Vec::new();
             let mut opening = Vec::new();
-            for (&class, places) in classes.iter().zip(&places) {
+            for &class in &classes {
+                // The canonical forms, in parallel: the costliest step.
+                let places: Vec<memo::Place> = rolls
+                    .par_iter()
+                    .flat_map_iter(|&(outcome, _)| {
+                        mains
+                            .iter()
+                            .map(move |&c| memo::place(&after_main(&rules, class, outcome, c)))
+                    })
+                    .collect();
                 let mut ids = Vec::with_capacity(rolls.len() * mains.len());
-                for (&(outcome, _), places) in rolls.iter().zip(places) {
-                    for &main in mains {
-                        let state = after_main(&rules, class, outcome, main);
-                        ids.push(part.add(&state, places[main.index()])?);
-                    }
+                let states = rolls.iter().flat_map(|&(outcome, _)| {
+                    mains
+                        .iter()
+                        .map(move |&main| after_main(&rules, class, outcome, main))
+                });
+                for (state, &place) in states.zip(&places) {
+                    ids.push(part.add(&state, place)?);
                 }
                 let mut unique = ids.clone();
                 unique.sort_unstable();
