@@ -527,3 +527,61 @@ fn forgetting_what_a_strategy_does_not_read_keeps_exact_values() {
         assert!((symmetric.deaths - full.deaths).abs() < 1e-12, "{rules}");
     }
 }
+
+/// `exact` evaluates a strategy that declares where its answers stop depending on stealth in
+/// stealth layers (each position compiled once per class of stealths, replayed above); the
+/// figures must be the walk's, bit for bit, under the presets and every variant at once.
+#[test]
+fn layered_exact_reproduces_the_walk_bit_for_bit() {
+    use raven::rules::{FirstAidRecruit, RecruitCount};
+    let every_variant = Rules {
+        recruit_count: RecruitCount::Living,
+        first_aid_recruit: FirstAidRecruit::PerRecruit,
+        finale_substitute: true,
+        first_aid_after_side: true,
+        ..CLARIFIED
+    };
+    let light = ["duo", "lone-wolf", "side-maximiser", "no-first-aid"];
+    let mut cases: Vec<(Box<dyn Strategy>, Vec<Rules>, Vec<u8>)> = vec![
+        (
+            Box::new(ReferenceStrategy),
+            vec![MAIN_TEXT, CLARIFIED, every_variant],
+            vec![0, 1, 2, 5],
+        ),
+        (
+            Box::new(RandomStrategy),
+            vec![MAIN_TEXT, CLARIFIED, every_variant],
+            vec![0, 1, 2, 5],
+        ),
+    ];
+    for name in light {
+        cases.push((
+            raven::strategy::resolve(name).expect("bundled"),
+            vec![MAIN_TEXT, CLARIFIED, every_variant],
+            vec![0, 3, 5],
+        ));
+    }
+    for name in ["reckless", "medic-main"] {
+        cases.push((
+            raven::strategy::resolve(name).expect("bundled"),
+            vec![MAIN_TEXT],
+            vec![0, 4],
+        ));
+    }
+    for (strategy, rule_sets, stealths) in &cases {
+        assert!(strategy.stealth_alike_from().is_some_and(|s| s <= 2));
+        for rules in rule_sets {
+            let layered = exact(rules, strategy.as_ref(), stealths);
+            let mut walk = Exact::new(rules, strategy.as_ref());
+            for (&stealth, e) in stealths.iter().zip(&layered.expectations) {
+                let walked = walk.expectation(&State::new(stealth));
+                assert_eq!(
+                    format!("{e:?}"),
+                    format!("{walked:?}"),
+                    "{} under {rules} at {stealth}",
+                    strategy.name()
+                );
+            }
+        }
+    }
+}

@@ -218,3 +218,72 @@ fn randomly_configured_strategies_play_only_legal_actions() {
         play_checked(&strategy, 100);
     }
 }
+
+/// Checks [`Strategy::stealth_alike_from`]: at every decision met at a stealth the strategy
+/// declares alike, it answers the same at every other such stealth.
+struct AlikeAnswers<'a> {
+    strategy: &'a dyn Strategy,
+    rules: Rules,
+    from: u8,
+    compared: u64,
+}
+
+impl Observer for AlikeAnswers<'_> {
+    fn decision(&mut self, before: &State, decision: Decision, _: Action, _: &State) {
+        if before.stealth() < self.from {
+            return;
+        }
+        let here = self.strategy.decide(before, &self.rules, decision);
+        for other in self.from..=self.from + 14 {
+            let there = self
+                .strategy
+                .decide(&before.with_stealth(other), &self.rules, decision);
+            assert_eq!(
+                here,
+                there,
+                "{} at stealth {other}: {decision:?} at {before:?}",
+                self.strategy.name()
+            );
+        }
+        self.compared += 1;
+    }
+}
+
+#[test]
+fn strategies_answer_alike_where_they_say_they_do() {
+    let mut strategies: Vec<Box<dyn Strategy>> =
+        vec![Box::new(ReferenceStrategy), Box::new(RandomStrategy)];
+    for (stem, _) in BUNDLED {
+        strategies.push(Box::new(bundled(stem).expect("bundled").expect("valid")));
+    }
+    // A floor above what random play keeps is still honoured.
+    strategies.push(Box::new(
+        FileStrategy::parse(
+            "floors",
+            "test",
+            "[recruit]\nstealth_floor = 9\n[side]\nstealth_floor = 7\n\
+             [first_aid]\nstealth_floor = 4\n",
+        )
+        .expect("valid"),
+    ));
+    for strategy in &strategies {
+        let from = strategy
+            .stealth_alike_from()
+            .expect("every bundled strategy declares it");
+        for rules in rule_sets() {
+            let mut check = AlikeAnswers {
+                strategy: strategy.as_ref(),
+                rules,
+                from,
+                compared: 0,
+            };
+            for game in 0..300 {
+                play_seeded(&rules, &RandomStrategy, 14, 5, game, &mut check);
+            }
+            assert!(check.compared > 3_000, "{}", check.compared);
+        }
+    }
+    // The floors themselves: the strategy above reads stealth up to 9.
+    let floors = strategies.last().expect("pushed");
+    assert_eq!(floors.stealth_alike_from(), Some(9));
+}

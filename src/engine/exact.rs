@@ -88,7 +88,7 @@ pub fn worth_memoising(state: &State) -> bool {
 /// failed attempt. Only after two failures, which may come in either order (a wound then a
 /// lost stealth point, or the reverse), can two paths meet.
 #[inline]
-fn side_reached_once(state: &State) -> bool {
+pub(super) fn side_reached_once(state: &State) -> bool {
     match state.step() {
         Step::Side { index, .. } => match state.attempts() {
             0 => index == 0,
@@ -238,6 +238,15 @@ impl Budget<'_> {
         cancel: &[],
     };
 
+    /// Stops the evaluation if a cancel flag is raised.
+    #[inline]
+    pub fn check_cancel(&self) -> Result<(), Halt> {
+        if self.cancel.iter().any(|flag| flag.load(Ordering::Relaxed)) {
+            return Err(Cancelled.into());
+        }
+        Ok(())
+    }
+
     /// Whether an evaluation holding `states` positions may memoise one more.
     #[inline]
     pub fn admit(&self, states: usize) -> Result<(), Halt> {
@@ -367,16 +376,7 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
     /// of side types) ignore the second side type, so it can be rolled when the second side
     /// challenge begins.
     fn second_side_type_unread(&self, state: &State) -> bool {
-        let mut first = *state;
-        first.apply_outcome(self.rules, 0);
-        // A strategy that reads only what the rules read cannot read it: the rules do not.
-        matches!(
-            self.strategy.sight(&first),
-            Sight::Partial {
-                second_side_type: false,
-                ..
-            } | Sight::RulesOnly
-        )
+        second_side_type_unread(self.rules, self.strategy, state)
     }
 
     /// The value from `state` on. With `pending`, `state` is at the first side challenge
@@ -539,8 +539,28 @@ fn plus<M: Measure>(mut value: M::Value, local: &Option<M::Value>) -> M::Value {
     value
 }
 
+/// Whether `strategy`'s answers at the first side challenge that follows `state` (a roll of
+/// side types) ignore the second side type, so it can be rolled when the second side
+/// challenge begins.
+pub(super) fn second_side_type_unread<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    state: &State,
+) -> bool {
+    let mut first = *state;
+    first.apply_outcome(rules, 0);
+    // A strategy that reads only what the rules read cannot read it: the rules do not.
+    matches!(
+        strategy.sight(&first),
+        Sight::Partial {
+            second_side_type: false,
+            ..
+        } | Sight::RulesOnly
+    )
+}
+
 /// Whether `state` is at the first side challenge (deciding or rolling).
-fn on_first_side(state: &State) -> bool {
+pub(super) fn on_first_side(state: &State) -> bool {
     matches!(
         state.step(),
         Step::Side { index: 0, .. } | Step::SideCheck { index: 0, .. }
@@ -592,6 +612,10 @@ pub fn exact_within<S: Strategy + ?Sized>(
     stealths: &[u8],
     budget: Budget<'_>,
 ) -> Result<ExactRun, Halt> {
+    // In stealth layers when the strategy's answers allow it; else the walk.
+    if let Some(run) = super::exact_layers::exact(rules, strategy, stealths, &budget) {
+        return run;
+    }
     let mut engine = Exact::with_budget(rules, strategy, budget);
     let mut order: Vec<usize> = (0..stealths.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(stealths[i]));

@@ -79,6 +79,12 @@ pub fn with_stealth(key: u64, stealth: u8) -> u64 {
     key & !STEALTH_MASK | u64::from(stealth) << STEALTH_SHIFT
 }
 
+/// A key of [`strategy_key`] with its stealth set to `stealth`.
+#[inline]
+pub fn strategy_key_with_stealth(key: u128, stealth: u8) -> u128 {
+    key & !u128::from(STEALTH_MASK) | u128::from(stealth) << STEALTH_SHIFT
+}
+
 /// The stealth of a position from its key.
 #[inline]
 pub fn stealth_of(key: u64) -> u8 {

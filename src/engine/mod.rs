@@ -3,6 +3,7 @@
 
 pub mod decisions;
 pub mod exact;
+mod exact_layers;
 pub mod key;
 mod layers;
 pub mod memo;

@@ -50,6 +50,14 @@ pub trait Strategy: Sync + Send {
     fn known(&self) -> Known<'_> {
         Known::Other
     }
+    /// The lowest stealth from which the answers no longer depend on stealth: at two
+    /// positions equal but for their stealth, both at least this, the strategy answers alike.
+    /// The exact engine then evaluates a position once per class of stealths that the rules
+    /// and the strategy read alike, instead of once per stealth. The default, `None` (it may
+    /// read stealth anywhere), is always correct.
+    fn stealth_alike_from(&self) -> Option<u8> {
+        None
+    }
 }
 
 /// A strategy the engines can specialise on ([`Strategy::known`]).
@@ -155,6 +163,9 @@ impl<S: Strategy + ?Sized> Strategy for &S {
     fn known(&self) -> Known<'_> {
         (**self).known()
     }
+    fn stealth_alike_from(&self) -> Option<u8> {
+        (**self).stealth_alike_from()
+    }
 }
 
 impl<S: Strategy + ?Sized> Strategy for Box<S> {
@@ -169,6 +180,9 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     }
     fn known(&self) -> Known<'_> {
         (**self).known()
+    }
+    fn stealth_alike_from(&self) -> Option<u8> {
+        (**self).stealth_alike_from()
     }
 }
 

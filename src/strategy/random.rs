@@ -15,6 +15,11 @@ impl Strategy for RandomStrategy {
         super::RANDOM
     }
 
+    /// Uniform among the legal options, whatever the stealth.
+    fn stealth_alike_from(&self) -> Option<u8> {
+        Some(0)
+    }
+
     fn known(&self) -> Known<'_> {
         Known::Random
     }

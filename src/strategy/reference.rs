@@ -59,6 +59,12 @@ impl Strategy for ReferenceStrategy {
         super::REFERENCE
     }
 
+    /// It reads stealth only as the rules do: through the penalty while discovered (a finale
+    /// character out of dice gives no first aid).
+    fn stealth_alike_from(&self) -> Option<u8> {
+        Some(1)
+    }
+
     fn known(&self) -> Known<'_> {
         Known::Reference
     }

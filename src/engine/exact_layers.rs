@@ -1,0 +1,500 @@
+//! The exact engine in stealth layers: a strategy's figures from each position compiled once
+//! per class of stealths the rules and the strategy read alike, then replayed at every stealth
+//! of the class — the solver's layering ([`super::layers`]) with the strategy's answers in
+//! place of the best option.
+//!
+//! The rules play a position alike at every stealth from [`canon::ALIKE_FROM_STEALTH`] up;
+//! a strategy that declares [`Strategy::stealth_alike_from`] answers alike from there up. Above
+//! both, one compiled program serves every stealth. Its expressions are the walk's own
+//! ([`super::exact::Exact`]): the strategy's one action, or the average over all of them
+//! (`Uniform`), the same merged chance outcomes, the second side type rolled late where
+//! neither the rules nor the strategy read it, the same weighted sums in the same order — so
+//! the figures come out in the same bits, without a hash table of millions of labelled
+//! positions, each looked up at every stealth.
+
+use rustc_hash::FxHashMap;
+
+use crate::game::{Chance, Character, Node, State, canon};
+use crate::report::Expectation;
+use crate::rules::Rules;
+use crate::strategy::{Choice, Sight, Strategy};
+
+use super::exact::{
+    Budget, ExactRun, Halt, add_scaled, on_first_side, second_side_type_odds,
+    second_side_type_unread, side_reached_once, terminal, worth_memoising,
+};
+use super::key;
+
+/// No position (the `same` of an [`Op::Below`] outside the top class).
+const NONE: u32 = u32::MAX;
+
+/// How often (in positions) a replay looks at its cancel flags.
+const CANCEL_EVERY: usize = 1 << 14;
+
+/// One instruction of a compiled position, in prefix order.
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    /// A finished game: [`Layered::ends`]`[end]`.
+    Over { end: u32 },
+    /// Position `id` of this class's program at the same stealth.
+    Here { id: u32 },
+    /// A position one point lower: `lower` in the class below when the compiled position is
+    /// at the lowest stealth of its class, else `same` in this class one layer down.
+    Below { lower: u32, same: u32 },
+    /// A weighted sum of the `n` terms that follow, each an [`Op::Weight`] and an expression.
+    Sum { n: u8 },
+    /// The weight of the term that follows: [`Layered::weights`]`[.0]`.
+    Weight(u32),
+}
+
+/// The compiled positions of one stealth class.
+#[derive(Default)]
+struct Program {
+    /// Local id by key (stealth cleared).
+    ids: FxHashMap<u128, u32>,
+    /// By local id: the figures at the class's own stealth, computed as soon as a position
+    /// is compiled (its successors are, before it).
+    values: Vec<Expectation>,
+    /// The top class only, kept to replay at every higher stealth: by local id, the span of
+    /// its instructions, and the ids in the order they can be computed. Lower classes'
+    /// instructions are dropped once evaluated.
+    spans: Vec<(u32, u32)>,
+    order: Vec<u32>,
+    ops: Vec<Op>,
+}
+
+/// A memoised successor met while compiling: the instruction that reads it (filled in once
+/// its id is known), the position, and whether its second side type is still to be rolled.
+struct Leaf {
+    op: usize,
+    state: State,
+    pending: bool,
+}
+
+/// The exact figures of one strategy, layer by layer.
+struct Layered<'a, S: ?Sized> {
+    rules: &'a Rules,
+    strategy: &'a S,
+    budget: &'a Budget<'a>,
+    /// One program per class: stealth 0, 1, …, `top` (the last serves every higher stealth).
+    programs: Vec<Program>,
+    /// The ends of the games the programs reach, and how many points below their compiled
+    /// position each ends; each once.
+    ends: Vec<(State, u8)>,
+    end_ids: FxHashMap<(State, u8), u32>,
+    weights: Vec<f64>,
+    weight_ids: FxHashMap<u64, u32>,
+    /// Positions compiled, in all classes.
+    compiled: usize,
+    /// Whether a position was met that the layering cannot express (none is known: a
+    /// position stepped through, not read, a point below the compiled one).
+    unexpressible: bool,
+}
+
+/// The exact figures of `strategy` from the start of a game at each of `stealths`, in layers,
+/// or `None` when the strategy may read stealth anywhere ([`Strategy::stealth_alike_from`]).
+pub fn exact<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    stealths: &[u8],
+    budget: &Budget<'_>,
+) -> Option<Result<ExactRun, Halt>> {
+    let alike = strategy.stealth_alike_from()?;
+    let highest = stealths.iter().copied().max()?;
+    // The lowest stealth of the class that plays and answers alike from there up. Each class
+    // below it is compiled on its own, and holds every position it can reach (more than a
+    // walk at one stealth keeps): the layers pay only when the top class is the rules' own
+    // and serves at least two stealths.
+    let top = alike.max(canon::ALIKE_FROM_STEALTH);
+    if top > canon::ALIKE_FROM_STEALTH || highest < top + 2 {
+        return None;
+    }
+    let mut layered = Layered {
+        rules,
+        strategy,
+        budget,
+        programs: (0..=top).map(|_| Program::default()).collect(),
+        ends: Vec::new(),
+        end_ids: FxHashMap::default(),
+        weights: Vec::new(),
+        weight_ids: FxHashMap::default(),
+        compiled: 0,
+        unexpressible: false,
+    };
+    match layered.run(stealths, highest, top) {
+        // The walk, then.
+        Ok(_) if layered.unexpressible => None,
+        run => Some(run),
+    }
+}
+
+impl<S: Strategy + ?Sized> Layered<'_, S> {
+    /// Compiles every class, replays them up to `highest`, and sums the complication rolls
+    /// at each of `stealths`.
+    fn run(&mut self, stealths: &[u8], highest: u8, top: u8) -> Result<ExactRun, Halt> {
+        let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
+        // The games after each complication roll, at each class's compiled stealth: the
+        // roots, compiled like any position.
+        let mut roots = Vec::with_capacity(usize::from(top) + 1);
+        for class in 0..=top {
+            let mut ids = Vec::with_capacity(rolls.len());
+            for &(outcome, _) in &rolls {
+                let mut state = State::new(class);
+                state.apply_outcome(self.rules, outcome);
+                ids.push(self.visit(&state, false)?);
+            }
+            roots.push(ids);
+        }
+        if self.unexpressible {
+            return Ok(ExactRun {
+                expectations: Vec::new(),
+                states: 0,
+            });
+        }
+        let mut expectations = vec![Expectation::default(); stealths.len()];
+        let sum_roots = |here: &[Expectation], ids: &[u32]| {
+            let mut e = Expectation::default();
+            for (&(_, p), &id) in rolls.iter().zip(ids) {
+                add_scaled(&mut e, &here[id as usize], p);
+            }
+            e
+        };
+        // Every class up to the top is evaluated (at its own stealth) as it is compiled.
+        let mut positions: usize = self.programs.iter().map(|p| p.values.len()).sum();
+        for (i, &stealth) in stealths.iter().enumerate() {
+            if stealth <= top {
+                let class = usize::from(stealth);
+                expectations[i] = sum_roots(&self.programs[class].values, &roots[class]);
+            }
+        }
+        // The top class replayed at every higher stealth.
+        let program = &self.programs[usize::from(top)];
+        let mut below = program.values.clone();
+        let mut evaluated = 0usize;
+        for stealth in top + 1..=highest {
+            let mut here = vec![Expectation::default(); program.spans.len()];
+            for &id in &program.order {
+                evaluated += 1;
+                if evaluated.is_multiple_of(CANCEL_EVERY) {
+                    self.budget.check_cancel()?;
+                }
+                let (start, end) = program.spans[id as usize];
+                let ops = &program.ops[start as usize..end as usize];
+                let value = {
+                    let layers = Layers {
+                        here: &here,
+                        below: &below,
+                        below_is_lower: false,
+                    };
+                    self.eval(ops, &mut 0, stealth, &layers)
+                };
+                here[id as usize] = value;
+            }
+            positions += here.len();
+            for (i, _) in stealths.iter().enumerate().filter(|(_, s)| **s == stealth) {
+                expectations[i] = sum_roots(&here, &roots[usize::from(top)]);
+            }
+            below = here;
+        }
+        Ok(ExactRun {
+            expectations,
+            states: positions,
+        })
+    }
+
+    /// The local id of `state` (at its class's compiled stealth) in its class's program,
+    /// compiling it and everything it leads to first if need be.
+    fn visit(&mut self, state: &State, pending: bool) -> Result<u32, Halt> {
+        let class = usize::from(state.stealth());
+        let key = self.key(state, pending);
+        if let Some(&id) = self.programs[class].ids.get(&key) {
+            return Ok(id);
+        }
+        self.budget.admit(self.compiled)?;
+        self.compiled += 1;
+        let top = self.programs.len() - 1;
+        let program = &mut self.programs[class];
+        let id = program.values.len() as u32;
+        program.ids.insert(key, id);
+        program.values.push(Expectation::default());
+        if class == top {
+            program.spans.push((0, 0));
+        }
+        let start = program.ops.len();
+        let mut leaves = Vec::new();
+        self.compile(class, state, pending, state.stealth(), &mut leaves);
+        let end = self.programs[class].ops.len();
+        for leaf in leaves {
+            let op = if leaf.state.stealth() == state.stealth() {
+                Op::Here {
+                    id: self.visit(&leaf.state, leaf.pending)?,
+                }
+            } else {
+                let lower = self.visit(&leaf.state, leaf.pending)?;
+                // In the top class, met a point lower at every higher stealth too.
+                let same = if class == top {
+                    self.visit(&leaf.state.with_stealth(state.stealth()), leaf.pending)?
+                } else {
+                    NONE
+                };
+                Op::Below { lower, same }
+            };
+            self.programs[class].ops[leaf.op] = op;
+        }
+        // Every successor is evaluated by now: this position too, at its own stealth.
+        let value = {
+            let (lower, upper) = self.programs.split_at(class);
+            let program = &upper[0];
+            let layers = Layers {
+                here: &program.values,
+                below: lower.last().map_or(&[][..], |p| &p.values[..]),
+                below_is_lower: true,
+            };
+            self.eval(&program.ops[start..end], &mut 0, state.stealth(), &layers)
+        };
+        let program = &mut self.programs[class];
+        program.values[id as usize] = value;
+        if class == top {
+            program.spans[id as usize] = (start as u32, end as u32);
+            program.order.push(id);
+        } else {
+            program.ops.truncate(start);
+        }
+        Ok(id)
+    }
+
+    /// The key of a position as the strategy tells positions apart, stealth cleared.
+    fn key(&self, state: &State, pending: bool) -> u128 {
+        let key = key::strategy_key(state, self.strategy.sight(state)) | u128::from(pending) << 127;
+        key::strategy_key_with_stealth(key, 0)
+    }
+
+    /// The instruction for weight `p`.
+    fn weight(&mut self, p: f64) -> Op {
+        let next = self.weights.len() as u32;
+        let id = *self.weight_ids.entry(p.to_bits()).or_insert(next);
+        if id == next {
+            self.weights.push(p);
+        }
+        Op::Weight(id)
+    }
+
+    /// A weighted sum of `terms` (successor, weight, pending), each through [`Layered::child`].
+    fn sum(
+        &mut self,
+        class: usize,
+        terms: &[(State, f64, bool)],
+        root: u8,
+        leaves: &mut Vec<Leaf>,
+        child: fn(&mut Self, usize, &State, bool, u8, &mut Vec<Leaf>),
+    ) {
+        self.programs[class].ops.push(Op::Sum {
+            n: terms.len() as u8,
+        });
+        for &(next, p, pending) in terms {
+            let weight = self.weight(p);
+            self.programs[class].ops.push(weight);
+            child(self, class, &next, pending, root, leaves);
+        }
+    }
+
+    /// Appends the instructions of what the walk computes at `state` (as
+    /// [`super::exact::Exact`]'s `walk` does), down to memoised positions and finished games.
+    fn compile(
+        &mut self,
+        class: usize,
+        state: &State,
+        pending: bool,
+        root: u8,
+        leaves: &mut Vec<Leaf>,
+    ) {
+        let rules = self.rules;
+        if state.stealth() < root && state.outcome().is_none() {
+            self.unexpressible = true;
+            self.programs[class].ops.push(Op::Sum { n: 0 });
+            return;
+        }
+        match state.node(rules) {
+            Node::Over(_) => {
+                // Counters aside, a game's end is its figures.
+                let end = (state.with_counters(0, 0), root - state.stealth());
+                let next = self.ends.len() as u32;
+                let id = *self.end_ids.entry(end).or_insert(next);
+                if id == next {
+                    self.ends.push(end);
+                }
+                self.programs[class].ops.push(Op::Over { end: id });
+            }
+            Node::Decision(decision) => match self.strategy.decide(state, rules, decision) {
+                Choice::Act(action) => {
+                    let mut next = *state;
+                    next.apply_action(rules, action);
+                    self.child(class, &next, pending, root, leaves);
+                }
+                Choice::Uniform => {
+                    let actions = state.actions(rules);
+                    let weight = 1.0 / actions.len() as f64;
+                    let terms: Vec<(State, f64, bool)> = actions
+                        .iter()
+                        .map(|&action| {
+                            let mut next = *state;
+                            next.apply_action(rules, action);
+                            (next, weight, pending)
+                        })
+                        .collect();
+                    self.sum(class, &terms, root, leaves, Self::child);
+                }
+            },
+            Node::Chance(Chance::SideTypes)
+                if second_side_type_unread(rules, self.strategy, state) =>
+            {
+                // R12, the first die now, the second when the second side challenge begins.
+                let mut first_types: Vec<(State, f64, bool)> = Vec::with_capacity(6);
+                for (outcome, p) in Chance::SideTypes.outcomes() {
+                    let mut next = *state;
+                    next.apply_outcome(rules, outcome);
+                    let placeholder = next.with_second_side_type(Character::Hacker);
+                    match first_types.iter_mut().find(|(s, _, _)| *s == placeholder) {
+                        Some((_, weight, _)) => *weight += p,
+                        None => first_types.push((placeholder, p, true)),
+                    }
+                }
+                self.sum(class, &first_types, root, leaves, Self::walk);
+            }
+            Node::Chance(chance) => {
+                // Outcomes with the same successor merged, as the walk merges them.
+                let mut terms: Vec<(State, f64, bool)> = Vec::with_capacity(6);
+                for (outcome, p) in chance.outcomes() {
+                    let mut next = *state;
+                    next.apply_outcome(rules, outcome);
+                    match terms.last_mut() {
+                        Some((previous, weight, _)) if *previous == next => *weight += p,
+                        _ => terms.push((next, p, pending)),
+                    }
+                }
+                self.sum(class, &terms, root, leaves, Self::child);
+            }
+        }
+    }
+
+    /// A successor of a position whose second side type is `pending` or not (the walk's
+    /// `child`): once the first side challenge is over, the second type is rolled.
+    fn child(
+        &mut self,
+        class: usize,
+        next: &State,
+        pending: bool,
+        root: u8,
+        leaves: &mut Vec<Leaf>,
+    ) {
+        if !pending || on_first_side(next) || next.outcome().is_some() {
+            return self.walk(class, next, pending, root, leaves);
+        }
+        let terms: Vec<(State, f64, bool)> = second_side_type_odds()
+            .map(|(second, p)| (next.with_second_side_type(second), p, false))
+            .collect();
+        self.sum(class, &terms, root, leaves, Self::walk);
+    }
+
+    /// A position met from a compiled one: read if memoised (filled in by
+    /// [`Layered::visit`]), else compiled in place.
+    fn walk(
+        &mut self,
+        class: usize,
+        next: &State,
+        pending: bool,
+        root: u8,
+        leaves: &mut Vec<Leaf>,
+    ) {
+        // A point lower, a position is read even where the walk would not keep it: stepped
+        // through, it would be evaluated in the wrong class.
+        let inline = if next.stealth() < root {
+            !worth_memoising(next)
+        } else {
+            !self.memoised(next, pending)
+        };
+        if next.outcome().is_some() || inline {
+            return self.compile(class, next, pending, root, leaves);
+        }
+        let ops = &mut self.programs[class].ops;
+        leaves.push(Leaf {
+            op: ops.len(),
+            state: *next,
+            pending,
+        });
+        // A placeholder, filled in by `visit`.
+        ops.push(Op::Sum { n: 0 });
+    }
+
+    /// Whether `state` gets a compiled position of its own, as the walk memoises it: not a
+    /// check that follows a decision, not a side challenge reached from one place only (the
+    /// strategy counting attempts), not a decision answered with one action that leads to a
+    /// memoised position (its value is that position's). The others are compiled into the
+    /// positions they are met from.
+    fn memoised(&self, state: &State, pending: bool) -> bool {
+        if !self.kept(state) {
+            return false;
+        }
+        let Node::Decision(decision) = state.node(self.rules) else {
+            return true;
+        };
+        let Choice::Act(action) = self.strategy.decide(state, self.rules, decision) else {
+            return true;
+        };
+        let mut next = *state;
+        next.apply_action(self.rules, action);
+        let same_pending = !pending || on_first_side(&next);
+        !(same_pending && next.outcome().is_none() && self.kept(&next))
+    }
+
+    /// Whether the walk would keep `state`'s value: worth memoising, and not a side challenge
+    /// reached from one place only once the key counts attempts.
+    fn kept(&self, state: &State) -> bool {
+        if !worth_memoising(state) {
+            return false;
+        }
+        let counts_attempts = matches!(
+            self.strategy.sight(state),
+            Sight::Partial { counters: (a, _), .. } if a == state.attempts()
+        );
+        !(counts_attempts && side_reached_once(state))
+    }
+
+    /// The figures of the expression at `ops[*at..]` at `stealth`.
+    fn eval(&self, ops: &[Op], at: &mut usize, stealth: u8, layers: &Layers<'_>) -> Expectation {
+        let op = ops[*at];
+        *at += 1;
+        match op {
+            Op::Over { end } => {
+                let (end, drop) = self.ends[end as usize];
+                terminal(&end.with_stealth(stealth - drop))
+            }
+            Op::Here { id } => layers.here[id as usize],
+            Op::Below { lower, same } => {
+                layers.below[(if layers.below_is_lower { lower } else { same }) as usize]
+            }
+            Op::Sum { n } => {
+                let mut e = Expectation::default();
+                for _ in 0..n {
+                    let Op::Weight(w) = ops[*at] else {
+                        unreachable!("a weight opens every term")
+                    };
+                    *at += 1;
+                    let value = self.eval(ops, at, stealth, layers);
+                    add_scaled(&mut e, &value, self.weights[w as usize]);
+                }
+                e
+            }
+            Op::Weight(_) => unreachable!("a weight only opens a term"),
+        }
+    }
+}
+
+/// A layer's figures by local id so far, and those of the layer below.
+struct Layers<'l> {
+    here: &'l [Expectation],
+    below: &'l [Expectation],
+    /// Whether `below` is the class below's (read through [`Op::Below`]`::lower`) rather
+    /// than this class one point lower (`same`).
+    below_is_lower: bool,
+}
