@@ -542,7 +542,9 @@ fn layered_exact_reproduces_the_walk_bit_for_bit() {
         ..CLARIFIED
     };
     let light = ["duo", "lone-wolf", "side-maximiser", "no-first-aid"];
-    let mut cases: Vec<(Box<dyn Strategy>, Vec<Rules>, Vec<u8>)> = vec![
+    /// A strategy, the rule sets and the stealths to compare it under.
+    type Case = (Box<dyn Strategy>, Vec<Rules>, Vec<u8>);
+    let mut cases: Vec<Case> = vec![
         (
             Box::new(ReferenceStrategy),
             vec![MAIN_TEXT, CLARIFIED, every_variant],
