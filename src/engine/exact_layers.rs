@@ -31,21 +31,27 @@ const NONE: u32 = u32::MAX;
 /// How often (in positions) a replay looks at its cancel flags.
 const CANCEL_EVERY: usize = 1 << 14;
 
-/// One instruction of a compiled position, in prefix order.
+/// One instruction of a compiled position, in prefix order. A term of a sum that is a read
+/// or a finished game carries its weight itself (`w`, [`NO_WEIGHT`] outside a sum): one
+/// instruction instead of two, for most terms.
 #[derive(Clone, Copy, Debug)]
 enum Op {
     /// A finished game: [`Layered::ends`]`[end]`.
-    Over { end: u32 },
+    Over { w: u16, end: u32 },
     /// Position `id` of this class's program at the same stealth.
-    Here { id: u32 },
+    Here { w: u16, id: u32 },
     /// A position one point lower: `lower` in the class below when the compiled position is
     /// at the lowest stealth of its class, else `same` in this class one layer down.
-    Below { lower: u32, same: u32 },
-    /// A weighted sum of the `n` terms that follow, each an [`Op::Weight`] and an expression.
+    Below { w: u16, lower: u32, same: u32 },
+    /// A weighted sum of the `n` terms that follow: each a read or a finished game carrying
+    /// its weight, or an [`Op::Weight`] and an expression.
     Sum { n: u8 },
     /// The weight of the term that follows: [`Layered::weights`]`[.0]`.
-    Weight(u32),
+    Weight(u16),
 }
+
+/// The `w` of an instruction that is not a term of a sum.
+const NO_WEIGHT: u16 = u16::MAX;
 
 /// The compiled positions of one stealth class.
 #[derive(Default)]
@@ -83,7 +89,7 @@ struct Layered<'a, S: ?Sized> {
     ends: Vec<(State, u8)>,
     end_ids: FxHashMap<(State, u8), u32>,
     weights: Vec<f64>,
-    weight_ids: FxHashMap<u64, u32>,
+    weight_ids: FxHashMap<u64, u16>,
     /// Positions compiled, in all classes.
     compiled: usize,
     /// Whether a position was met that the layering cannot express (none is known: a
@@ -225,8 +231,12 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         self.compile(class, state, pending, state.stealth(), &mut leaves);
         let end = self.programs[class].ops.len();
         for leaf in leaves {
+            let Op::Here { w, .. } = self.programs[class].ops[leaf.op] else {
+                unreachable!("a read's placeholder")
+            };
             let op = if leaf.state.stealth() == state.stealth() {
                 Op::Here {
+                    w,
                     id: self.visit(&leaf.state, leaf.pending)?,
                 }
             } else {
@@ -237,7 +247,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 } else {
                     NONE
                 };
-                Op::Below { lower, same }
+                Op::Below { w, lower, same }
             };
             self.programs[class].ops[leaf.op] = op;
         }
@@ -271,12 +281,28 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
 
     /// The instruction for weight `p`.
     fn weight(&mut self, p: f64) -> Op {
-        let next = self.weights.len() as u32;
+        let next = self.weights.len() as u16;
         let id = *self.weight_ids.entry(p.to_bits()).or_insert(next);
         if id == next {
+            assert!(id < NO_WEIGHT, "a handful of distinct probabilities");
             self.weights.push(p);
         }
         Op::Weight(id)
+    }
+
+    /// Pushes a read or a finished game (`make` given its weight), folding in the weight
+    /// just pushed if it is a term of a sum.
+    fn push_folded(&mut self, class: usize, make: impl FnOnce(u16) -> Op) -> usize {
+        let ops = &mut self.programs[class].ops;
+        let w = match ops.last() {
+            Some(&Op::Weight(w)) => {
+                ops.pop();
+                w
+            }
+            _ => NO_WEIGHT,
+        };
+        ops.push(make(w));
+        ops.len() - 1
     }
 
     /// A weighted sum of `terms` (successor, weight, pending), each through [`Layered::child`].
@@ -323,7 +349,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 if id == next {
                     self.ends.push(end);
                 }
-                self.programs[class].ops.push(Op::Over { end: id });
+                self.push_folded(class, |w| Op::Over { w, end: id });
             }
             Node::Decision(decision) => match self.strategy.decide(state, rules, decision) {
                 Choice::Act(action) => {
@@ -416,14 +442,13 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         if next.outcome().is_some() || inline {
             return self.compile(class, next, pending, root, leaves);
         }
-        let ops = &mut self.programs[class].ops;
+        // A placeholder (keeping its weight), filled in by `visit`.
+        let op = self.push_folded(class, |w| Op::Here { w, id: NONE });
         leaves.push(Leaf {
-            op: ops.len(),
+            op,
             state: *next,
             pending,
         });
-        // A placeholder, filled in by `visit`.
-        ops.push(Op::Sum { n: 0 });
     }
 
     /// Whether `state` gets a compiled position of its own, as the walk memoises it: not a
@@ -460,28 +485,43 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         !(counts_attempts && side_reached_once(state))
     }
 
+    /// The figures of finished game `end` for a compiled position at `stealth`.
+    fn end(&self, end: u32, stealth: u8) -> Expectation {
+        let (end, drop) = self.ends[end as usize];
+        terminal(&end.with_stealth(stealth - drop))
+    }
+
     /// The figures of the expression at `ops[*at..]` at `stealth`.
     fn eval(&self, ops: &[Op], at: &mut usize, stealth: u8, layers: &Layers<'_>) -> Expectation {
         let op = ops[*at];
         *at += 1;
         match op {
-            Op::Over { end } => {
-                let (end, drop) = self.ends[end as usize];
-                terminal(&end.with_stealth(stealth - drop))
-            }
-            Op::Here { id } => layers.here[id as usize],
-            Op::Below { lower, same } => {
-                layers.below[(if layers.below_is_lower { lower } else { same }) as usize]
-            }
+            Op::Over { end, .. } => self.end(end, stealth),
+            Op::Here { id, .. } => layers.here[id as usize],
+            Op::Below { lower, same, .. } => layers.below[layers.below_id(lower, same)],
             Op::Sum { n } => {
                 let mut e = Expectation::default();
                 for _ in 0..n {
-                    let Op::Weight(w) = ops[*at] else {
-                        unreachable!("a weight opens every term")
+                    let (w, value) = match ops[*at] {
+                        Op::Weight(w) => {
+                            *at += 1;
+                            (w, self.eval(ops, at, stealth, layers))
+                        }
+                        Op::Over { w, end } => {
+                            *at += 1;
+                            (w, self.end(end, stealth))
+                        }
+                        Op::Here { w, id } => {
+                            *at += 1;
+                            (w, layers.here[id as usize])
+                        }
+                        Op::Below { w, lower, same } => {
+                            *at += 1;
+                            (w, layers.below[layers.below_id(lower, same)])
+                        }
+                        Op::Sum { .. } => unreachable!("a weight opens a sum's term"),
                     };
-                    *at += 1;
-                    let value = self.eval(ops, at, stealth, layers);
-                    add_scaled(&mut e, &value, self.weights[w as usize]);
+                    add_scaled(&mut e, &value, self.weights[usize::from(w)]);
                 }
                 e
             }
@@ -497,4 +537,10 @@ struct Layers<'l> {
     /// Whether `below` is the class below's (read through [`Op::Below`]`::lower`) rather
     /// than this class one point lower (`same`).
     below_is_lower: bool,
+}
+
+impl Layers<'_> {
+    fn below_id(&self, lower: u32, same: u32) -> usize {
+        (if self.below_is_lower { lower } else { same }) as usize
+    }
 }
