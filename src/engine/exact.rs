@@ -82,13 +82,26 @@ pub fn worth_memoising(state: &State) -> bool {
         )
 }
 
+/// Whether a key for `sight` tells the number of attempts at `state` apart.
+#[inline]
+fn counts_attempts(state: &State, sight: Sight) -> bool {
+    matches!(sight, Sight::Partial { counters: (a, _), .. } if a == state.attempts())
+}
+
+/// Whether the walk keeps the value of a position worth memoising that a strategy sees with
+/// `sight`: not a side challenge reached from one place only once the key counts attempts.
+#[inline]
+pub(super) fn kept(state: &State, sight: Sight) -> bool {
+    !(counts_attempts(state, sight) && side_reached_once(state))
+}
+
 /// Whether a side challenge position is reached from one place only, once its key tells the
 /// number of attempts apart: the first side challenge before any attempt comes from its one
 /// roll of side types (the second one is met from many), and a first retry from its one
 /// failed attempt. Only after two failures, which may come in either order (a wound then a
 /// lost stealth point, or the reverse), can two paths meet.
 #[inline]
-pub(super) fn side_reached_once(state: &State) -> bool {
+fn side_reached_once(state: &State) -> bool {
     match state.step() {
         Step::Side { index, .. } => match state.attempts() {
             0 => index == 0,
@@ -328,9 +341,8 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
         }
         let sight = self.measure.sight(state, self.strategy.sight(state));
         let pending = u128::from(pending) << 127;
-        let counts_attempts =
-            matches!(sight, Sight::Partial { counters: (a, _), .. } if a == state.attempts());
-        if counts_attempts && side_reached_once(state) {
+        let counts_attempts = counts_attempts(state, sight);
+        if !kept(state, sight) {
             return None;
         }
         let key = key::strategy_key(state, sight) | pending;

@@ -17,11 +17,11 @@ use rustc_hash::FxHashMap;
 use crate::game::{Chance, Character, Node, State, canon};
 use crate::report::Expectation;
 use crate::rules::Rules;
-use crate::strategy::{Choice, Sight, Strategy};
+use crate::strategy::{Choice, Strategy};
 
 use super::exact::{
-    Budget, ExactRun, Halt, add_scaled, on_first_side, second_side_type_odds,
-    second_side_type_unread, side_reached_once, terminal, worth_memoising,
+    Budget, ExactRun, Halt, add_scaled, kept, on_first_side, second_side_type_odds,
+    second_side_type_unread, terminal, worth_memoising,
 };
 use super::key;
 
@@ -475,14 +475,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
     /// Whether the walk would keep `state`'s value: worth memoising, and not a side challenge
     /// reached from one place only once the key counts attempts.
     fn kept(&self, state: &State) -> bool {
-        if !worth_memoising(state) {
-            return false;
-        }
-        let counts_attempts = matches!(
-            self.strategy.sight(state),
-            Sight::Partial { counters: (a, _), .. } if a == state.attempts()
-        );
-        !(counts_attempts && side_reached_once(state))
+        worth_memoising(state) && kept(state, self.strategy.sight(state))
     }
 
     /// The figures of finished game `end` for a compiled position at `stealth`.
