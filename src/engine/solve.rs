@@ -362,15 +362,16 @@ fn solve_parts(
     let shared = figures.then(EntryFigures::default);
     solve_layers(solver, highest, budget, shared.as_ref())?;
     let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
-    let mut solved = phase_one(solver, &rolls, stealths, budget, shared.as_ref())?;
+    let solved = phase_one(solver, &rolls, stealths, budget, shared.as_ref())?;
     Ok(stealths
         .iter()
         .map(|&stealth| {
-            let i = solved
+            // Cloned, not taken: a stealth may be asked for twice.
+            solved
                 .iter()
-                .position(|(s, _)| s.stealth == stealth)
-                .expect("every stealth asked for is solved");
-            solved.swap_remove(i)
+                .find(|(s, _)| s.stealth == stealth)
+                .cloned()
+                .expect("every stealth asked for is solved")
         })
         .collect())
 }
@@ -418,18 +419,6 @@ struct PhaseOne {
     layers: Vec<(u8, Vec<f64>, Vec<Expectation>)>,
 }
 
-/// The five non-medic characters, and the Medic: main characters whose games never meet.
-const MAIN_KINDS: [&[Character]; 2] = [
-    &[Character::Medic],
-    &[
-        Character::Hacker,
-        Character::Spy,
-        Character::Sniper,
-        Character::Demolitions,
-        Character::Mechanic,
-    ],
-];
-
 /// Phase 1 solved in layers ([`Part`]) at every stealth up to the highest of `stealths`, once
 /// the run is solved; the solutions (and figures, with `shared`) at `stealths`.
 ///
@@ -450,7 +439,7 @@ fn phase_one(
     let classes: Vec<u8> = (0..=COMPILED_AT)
         .filter(|&c| stealths.iter().any(|&s| s.min(COMPILED_AT) == c))
         .collect();
-    let parts = MAIN_KINDS
+    let parts = canon::MAIN_KINDS
         .par_iter()
         .map(|&mains| {
             let mut part = Part::new(solver, budget, highest);
@@ -582,23 +571,12 @@ fn solve_layers(
     };
     let rules = *solver.rules();
     let shapes = canon::team_shapes();
-    // Larger teams first: the longest tasks start first, the short ones fill in.
-    // A finale character of each role: the main character, the Medic, one of the
-    // interchangeable others (any other's positions are relabellings of the first's, the
-    // same places).
-    let roles = |team: &[Character]| -> Vec<Character> {
-        let other = team[1..].iter().find(|c| **c != Character::Medic);
-        let medic = team[1..].iter().find(|c| **c == Character::Medic);
-        std::iter::once(&team[0])
-            .chain(medic)
-            .chain(other)
-            .copied()
-            .collect()
-    };
+    // Larger teams first: the longest tasks start first, the short ones fill in. One finale
+    // character of each role: the others' parts would hold the same places.
     let mut finales: Vec<(&[Character], Character)> = shapes
         .iter()
         .flat_map(|team| {
-            roles(team)
+            canon::finale_roles(team)
                 .into_iter()
                 .map(move |finale| (team.as_slice(), finale))
         })

@@ -536,6 +536,25 @@ pub fn team_shapes() -> Vec<Vec<Character>> {
     shapes
 }
 
+/// The kinds of main character whose games never meet: the Medic, and the five non-medic
+/// characters (R7: the main character is for the whole game; the non-medic ones are
+/// relabellings of each other).
+pub const MAIN_KINDS: [&[Character]; 2] = [&[Character::Medic], &NON_MEDIC];
+
+/// One finale character of each role on `team` (a shape of [`team_shapes`], main character
+/// first): the main character, the Medic if a member, and the first of the interchangeable
+/// others — any other one's positions are relabellings of the first's.
+pub fn finale_roles(team: &[Character]) -> Vec<Character> {
+    let rest = &team[1..];
+    let medic = rest.iter().find(|c| **c == Character::Medic);
+    let other = rest.iter().find(|c| **c != Character::Medic);
+    std::iter::once(&team[0])
+        .chain(medic)
+        .chain(other)
+        .copied()
+        .collect()
+}
+
 /// Every position of `members` (main character first) at `stealth`: one for each assignment
 /// of healths, as `State::new(stealth)` with those members and that main character.
 pub fn team_healths(members: &[Character], stealth: u8) -> impl Iterator<Item = State> + '_ {
