@@ -173,9 +173,16 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 expectations[i] = sum_roots(&self.programs[class].values, &roots[class]);
             }
         }
-        // The top class replayed at every higher stealth.
-        let program = &self.programs[usize::from(top)];
-        let mut below = program.values.clone();
+        // The top class replayed at every higher stealth. What only compiling reads — the
+        // lower classes, every key map — is freed first: the replay's two layers take its
+        // place at the memory peak.
+        let mut program = std::mem::take(&mut self.programs[usize::from(top)]);
+        self.programs.clear();
+        self.end_ids = FxHashMap::default();
+        self.weight_ids = FxHashMap::default();
+        program.ids = FxHashMap::default();
+        let program = program;
+        let mut below = program.values;
         let mut evaluated = 0usize;
         for stealth in top + 1..=highest {
             let mut here = vec![Expectation::default(); program.spans.len()];
