@@ -33,7 +33,65 @@ pub enum SecondSuccess {
     None,
 }
 
-/// The rules in force: every variant flag of docs/rules.md.
+/// The game's own numbers: how many challenges, dice, members, which faces hurt. The printed
+/// game is [`Design::PRINTED`]; a designer changes any of them to ask "what if" (docs/rules.md,
+/// "Design parameters"). Each names the ruling that reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Design {
+    /// R10 `run-challenges`: challenges in the run (6).
+    pub run_challenges: u8,
+    /// R5 `tough-challenges`: Tough Challenges in the finale; the last one wins (3).
+    pub tough_challenges: u8,
+    /// R12 `side-challenges`: side challenges before each Tough Challenge (2).
+    pub side_challenges: u8,
+    /// R8 `team-size`: the team's largest size, dead members included (4).
+    pub team_size: u8,
+    /// R8 `recruit-checks`: successful checks a recruitment needs; `None` for `N` as R8 counts
+    /// it (the team's size, or its living members under `recruit-count = living`).
+    pub recruit_checks: Option<u8>,
+    /// R1 `specialist-dice`: dice for a check of one's own speciality (3).
+    pub specialist_dice: u8,
+    /// R1 `base-dice`: dice for any other check (2).
+    pub base_dice: u8,
+    /// R1 `threshold`: the lowest highest die that succeeds (5); first aid too (R15).
+    pub threshold: u8,
+    /// R13 `eased-threshold`: the Tough check's threshold after every side challenge before
+    /// it succeeded, under `second-success = easier-threshold` (4).
+    pub eased_threshold: u8,
+    /// R13 `finale-penalty`: the finale character's penalty while not discovered (1).
+    pub finale_penalty: u8,
+    /// R1 `wound-faces`: the faces, from 1 up, that wound the roller (2: faces 1 and 2).
+    pub wound_faces: u8,
+    /// R1 `stealth-faces`: the faces above those that cost one stealth (3: faces 3 to 5); the
+    /// faces above both cost nothing.
+    pub stealth_faces: u8,
+    /// R10 `first-aid-after-run`: a run challenge's success opens a first-aid opportunity.
+    pub first_aid_after_run: bool,
+    /// R14 `first-aid-after-tough`: each Tough success but the last opens one.
+    pub first_aid_after_tough: bool,
+}
+
+impl Design {
+    /// The game as printed.
+    pub const PRINTED: Design = Design {
+        run_challenges: 6,
+        tough_challenges: 3,
+        side_challenges: 2,
+        team_size: 4,
+        recruit_checks: None,
+        specialist_dice: 3,
+        base_dice: 2,
+        threshold: 5,
+        eased_threshold: 4,
+        finale_penalty: 1,
+        wound_faces: 2,
+        stealth_faces: 3,
+        first_aid_after_run: true,
+        first_aid_after_tough: true,
+    };
+}
+
+/// The rules in force: every variant flag of docs/rules.md, and the game's numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// R8 `recruit-count`.
@@ -48,6 +106,8 @@ pub struct Rules {
     pub finale_substitute: bool,
     /// R15 `first-aid-after-side`: a successful side challenge opens a first-aid opportunity.
     pub first_aid_after_side: bool,
+    /// The game's numbers ([`Design::PRINTED`] in both presets).
+    pub design: Design,
 }
 
 /// A named set of flags.
@@ -67,6 +127,7 @@ pub const MAIN_TEXT: Rules = Rules {
     second_success: SecondSuccess::EasierThreshold,
     finale_substitute: false,
     first_aid_after_side: false,
+    design: Design::PRINTED,
 };
 
 /// The "notes and clarifications" reading of the finale (R13).
@@ -121,6 +182,259 @@ const FLAGS: [Flag; 6] = [
     },
 ];
 
+/// What values a design parameter takes.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    /// A whole number in `min..=max`.
+    Count(u8, u8),
+    /// `yes` (1) or `no` (0).
+    YesNo,
+    /// `team` (0: as R8 counts it) or a whole number in `min..=max`.
+    TeamOrCount(u8, u8),
+}
+
+/// One of the game's numbers: its key, its values, and where it sits in [`Design`] (as a
+/// number: yes = 1, no = 0, team = 0).
+struct Param {
+    key: &'static str,
+    kind: Kind,
+    read: fn(&Design) -> u8,
+    write: fn(&mut Design, u8),
+}
+
+/// Every design parameter, in the order of a game. The ranges are what the engines hold: the
+/// state has room for two side challenges and six characters, and the dice tables for six
+/// dice.
+const PARAMS: [Param; 14] = [
+    Param {
+        key: "team-size",
+        kind: Kind::Count(1, 6),
+        read: |d| d.team_size,
+        write: |d, v| d.team_size = v,
+    },
+    Param {
+        key: "recruit-checks",
+        kind: Kind::TeamOrCount(1, 6),
+        read: |d| d.recruit_checks.unwrap_or(0),
+        write: |d, v| d.recruit_checks = (v > 0).then_some(v),
+    },
+    Param {
+        key: "run-challenges",
+        kind: Kind::Count(0, 12),
+        read: |d| d.run_challenges,
+        write: |d, v| d.run_challenges = v,
+    },
+    Param {
+        key: "first-aid-after-run",
+        kind: Kind::YesNo,
+        read: |d| u8::from(d.first_aid_after_run),
+        write: |d, v| d.first_aid_after_run = v == 1,
+    },
+    Param {
+        key: "tough-challenges",
+        kind: Kind::Count(1, 6),
+        read: |d| d.tough_challenges,
+        write: |d, v| d.tough_challenges = v,
+    },
+    Param {
+        key: "side-challenges",
+        kind: Kind::Count(0, 2),
+        read: |d| d.side_challenges,
+        write: |d, v| d.side_challenges = v,
+    },
+    Param {
+        key: "first-aid-after-tough",
+        kind: Kind::YesNo,
+        read: |d| u8::from(d.first_aid_after_tough),
+        write: |d, v| d.first_aid_after_tough = v == 1,
+    },
+    Param {
+        key: "specialist-dice",
+        kind: Kind::Count(1, 6),
+        read: |d| d.specialist_dice,
+        write: |d, v| d.specialist_dice = v,
+    },
+    Param {
+        key: "base-dice",
+        kind: Kind::Count(1, 6),
+        read: |d| d.base_dice,
+        write: |d, v| d.base_dice = v,
+    },
+    Param {
+        key: "threshold",
+        kind: Kind::Count(1, 6),
+        read: |d| d.threshold,
+        write: |d, v| d.threshold = v,
+    },
+    Param {
+        key: "eased-threshold",
+        kind: Kind::Count(1, 6),
+        read: |d| d.eased_threshold,
+        write: |d, v| d.eased_threshold = v,
+    },
+    Param {
+        key: "finale-penalty",
+        kind: Kind::Count(0, 3),
+        read: |d| d.finale_penalty,
+        write: |d, v| d.finale_penalty = v,
+    },
+    Param {
+        key: "wound-faces",
+        kind: Kind::Count(0, 6),
+        read: |d| d.wound_faces,
+        write: |d, v| d.wound_faces = v,
+    },
+    Param {
+        key: "stealth-faces",
+        kind: Kind::Count(0, 6),
+        read: |d| d.stealth_faces,
+        write: |d, v| d.stealth_faces = v,
+    },
+];
+
+impl Kind {
+    /// The number a value stands for, if allowed.
+    fn parse(self, value: &str) -> Option<u8> {
+        match self {
+            Kind::YesNo => match value {
+                "yes" => Some(1),
+                "no" => Some(0),
+                _ => None,
+            },
+            Kind::TeamOrCount(..) if value == "team" => Some(0),
+            Kind::Count(min, max) | Kind::TeamOrCount(min, max) => {
+                value.parse::<u8>().ok().filter(|v| (min..=max).contains(v))
+            }
+        }
+    }
+
+    /// The value a number stands for.
+    fn show(self, v: u8) -> String {
+        match self {
+            Kind::YesNo => if v == 1 { "yes" } else { "no" }.to_string(),
+            Kind::TeamOrCount(..) if v == 0 => "team".to_string(),
+            _ => v.to_string(),
+        }
+    }
+
+    /// The allowed values, for an error message.
+    fn allowed(self) -> String {
+        match self {
+            Kind::YesNo => "yes, no".to_string(),
+            Kind::Count(min, max) => format!("a whole number from {min} to {max}"),
+            Kind::TeamOrCount(min, max) => format!("team, or a whole number from {min} to {max}"),
+        }
+    }
+
+    /// The values one step either way from `v`, within range (a lever's two ends).
+    fn neighbours(self, v: u8) -> Vec<u8> {
+        match self {
+            Kind::YesNo => vec![1 - v.min(1)],
+            Kind::Count(min, max) | Kind::TeamOrCount(min, max) => {
+                let mut out = Vec::new();
+                if v > min {
+                    out.push(v - 1);
+                }
+                if v < max {
+                    out.push(if v == 0 { min } else { v + 1 });
+                }
+                out.dedup();
+                out
+            }
+        }
+    }
+}
+
+impl Design {
+    /// Every parameter's key, in the order of a game.
+    pub fn keys() -> impl Iterator<Item = &'static str> {
+        PARAMS.iter().map(|p| p.key)
+    }
+
+    /// The value of parameter `key`, as written on the command line.
+    pub fn get(&self, key: &str) -> Option<String> {
+        let param = PARAMS.iter().find(|p| p.key == key)?;
+        Some(param.kind.show((param.read)(self)))
+    }
+
+    /// Sets parameter `key`; `Ok(false)` if there is no such parameter. Combinations are
+    /// checked by [`Design::check`] once every setting is in.
+    fn set(&mut self, key: &str, value: &str) -> Result<bool, RulesError> {
+        let Some(param) = PARAMS.iter().find(|p| p.key == key) else {
+            return Ok(false);
+        };
+        let v = param
+            .kind
+            .parse(value)
+            .ok_or_else(|| RulesError::BadValue {
+                key: key.to_string(),
+                value: value.to_string(),
+                allowed: param.kind.allowed(),
+            })?;
+        (param.write)(self, v);
+        Ok(true)
+    }
+
+    /// The parameters that differ from the printed game, as `key=value`.
+    pub fn changes(&self) -> Vec<String> {
+        PARAMS
+            .iter()
+            .filter(|p| (p.read)(self) != (p.read)(&Design::PRINTED))
+            .map(|p| format!("{}={}", p.key, p.kind.show((p.read)(self))))
+            .collect()
+    }
+
+    /// Each parameter moved one step either way from `self` (where the range and
+    /// [`Design::check`] allow): `(key, value, design)` — a designer's levers.
+    pub fn levers(&self) -> Vec<(&'static str, String, Design)> {
+        let mut out = Vec::new();
+        for param in &PARAMS {
+            for v in param.kind.neighbours((param.read)(self)) {
+                let mut design = *self;
+                (param.write)(&mut design, v);
+                if design.check().is_ok() {
+                    out.push((param.key, param.kind.show(v), design));
+                }
+            }
+        }
+        out
+    }
+
+    /// Combinations that make no sense: more base dice than specialist dice, an eased
+    /// threshold above the threshold, more wounding and stealth-costing faces than a die has.
+    pub fn check(&self) -> Result<(), RulesError> {
+        let fail = |why: String| Err(RulesError::Combination(why));
+        if self.base_dice > self.specialist_dice {
+            return fail(format!(
+                "base-dice={} is more than specialist-dice={}: a specialist rolls at least as \
+                 many dice as anyone",
+                self.base_dice, self.specialist_dice
+            ));
+        }
+        if self.eased_threshold > self.threshold {
+            return fail(format!(
+                "eased-threshold={} is above threshold={}: the eased threshold is the easier one",
+                self.eased_threshold, self.threshold
+            ));
+        }
+        if self.wound_faces + self.stealth_faces + 1 < self.threshold {
+            return fail(format!(
+                "with wound-faces={} and stealth-faces={}, a failed check (below threshold={}) \
+                 may cost nothing, and retrying it forever would be free: every failing face \
+                 must wound or cost stealth",
+                self.wound_faces, self.stealth_faces, self.threshold
+            ));
+        }
+        if self.wound_faces + self.stealth_faces > 6 {
+            return fail(format!(
+                "wound-faces={} and stealth-faces={} make more than the six faces of a die",
+                self.wound_faces, self.stealth_faces
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// A rules setting that could not be understood.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RulesError {
@@ -150,10 +464,18 @@ pub enum RulesError {
     /// The same key given twice by `--rule`.
     #[error("--rule {0} is given twice; give each key once")]
     Repeated(String),
+    /// Design parameters whose values do not fit together.
+    #[error("{0}")]
+    Combination(String),
 }
 
 fn keys() -> String {
-    FLAGS.iter().map(|f| f.key).collect::<Vec<_>>().join(", ")
+    FLAGS
+        .iter()
+        .map(|f| f.key)
+        .chain(Design::keys())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Default for Rules {
@@ -226,6 +548,10 @@ impl Rules {
                 .set(key, &value)
                 .map_err(|e| at(spanned.span(), &e.to_string()))?;
         }
+        rules
+            .design
+            .check()
+            .map_err(|e| RulesError::File(format!("{origin}: {e}")))?;
         Ok(rules)
     }
 
@@ -237,8 +563,12 @@ impl Rules {
         self.set(key.trim(), value.trim())
     }
 
-    /// Sets one flag by its docs/rules.md key.
+    /// Sets one flag or design parameter by its docs/rules.md key. Combinations of design
+    /// parameters are checked by [`Design::check`] (as [`parse_rules`] does).
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
+        if self.design.set(key, value)? {
+            return Ok(());
+        }
         let flag = FLAGS
             .iter()
             .find(|f| f.key == key)
@@ -298,7 +628,7 @@ impl Rules {
         Some(flag.values[usize::from(alternative)])
     }
 
-    /// Every flag key, in docs/rules.md order.
+    /// Every flag key, in docs/rules.md order (the design parameters: [`Design::keys`]).
     pub fn keys() -> impl Iterator<Item = &'static str> {
         FLAGS.iter().map(|f| f.key)
     }
@@ -333,12 +663,21 @@ impl Rules {
 }
 
 impl fmt::Display for Rules {
-    /// The preset name when unmodified, else every flag.
+    /// The preset name when the flags are a preset's, else every flag; then each design
+    /// parameter that differs from the printed game.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.preset_name() {
-            Some(name) => f.write_str(name),
-            None => f.write_str(&self.spelled_out()),
+        let flags = Rules {
+            design: Design::PRINTED,
+            ..*self
+        };
+        match flags.preset_name() {
+            Some(name) => f.write_str(name)?,
+            None => f.write_str(&self.spelled_out())?,
         }
+        for change in self.design.changes() {
+            write!(f, " {change}")?;
+        }
+        Ok(())
     }
 }
 
@@ -357,6 +696,7 @@ pub fn parse_rules(preset: &str, overrides: &[String]) -> Result<Rules, RulesErr
         }
         seen.push(key);
     }
+    rules.design.check()?;
     Ok(rules)
 }
 
@@ -419,5 +759,93 @@ mod tests {
             parse_rules("main-text", &["finale".into()]),
             Err(RulesError::NotKeyValue(_))
         ));
+    }
+
+    #[test]
+    fn design_parameters_parse_show_and_refuse_bad_values() {
+        let rules = parse_rules(
+            "clarified",
+            &["run-challenges=8".into(), "recruit-checks=2".into()],
+        )
+        .unwrap();
+        assert_eq!(rules.design.run_challenges, 8);
+        assert_eq!(rules.design.recruit_checks, Some(2));
+        // Every output names the preset and each number that differs from the printed game.
+        assert_eq!(
+            rules.to_string(),
+            "clarified recruit-checks=2 run-challenges=8"
+        );
+        assert_eq!(rules.design.get("recruit-checks").as_deref(), Some("2"));
+        assert_eq!(
+            MAIN_TEXT.design.get("recruit-checks").as_deref(),
+            Some("team")
+        );
+        for key in Design::keys() {
+            let value = MAIN_TEXT.design.get(key).unwrap();
+            let reparsed = parse_rules("main-text", &[format!("{key}={value}")]).unwrap();
+            assert_eq!(reparsed, MAIN_TEXT, "{key}={value}");
+        }
+        let err = parse_rules("main-text", &["team-size=7".into()]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rule 'team-size' cannot be '7' (allowed: a whole number from 1 to 6)"
+        );
+        let err = parse_rules("main-text", &["first-aid-after-run=maybe".into()]).unwrap_err();
+        assert!(err.to_string().contains("allowed: yes, no"), "{err}");
+        let err = parse_rules("main-text", &["colour=red".into()]).unwrap_err();
+        assert!(err.to_string().contains("tough-challenges"), "{err}");
+    }
+
+    #[test]
+    fn combinations_that_make_no_sense_are_refused_whatever_the_order() {
+        for settings in [
+            vec!["base-dice=4"],
+            vec!["threshold=3"],
+            vec!["wound-faces=4", "stealth-faces=3"],
+            vec!["wound-faces=0", "stealth-faces=3"],
+        ] {
+            let settings: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
+            let err = parse_rules("main-text", &settings).unwrap_err();
+            assert!(
+                matches!(err, RulesError::Combination(_)),
+                "{settings:?}: {err}"
+            );
+        }
+        // Checked once every setting is in: the order does not matter.
+        let a = parse_rules(
+            "main-text",
+            &["base-dice=4".into(), "specialist-dice=5".into()],
+        )
+        .unwrap();
+        let b = parse_rules(
+            "main-text",
+            &["specialist-dice=5".into(), "base-dice=4".into()],
+        )
+        .unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn levers_move_each_parameter_one_step_and_stay_valid() {
+        let levers = Design::PRINTED.levers();
+        for (key, value, design) in &levers {
+            assert!(design.check().is_ok(), "{key}={value}");
+            assert_eq!(design.changes(), vec![format!("{key}={value}")]);
+        }
+        let values = |key: &str| -> Vec<&str> {
+            levers
+                .iter()
+                .filter(|l| l.0 == key)
+                .map(|l| l.1.as_str())
+                .collect()
+        };
+        assert_eq!(values("run-challenges"), ["5", "7"]);
+        assert_eq!(values("recruit-checks"), ["1"]);
+        assert_eq!(values("first-aid-after-run"), ["no"]);
+        // As many base dice as specialist dice, and a threshold equal to the eased one, are
+        // allowed (no edge, no ease); more or higher is not.
+        assert_eq!(values("base-dice"), ["1", "3"]);
+        assert_eq!(values("threshold"), ["4", "6"]);
+        assert_eq!(values("eased-threshold"), ["3", "5"]);
     }
 }

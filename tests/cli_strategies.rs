@@ -69,9 +69,9 @@ fn malformed_files_are_refused_with_file_line_column() {
         ),
         (
             "range.toml",
-            "[recruit]\ncount = 4\n",
+            "[recruit]\ncount = 6\n",
             ":2:9:",
-            "out of range (allowed: 0..=3)",
+            "out of range (allowed: 0..=5)",
         ),
         (
             "keyword.toml",
@@ -257,14 +257,14 @@ fn sweep_refuses_bad_parameters_and_values() {
             "--strategy",
             "cautious",
             "--param",
-            "recruit.count=2..5",
+            "recruit.count=4..7",
             "--games",
             "10",
         ])
         .assert()
         .code(2)
         .stderr(
-            predicate::str::contains("recruit.count=4")
+            predicate::str::contains("recruit.count=6")
                 .and(predicate::str::contains("out of range")),
         );
 }

@@ -60,8 +60,8 @@ impl Strategy for NoAidOptimal {
             _ => self.0.decide(state, rules, decision),
         }
     }
-    fn sight(&self, state: &State) -> Sight {
-        self.0.sight(state)
+    fn sight(&self, state: &State, rules: &Rules) -> Sight {
+        self.0.sight(state, rules)
     }
 }
 

@@ -270,8 +270,8 @@ impl Strategy for Renamed {
     ) -> strategy::Choice {
         self.inner.decide(state, rules, decision)
     }
-    fn sight(&self, state: &crate::game::State) -> strategy::Sight {
-        self.inner.sight(state)
+    fn sight(&self, state: &crate::game::State, rules: &Rules) -> strategy::Sight {
+        self.inner.sight(state, rules)
     }
 }
 

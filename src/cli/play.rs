@@ -6,7 +6,7 @@ use clap::Args;
 
 use crate::engine::{Observer, play_seeded};
 use crate::error::Result;
-use crate::game::{Action, Aid, Chance, Character, Decision, Phase, State, Step, TOUGH_CHALLENGES};
+use crate::game::{Action, Aid, Chance, Character, Decision, Phase, State, Step};
 use crate::rules::Rules;
 use crate::strategy::REFERENCE;
 
@@ -169,8 +169,9 @@ impl Narrator {
                 types[usize::from(index)].speciality()
             ),
             Step::Tough { tough, successes } => format!(
-                "Tough Challenge {} of {TOUGH_CHALLENGES} ({successes} side successes, needs {}+)",
+                "Tough Challenge {} of {} ({successes} side successes, needs {}+)",
                 tough + 1,
+                self.rules.design.tough_challenges,
                 before.threshold(&self.rules)
             ),
             step => unreachable!("no check at {step:?}"),
@@ -268,15 +269,19 @@ impl Observer for Narrator {
             }
             Chance::SideTypes => {
                 if let Step::SideTypes { tough } = before.step() {
-                    let first = Character::from_index((outcome / 6) as usize);
-                    let second = Character::from_index((outcome % 6) as usize);
+                    let types = Chance::side_types(outcome);
+                    // R12: as many side challenges as the design has (two when printed).
+                    let sides = types[..usize::from(self.rules.design.side_challenges)]
+                        .iter()
+                        .map(|c| c.speciality())
+                        .collect::<Vec<_>>()
+                        .join(" and ");
                     self.line(
                         1,
                         &format!(
-                            "Tough Challenge {} of {TOUGH_CHALLENGES}: side challenges {} and {}",
+                            "Tough Challenge {} of {}: side challenges {sides}",
                             tough + 1,
-                            first.speciality(),
-                            second.speciality()
+                            self.rules.design.tough_challenges,
                         ),
                     );
                 }

@@ -321,10 +321,10 @@ mod tests {
         let s = substitute("x", text, &params, &[1, 5]).unwrap();
         assert_eq!(s.spec().recruit.count.0, 1);
         assert_eq!(s.spec().side.max_attempts.0, 5);
-        let wide = [parse_param("recruit.count=4").unwrap()];
-        let err = substitute("x", text, &wide, &[4]).unwrap_err();
+        let wide = [parse_param("recruit.count=6").unwrap()];
+        let err = substitute("x", text, &wide, &[6]).unwrap_err();
         assert!(
-            err.contains("recruit.count=4") && err.contains("out of range"),
+            err.contains("recruit.count=6") && err.contains("out of range"),
             "{err}"
         );
     }

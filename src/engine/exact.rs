@@ -339,7 +339,9 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
         if !worth_memoising(state) {
             return None;
         }
-        let sight = self.measure.sight(state, self.strategy.sight(state));
+        let sight = self
+            .measure
+            .sight(state, self.strategy.sight(state, self.rules));
         let pending = u128::from(pending) << 127;
         let counts_attempts = counts_attempts(state, sight);
         if !kept(state, sight) {
@@ -563,7 +565,7 @@ pub(super) fn second_side_type_unread<S: Strategy + ?Sized>(
     first.apply_outcome(rules, 0);
     // A strategy that reads only what the rules read cannot read it: the rules do not.
     matches!(
-        strategy.sight(&first),
+        strategy.sight(&first, rules),
         Sight::Partial {
             second_side_type: false,
             ..

@@ -282,7 +282,8 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
 
     /// The key of a position as the strategy tells positions apart, stealth cleared.
     fn key(&self, state: &State, pending: bool) -> u128 {
-        let key = key::strategy_key(state, self.strategy.sight(state)) | u128::from(pending) << 127;
+        let key = key::strategy_key(state, self.strategy.sight(state, self.rules))
+            | u128::from(pending) << 127;
         key::strategy_key_with_stealth(key, 0)
     }
 
@@ -482,7 +483,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
     /// Whether the walk would keep `state`'s value: worth memoising, and not a side challenge
     /// reached from one place only once the key counts attempts.
     fn kept(&self, state: &State) -> bool {
-        worth_memoising(state) && kept(state, self.strategy.sight(state))
+        worth_memoising(state) && kept(state, self.strategy.sight(state, self.rules))
     }
 
     /// The figures of finished game `end` for a compiled position at `stealth`.

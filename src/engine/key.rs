@@ -6,12 +6,12 @@
 //!
 //! | bits | field |
 //! |------|-------|
-//! | 0–18  | step: a 5-bit variant tag and up to 14 bits of payload |
-//! | 19–24 | pending first aid: none, open, or check (patient × giver) |
-//! | 25–27 | main character (0 = none) |
-//! | 28–30 | finale character (0 = none) |
-//! | 31–37 | stealth (0..=99) |
-//! | 38–58 | per character, base 11: member with health 0..=3, or non-member with complication none / 1..=6 |
+//! | 0–20  | step: a 5-bit variant tag and up to 16 bits of payload |
+//! | 21–26 | pending first aid: none, open, or check (patient × giver) |
+//! | 27–29 | main character (0 = none) |
+//! | 30–32 | finale character (0 = none) |
+//! | 33–39 | stealth (0..=99) |
+//! | 40–60 | per character, base 11: member with health 0..=3, or non-member with complication none / 1..=6 |
 //! | 64–71 | attempts (only in [`with_counters`]) |
 //! | 72–79 | failures (only in [`with_counters`]) |
 
@@ -69,7 +69,7 @@ pub fn solver_key(state: &State) -> u64 {
 }
 
 /// The lowest bit of the stealth field and its mask (see the layout above).
-const STEALTH_SHIFT: u32 = 31;
+const STEALTH_SHIFT: u32 = 33;
 const STEALTH_MASK: u64 = 0x7f << STEALTH_SHIFT;
 
 /// `key` (of [`solver_key`] or [`rules_key`]) with its stealth set to `stealth`: the key of
@@ -113,23 +113,25 @@ fn pack(state: &State) -> u64 {
         Aid::Check { patient, giver } => 2 + 6 * map(patient) + map(giver),
     };
     step(state, map)
-        | aid << 19
-        | character(state.main()) << 25
-        | character(state.finale()) << 28
+        | aid << 21
+        | character(state.main()) << 27
+        | character(state.finale()) << 30
         | u64::from(state.stealth()) << STEALTH_SHIFT
-        | characters << 38
+        | characters << 40
 }
 
-/// The step as a 5-bit tag and at most 14 bits of payload.
+/// The step as a 5-bit tag and at most 16 bits of payload. Counts have room for every
+/// design ([`crate::rules::Design`]): a run challenge 0..=11 in 4 bits, a Tough Challenge
+/// 0..=5 in 3, recruitment checks 0..=6 in 3.
 #[inline]
 fn step(state: &State, c: impl Fn(Character) -> u64) -> u64 {
     let side = |tough: u8, types: [Character; 2], index: u8, successes: u8| {
         let first = c(types[0]);
         u64::from(tough)
-            | first << 2
-            | c(types[1]) << 5
-            | u64::from(index) << 8
-            | u64::from(successes) << 9
+            | first << 3
+            | c(types[1]) << 6
+            | u64::from(index) << 9
+            | u64::from(successes) << 10
     };
     let (tag, payload) = match state.step() {
         Step::Complications => (0, 0),
@@ -151,12 +153,12 @@ fn step(state: &State, c: impl Fn(Character) -> u64) -> u64 {
         ),
         Step::RunType { challenge } => (5, u64::from(challenge)),
         Step::PickRunType { challenge } => (6, u64::from(challenge)),
-        Step::Run { challenge, ty } => (7, u64::from(challenge) | c(ty) << 3),
+        Step::Run { challenge, ty } => (7, u64::from(challenge) | c(ty) << 4),
         Step::RunCheck {
             challenge,
             ty,
             roller,
-        } => (8, u64::from(challenge) | c(ty) << 3 | c(roller) << 6),
+        } => (8, u64::from(challenge) | c(ty) << 4 | c(roller) << 7),
         Step::ChooseFinale => (9, 0),
         Step::SideTypes { tough } => (10, u64::from(tough)),
         Step::Side {
@@ -171,13 +173,13 @@ fn step(state: &State, c: impl Fn(Character) -> u64) -> u64 {
             index,
             successes,
             roller,
-        } => (12, side(tough, types, index, successes) | c(roller) << 11),
-        Step::Tough { tough, successes } => (13, u64::from(tough) | u64::from(successes) << 2),
-        Step::Substitute { tough, successes } => (14, u64::from(tough) | u64::from(successes) << 2),
+        } => (12, side(tough, types, index, successes) | c(roller) << 12),
+        Step::Tough { tough, successes } => (13, u64::from(tough) | u64::from(successes) << 3),
+        Step::Substitute { tough, successes } => (14, u64::from(tough) | u64::from(successes) << 3),
         Step::Over(Outcome::Win) => (15, 0),
         Step::Over(Outcome::Loss(cause)) => (16, 1 + cause as u64),
     };
-    debug_assert!(payload < 1 << 14);
+    debug_assert!(payload < 1 << 16);
     tag | payload << 5
 }
 
@@ -250,6 +252,6 @@ mod tests {
         ];
         let keys: std::collections::HashSet<u64> = variants.iter().map(rules_key).collect();
         assert_eq!(keys.len(), variants.len());
-        assert!(keys.iter().all(|k| *k < 1 << 59));
+        assert!(keys.iter().all(|k| *k < 1 << 61));
     }
 }

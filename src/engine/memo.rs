@@ -225,8 +225,8 @@ impl Memo {
     }
 }
 
-/// The number of roles a check type can have: no specialist, or slot 0..=3.
-const TYPE_ROLES: usize = 5;
+/// The number of roles a check type can have: no specialist, or one of the slots.
+const TYPE_ROLES: usize = 1 + Roles::SLOTS;
 const RUNS: usize = RUN_CHALLENGES as usize;
 const TOUGHS: usize = TOUGH_CHALLENGES as usize;
 // Step codes, one range per kind of step (see `step_code`).

@@ -570,7 +570,7 @@ fn solve_layers(
         }
     };
     let rules = *solver.rules();
-    let shapes = canon::team_shapes();
+    let shapes = canon::team_shapes(&rules);
     // Larger teams first: the longest tasks start first, the short ones fill in. One finale
     // character of each role: the others' parts would hold the same places.
     let mut finales: Vec<(&[Character], Character)> = shapes

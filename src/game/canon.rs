@@ -18,7 +18,8 @@
 //! declares it never reads). The results are positions for keying values, not for playing.
 
 use super::character::{Character, Health, Team};
-use super::state::{Aid, Phase, State, Step};
+use super::state::{Aid, MAX_TEAM, Phase, State, Step};
+use crate::rules::Rules;
 
 /// A relabelling: character `c` becomes `Character::from_index(perm[c.index()])`.
 type Relabelling = [u8; 6];
@@ -493,7 +494,7 @@ pub struct Roles {
     /// The number of members (slots).
     pub members: u8,
     /// Each slot's health, two bits per slot, slot 0 lowest.
-    pub healths: u8,
+    pub healths: u16,
     /// The finale character's slot (0 before the finale).
     pub finale: u8,
     /// For each character (by index), `1 + slot` when a check of its type can be rolled by
@@ -503,16 +504,24 @@ pub struct Roles {
 }
 
 impl Roles {
-    /// How many values [`Roles::form`] takes.
-    pub const FORMS: usize = 12;
+    /// How many values [`Roles::form`] takes: teams of up to [`MAX_TEAM`] members.
+    pub const FORMS: usize = 3 * MAX_TEAM as usize;
+    /// How many slots a team has at most.
+    pub const SLOTS: usize = MAX_TEAM as usize;
 }
 
 /// One team of every shape a run or finale can have ([`Roles::form`]): the main character
 /// first, then the other members in slot order (the Medic, when a member but not the main
 /// one, then the interchangeable others). Positions of teams of different shapes never lead
 /// to each other (the team is fixed after phase 1, R8), so an engine can solve them apart.
-pub fn team_shapes() -> Vec<Vec<Character>> {
-    const OTHERS: [Character; 3] = [Character::Spy, Character::Sniper, Character::Demolitions];
+pub fn team_shapes(rules: &Rules) -> Vec<Vec<Character>> {
+    const OTHERS: [Character; 5] = [
+        Character::Spy,
+        Character::Sniper,
+        Character::Demolitions,
+        Character::Mechanic,
+        Character::Hacker,
+    ];
     let mut shapes = Vec::new();
     for (main, medic_member) in [
         (Character::Medic, false),
@@ -523,14 +532,11 @@ pub fn team_shapes() -> Vec<Vec<Character>> {
         if medic_member {
             team.push(Character::Medic);
         }
-        // R8: at most four members.
-        for others in 0..=usize::from(super::MAX_TEAM) - team.len() {
-            shapes.push(
-                team.iter()
-                    .copied()
-                    .chain(OTHERS[..others].iter().copied())
-                    .collect(),
-            );
+        let others: Vec<Character> = OTHERS.into_iter().filter(|c| *c != main).collect();
+        // R8: at most four (`team-size`) members.
+        let most = usize::from(rules.design.team_size).saturating_sub(team.len());
+        for k in 0..=most.min(others.len()) {
+            shapes.push(team.iter().chain(&others[..k]).copied().collect());
         }
     }
     shapes
@@ -596,7 +602,7 @@ pub fn roles(state: &State) -> Option<Roles> {
         _ => {}
     }
     let finale = state.finale();
-    let mut slots = [main; 4];
+    let mut slots = [main; Roles::SLOTS];
     let mut n = 1;
     let medic_member = main != Character::Medic && team.contains(Character::Medic);
     if medic_member {
@@ -619,7 +625,7 @@ pub fn roles(state: &State) -> Option<Roles> {
         };
         (u8::from(finale != Some(c)) << 6) | (state.health(c) as u8) << 3 | live_named
     };
-    // At most three others: insertion sort.
+    // At most five others: insertion sort.
     for i in first_other + 1..n {
         let mut j = i;
         while j > first_other && key(slots[j - 1]) > key(slots[j]) {
@@ -628,17 +634,18 @@ pub fn roles(state: &State) -> Option<Roles> {
         }
     }
     let others = (n - first_other) as u8;
+    let forms = MAX_TEAM;
     let form = if main == Character::Medic {
         others
     } else {
-        4 + 4 * u8::from(medic_member) + others
+        forms + forms * u8::from(medic_member) + others
     };
     let mut healths = 0;
     let mut type_role = [0u8; 6];
     let mut finale_slot = 0;
     for (slot, &c) in slots[..n].iter().enumerate() {
         let health = state.health(c);
-        healths |= (health as u8) << (2 * slot);
+        healths |= (health as u16) << (2 * slot);
         if health != Health::Dead {
             type_role[c.index()] = 1 + slot as u8;
         }
@@ -806,7 +813,7 @@ mod tests {
     /// What a dense index reads of a position: its roles (but the per-character table, which
     /// is read only through the step), its stealth and its step with check types replaced by
     /// their roles.
-    fn fingerprint(state: &State) -> ([u8; 4], u8, Step) {
+    fn fingerprint(state: &State) -> ([u16; 4], u8, Step) {
         let roles = roles(state).expect("a run or finale position");
         let role = |c: Character| Character::from_index(usize::from(roles.type_role[c.index()]));
         let step = match state.step() {
@@ -834,7 +841,12 @@ mod tests {
             },
             step => step,
         };
-        let shape = [roles.form, roles.members, roles.healths, roles.finale];
+        let shape = [
+            u16::from(roles.form),
+            u16::from(roles.members),
+            roles.healths,
+            u16::from(roles.finale),
+        ];
         (shape, state.stealth(), step)
     }
 
@@ -856,7 +868,7 @@ mod tests {
     fn roles_join_every_class_that_canonical_forms_join() {
         // Canonical forms are the reference for symmetry: whatever they merge, roles merge.
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
-        let mut seen: std::collections::HashMap<State, ([u8; 4], u8, Step)> = Default::default();
+        let mut seen: std::collections::HashMap<State, ([u16; 4], u8, Step)> = Default::default();
         for _ in 0..50_000 {
             let state = random_run_or_finale(&mut rng);
             let print = fingerprint(&state);

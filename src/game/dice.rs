@@ -5,8 +5,9 @@
 
 use rand::Rng;
 
-/// The most dice a check can roll (a speciality check: 3).
-pub const MAX_DICE: u8 = 3;
+/// The most dice a check can roll: a speciality check rolls 3 in the printed game, and up to
+/// 6 under `specialist-dice` (R1).
+pub const MAX_DICE: u8 = 6;
 
 /// The distribution of the highest of `k` d6 (R1), for `k` in `1..=MAX_DICE`.
 #[derive(Clone, Copy, Debug)]
@@ -31,7 +32,7 @@ impl HighestOf {
             let below = ((m - 1) as u128).pow(k as u32);
             probabilities[m - 1] = (at_most - below) as f64 / total as f64;
             if m <= 5 {
-                // ⌈at_most / total · 2⁶⁴⌉, exact in u128 arithmetic (total ≤ 216 < 2⁶⁴).
+                // ⌈at_most / total · 2⁶⁴⌉, exact in u128 arithmetic (total ≤ 6⁶ < 2⁶⁴).
                 let scaled = (at_most << 64).div_ceil(total);
                 thresholds[m - 1] = scaled as u64;
             }
@@ -70,8 +71,14 @@ impl HighestOf {
     }
 }
 
-static TABLES: [HighestOf; MAX_DICE as usize] =
-    [HighestOf::new(1), HighestOf::new(2), HighestOf::new(3)];
+static TABLES: [HighestOf; MAX_DICE as usize] = [
+    HighestOf::new(1),
+    HighestOf::new(2),
+    HighestOf::new(3),
+    HighestOf::new(4),
+    HighestOf::new(5),
+    HighestOf::new(6),
+];
 
 /// A uniform integer in `0..n` from one `next_u64` (multiply-high; bias below n/2⁶⁴).
 #[inline]

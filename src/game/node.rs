@@ -6,6 +6,7 @@ use rand::Rng;
 
 use super::character::Character;
 use super::dice::{HighestOf, uniform};
+use super::state::MAX_TEAM;
 
 /// Every complication roll at once: six d6, one per character (R6).
 pub const COMPLICATION_OUTCOMES: u32 = 6 * 6 * 6 * 6 * 6 * 6;
@@ -223,9 +224,9 @@ pub enum Action {
     SkipAid,
 }
 
-/// The largest number of legal options at any decision point (first aid: 4 patients × 4
-/// givers, plus skipping).
-pub const MAX_ACTIONS: usize = 17;
+/// The largest number of legal options at any decision point: first aid in the largest team
+/// any design allows, every patient × every giver, plus skipping (R15).
+pub const MAX_ACTIONS: usize = 1 + MAX_TEAM as usize * MAX_TEAM as usize;
 
 /// The legal options at a decision point, in a fixed order, without allocating.
 #[derive(Clone, Copy, Debug)]

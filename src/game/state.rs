@@ -5,16 +5,15 @@ use crate::rules::{FirstAidRecruit, RecruitCount, Rules, SecondSuccess};
 use super::character::{Character, Health, Healths, Team};
 use super::node::{Action, Actions, Chance, Decision, LossCause, Node, Outcome};
 
-/// The number of run challenges (R10).
-pub const RUN_CHALLENGES: u8 = 6;
-/// The number of Tough Challenges (R5).
-pub const TOUGH_CHALLENGES: u8 = 3;
-/// The team's largest size (R8).
-pub const MAX_TEAM: u8 = 4;
+/// The most run challenges any design has (R10; the printed game has 6,
+/// [`crate::rules::Design::run_challenges`]).
+pub const RUN_CHALLENGES: u8 = 12;
+/// The most Tough Challenges any design has (R5; the printed game has 3).
+pub const TOUGH_CHALLENGES: u8 = 6;
+/// The largest team any design allows (R8; the printed game: 4): all six characters.
+pub const MAX_TEAM: u8 = 6;
 /// The largest starting stealth (R2).
 pub const MAX_STEALTH: u8 = 99;
-/// Success threshold of a check (R1).
-const THRESHOLD: u8 = 5;
 
 /// The three phases of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -136,6 +135,16 @@ pub enum Step {
     },
     /// The game has ended.
     Over(Outcome),
+}
+
+/// R1: what a face of the highest die does besides deciding the check.
+enum Face {
+    /// One wound (to the roller; to the patient in first aid).
+    Wound,
+    /// One stealth point (a wound to the roller once discovered, R2).
+    Stealth,
+    /// Nothing.
+    Clean,
 }
 
 /// A pending first-aid opportunity (R15); it interrupts the step it was opened before.
@@ -342,6 +351,12 @@ impl State {
     pub fn deaths(&self) -> u8 {
         self.team.len() - self.living()
     }
+    /// R8: how many more may join a team of `members` (dead ones count) before recruiting
+    /// ends: `team-size` (4) less `members`.
+    pub fn room_on_team(&self, rules: &Rules, members: u8) -> u8 {
+        rules.design.team_size.saturating_sub(members)
+    }
+
     /// Wounds carried by living team members.
     pub fn wounds(&self) -> u8 {
         // One per living member with a wound, one more per incapacitated one (bit planes).
@@ -379,27 +394,39 @@ impl State {
         }
     }
 
-    /// R13: the finale penalty `p` for `c` (0 for anyone but the finale character).
+    /// R13: the finale penalty `p` for `c` (0 for anyone but the finale character):
+    /// `finale-penalty`, or `discovered-penalty` while discovered.
     pub fn penalty(&self, rules: &Rules, c: Character) -> i8 {
         if self.finale != Some(c) {
             0
         } else if self.discovered() {
             rules.discovered_penalty as i8
         } else {
-            1
+            rules.design.finale_penalty as i8
+        }
+    }
+
+    /// R1: dice `c` rolls for a check of type `ty` before penalties: `specialist-dice` for
+    /// their own speciality, `base-dice` for any other.
+    #[inline(always)]
+    fn base_dice(rules: &Rules, c: Character, ty: Character) -> i8 {
+        if c == ty {
+            rules.design.specialist_dice as i8
+        } else {
+            rules.design.base_dice as i8
         }
     }
 
     /// R1 + R13: dice `c` rolls for a check of type `ty` (≤ 0: may not attempt).
     pub fn skill(&self, rules: &Rules, c: Character, ty: Character) -> i8 {
-        c.base_skill(ty) - self.penalty(rules, c)
+        State::base_dice(rules, c, ty) - self.penalty(rules, c)
     }
 
     /// R13: dice `c` rolls for a Tough check with `successes` side successes: the main
     /// character's speciality, penalty `max(p - s, 0)`.
     pub fn tough_skill(&self, rules: &Rules, c: Character, successes: u8) -> i8 {
         let ty = self.main.expect("the finale has a main character");
-        c.base_skill(ty) - (self.penalty(rules, c) - successes as i8).max(0)
+        State::base_dice(rules, c, ty) - (self.penalty(rules, c) - successes as i8).max(0)
     }
 
     /// Who rolls at the current chance point, if it is a check (first aid, recruitment, run,
@@ -417,21 +444,25 @@ impl State {
         }
     }
 
-    /// R1/R13: the success threshold of the pending check (4 only for a Tough check with two
-    /// side successes under `easier-threshold`).
+    /// R1/R13: the success threshold of the pending check (the eased one only for a Tough
+    /// check after every side challenge succeeded, under `easier-threshold`).
     pub fn threshold(&self, rules: &Rules) -> u8 {
         match (self.aid, self.step) {
             (Aid::None, Step::Tough { successes, .. }) => self.tough_threshold(rules, successes),
-            _ => THRESHOLD,
+            _ => rules.design.threshold,
         }
     }
 
-    /// R13: the Tough check's threshold: 4 with two side successes under `easier-threshold`.
+    /// R13: the Tough check's threshold: `eased-threshold` (4) once every side challenge
+    /// before it succeeded (both, in the printed game) under `easier-threshold`, else
+    /// `threshold` (5). With no side challenges there is nothing to ease it.
     pub fn tough_threshold(&self, rules: &Rules, successes: u8) -> u8 {
-        if successes == 2 && rules.second_success == SecondSuccess::EasierThreshold {
-            4
+        let sides = rules.design.side_challenges;
+        if sides > 0 && successes == sides && rules.second_success == SecondSuccess::EasierThreshold
+        {
+            rules.design.eased_threshold
         } else {
-            THRESHOLD
+            rules.design.threshold
         }
     }
 
@@ -501,9 +532,11 @@ impl State {
     fn task_dice(&self, rules: &Rules, roller: Character) -> u8 {
         match self.step {
             Step::Recruit { target, .. } | Step::RecruitCheck { target, .. } => {
-                roller.base_skill(self.recruit_type(target)) as u8
+                State::base_dice(rules, roller, self.recruit_type(target)) as u8
             }
-            Step::Run { ty, .. } | Step::RunCheck { ty, .. } => roller.base_skill(ty) as u8,
+            Step::Run { ty, .. } | Step::RunCheck { ty, .. } => {
+                State::base_dice(rules, roller, ty) as u8
+            }
             Step::Side { types, index, .. } | Step::SideCheck { types, index, .. } => {
                 self.skill(rules, roller, types[usize::from(index)]) as u8
             }
@@ -652,11 +685,13 @@ impl State {
                 self.join(c);
                 Step::ChooseTarget
             }
-            // R8: N = team size when the target is named (or living members under the variant).
+            // R8: N = team size when the target is named (or living members under the variant),
+            // unless the design fixes the number of checks (`recruit-checks`).
             (Step::ChooseTarget, Action::Recruit(target)) => {
-                let needed = match rules.recruit_count {
-                    RecruitCount::All => self.team.len(),
-                    RecruitCount::Living => self.living(),
+                let needed = match (rules.design.recruit_checks, rules.recruit_count) {
+                    (Some(n), _) => n,
+                    (None, RecruitCount::All) => self.team.len(),
+                    (None, RecruitCount::Living) => self.living(),
                 };
                 self.new_task();
                 Step::Recruit {
@@ -666,7 +701,7 @@ impl State {
                 }
             }
             // R8: stopping ends phase 1 and discards the target's successes.
-            (Step::ChooseTarget | Step::Recruit { .. }, Action::Stop) => self.start_run(),
+            (Step::ChooseTarget | Step::Recruit { .. }, Action::Stop) => self.start_run(rules),
             (
                 Step::Recruit {
                     target,
@@ -692,7 +727,7 @@ impl State {
             // R11
             (Step::ChooseFinale, Action::Finale(c)) => {
                 self.finale = Some(c);
-                Step::SideTypes { tough: 0 }
+                self.before_tough(rules, 0)
             }
             (
                 Step::Side {
@@ -702,7 +737,7 @@ impl State {
                     successes,
                 },
                 Action::Pass,
-            ) => self.next_side(tough, types, index, successes),
+            ) => self.next_side(rules, tough, types, index, successes),
             (
                 Step::Side {
                     tough,
@@ -732,7 +767,7 @@ impl State {
     #[inline(always)]
     pub fn apply_outcome(&mut self, rules: &Rules, outcome: u32) {
         if let Aid::Check { patient, giver } = self.aid {
-            self.first_aid(patient, giver, outcome as u8);
+            self.first_aid(rules, patient, giver, outcome as u8);
             self.aid = Aid::None;
             return self.settle(rules);
         }
@@ -766,7 +801,7 @@ impl State {
                 challenge,
                 ty,
                 roller,
-            } => self.run_check(challenge, ty, roller, r),
+            } => self.run_check(rules, challenge, ty, roller, r),
             // R12: two d6, 6 = medical.
             Step::SideTypes { tough } => {
                 self.new_task();
@@ -788,16 +823,19 @@ impl State {
             Step::Tough { tough, successes } => {
                 let finale = self.finale.expect("the finale character is chosen");
                 let threshold = self.tough_threshold(rules, successes);
-                self.side_effects(finale, r);
+                self.side_effects(rules, finale, r);
                 if !self.succeeded(r, threshold) {
                     Step::Tough { tough, successes }
-                } else if tough + 1 == TOUGH_CHALLENGES {
-                    // R5: the third Tough Challenge wins the game.
+                } else if tough + 1 >= rules.design.tough_challenges {
+                    // R5: the last (third) Tough Challenge wins the game.
                     Step::Over(Outcome::Win)
                 } else {
-                    // R14: each success but the last opens a first-aid opportunity.
-                    self.aid = Aid::Open;
-                    Step::SideTypes { tough: tough + 1 }
+                    // R14: each success but the last opens a first-aid opportunity
+                    // (`first-aid-after-tough`).
+                    if rules.design.first_aid_after_tough {
+                        self.aid = Aid::Open;
+                    }
+                    self.before_tough(rules, tough + 1)
                 }
             }
             step => panic!("no chance outcome is expected at {step:?}"),
@@ -823,7 +861,7 @@ impl State {
                 done,
                 needed,
             } => self.recruit_check(rules, target, done, needed, roller, r),
-            Step::Run { challenge, ty } => self.run_check(challenge, ty, roller, r),
+            Step::Run { challenge, ty } => self.run_check(rules, challenge, ty, roller, r),
             Step::Side {
                 tough,
                 types,
@@ -845,7 +883,7 @@ impl State {
                 && self.actions(rules).contains(Action::Aid { patient, giver }),
             "illegal first aid by {giver:?} on {patient:?} at {self:?}"
         );
-        self.first_aid(patient, giver, r);
+        self.first_aid(rules, patient, giver, r);
         self.aid = Aid::None;
         self.settle(rules);
     }
@@ -861,8 +899,8 @@ impl State {
         roller: Character,
         r: u8,
     ) -> Step {
-        self.side_effects(roller, r);
-        if !self.succeeded(r, THRESHOLD) {
+        self.side_effects(rules, roller, r);
+        if !self.succeeded(r, rules.design.threshold) {
             Step::Recruit {
                 target,
                 done,
@@ -887,12 +925,22 @@ impl State {
         }
     }
 
-    /// R10: a failure must be retried; a success opens a first-aid opportunity.
+    /// R10: a failure must be retried; a success opens a first-aid opportunity
+    /// (`first-aid-after-run`).
     #[inline(always)]
-    fn run_check(&mut self, challenge: u8, ty: Character, roller: Character, r: u8) -> Step {
-        self.side_effects(roller, r);
-        if self.succeeded(r, THRESHOLD) {
-            self.aid = Aid::Open;
+    fn run_check(
+        &mut self,
+        rules: &Rules,
+        challenge: u8,
+        ty: Character,
+        roller: Character,
+        r: u8,
+    ) -> Step {
+        self.side_effects(rules, roller, r);
+        if self.succeeded(r, rules.design.threshold) {
+            if rules.design.first_aid_after_run {
+                self.aid = Aid::Open;
+            }
             Step::RunType {
                 challenge: challenge + 1,
             }
@@ -915,13 +963,13 @@ impl State {
         roller: Character,
         r: u8,
     ) -> Step {
-        self.side_effects(roller, r);
-        if self.succeeded(r, THRESHOLD) {
+        self.side_effects(rules, roller, r);
+        if self.succeeded(r, rules.design.threshold) {
             // R15 variant: a side success opens a first-aid opportunity.
             if rules.first_aid_after_side {
                 self.aid = Aid::Open;
             }
-            self.next_side(tough, types, index, successes + 1)
+            self.next_side(rules, tough, types, index, successes + 1)
         } else {
             Step::Side {
                 tough,
@@ -944,12 +992,26 @@ impl State {
         success
     }
 
-    /// R1: side effects depend on the highest die only: 6 none, 3–5 one stealth, 1–2 a wound.
-    fn side_effects(&mut self, roller: Character, r: u8) {
-        match r {
-            6 => {}
-            3..=5 => self.lose_stealth(roller),
-            _ => self.wound(roller),
+    /// R1: side effects depend on the highest die only: the lowest `wound-faces` faces (1–2)
+    /// wound the roller, the next `stealth-faces` (3–5) cost one stealth, the rest (6) none.
+    fn side_effects(&mut self, rules: &Rules, roller: Character, r: u8) {
+        match Self::face(rules, r) {
+            Face::Wound => self.wound(roller),
+            Face::Stealth => self.lose_stealth(roller),
+            Face::Clean => {}
+        }
+    }
+
+    /// R1: what face `r` does besides deciding the check.
+    #[inline(always)]
+    fn face(rules: &Rules, r: u8) -> Face {
+        let design = &rules.design;
+        if r <= design.wound_faces {
+            Face::Wound
+        } else if r <= design.wound_faces + design.stealth_faces {
+            Face::Stealth
+        } else {
+            Face::Clean
         }
     }
 
@@ -967,16 +1029,17 @@ impl State {
         self.health.wound(c);
     }
 
-    /// R15: one type-6 check by `giver` on `patient`; 5+ heals one step, 3–5 cost stealth
-    /// (wounding the giver once discovered), 1–2 wound the patient.
-    fn first_aid(&mut self, patient: Character, giver: Character, r: u8) {
-        if r >= THRESHOLD {
+    /// R15: one type-6 check by `giver` on `patient`; a success (5+) heals one step, the
+    /// stealth faces (3–5) cost stealth (wounding the giver once discovered), the wounding
+    /// faces (1–2) wound the patient.
+    fn first_aid(&mut self, rules: &Rules, patient: Character, giver: Character, r: u8) {
+        if r >= rules.design.threshold {
             self.health.heal(patient);
         }
-        match r {
-            6 => {}
-            3..=5 => self.lose_stealth(giver),
-            _ => self.wound(patient),
+        match Self::face(rules, r) {
+            Face::Wound => self.wound(patient),
+            Face::Stealth => self.lose_stealth(giver),
+            Face::Clean => {}
         }
     }
 
@@ -993,25 +1056,51 @@ impl State {
         self.failures = 0;
     }
 
-    /// R8: phase 1 ends; all complication markers are removed.
-    fn start_run(&mut self) -> Step {
+    /// R8: phase 1 ends; all complication markers are removed. With `run-challenges = 0`
+    /// the finale follows at once (R11).
+    fn start_run(&mut self, rules: &Rules) -> Step {
         self.complications = [None; 6];
         self.new_task();
-        Step::RunType { challenge: 0 }
+        if rules.design.run_challenges == 0 {
+            Step::ChooseFinale
+        } else {
+            Step::RunType { challenge: 0 }
+        }
     }
 
-    /// R12: on to the second side challenge, or to the Tough check after both.
-    fn next_side(&mut self, tough: u8, types: [Character; 2], index: u8, successes: u8) -> Step {
+    /// R12: on to the next side challenge, or to the Tough check after the last one.
+    fn next_side(
+        &mut self,
+        rules: &Rules,
+        tough: u8,
+        types: [Character; 2],
+        index: u8,
+        successes: u8,
+    ) -> Step {
         self.new_task();
-        if index == 0 {
+        if index + 1 < rules.design.side_challenges {
             Step::Side {
                 tough,
                 types,
-                index: 1,
+                index: index + 1,
                 successes,
             }
         } else {
             Step::Tough { tough, successes }
+        }
+    }
+
+    /// R12: what comes before Tough Challenge `tough`: its side challenges' roll, or with
+    /// `side-challenges = 0` the Tough check itself.
+    fn before_tough(&mut self, rules: &Rules, tough: u8) -> Step {
+        if rules.design.side_challenges == 0 {
+            self.new_task();
+            Step::Tough {
+                tough,
+                successes: 0,
+            }
+        } else {
+            Step::SideTypes { tough }
         }
     }
 
@@ -1043,12 +1132,15 @@ impl State {
             return;
         }
         match self.step {
-            // R8: recruiting ends when the team has four members (dead ones count).
-            Step::ChooseTarget if self.team.len() >= MAX_TEAM => self.step = self.start_run(),
-            // R10 → R11: after six challenges comes the finale.
-            Step::RunType {
-                challenge: RUN_CHALLENGES,
-            } => self.step = Step::ChooseFinale,
+            // R8: recruiting ends when the team has four (`team-size`) members, dead ones
+            // count.
+            Step::ChooseTarget if self.team.len() >= rules.design.team_size => {
+                self.step = self.start_run(rules)
+            }
+            // R10 → R11: after six (`run-challenges`) challenges comes the finale.
+            Step::RunType { challenge } if challenge >= rules.design.run_challenges => {
+                self.step = Step::ChooseFinale
+            }
             // R14: a finale character who cannot roll is replaced (variant) or loses the game.
             Step::Tough { tough, successes } => {
                 let finale = self.finale.expect("the finale character is chosen");

@@ -39,7 +39,7 @@ pub trait Strategy: Sync + Send {
     /// How much of `state` this strategy's answers, now and later, depend on. The exact
     /// engine memoises values on that and nothing more, so positions the strategy cannot
     /// tell apart share one value. The default, [`Sight::everything`], is always correct.
-    fn sight(&self, state: &State) -> Sight {
+    fn sight(&self, state: &State, _rules: &Rules) -> Sight {
         Sight::everything(state)
     }
 
@@ -118,6 +118,7 @@ impl Sight {
 /// the main character is chosen.
 pub fn future_targets(
     state: &State,
+    rules: &Rules,
     order: &[Character],
     count: u8,
     by_complication: bool,
@@ -132,11 +133,10 @@ pub fn future_targets(
         Step::Complications | Step::ChooseMain => return Team::ALL,
         _ => return Team::EMPTY,
     };
-    // R8: at most four members, the main character included.
     let left = usize::from(
         count
             .saturating_sub(members.saturating_sub(1))
-            .min(4u8.saturating_sub(members)),
+            .min(state.room_on_team(rules, members)),
     );
     let candidates = order
         .iter()
@@ -157,8 +157,8 @@ impl<S: Strategy + ?Sized> Strategy for &S {
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         (**self).decide(state, rules, decision)
     }
-    fn sight(&self, state: &State) -> Sight {
-        (**self).sight(state)
+    fn sight(&self, state: &State, rules: &Rules) -> Sight {
+        (**self).sight(state, rules)
     }
     fn known(&self) -> Known<'_> {
         (**self).known()
@@ -175,8 +175,8 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
         (**self).decide(state, rules, decision)
     }
-    fn sight(&self, state: &State) -> Sight {
-        (**self).sight(state)
+    fn sight(&self, state: &State, rules: &Rules) -> Sight {
+        (**self).sight(state, rules)
     }
     fn known(&self) -> Known<'_> {
         (**self).known()

@@ -110,7 +110,7 @@ impl Strategy for OptimalStrategy {
 
     /// The table ignores the counters, except the one bit the rules read (R8), which the
     /// exact engine keys on anyway, and the first side type at the second side challenge.
-    fn sight(&self, _: &State) -> Sight {
+    fn sight(&self, _: &State, _: &Rules) -> Sight {
         Sight::Partial {
             counters: (0, 0),
             unread_complications: Team::EMPTY,

@@ -30,7 +30,7 @@ impl Strategy for RandomStrategy {
     }
 
     /// Uniform play treats every character alike and reads nothing the rules do not.
-    fn sight(&self, _: &State) -> Sight {
+    fn sight(&self, _: &State, _: &Rules) -> Sight {
         Sight::RulesOnly
     }
 }

@@ -120,14 +120,20 @@ impl Strategy for ReferenceStrategy {
     /// afresh with each side challenge, so outside one they cannot matter. Complications are
     /// read only of the next targets in order, and side challenges only read their own type (not
     /// the other one's).
-    fn sight(&self, state: &State) -> Sight {
+    fn sight(&self, state: &State, rules: &Rules) -> Sight {
         let counters = match state.step() {
             Step::Side { .. } | Step::SideCheck { .. } => (state.attempts().min(SIDE_ATTEMPTS), 0),
             _ => (0, 0),
         };
         Sight::Partial {
             counters,
-            unread_complications: Team::ALL.minus(future_targets(state, &RECRUIT_ORDER, 3, false)),
+            unread_complications: Team::ALL.minus(future_targets(
+                state,
+                rules,
+                &RECRUIT_ORDER,
+                5,
+                false,
+            )),
             first_side_type: false,
             second_side_type: false,
         }

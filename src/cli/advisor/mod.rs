@@ -28,10 +28,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::engine::{Observer, seed};
 use crate::error::Result;
-use crate::game::{
-    Action, Chance, Decision, Node, Outcome, RUN_CHALLENGES, State, Step, Streams,
-    TOUGH_CHALLENGES, uniform,
-};
+use crate::game::{Action, Chance, Decision, Node, Outcome, State, Step, Streams, uniform};
 use crate::rules::Rules;
 use crate::strategy::{self, Choice, OptimalStrategy, Strategy};
 
@@ -196,15 +193,17 @@ impl<R: std::io::BufRead> Table<'_, R> {
             Chance::Complications => "the complications".to_string(),
             Chance::ChallengeType => match state.step() {
                 Step::RunType { challenge } => format!(
-                    "the type of run challenge {} of {RUN_CHALLENGES}",
-                    challenge + 1
+                    "the type of run challenge {} of {}",
+                    challenge + 1,
+                    self.rules.design.run_challenges
                 ),
                 _ => "the run challenge's type".to_string(),
             },
             Chance::SideTypes => match state.step() {
                 Step::SideTypes { tough } => format!(
-                    "the side challenges of Tough Challenge {} of {TOUGH_CHALLENGES}",
-                    tough + 1
+                    "the side challenges of Tough Challenge {} of {}",
+                    tough + 1,
+                    self.rules.design.tough_challenges
                 ),
                 _ => "the side challenges' types".to_string(),
             },
@@ -275,7 +274,10 @@ impl<R: std::io::BufRead> Table<'_, R> {
         values: Option<&[(Action, f64)]>,
         taken: Option<Action>,
     ) {
-        self.say(1, &format!("? {}", words::question(state, decision)));
+        self.say(
+            1,
+            &format!("? {}", words::question(state, &self.rules, decision)),
+        );
         let actions = state.actions(&self.rules);
         let labels: Vec<String> = actions
             .iter()

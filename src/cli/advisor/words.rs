@@ -8,7 +8,7 @@ use crate::game::{Action, Character, Decision, State, Step};
 use crate::rules::Rules;
 
 /// The question decision point `decision` asks in `state`.
-pub fn question(state: &State, decision: Decision) -> String {
+pub fn question(state: &State, rules: &Rules, decision: Decision) -> String {
     let retry = state.attempts() > 0;
     match decision {
         Decision::MainCharacter => "Main character?".to_string(),
@@ -55,8 +55,9 @@ pub fn question(state: &State, decision: Decision) -> String {
                 "who tries, or pass"
             };
             format!(
-                "Side challenge {} of 2 ({}, {successes} side successes so far): {what}?",
+                "Side challenge {} of {} ({}, {successes} side successes so far): {what}?",
                 index + 1,
+                rules.design.side_challenges,
                 ty.speciality()
             )
         }

@@ -18,7 +18,7 @@ impl Spec {
     /// nothing else reads them. Complications are read only of the targets still to come
     /// (all candidates under `easiest_first`), and no side knob reads the other side
     /// challenge's type (only the one being attempted).
-    pub fn sight(&self, state: &State) -> Sight {
+    pub fn sight(&self, state: &State, rules: &Rules) -> Sight {
         let counters = match state.step() {
             Step::Side { .. } | Step::SideCheck { .. } => {
                 (state.attempts().min(self.side.max_attempts.0), 0)
@@ -33,7 +33,7 @@ impl Spec {
             _ => (0, 0),
         };
         let r = &self.recruit;
-        let targets = future_targets(state, &r.order.0, r.count.0, r.easiest_first);
+        let targets = future_targets(state, rules, &r.order.0, r.count.0, r.easiest_first);
         Sight::Partial {
             counters,
             unread_complications: Team::ALL.minus(targets),

@@ -91,8 +91,8 @@ impl Strategy for FileStrategy {
         self.spec.decide(state, rules, decision)
     }
 
-    fn sight(&self, state: &State) -> Sight {
-        self.spec.sight(state)
+    fn sight(&self, state: &State, rules: &Rules) -> Sight {
+        self.spec.sight(state, rules)
     }
 
     fn known(&self) -> Known<'_> {

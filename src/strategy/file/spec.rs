@@ -411,8 +411,9 @@ impl Default for MainSpec {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RecruitSpec {
-    /// How many characters to recruit (0..=3).
-    pub count: Int<0, 3>,
+    /// How many characters to recruit (0..=5: the team is capped by R8's `team-size`, 4 in the
+    /// printed game, so 3 recruits at most there).
+    pub count: Int<0, 5>,
     /// Targets in order of preference; characters not listed are never recruited.
     pub order: Order,
     /// Move targets whose complication an able member has as speciality to the front.
