@@ -82,6 +82,7 @@ fn main() {
         headline,
         win_rates,
         variants,
+        levers: Vec::new(),
     };
     let png = std::env::args().any(|a| a == "--png");
     let mut charts: Vec<(String, String)> = [MAIN_TEXT, CLARIFIED]

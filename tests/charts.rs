@@ -76,6 +76,7 @@ fn balance() -> Balance {
         headline: vec![8, 10, 12],
         win_rates,
         variants,
+        levers: Vec::new(),
     }
 }
 

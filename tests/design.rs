@@ -35,7 +35,7 @@ fn one_per_parameter() -> Vec<Rules> {
         "base-dice=1",
         "threshold=4",
         "eased-threshold=1",
-        "finale-penalty=0",
+        "finale-penalty=2",
         "wound-faces=3",
         "stealth-faces=2",
     ]

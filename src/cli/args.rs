@@ -26,9 +26,12 @@ pub struct RulesArgs {
         default_value = "main-text"
     )]
     pub preset: String,
-    /// Override one ruling, e.g. `--rule discovered-penalty=2` (repeatable). Keys:
-    /// recruit-count, first-aid-recruit, discovered-penalty, second-success,
-    /// finale-substitute, first-aid-after-side.
+    /// Override one ruling or design parameter, e.g. `--rule discovered-penalty=2` or
+    /// `--rule run-challenges=8` (repeatable). Rulings: recruit-count, first-aid-recruit,
+    /// discovered-penalty, second-success, finale-substitute, first-aid-after-side. Design
+    /// parameters: team-size, recruit-checks, run-challenges, first-aid-after-run,
+    /// tough-challenges, side-challenges, first-aid-after-tough, specialist-dice, base-dice,
+    /// threshold, eased-threshold, finale-penalty, wound-faces, stealth-faces.
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     pub overrides: Vec<String>,
 }

@@ -7,6 +7,7 @@ mod compare;
 mod decisions;
 mod docs;
 mod exact;
+mod explore;
 mod interrupt;
 pub(crate) mod output;
 mod play;
@@ -50,6 +51,9 @@ pub enum Command {
     Sweep(sweep::SweepArgs),
     /// Exact win probability of a strategy (expectation over every outcome, no sampling).
     Exact(exact::ExactArgs),
+    /// What if the game were different: design parameters varied over a grid, each point
+    /// solved for optimal play and evaluated exactly for the chosen strategies.
+    Explore(explore::ExploreArgs),
     /// Optimal play: best win probability, best per main character, regret of strategies.
     Solve(solve::SolveArgs),
     /// Where a strategy loses its points against optimal play, by kind of decision, and how
@@ -75,6 +79,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Compare(args) => compare::run(&args),
         Command::Sweep(args) => sweep::run(&args),
         Command::Exact(args) => exact::run(&args),
+        Command::Explore(args) => explore::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Decisions(args) => decisions::run(&args),
         Command::Report(args) => report::run(&args),

@@ -120,6 +120,7 @@ impl Reserved {
         let mut names: Vec<String> = [
             "win-rates.csv",
             "rule-variants.csv",
+            "levers.csv",
             "loss-causes.csv",
             "strategy-comparison.csv",
             "rule-variants.svg",
@@ -162,6 +163,7 @@ fn write_report(files: &mut Reserved, balance: &Balance, comparisons: &[CompareR
         write_rows(f, balance.win_rates.iter().map(SummaryRow::from))
     })?;
     csv("rule-variants.csv", &|f| write_rows(f, &balance.variants))?;
+    csv("levers.csv", &|f| write_rows(f, &balance.levers))?;
     csv("loss-causes.csv", &|f| write_rows(f, loss_rows(balance)))?;
     csv("strategy-comparison.csv", &|f| write_rows(f, comparisons))?;
     let mut charts = Vec::new();

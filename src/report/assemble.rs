@@ -158,7 +158,24 @@ pub fn assemble(
     let presets = [MAIN_TEXT, CLARIFIED];
     let all: Vec<u8> = (0..=plan.max_stealth).collect();
     let headline = &plan.headline;
-    let variants = MAIN_TEXT.variants();
+    let variants: Vec<(String, Rules)> = MAIN_TEXT
+        .variants()
+        .into_iter()
+        .map(|(key, value, rules)| (format!("{key}={value}"), rules))
+        .collect();
+    // Each of the game's numbers one step either way from the printed game (main-text).
+    let levers: Vec<(String, Rules)> = MAIN_TEXT
+        .design
+        .levers()
+        .into_iter()
+        .map(|(key, value, design)| {
+            let rules = Rules {
+                design,
+                ..MAIN_TEXT
+            };
+            (format!("{key}={value}"), rules)
+        })
+        .collect();
 
     // Stage 1: exact evaluations and solves, the heavy part, in parallel.
     let mut tasks = Vec::new();
@@ -168,7 +185,7 @@ pub fn assemble(
             tasks.push(Task::Exact { strategy, rules });
         }
     }
-    for (_, _, rules) in &variants {
+    for (_, rules) in variants.iter().chain(&levers) {
         tasks.push(Task::Values { rules: *rules });
         tasks.push(Task::Exact {
             strategy: reference,
@@ -284,26 +301,18 @@ pub fn assemble(
     }
     progress.finish();
 
-    // Rule variants: each flag alone, against the default reading.
-    let mut variant_values = Vec::new();
-    for (key, value, rules) in &variants {
-        let optimal = results
-            .values
-            .remove(rules)
-            .ok_or_else(|| Results::missing(format!("solve under {key}={value}")))?;
-        let Some(reference) = results
-            .exact
-            .remove(&(reference, *rules))
-            .ok_or_else(|| Results::missing(format!("exact run under {key}={value}")))?
-        else {
-            return Err(Error::Runtime(
-                "the reference strategy's exact evaluation exceeded its budget".into(),
-            ));
-        };
-        let reference: Vec<f64> = reference.iter().map(|e| e.win).collect();
-        variant_values.push((format!("{key}={value}"), *rules, reference, optimal));
-    }
-    let variants = variant_rows(&win_rates, headline, &variant_values);
+    // Rule variants (each flag alone) and levers (each number one step), against the
+    // default reading of the printed game.
+    let variants = variant_rows(
+        &win_rates,
+        headline,
+        &departures(&mut results, reference, &variants)?,
+    );
+    let levers = variant_rows(
+        &win_rates,
+        headline,
+        &departures(&mut results, reference, &levers)?,
+    );
 
     check(cancel)?;
     Ok(Report {
@@ -315,12 +324,41 @@ pub fn assemble(
             headline: headline.clone(),
             win_rates,
             variants,
+            levers,
         },
         comparisons,
     })
 }
 
-/// The rows of `rule-variants.csv`: for each headline stealth the default reading (reference
+/// For each departure from the default `(label, rules)`: the reference strategy's and optimal
+/// play's win probabilities at the headline stealths, taken from the stage-1 results.
+fn departures(
+    results: &mut Results,
+    reference: usize,
+    list: &[(String, Rules)],
+) -> Result<Vec<(String, Rules, Vec<f64>, Vec<f64>)>> {
+    let mut out = Vec::new();
+    for (label, rules) in list {
+        let optimal = results
+            .values
+            .remove(rules)
+            .ok_or_else(|| Results::missing(format!("solve under {label}")))?;
+        let Some(exact) = results
+            .exact
+            .remove(&(reference, *rules))
+            .ok_or_else(|| Results::missing(format!("exact run under {label}")))?
+        else {
+            return Err(Error::Runtime(
+                "the reference strategy's exact evaluation exceeded its budget".into(),
+            ));
+        };
+        let exact: Vec<f64> = exact.iter().map(|e| e.win).collect();
+        out.push((label.clone(), *rules, exact, optimal));
+    }
+    Ok(out)
+}
+
+/// The rows of `rule-variants.csv` (and `levers.csv`): for each headline stealth the default reading (reference
 /// and optimal), then each variant's `(label, rules, reference wins, optimal wins)` at every
 /// headline stealth, with its effect against the default.
 fn variant_rows(

@@ -29,6 +29,9 @@ pub struct Balance {
     pub win_rates: Vec<Summary>,
     /// Rule-variant effects.
     pub variants: Vec<VariantRow>,
+    /// Lever effects: each design parameter one step from the printed game (`variant` is its
+    /// `key=value`).
+    pub levers: Vec<VariantRow>,
 }
 
 /// One row of `rule-variants.csv`: a single flag switched from the default reading.
@@ -349,6 +352,7 @@ pub fn readme(balance: &Balance, charts: &[(String, String)]) -> String {
     {
         let _ = writeln!(md, "![{title}]({file})\n");
     }
+    md += &super::levers::section(balance);
 
     let _ = writeln!(
         md,
@@ -356,6 +360,7 @@ pub fn readme(balance: &Balance, charts: &[(String, String)]) -> String {
          | file | contents |\n|---|---|\n\
          | `win-rates.csv` | every strategy and `optimal`, every starting stealth, both presets: exact rows (`method` = `exact`/`optimal`, `ci_low = ci_high = win_rate`) and Monte Carlo rows with intervals; the columns of `raven simulate` |\n\
          | `rule-variants.csv` | each ambiguous ruling switched alone from `main-text`: win probability of the reference strategy (exact) and of optimal play, and the `effect` against the default (0–1 fraction) |\n\
+         | `levers.csv` | each of the game's numbers moved one step from the printed game (`variant` = `key=value`), the columns of `rule-variants.csv` |\n\
          | `loss-causes.csv` | where games are lost (`phase`, `cause`), per strategy and headline stealth, exact and Monte Carlo |\n\
          | `strategy-comparison.csv` | paired comparison of every strategy against the reference on the same games (difference, 95% paired interval, McNemar p-value) |\n\
          | `*.svg` | the charts above |\n"

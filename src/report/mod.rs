@@ -7,6 +7,7 @@ pub mod balance;
 pub mod chart;
 pub mod comparison;
 pub mod csv;
+pub mod levers;
 mod summary;
 pub mod table;
 

@@ -1,0 +1,478 @@
+//! `raven explore`: the game's own numbers (design parameters, docs/rules.md) varied over a
+//! grid, each point evaluated exactly — optimal play solved, and each chosen strategy's exact
+//! win probability — per starting stealth. Tidy CSV, a line chart, and a target mode ("which
+//! values put optimal play at stealth 10 inside 45–55 %?").
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::engine::{Halt, Solver, exact_within, solve_within};
+use crate::error::{Error, Result};
+use crate::report::chart::{Series, line_chart};
+use crate::rules::{Design, Rules};
+use crate::strategy::{OPTIMAL, REFERENCE};
+
+use super::args::{ExactEngineArgs, RulesArgs, load_strategy, stealth_list};
+use super::output::{AtomicFile, Output};
+use super::progress::Progress;
+
+/// The most grid points one run evaluates (each is a solve and an exact evaluation per
+/// strategy): a larger grid is refused before any work, with the count.
+pub const MAX_POINTS: usize = 400;
+
+/// Arguments of `raven explore`.
+#[derive(Args, Debug)]
+pub struct ExploreArgs {
+    /// A design parameter and its values: `KEY=V1,V2,…` where each value may be a range
+    /// `A..B` (both ends included), e.g. `run-challenges=3..9`, `team-size=2..4`,
+    /// `first-aid-after-run=yes,no`. Once or twice (a grid of both). Keys: team-size,
+    /// recruit-checks, run-challenges, first-aid-after-run, tough-challenges, side-challenges,
+    /// first-aid-after-tough, specialist-dice, base-dice, threshold, eased-threshold,
+    /// finale-penalty, wound-faces, stealth-faces.
+    #[arg(long = "param", value_name = "KEY=VALUES", required = true, value_parser = parse_axis)]
+    pub params: Vec<Axis>,
+    /// Strategies evaluated exactly at every point besides optimal play (comma-separated
+    /// built-in names or strategy files; `none` for optimal play alone).
+    #[arg(long, default_value = REFERENCE, value_delimiter = ',')]
+    pub strategy: Vec<String>,
+    /// Report the points where this strategy's win probability lies inside `--target`.
+    #[arg(long, default_value = OPTIMAL, requires = "target")]
+    pub target_strategy: String,
+    /// A win-probability band in percent, `LO..HI` (e.g. `45..55`): list the points inside it.
+    #[arg(long, value_name = "LO..HI", value_parser = parse_band)]
+    pub target: Option<(f64, f64)>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub rules: RulesArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub exact: ExactEngineArgs,
+    /// Write tidy CSV here (`-` for standard output instead of the table).
+    #[arg(long, value_name = "FILE|-")]
+    pub out: Option<PathBuf>,
+    /// Write an SVG line chart (win probability against the parameter, one line per strategy
+    /// and stealth; one parameter only).
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<PathBuf>,
+}
+
+/// One varied parameter and its values, as typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axis {
+    /// The parameter's key.
+    pub key: String,
+    /// Its values, in the order given.
+    pub values: Vec<String>,
+}
+
+/// Parses `KEY=V1,V2,…` with integer ranges `A..B`; each value is checked against the key.
+pub fn parse_axis(text: &str) -> std::result::Result<Axis, String> {
+    let (key, list) = text
+        .split_once('=')
+        .ok_or_else(|| format!("'{text}' is not of the form KEY=VALUES"))?;
+    let key = key.trim();
+    if !Design::keys().any(|k| k == key) {
+        return Err(format!(
+            "'{key}' is not a design parameter (allowed: {})",
+            Design::keys().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let mut values = Vec::new();
+    for item in list.split(',').map(str::trim) {
+        match item.split_once("..") {
+            Some((a, b)) => {
+                let bound = |s: &str| {
+                    s.trim()
+                        .parse::<u8>()
+                        .map_err(|_| format!("'{item}' is not a range of whole numbers A..B"))
+                };
+                let (a, b) = (bound(a)?, bound(b)?);
+                if a > b {
+                    return Err(format!("'{item}' is an empty range"));
+                }
+                values.extend((a..=b).map(|v| v.to_string()));
+            }
+            None => values.push(item.to_string()),
+        }
+    }
+    let mut rules = Rules::default();
+    for value in &values {
+        rules.set(key, value).map_err(|e| e.to_string())?;
+    }
+    let mut seen = Vec::new();
+    for value in &values {
+        if seen.contains(&value) {
+            return Err(format!("{key}={value} is listed twice"));
+        }
+        seen.push(value);
+    }
+    Ok(Axis {
+        key: key.to_string(),
+        values,
+    })
+}
+
+/// Parses `LO..HI` in percent.
+fn parse_band(text: &str) -> std::result::Result<(f64, f64), String> {
+    let bad = || format!("'{text}' is not a band of percentages LO..HI, e.g. 45..55");
+    let (lo, hi) = text.split_once("..").ok_or_else(bad)?;
+    let lo: f64 = lo.trim().parse().map_err(|_| bad())?;
+    let hi: f64 = hi.trim().parse().map_err(|_| bad())?;
+    if !(0.0..=100.0).contains(&lo) || !(0.0..=100.0).contains(&hi) || lo > hi {
+        return Err(bad());
+    }
+    Ok((lo / 100.0, hi / 100.0))
+}
+
+/// One grid point: the values of the varied parameters and the rules they make.
+struct Point {
+    values: Vec<String>,
+    rules: Rules,
+}
+
+/// One row of the CSV: a strategy's win probability at one point and stealth.
+#[derive(serde::Serialize)]
+struct Row<'a> {
+    rules: String,
+    param_1: &'a str,
+    value_1: &'a str,
+    param_2: &'a str,
+    value_2: &'a str,
+    stealth: u8,
+    strategy: &'a str,
+    method: &'static str,
+    win_rate: f64,
+    in_target: Option<bool>,
+    raven_version: &'static str,
+}
+
+/// Runs `raven explore`.
+pub fn run(args: &ExploreArgs) -> Result<()> {
+    if args.params.len() > 2 {
+        return Err(Error::Input(
+            "explore varies one or two parameters (--param at most twice)".into(),
+        ));
+    }
+    if let [a, b] = args.params.as_slice()
+        && a.key == b.key
+    {
+        return Err(Error::Input(format!("--param {} is given twice", a.key)));
+    }
+    if args.chart.is_some() && args.params.len() != 1 {
+        return Err(Error::Input(
+            "--chart draws one parameter; give --param once".into(),
+        ));
+    }
+    let base = args.rules.rules()?;
+    let names: Vec<&str> = args
+        .strategy
+        .iter()
+        .map(String::as_str)
+        .filter(|s| *s != "none")
+        .collect();
+    let strategies = names
+        .iter()
+        .map(|n| load_strategy(n))
+        .collect::<Result<Vec<_>>>()?;
+    let target_known = args.target_strategy == OPTIMAL
+        || strategies.iter().any(|s| s.name() == args.target_strategy);
+    if args.target.is_some() && !target_known {
+        return Err(Error::Input(format!(
+            "--target-strategy {} is not among the explored strategies (optimal, {})",
+            args.target_strategy,
+            names.join(", ")
+        )));
+    }
+    let (points, skipped) = grid(&base, &args.params)?;
+    let output = Output::open(args.out.as_deref())?;
+    let chart = args.chart.as_deref().map(AtomicFile::create).transpose()?;
+    let stealths = &args.exact.stealth;
+    let pool = args.exact.pool()?;
+    let progress = Progress::new(points.len() as u64, args.exact.quiet);
+    progress.label("design points".into());
+    let polled = super::interrupt::polled();
+    let cancel = [super::interrupt::flag()];
+    let budget = args.exact.budget(&cancel);
+    // Per point: optimal, then each strategy, one win probability per stealth.
+    let results: Vec<Vec<Vec<f64>>> = pool.install(|| {
+        points
+            .iter()
+            .map(|point| {
+                let solver = Solver::new(point.rules);
+                let mut wins = vec![
+                    solve_within(&solver, stealths, &budget)?
+                        .iter()
+                        .map(|s| s.value)
+                        .collect(),
+                ];
+                drop(solver);
+                for strategy in &strategies {
+                    let run = exact_within(&point.rules, strategy.as_ref(), stealths, budget)?;
+                    wins.push(run.expectations.iter().map(|e| e.win).collect());
+                }
+                progress.advance(1);
+                Ok(wins)
+            })
+            .collect::<std::result::Result<_, Halt>>()
+    })?;
+    progress.finish();
+    drop(polled);
+
+    let mut labels = vec![OPTIMAL.to_string()];
+    labels.extend(strategies.iter().map(|s| s.name().to_string()));
+    let inside = |label: &str, win: f64| {
+        args.target
+            .filter(|_| label == args.target_strategy)
+            .map(|(lo, hi)| (lo..=hi).contains(&win))
+    };
+    let key = |i: usize| args.params.get(i).map_or("", |a| a.key.as_str());
+    let mut rows = Vec::new();
+    for (point, wins) in points.iter().zip(&results) {
+        for (label, by_stealth) in labels.iter().zip(wins) {
+            for (&stealth, &win) in stealths.iter().zip(by_stealth) {
+                rows.push(Row {
+                    rules: point.rules.to_string(),
+                    param_1: key(0),
+                    value_1: &point.values[0],
+                    param_2: key(1),
+                    value_2: point.values.get(1).map_or("", String::as_str),
+                    stealth,
+                    strategy: label,
+                    method: if label == OPTIMAL { "optimal" } else { "exact" },
+                    win_rate: win,
+                    in_target: inside(label, win),
+                    raven_version: env!("CARGO_PKG_VERSION"),
+                });
+            }
+        }
+    }
+
+    if let (Some(mut file), [axis]) = (chart, args.params.as_slice()) {
+        let series: Vec<Series> = labels
+            .iter()
+            .enumerate()
+            .flat_map(|(k, label)| {
+                let results = &results;
+                let points = &points;
+                stealths.iter().enumerate().map(move |(j, stealth)| Series {
+                    name: format!("{label} @{stealth}"),
+                    points: points
+                        .iter()
+                        .zip(results)
+                        .filter_map(|(p, wins)| Some((axis_number(&p.values[0])?, wins[k][j])))
+                        .collect(),
+                    intervals: Vec::new(),
+                    dashed: false,
+                })
+            })
+            .collect();
+        let svg = line_chart(
+            &format!("Win probability against {} ({base})", axis.key),
+            &axis.key,
+            "P(win)",
+            &series,
+        );
+        file.writer().extend_from_slice(svg.as_bytes());
+        file.commit()?;
+    }
+
+    let mut text = String::new();
+    if !output.is_stdout() {
+        text = table(args, &base, &labels, &points, &results);
+        if !skipped.is_empty() {
+            let _ = writeln!(
+                text,
+                "skipped {} point(s) whose values do not fit together: {}",
+                skipped.len(),
+                skipped.join("; ")
+            );
+        }
+        if let Some((lo, hi)) = args.target {
+            text += &target_lines(args, (lo, hi), &labels, &points, &results);
+        }
+    }
+    output.write(&text, rows)
+}
+
+/// The grid: every combination of the axes' values on top of `base`, in order; points whose
+/// values do not fit together (refused by [`Design::check`]) are skipped and described.
+fn grid(base: &Rules, axes: &[Axis]) -> Result<(Vec<Point>, Vec<String>)> {
+    let mut combos: Vec<Vec<String>> = vec![Vec::new()];
+    for axis in axes {
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                axis.values.iter().map(move |v| {
+                    let mut c = c.clone();
+                    c.push(v.clone());
+                    c
+                })
+            })
+            .collect();
+    }
+    if combos.len() > MAX_POINTS {
+        return Err(Error::Input(format!(
+            "the grid has {} points; explore evaluates at most {MAX_POINTS} in one run",
+            combos.len()
+        )));
+    }
+    let mut points = Vec::new();
+    let mut skipped = Vec::new();
+    for values in combos {
+        let mut rules = *base;
+        for (axis, value) in axes.iter().zip(&values) {
+            rules.set(&axis.key, value).map_err(Error::from)?;
+        }
+        match rules.design.check() {
+            Ok(()) => points.push(Point { values, rules }),
+            Err(e) => skipped.push(e.to_string()),
+        }
+    }
+    if points.is_empty() {
+        return Err(Error::Input(format!(
+            "no point of the grid is a valid design: {}",
+            skipped.join("; ")
+        )));
+    }
+    Ok((points, skipped))
+}
+
+/// A parameter value as a number for the chart's axis (`yes` 1, `no` 0, `team` 0).
+fn axis_number(value: &str) -> Option<f64> {
+    match value {
+        "yes" => Some(1.0),
+        "no" | "team" => Some(0.0),
+        v => v.parse().ok(),
+    }
+}
+
+/// The table: one line per point, a column per (strategy, stealth).
+fn table(
+    args: &ExploreArgs,
+    base: &Rules,
+    labels: &[String],
+    points: &[Point],
+    results: &[Vec<Vec<f64>>],
+) -> String {
+    let stealths = &args.exact.stealth;
+    let mut text = format!(
+        "raven {} explore: rules {base}; stealth {}; every outcome, no sampling\n\n",
+        env!("CARGO_PKG_VERSION"),
+        stealth_list(stealths)
+    );
+    let width = |s: &str| s.len().max(8);
+    for axis in &args.params {
+        let _ = write!(text, "{:<w$} ", axis.key, w = width(&axis.key));
+    }
+    let columns: Vec<String> = labels
+        .iter()
+        .flat_map(|l| stealths.iter().map(move |s| format!("{l}@{s}")))
+        .collect();
+    for c in &columns {
+        let _ = write!(text, "{c:>w$} ", w = c.len().max(7));
+    }
+    text = text.trim_end().to_string() + "\n";
+    for (point, wins) in points.iter().zip(results) {
+        for (axis, value) in args.params.iter().zip(&point.values) {
+            let _ = write!(text, "{value:<w$} ", w = width(&axis.key));
+        }
+        let flat = wins.iter().flatten();
+        for (c, win) in columns.iter().zip(flat) {
+            let _ = write!(
+                text,
+                "{:>w$} ",
+                format!("{:.2}%", 100.0 * win),
+                w = c.len().max(7)
+            );
+        }
+        text = text.trim_end().to_string() + "\n";
+    }
+    text
+}
+
+/// "Inside the band": per stealth, the points where the target strategy's win probability
+/// lies inside `[lo, hi]`.
+fn target_lines(
+    args: &ExploreArgs,
+    (lo, hi): (f64, f64),
+    labels: &[String],
+    points: &[Point],
+    results: &[Vec<Vec<f64>>],
+) -> String {
+    let k = labels
+        .iter()
+        .position(|l| *l == args.target_strategy)
+        .expect("checked before the work");
+    let mut text = format!(
+        "\n{} inside {:.1}–{:.1}%:\n",
+        args.target_strategy,
+        100.0 * lo,
+        100.0 * hi
+    );
+    for (j, stealth) in args.exact.stealth.iter().enumerate() {
+        let inside: Vec<String> = points
+            .iter()
+            .zip(results)
+            .filter(|(_, wins)| (lo..=hi).contains(&wins[k][j]))
+            .map(|(p, wins)| {
+                let at = args
+                    .params
+                    .iter()
+                    .zip(&p.values)
+                    .map(|(a, v)| format!("{}={v}", a.key))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                format!("{at} ({:.2}%)", 100.0 * wins[k][j])
+            })
+            .collect();
+        let list = if inside.is_empty() {
+            "none".to_string()
+        } else {
+            inside.join(", ")
+        };
+        let _ = writeln!(text, "  stealth {stealth}: {list}");
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axes_take_lists_and_ranges_and_check_each_value() {
+        let axis = parse_axis("run-challenges=3..5,8").unwrap();
+        assert_eq!(axis.values, ["3", "4", "5", "8"]);
+        let axis = parse_axis("first-aid-after-run=yes,no").unwrap();
+        assert_eq!(axis.values, ["yes", "no"]);
+        assert!(
+            parse_axis("team-size=0..3")
+                .unwrap_err()
+                .contains("cannot be '0'")
+        );
+        assert!(
+            parse_axis("recruit-count=all")
+                .unwrap_err()
+                .contains("not a design")
+        );
+        assert!(parse_axis("threshold=5..3").unwrap_err().contains("empty"));
+        assert!(parse_axis("threshold=4,4").unwrap_err().contains("twice"));
+        assert!(parse_axis("threshold").unwrap_err().contains("KEY=VALUES"));
+        assert_eq!(parse_band("45..55"), Ok((0.45, 0.55)));
+        assert!(parse_band("55..45").is_err());
+    }
+
+    #[test]
+    fn points_that_make_no_sense_are_skipped_and_named() {
+        let axes = [
+            parse_axis("threshold=3..5").unwrap(),
+            parse_axis("eased-threshold=4").unwrap(),
+        ];
+        let (points, skipped) = grid(&Rules::default(), &axes).unwrap();
+        assert_eq!(points.len(), 2);
+        assert_eq!(skipped.len(), 1);
+        assert!(skipped[0].contains("eased-threshold=4"), "{}", skipped[0]);
+    }
+}

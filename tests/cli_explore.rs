@@ -1,0 +1,127 @@
+//! `raven explore`: design parameters over a grid, each point solved and evaluated exactly.
+
+mod common;
+
+use common::{assert_chart_renders, entries, refused, stdout};
+
+#[test]
+fn explore_writes_tidy_rows_a_chart_and_the_points_inside_a_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("explore.csv");
+    let svg = dir.path().join("explore.svg");
+    let text = stdout(&[
+        "explore",
+        "--param",
+        "run-challenges=0,3,6",
+        "--stealth",
+        "4,6",
+        "--target",
+        "0..100",
+        "--quiet",
+        "--out",
+        csv.to_str().unwrap(),
+        "--chart",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(text.contains("optimal@4"), "{text}");
+    // Every point is inside 0–100 %.
+    assert!(text.contains("stealth 6: run-challenges=0"), "{text}");
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    for column in [
+        "rules", "param_1", "value_1", "stealth", "strategy", "win_rate",
+    ] {
+        assert!(headers.iter().any(|h| h == column), "{headers:?}");
+    }
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    // 3 points × 2 stealths × (optimal, reference).
+    assert_eq!(rows.len(), 12);
+    let get = |row: &csv::StringRecord, column: &str| {
+        row[headers.iter().position(|h| h == column).unwrap()].to_string()
+    };
+    // The printed game is named as such, other points by their changed number.
+    let printed = rows.iter().find(|r| get(r, "value_1") == "6").unwrap();
+    assert_eq!(get(printed, "rules"), "main-text");
+    let short = rows.iter().find(|r| get(r, "value_1") == "3").unwrap();
+    assert_eq!(get(short, "rules"), "main-text run-challenges=3");
+    // Optimal play beats the reference at every point, and a shorter run is easier.
+    let win = |value: &str, strategy: &str| -> f64 {
+        rows.iter()
+            .find(|r| {
+                get(r, "value_1") == value
+                    && get(r, "strategy") == strategy
+                    && get(r, "stealth") == "6"
+            })
+            .map(|r| get(r, "win_rate").parse().unwrap())
+            .unwrap()
+    };
+    for value in ["0", "3", "6"] {
+        assert!(win(value, "optimal") >= win(value, "reference"));
+    }
+    assert!(win("0", "optimal") > win("3", "optimal"));
+    assert!(win("3", "optimal") > win("6", "optimal"));
+    assert_chart_renders("explore", &std::fs::read_to_string(&svg).unwrap());
+}
+
+#[test]
+fn explore_refuses_bad_grids_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.csv");
+    let out = out.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["explore", "--param", "colour=3", "--out", out],
+            "not a design parameter",
+        ),
+        (
+            vec!["explore", "--param", "team-size=0..3", "--out", out],
+            "cannot be '0'",
+        ),
+        (
+            vec!["explore", "--param", "base-dice=4..5", "--out", out],
+            "no point of the grid",
+        ),
+        (
+            vec![
+                "explore",
+                "--param",
+                "threshold=2..6",
+                "--param",
+                "run-challenges=0..12",
+                "--param",
+                "team-size=1..6",
+                "--out",
+                out,
+            ],
+            "one or two parameters",
+        ),
+        (
+            vec![
+                "explore",
+                "--param",
+                "threshold=4..6",
+                "--param",
+                "team-size=1..3",
+                "--chart",
+                "x.svg",
+            ],
+            "--chart draws one parameter",
+        ),
+        (
+            vec![
+                "explore",
+                "--param",
+                "threshold=4..6",
+                "--target",
+                "40..50",
+                "--target-strategy",
+                "duo",
+            ],
+            "not among the explored strategies",
+        ),
+    ] {
+        let line = refused(&args);
+        assert!(line.contains(says), "{args:?}: {line}");
+    }
+    assert!(entries(dir.path()).is_empty());
+}
