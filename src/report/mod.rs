@@ -7,7 +7,9 @@ pub mod balance;
 pub mod chart;
 pub mod comparison;
 pub mod csv;
+pub mod decisions;
 mod summary;
 pub mod table;
+pub mod words;
 
 pub use summary::{Expectation, Method, Summary};

@@ -20,7 +20,6 @@
 //! to standard error (see [`input::Prompter`]).
 
 mod input;
-mod words;
 
 use std::fmt::Write as _;
 
@@ -32,6 +31,7 @@ use crate::game::{
     Action, Chance, Decision, Node, Outcome, RUN_CHALLENGES, State, Step, Streams,
     TOUGH_CHALLENGES, uniform,
 };
+use crate::report::words;
 use crate::rules::Rules;
 use crate::strategy::{self, Choice, OptimalStrategy, Strategy};
 
