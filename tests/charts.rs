@@ -76,6 +76,8 @@ fn balance() -> Balance {
         headline: vec![8, 10, 12],
         win_rates,
         variants,
+        decisions: Vec::new(),
+        decisions_left_out: Vec::new(),
     }
 }
 

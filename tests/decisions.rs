@@ -230,3 +230,102 @@ fn cli_decisions_writes_one_row_per_kind() {
         assert!(text.contains(kind.key()), "{} in\n{text}", kind.key());
     }
 }
+
+/// `raven decisions --top-out FILE`: tidy CSV of the costliest positions, ranked from 1 per
+/// stealth, costliest first, each term `reach × shortfall` and no larger than its kind's
+/// regret in the `--out` CSV, described in words; the table lists them too. Both CSVs on
+/// standard output at once is refused (exit 2).
+#[test]
+fn cli_decisions_top_out_lists_the_costliest_positions() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let kinds = dir.path().join("kinds.csv");
+    let top = dir.path().join("top.csv");
+    let out = assert_cmd::Command::cargo_bin("raven")
+        .expect("the raven binary")
+        .args(["decisions", "--stealth", "1,2", "--quiet", "--out"])
+        .arg(&kinds)
+        .arg("--top-out")
+        .arg(&top)
+        .output()
+        .expect("raven decisions runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("costliest positions"), "{table}");
+
+    let mut reader = csv::Reader::from_path(&kinds).expect("kinds.csv");
+    let kind_headers = reader.headers().expect("a header").clone();
+    let kind_at = |name: &str| kind_headers.iter().position(|h| h == name).expect(name);
+    let kind_rows: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("a row")).collect();
+    let regret_of = |stealth: &str, decision: &str| -> f64 {
+        let row = kind_rows
+            .iter()
+            .find(|r| &r[kind_at("stealth")] == stealth && &r[kind_at("decision")] == decision)
+            .expect("a row per stealth and kind");
+        row[kind_at("regret")].parse().expect("a number")
+    };
+
+    let mut reader = csv::Reader::from_path(&top).expect("top.csv");
+    let headers = reader.headers().expect("a header").clone();
+    assert_eq!(
+        headers.iter().collect::<Vec<_>>(),
+        [
+            "strategy",
+            "rules",
+            "stealth",
+            "rank",
+            "decision",
+            "position",
+            "choice",
+            "best",
+            "regret",
+            "reach",
+            "shortfall",
+            "best_value",
+            "choice_value",
+            "raven_version"
+        ]
+    );
+    let at = |name: &str| headers.iter().position(|h| h == name).expect(name);
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("a row")).collect();
+    for stealth in ["1", "2"] {
+        let ranked: Vec<&csv::StringRecord> =
+            rows.iter().filter(|r| &r[at("stealth")] == stealth).collect();
+        assert_eq!(ranked.len(), TOP, "stealth {stealth}");
+        let number = |r: &csv::StringRecord, c: &str| r[at(c)].parse::<f64>().expect("a number");
+        for (i, r) in ranked.iter().enumerate() {
+            assert_eq!(r[at("rank")].parse::<usize>().expect("a rank"), i + 1);
+            let regret = number(r, "regret");
+            assert!((regret - number(r, "reach") * number(r, "shortfall")).abs() < 1e-15);
+            assert!(
+                (number(r, "shortfall") - (number(r, "best_value") - number(r, "choice_value")))
+                    .abs()
+                    < 1e-15
+            );
+            assert!(regret <= regret_of(stealth, &r[at("decision")]) + 1e-12);
+            assert!(!r[at("position")].is_empty() && !r[at("best")].is_empty());
+            assert_ne!(&r[at("choice")], &r[at("best")], "a costly choice is not the best");
+            if i > 0 {
+                assert!(regret <= number(ranked[i - 1], "regret"));
+            }
+        }
+    }
+
+    assert_cmd::Command::cargo_bin("raven")
+        .expect("the raven binary")
+        .args([
+            "decisions",
+            "--stealth",
+            "0",
+            "--quiet",
+            "--out",
+            "-",
+            "--top-out",
+            "-",
+        ])
+        .assert()
+        .code(2);
+}

@@ -14,6 +14,7 @@ use crate::report::assemble::{Plan, assemble};
 use crate::report::balance::{self, Balance, loss_rows};
 use crate::report::comparison::CompareRow;
 use crate::report::csv::{AtomicFile, SummaryRow, write_rows};
+use crate::report::decisions;
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
 
 use super::args::{DEFAULT_SEED, pool};
@@ -122,6 +123,8 @@ impl Reserved {
             "rule-variants.csv",
             "loss-causes.csv",
             "strategy-comparison.csv",
+            "decisions.csv",
+            "decisions-top.csv",
             "rule-variants.svg",
             "README.md",
         ]
@@ -164,6 +167,24 @@ fn write_report(files: &mut Reserved, balance: &Balance, comparisons: &[CompareR
     csv("rule-variants.csv", &|f| write_rows(f, &balance.variants))?;
     csv("loss-causes.csv", &|f| write_rows(f, loss_rows(balance)))?;
     csv("strategy-comparison.csv", &|f| write_rows(f, comparisons))?;
+    csv("decisions.csv", &|f| {
+        write_rows(
+            f,
+            balance
+                .decisions
+                .iter()
+                .flat_map(|d| decisions::rows(&d.strategy, d.rules, &d.results)),
+        )
+    })?;
+    csv("decisions-top.csv", &|f| {
+        write_rows(
+            f,
+            balance
+                .decisions
+                .iter()
+                .flat_map(|d| decisions::top_rows(&d.strategy, d.rules, &d.results)),
+        )
+    })?;
     let mut charts = Vec::new();
     for rules in &balance.presets {
         charts.push((
