@@ -2,6 +2,8 @@
 //! identity, so its parts must add up to optimal − exact, and a strategy that departs from
 //! optimal play at one kind of decision only must lose all its points there.
 
+use std::ffi::OsStr;
+
 use rayon::prelude::*;
 
 use raven::engine::decisions::TOP;
@@ -183,21 +185,27 @@ fn regret_lands_on_the_one_kind_that_departs_from_optimal() {
     }
 }
 
-/// `raven decisions --out -`: tidy CSV, one row per kind of decision and stealth, whose regret
-/// column adds up to optimal − exact; the table names every kind.
-#[test]
-fn cli_decisions_writes_one_row_per_kind() {
+/// The standard output of `raven` run with `args`, which must succeed.
+fn raven_ok<A: AsRef<OsStr>>(args: impl IntoIterator<Item = A>) -> Vec<u8> {
     let out = assert_cmd::Command::cargo_bin("raven")
         .expect("the raven binary")
-        .args(["decisions", "--stealth", "0,1", "--quiet", "--out", "-"])
+        .args(args)
         .output()
-        .expect("raven decisions runs");
+        .expect("raven runs");
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
+    out.stdout
+}
+
+/// `raven decisions --out -`: tidy CSV, one row per kind of decision and stealth, whose regret
+/// column adds up to optimal − exact; the table names every kind.
+#[test]
+fn cli_decisions_writes_one_row_per_kind() {
+    let out = raven_ok(["decisions", "--stealth", "0,1", "--quiet", "--out", "-"]);
+    let mut reader = csv::Reader::from_reader(out.as_slice());
     let headers = reader.headers().expect("a header").clone();
     for column in ["strategy", "rules", "stealth", "decision", "regret"] {
         assert!(
@@ -240,20 +248,18 @@ fn cli_decisions_top_out_lists_the_costliest_positions() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let kinds = dir.path().join("kinds.csv");
     let top = dir.path().join("top.csv");
-    let out = assert_cmd::Command::cargo_bin("raven")
-        .expect("the raven binary")
-        .args(["decisions", "--stealth", "1,2", "--quiet", "--out"])
-        .arg(&kinds)
-        .arg("--top-out")
-        .arg(&top)
-        .output()
-        .expect("raven decisions runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let table = String::from_utf8_lossy(&out.stdout);
+    let args: [&OsStr; 8] = [
+        "decisions".as_ref(),
+        "--stealth".as_ref(),
+        "1,2".as_ref(),
+        "--quiet".as_ref(),
+        "--out".as_ref(),
+        kinds.as_os_str(),
+        "--top-out".as_ref(),
+        top.as_os_str(),
+    ];
+    let out = raven_ok(args);
+    let table = String::from_utf8_lossy(&out);
     assert!(table.contains("costliest positions"), "{table}");
 
     let mut reader = csv::Reader::from_path(&kinds).expect("kinds.csv");
@@ -292,8 +298,10 @@ fn cli_decisions_top_out_lists_the_costliest_positions() {
     let at = |name: &str| headers.iter().position(|h| h == name).expect(name);
     let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("a row")).collect();
     for stealth in ["1", "2"] {
-        let ranked: Vec<&csv::StringRecord> =
-            rows.iter().filter(|r| &r[at("stealth")] == stealth).collect();
+        let ranked: Vec<&csv::StringRecord> = rows
+            .iter()
+            .filter(|r| &r[at("stealth")] == stealth)
+            .collect();
         assert_eq!(ranked.len(), TOP, "stealth {stealth}");
         let number = |r: &csv::StringRecord, c: &str| r[at(c)].parse::<f64>().expect("a number");
         for (i, r) in ranked.iter().enumerate() {
@@ -307,7 +315,11 @@ fn cli_decisions_top_out_lists_the_costliest_positions() {
             );
             assert!(regret <= regret_of(stealth, &r[at("decision")]) + 1e-12);
             assert!(!r[at("position")].is_empty() && !r[at("best")].is_empty());
-            assert_ne!(&r[at("choice")], &r[at("best")], "a costly choice is not the best");
+            assert_ne!(
+                &r[at("choice")],
+                &r[at("best")],
+                "a costly choice is not the best"
+            );
             if i > 0 {
                 assert!(regret <= number(ranked[i - 1], "regret"));
             }

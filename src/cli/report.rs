@@ -14,7 +14,7 @@ use crate::report::assemble::{Plan, assemble};
 use crate::report::balance::{self, Balance, loss_rows};
 use crate::report::comparison::CompareRow;
 use crate::report::csv::{AtomicFile, SummaryRow, write_rows};
-use crate::report::decisions;
+use crate::report::decisions::Decomposed;
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
 
 use super::args::{DEFAULT_SEED, pool};
@@ -167,23 +167,12 @@ fn write_report(files: &mut Reserved, balance: &Balance, comparisons: &[CompareR
     csv("rule-variants.csv", &|f| write_rows(f, &balance.variants))?;
     csv("loss-causes.csv", &|f| write_rows(f, loss_rows(balance)))?;
     csv("strategy-comparison.csv", &|f| write_rows(f, comparisons))?;
+    let decomposed = || balance.decisions.iter();
     csv("decisions.csv", &|f| {
-        write_rows(
-            f,
-            balance
-                .decisions
-                .iter()
-                .flat_map(|d| decisions::rows(&d.strategy, d.rules, &d.results)),
-        )
+        write_rows(f, decomposed().flat_map(Decomposed::rows))
     })?;
     csv("decisions-top.csv", &|f| {
-        write_rows(
-            f,
-            balance
-                .decisions
-                .iter()
-                .flat_map(|d| decisions::top_rows(&d.strategy, d.rules, &d.results)),
-        )
+        write_rows(f, decomposed().flat_map(Decomposed::top_rows))
     })?;
     let mut charts = Vec::new();
     for rules in &balance.presets {

@@ -17,10 +17,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
+use crate::engine::decisions::{Decisions, decisions};
 use crate::engine::montecarlo::{Job, Tally, simulate};
 use crate::engine::paired::{PairedJob, simulate_paired};
 use crate::engine::solve::{Solver, solve_with_figures, solve_within};
-use crate::engine::decisions::{Decisions, decisions};
 use crate::engine::{Budget, Halt, exact_within};
 use crate::error::{Error, Result};
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
@@ -465,7 +465,10 @@ impl Task {
                     figures,
                 })
             }
-            Task::Decisions { strategy, headline: all_headline } => {
+            Task::Decisions {
+                strategy,
+                headline: all_headline,
+            } => {
                 let mid = [headline[headline.len() / 2]];
                 let stealths: &[u8] = if all_headline { headline } else { &mid };
                 let budget = Budget {

@@ -25,6 +25,16 @@ impl Decomposed {
     pub fn at(&self, stealth: u8) -> Option<&Decisions> {
         self.results.iter().find(|d| d.stealth == stealth)
     }
+
+    /// Its CSV rows by kind of decision ([`rows`]).
+    pub fn rows(&self) -> Vec<DecisionRow> {
+        rows(&self.strategy, self.rules, &self.results)
+    }
+
+    /// Its CSV rows of costliest positions ([`top_rows`]).
+    pub fn top_rows(&self) -> Vec<TopRow> {
+        top_rows(&self.strategy, self.rules, &self.results)
+    }
 }
 
 /// One CSV row: a strategy's regret at one kind of decision, at one starting stealth.
@@ -228,6 +238,20 @@ fn losses(d: &Decisions) -> Vec<String> {
         .collect()
 }
 
+/// `top` in runs of neighbours alike: the same term, kind, choice and best option in the same
+/// game and team (positions that differ only in what neither option reads, such as the
+/// complication of a character nobody will recruit, are listed apart but read as one).
+fn alike_runs(top: &[Costly]) -> impl Iterator<Item = &[Costly]> {
+    top.chunk_by(|a, b| {
+        a.kind() == b.kind()
+            && a.choice == b.choice
+            && a.best == b.best
+            && (a.regret() - b.regret()).abs() <= 1e-12 * a.regret()
+            && words::stage(&a.state) == words::stage(&b.state)
+            && words::status(&a.state) == words::status(&b.state)
+    })
+}
+
 /// The report's paragraphs on which decisions matter under `rules`, from the regret
 /// decomposition: where `reference` loses its points at stealth `mid` (and at the other
 /// stealths it covers), its costliest positions, which kinds of decision are real choices,
@@ -284,12 +308,24 @@ pub fn reading(
              top {} at every stealth covered, for every strategy covered.\n",
             d.top.len()
         );
-        for (i, c) in d.top.iter().take(LISTED).enumerate() {
+        let mut rank = 0;
+        for group in alike_runs(&d.top).take(LISTED) {
+            let c = &group[0];
             let said = Said::of(&rules, c);
+            // A bulleted list: a numbered one would be renumbered past a run of alike ranks.
+            let (ranks, each) = match group.len() {
+                1 => (format!("{}", rank + 1), String::new()),
+                n => (
+                    format!("{}–{}", rank + 1, rank + n),
+                    format!(
+                        " each, at {n} positions alike (the same game, team, choice and best \
+                         option; the question differs), the first"
+                    ),
+                ),
+            };
             list += &format!(
-                "\n{}. {:.2} points: *{}* It chooses {}; best is {} ({:.1} points better, \
-                 reached in {:.1}% of games).",
-                i + 1,
+                "\n- **{ranks}.** {:.2} points{each}: *{}* It chooses {}; best is {} ({:.1} \
+                 points better, reached in {:.1}% of games).",
                 100.0 * c.regret(),
                 said.position,
                 said.choice,
@@ -297,6 +333,7 @@ pub fn reading(
                 100.0 * c.shortfall(),
                 100.0 * c.reach,
             );
+            rank += group.len();
         }
         out.push(list);
     }
