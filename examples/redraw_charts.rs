@@ -82,6 +82,9 @@ fn main() {
         headline,
         win_rates,
         variants,
+        // The charts draw win rates and variants only.
+        decisions: Vec::new(),
+        decisions_left_out: Vec::new(),
     };
     let png = std::env::args().any(|a| a == "--png");
     let mut charts: Vec<(String, String)> = [MAIN_TEXT, CLARIFIED]
