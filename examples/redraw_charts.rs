@@ -83,6 +83,9 @@ fn main() {
         win_rates,
         variants,
         levers: Vec::new(),
+        // The charts draw win rates and variants only.
+        decisions: Vec::new(),
+        decisions_left_out: Vec::new(),
     };
     let png = std::env::args().any(|a| a == "--png");
     let mut charts: Vec<(String, String)> = [MAIN_TEXT, CLARIFIED]

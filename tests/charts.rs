@@ -77,6 +77,8 @@ fn balance() -> Balance {
         win_rates,
         variants,
         levers: Vec::new(),
+        decisions: Vec::new(),
+        decisions_left_out: Vec::new(),
     }
 }
 

@@ -2,9 +2,12 @@
 //! identity, so its parts must add up to optimal − exact, and a strategy that departs from
 //! optimal play at one kind of decision only must lose all its points there.
 
+use std::ffi::OsStr;
+
 use rayon::prelude::*;
 
-use raven::engine::{Budget, DecisionKind, Solver, decisions};
+use raven::engine::decisions::TOP;
+use raven::engine::{Budget, DecisionKind, Decisions, Solver, Terms, decisions, decisions_with};
 use raven::game::{Action, Decision, State};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use raven::strategy::{BUNDLED, Choice, OptimalStrategy, Sight, Strategy, resolve};
@@ -26,8 +29,14 @@ fn decomposition_sums_to_optimal_minus_exact() {
     }
     cases.par_iter().for_each(|&(rules, stealth, name)| {
         let strategy = resolve(name).expect("a bundled strategy");
-        let result =
-            decisions(&rules, strategy.as_ref(), &[stealth], Budget::UNLIMITED).expect("no budget");
+        let result = decisions_with(
+            &rules,
+            strategy.as_ref(),
+            &[stealth],
+            Budget::UNLIMITED,
+            Terms::Every,
+        )
+        .expect("no budget");
         let d = &result[0];
         let regret = d.optimal - d.exact;
         assert!(
@@ -43,6 +52,76 @@ fn decomposition_sums_to_optimal_minus_exact() {
                 d.by_kind.regret[i]
             );
             assert!(d.by_kind.matters[i] <= d.by_kind.arises[i] + 1e-12);
+        }
+        positions_reproduce_the_decomposition(name, d);
+    });
+}
+
+/// [`decisions_with`] every term computed, checked against [`decisions`], which values only
+/// the positions that may make the list: the same figures, the same costliest positions.
+fn every_term(rules: &Rules, strategy: &dyn Strategy, stealths: &[u8]) -> Vec<Decisions> {
+    let every = decisions_with(rules, strategy, stealths, Budget::UNLIMITED, Terms::Every)
+        .expect("no budget");
+    let listed = decisions(rules, strategy, stealths, Budget::UNLIMITED).expect("no budget");
+    for (e, l) in every.iter().zip(&listed) {
+        assert_eq!(e.by_kind, l.by_kind);
+        assert_eq!(e.top, l.top, "{} at {}", strategy.name(), e.stealth);
+        assert!(l.by_position.is_none());
+    }
+    every
+}
+
+/// The forward pass's terms, position by position, add up to the walk's regret kind by kind
+/// (1e-9); the listed positions are the costliest first, each a term of its kind (no larger
+/// than the kind's total), reached with a probability in (0, 1].
+fn positions_reproduce_the_decomposition(name: &str, d: &Decisions) {
+    let by_position = d.by_position.expect("every term computed");
+    for k in DecisionKind::ALL {
+        let i = k as usize;
+        assert!(
+            (by_position[i] - d.by_kind.regret[i]).abs() < 1e-9,
+            "{name} at {}: {k:?} by position {} against the walk's {}",
+            d.stealth,
+            by_position[i],
+            d.by_kind.regret[i]
+        );
+    }
+    assert!(d.top.len() <= TOP);
+    for pair in d.top.windows(2) {
+        assert!(
+            pair[0].regret() >= pair[1].regret(),
+            "{name}: costliest first"
+        );
+    }
+    for c in &d.top {
+        assert!(c.regret() > 0.0 && c.reach > 0.0 && c.reach <= 1.0 + 1e-12);
+        assert!(
+            c.regret() <= d.by_kind.regret[c.kind() as usize] + 1e-12,
+            "{name} at {}: a {:?} position costs {} of its kind's {}",
+            d.stealth,
+            c.kind(),
+            c.regret(),
+            d.by_kind.regret[c.kind() as usize]
+        );
+    }
+}
+
+/// The same at higher stealths, where memoised positions are met along many paths and the
+/// forward pass must gather their probability before expanding them: the reference strategy
+/// and random play, both presets, stealths listed out of order in one run (one memo).
+#[test]
+fn positions_add_up_to_the_decomposition_at_higher_stealth() {
+    let cases: Vec<(Rules, &str)> = [MAIN_TEXT, CLARIFIED]
+        .into_iter()
+        .flat_map(|rules| ["reference", "random"].map(move |name| (rules, name)))
+        .collect();
+    cases.par_iter().for_each(|&(rules, name)| {
+        let strategy = resolve(name).expect("a built-in strategy");
+        let result = every_term(&rules, strategy.as_ref(), &[3, 5, 4]);
+        for d in &result {
+            assert!(((d.optimal - d.exact) - d.by_kind.total_regret()).abs() < 1e-9);
+            positions_reproduce_the_decomposition(name, d);
+            assert!(!d.top.is_empty(), "{name} loses points somewhere");
         }
     });
 }
@@ -65,8 +144,9 @@ impl Strategy for NoAidOptimal {
     }
 }
 
-/// A strategy that departs from optimal play at first aid only loses its points there, and
-/// optimal play itself loses none anywhere.
+/// A strategy that departs from optimal play at first aid only loses its points there, its
+/// costliest positions are all first aid where it skips and should not, and optimal play
+/// itself loses none anywhere (and lists no position).
 #[test]
 fn regret_lands_on_the_one_kind_that_departs_from_optimal() {
     let stealth = 0;
@@ -76,6 +156,7 @@ fn regret_lands_on_the_one_kind_that_departs_from_optimal() {
     let optimal = OptimalStrategy::from_solver(solver);
     let d = &decisions(&rules, &optimal, &[stealth], Budget::UNLIMITED).expect("no budget")[0];
     assert!(d.by_kind.total_regret().abs() < 1e-12, "{:?}", d.by_kind);
+    assert!(d.top.is_empty(), "{:?}", d.top);
 
     let no_aid = NoAidOptimal(optimal);
     let d = &decisions(&rules, &no_aid, &[stealth], Budget::UNLIMITED).expect("no budget")[0];
@@ -95,23 +176,36 @@ fn regret_lands_on_the_one_kind_that_departs_from_optimal() {
         }
     }
     assert!((d.by_kind.regret[aid] - (d.optimal - d.exact)).abs() < 1e-9);
+    assert!(!d.top.is_empty());
+    for c in &d.top {
+        assert_eq!(c.kind(), DecisionKind::FirstAid, "{c:?}");
+        assert_eq!(c.choice, Choice::Act(Action::SkipAid));
+        assert_ne!(c.best, Action::SkipAid);
+        assert!(c.shortfall() > 0.0 && c.regret() <= d.by_kind.regret[aid] + 1e-12);
+    }
+}
+
+/// The standard output of `raven` run with `args`, which must succeed.
+fn raven_ok<A: AsRef<OsStr>>(args: impl IntoIterator<Item = A>) -> Vec<u8> {
+    let out = assert_cmd::Command::cargo_bin("raven")
+        .expect("the raven binary")
+        .args(args)
+        .output()
+        .expect("raven runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
 }
 
 /// `raven decisions --out -`: tidy CSV, one row per kind of decision and stealth, whose regret
 /// column adds up to optimal − exact; the table names every kind.
 #[test]
 fn cli_decisions_writes_one_row_per_kind() {
-    let out = assert_cmd::Command::cargo_bin("raven")
-        .expect("the raven binary")
-        .args(["decisions", "--stealth", "0,1", "--quiet", "--out", "-"])
-        .output()
-        .expect("raven decisions runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
+    let out = raven_ok(["decisions", "--stealth", "0,1", "--quiet", "--out", "-"]);
+    let mut reader = csv::Reader::from_reader(out.as_slice());
     let headers = reader.headers().expect("a header").clone();
     for column in ["strategy", "rules", "stealth", "decision", "regret"] {
         assert!(
@@ -143,4 +237,107 @@ fn cli_decisions_writes_one_row_per_kind() {
     for kind in DecisionKind::ALL {
         assert!(text.contains(kind.key()), "{} in\n{text}", kind.key());
     }
+}
+
+/// `raven decisions --top-out FILE`: tidy CSV of the costliest positions, ranked from 1 per
+/// stealth, costliest first, each term `reach × shortfall` and no larger than its kind's
+/// regret in the `--out` CSV, described in words; the table lists them too. Both CSVs on
+/// standard output at once is refused (exit 2).
+#[test]
+fn cli_decisions_top_out_lists_the_costliest_positions() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let kinds = dir.path().join("kinds.csv");
+    let top = dir.path().join("top.csv");
+    let args: [&OsStr; 8] = [
+        "decisions".as_ref(),
+        "--stealth".as_ref(),
+        "1,2".as_ref(),
+        "--quiet".as_ref(),
+        "--out".as_ref(),
+        kinds.as_os_str(),
+        "--top-out".as_ref(),
+        top.as_os_str(),
+    ];
+    let out = raven_ok(args);
+    let table = String::from_utf8_lossy(&out);
+    assert!(table.contains("costliest positions"), "{table}");
+
+    let mut reader = csv::Reader::from_path(&kinds).expect("kinds.csv");
+    let kind_headers = reader.headers().expect("a header").clone();
+    let kind_at = |name: &str| kind_headers.iter().position(|h| h == name).expect(name);
+    let kind_rows: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("a row")).collect();
+    let regret_of = |stealth: &str, decision: &str| -> f64 {
+        let row = kind_rows
+            .iter()
+            .find(|r| &r[kind_at("stealth")] == stealth && &r[kind_at("decision")] == decision)
+            .expect("a row per stealth and kind");
+        row[kind_at("regret")].parse().expect("a number")
+    };
+
+    let mut reader = csv::Reader::from_path(&top).expect("top.csv");
+    let headers = reader.headers().expect("a header").clone();
+    assert_eq!(
+        headers.iter().collect::<Vec<_>>(),
+        [
+            "strategy",
+            "rules",
+            "stealth",
+            "rank",
+            "decision",
+            "position",
+            "choice",
+            "best",
+            "regret",
+            "reach",
+            "shortfall",
+            "best_value",
+            "choice_value",
+            "raven_version"
+        ]
+    );
+    let at = |name: &str| headers.iter().position(|h| h == name).expect(name);
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("a row")).collect();
+    for stealth in ["1", "2"] {
+        let ranked: Vec<&csv::StringRecord> = rows
+            .iter()
+            .filter(|r| &r[at("stealth")] == stealth)
+            .collect();
+        assert_eq!(ranked.len(), TOP, "stealth {stealth}");
+        let number = |r: &csv::StringRecord, c: &str| r[at(c)].parse::<f64>().expect("a number");
+        for (i, r) in ranked.iter().enumerate() {
+            assert_eq!(r[at("rank")].parse::<usize>().expect("a rank"), i + 1);
+            let regret = number(r, "regret");
+            assert!((regret - number(r, "reach") * number(r, "shortfall")).abs() < 1e-15);
+            assert!(
+                (number(r, "shortfall") - (number(r, "best_value") - number(r, "choice_value")))
+                    .abs()
+                    < 1e-15
+            );
+            assert!(regret <= regret_of(stealth, &r[at("decision")]) + 1e-12);
+            assert!(!r[at("position")].is_empty() && !r[at("best")].is_empty());
+            assert_ne!(
+                &r[at("choice")],
+                &r[at("best")],
+                "a costly choice is not the best"
+            );
+            if i > 0 {
+                assert!(regret <= number(ranked[i - 1], "regret"));
+            }
+        }
+    }
+
+    assert_cmd::Command::cargo_bin("raven")
+        .expect("the raven binary")
+        .args([
+            "decisions",
+            "--stealth",
+            "0",
+            "--quiet",
+            "--out",
+            "-",
+            "--top-out",
+            "-",
+        ])
+        .assert()
+        .code(2);
 }

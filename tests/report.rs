@@ -14,12 +14,14 @@ use raven::engine::{Solver, exact, solve};
 use raven::rules::{Rules, parse_rules};
 use raven::strategy::{OPTIMAL, Strategy, built_in, playbook, resolve};
 
-const FILES: [&str; 8] = [
+const FILES: [&str; 10] = [
     "README.md",
     "win-rates.csv",
     "rule-variants.csv",
     "loss-causes.csv",
     "strategy-comparison.csv",
+    "decisions.csv",
+    "decisions-top.csv",
     "win-probability-main-text.svg",
     "win-probability-clarified.svg",
     "rule-variants.svg",

@@ -1,15 +1,15 @@
 //! `raven decisions`: where a strategy loses its points against optimal play, by kind of
-//! decision, and how much real choice each kind of decision offers.
+//! decision, and how much real choice each kind of decision offers; and the positions that
+//! cost it most, in words.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
-use serde::Serialize;
 
 use crate::engine::decisions::{DecisionKind, Decisions, MATTERS, decisions};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::report::decisions::{rows, top_rows, top_text};
 use crate::report::table::{self, Align, Table};
-use crate::rules::Rules;
 use crate::strategy::REFERENCE;
 
 use super::args::{ExactEngineArgs, RulesArgs, load_strategy, stealth_list};
@@ -30,31 +30,10 @@ pub struct DecisionsArgs {
     /// Write tidy CSV here (`-` for standard output instead of the table).
     #[arg(long, value_name = "FILE|-")]
     pub out: Option<PathBuf>,
-}
-
-/// One CSV row: a strategy's regret at one kind of decision, at one starting stealth.
-#[derive(Serialize, Debug, Clone, PartialEq)]
-pub struct DecisionRow {
-    /// Strategy name.
-    pub strategy: String,
-    /// Rules (preset name, or every flag).
-    pub rules: String,
-    /// Starting stealth.
-    pub stealth: u8,
-    /// The kind of decision.
-    pub decision: &'static str,
-    /// Win probability lost at this kind of decision against optimal play (0–1).
-    pub regret: f64,
-    /// Decisions of this kind with more than one option, per game.
-    pub arises_per_game: f64,
-    /// Of those, per game, the ones whose best and worst options differ by more than a point.
-    pub matters_per_game: f64,
-    /// The strategy's exact win probability.
-    pub exact: f64,
-    /// The optimal win probability.
-    pub optimal: f64,
-    /// raven's version.
-    pub raven_version: &'static str,
+    /// Write the positions that cost most (10 per stealth) here as tidy CSV (`-` for
+    /// standard output instead of the table).
+    #[arg(long, value_name = "FILE|-")]
+    pub top_out: Option<PathBuf>,
 }
 
 /// Runs `raven decisions`.
@@ -62,15 +41,30 @@ pub fn run(args: &DecisionsArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let strategy = load_strategy(&args.strategy)?;
     // Before the evaluation, which can take minutes: an unusable path fails now.
+    if args.out.as_deref() == Some(Path::new("-"))
+        && args.top_out.as_deref() == Some(Path::new("-"))
+    {
+        return Err(Error::Input(
+            "--out - and --top-out - would both write CSV to standard output; send one of \
+             them to a file"
+                .to_string(),
+        ));
+    }
     let output = Output::open(args.out.as_deref())?;
+    let top_output = args
+        .top_out
+        .as_deref()
+        .map(|p| Output::open(Some(p)))
+        .transpose()?;
     let stealths = stealth_list(&args.exact.stealth);
     let result = args.exact.run_job(
         &format!("decisions: {} under {rules}", strategy.name()),
         |budget| decisions(&rules, strategy.as_ref(), &args.exact.stealth, budget),
     )?;
     let rows = rows(strategy.name(), rules, &result);
+    let top_rows = top_rows(strategy.name(), rules, &result);
     let mut text = String::new();
-    if !output.is_stdout() {
+    if !output.is_stdout() && !top_output.as_ref().is_some_and(Output::is_stdout) {
         let inputs = [
             format!("strategy {}", strategy.name()),
             format!("rules {rules}"),
@@ -88,39 +82,21 @@ pub fn run(args: &DecisionsArgs) -> Result<()> {
                 100.0 * (d.optimal - d.exact)
             );
             text += &kinds_table(d);
+            text += &top_text(&rules, d);
         }
         text += &format!(
             "\nregret: win probability lost at that kind of decision against optimal play \
              (points); per game: decisions of that kind with a choice, and those whose best \
-             and worst options differ by more than {:.0} point\n",
+             and worst options differ by more than {:.0} point; costliest: the positions \
+             where the most win probability is lost per game (chance of reaching them × \
+             what the choice loses there)\n",
             100.0 * MATTERS
         );
     }
+    if let Some(top) = top_output {
+        top.write("", &top_rows)?;
+    }
     output.write(&text, &rows)
-}
-
-/// The CSV rows of `result`, one per (stealth, kind of decision).
-fn rows(strategy: &str, rules: Rules, result: &[Decisions]) -> Vec<DecisionRow> {
-    result
-        .iter()
-        .flat_map(|d| {
-            DecisionKind::ALL.into_iter().map(move |k| {
-                let i = k as usize;
-                DecisionRow {
-                    strategy: strategy.to_string(),
-                    rules: rules.to_string(),
-                    stealth: d.stealth,
-                    decision: k.key(),
-                    regret: d.by_kind.regret[i],
-                    arises_per_game: d.by_kind.arises[i],
-                    matters_per_game: d.by_kind.matters[i],
-                    exact: d.exact,
-                    optimal: d.optimal,
-                    raven_version: env!("CARGO_PKG_VERSION"),
-                }
-            })
-        })
-        .collect()
 }
 
 /// One stealth's kinds, the costliest first.

@@ -14,6 +14,7 @@ use crate::report::assemble::{Plan, assemble};
 use crate::report::balance::{self, Balance, loss_rows};
 use crate::report::comparison::CompareRow;
 use crate::report::csv::{AtomicFile, SummaryRow, write_rows};
+use crate::report::decisions::Decomposed;
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
 
 use super::args::{DEFAULT_SEED, pool};
@@ -123,6 +124,8 @@ impl Reserved {
             "levers.csv",
             "loss-causes.csv",
             "strategy-comparison.csv",
+            "decisions.csv",
+            "decisions-top.csv",
             "rule-variants.svg",
             "README.md",
         ]
@@ -166,6 +169,13 @@ fn write_report(files: &mut Reserved, balance: &Balance, comparisons: &[CompareR
     csv("levers.csv", &|f| write_rows(f, &balance.levers))?;
     csv("loss-causes.csv", &|f| write_rows(f, loss_rows(balance)))?;
     csv("strategy-comparison.csv", &|f| write_rows(f, comparisons))?;
+    let decomposed = || balance.decisions.iter();
+    csv("decisions.csv", &|f| {
+        write_rows(f, decomposed().flat_map(Decomposed::rows))
+    })?;
+    csv("decisions-top.csv", &|f| {
+        write_rows(f, decomposed().flat_map(Decomposed::top_rows))
+    })?;
     let mut charts = Vec::new();
     for rules in &balance.presets {
         charts.push((

@@ -13,12 +13,22 @@
 //! is added to the decision's kind. The same walk counts how often each kind of decision
 //! arises with more than one option, and how often its best and worst options differ by more
 //! than one point ([`MATTERS`]): a designer's measure of how much real choice the game offers.
+//!
+//! The walk adds the terms up without saying which positions they come from. The positions
+//! that cost most ([`Costly`]) need each term on its own, `P_S(reach y)` included: the walk
+//! is then followed forwards ([`Exact::reach`]), and every decision's term is computed once
+//! more from its probability of being reached. Their sum is the walk's, a check that the
+//! positions listed are the decomposition's own terms.
 
-use crate::game::{Decision, Node, State, canon};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::game::{Action, Decision, Node, State, canon};
 use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
 
 use super::exact::{Budget, Exact, Figures, Halt, Measure, second_side_type_odds};
+use super::reach::Met;
 use super::solve::{Solver, solve_within};
 
 /// A choice *matters* when its best and worst options differ by more than this (one point of
@@ -116,9 +126,12 @@ impl ByKind {
     }
 }
 
+/// How many of the costliest positions [`decisions`] lists per starting stealth.
+pub const TOP: usize = 10;
+
 /// The [`Measure`] of the decomposition: the optimal value of every option from `solver`.
 pub struct Regret<'s> {
-    solver: &'s mut Solver,
+    solver: &'s Solver,
 }
 
 impl Measure for Regret<'_> {
@@ -166,14 +179,17 @@ impl Measure for Regret<'_> {
             return Ok(None);
         }
         if !pending {
-            return Ok(Some(self.shortfall(state, decision, choice)));
+            return Ok(Some(
+                Shortfall::at(self.solver, state, decision, choice).by_kind(),
+            ));
         }
         // The optimal values read the second side type the strategy does not: its
         // shortfall is the average over the second type's roll.
         let mut local = ByKind::default();
         for (second, p) in second_side_type_odds() {
             let rolled = state.with_second_side_type(second);
-            Self::add_scaled(&mut local, &self.shortfall(&rolled, decision, choice), p);
+            let shortfall = Shortfall::at(self.solver, &rolled, decision, choice);
+            Self::add_scaled(&mut local, &shortfall.by_kind(), p);
         }
         Ok(Some(local))
     }
@@ -187,12 +203,30 @@ impl Measure for Regret<'_> {
     }
 }
 
-impl Regret<'_> {
-    /// The shortfall of `choice` at `state` against the best option, and whether the choice
-    /// matters there.
-    fn shortfall(&mut self, state: &State, decision: Decision, choice: Choice) -> ByKind {
-        let options = self.solver.options(state);
-        let best = options.iter().map(|(_, v)| *v).fold(f64::MIN, f64::max);
+/// A decision's options against the strategy's choice, valued by optimal play afterwards.
+#[derive(Clone, Copy, Debug)]
+struct Shortfall {
+    kind: DecisionKind,
+    /// The best option (the first of equal ones) and its value, `V*`.
+    best: (Action, f64),
+    /// The worst option's value.
+    worst: f64,
+    /// `Q*` of the strategy's choice (the options' average for a uniform choice).
+    chosen: f64,
+}
+
+impl Shortfall {
+    /// The shortfall of `choice` at `state`, a position with every die rolled.
+    fn at(solver: &Solver, state: &State, decision: Decision, choice: Choice) -> Shortfall {
+        let options = solver.options(state);
+        let best = options
+            .iter()
+            .copied()
+            .fold(None, |best: Option<(Action, f64)>, (a, v)| match best {
+                Some((_, b)) if b >= v => best,
+                _ => Some((a, v)),
+            })
+            .expect("a decision has options");
         let worst = options.iter().map(|(_, v)| *v).fold(f64::MAX, f64::min);
         let chosen = match choice {
             Choice::Act(action) => {
@@ -204,12 +238,168 @@ impl Regret<'_> {
             }
             Choice::Uniform => options.iter().map(|(_, v)| v).sum::<f64>() / options.len() as f64,
         };
-        let k = DecisionKind::of(decision) as usize;
+        Shortfall {
+            kind: DecisionKind::of(decision),
+            best,
+            worst,
+            chosen,
+        }
+    }
+
+    /// The decision's term of the walk: its regret, and that it arose and whether it matters.
+    fn by_kind(&self) -> ByKind {
+        let k = self.kind as usize;
         let mut local = ByKind::default();
-        local.regret[k] = best - chosen;
+        local.regret[k] = self.best.1 - self.chosen;
         local.arises[k] = 1.0;
-        local.matters[k] = f64::from(u8::from(best - worst > MATTERS));
+        local.matters[k] = f64::from(u8::from(self.best.1 - self.worst > MATTERS));
         local
+    }
+}
+
+/// One of the positions where a strategy loses most: a decision, what the strategy chose
+/// there and what optimal play would, and how much that costs per game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Costly {
+    /// The position, every die rolled.
+    pub state: State,
+    /// Its decision point.
+    pub decision: Decision,
+    /// The strategy's answer.
+    pub choice: Choice,
+    /// The best option (the first of equal ones in [`State::actions`] order).
+    pub best: Action,
+    /// The probability that the strategy reaches this position.
+    pub reach: f64,
+    /// `V*`: the win probability of the best option.
+    pub best_value: f64,
+    /// `Q*`: that of the strategy's choice, optimal play afterwards (the options' average
+    /// for a uniform choice).
+    pub chosen_value: f64,
+}
+
+impl Costly {
+    /// Its kind of decision.
+    pub fn kind(&self) -> DecisionKind {
+        DecisionKind::of(self.decision)
+    }
+
+    /// Win probability lost here, given that the position is reached: `V* − Q*`.
+    pub fn shortfall(&self) -> f64 {
+        self.best_value - self.chosen_value
+    }
+
+    /// Its term of the decomposition, win probability lost here per game:
+    /// `P(reach) × (V* − Q*)`.
+    pub fn regret(&self) -> f64 {
+        self.reach * self.shortfall()
+    }
+}
+
+/// A term smaller than this is rounding between equal options, not a position worth listing.
+const NEGLIGIBLE: f64 = 1e-12;
+
+/// The costliest positions met so far ([`TOP`] at most), and, when every term is computed,
+/// their sum by kind.
+struct Costliest {
+    /// A min-heap on the term: the cheapest of the kept ones is dropped first.
+    top: BinaryHeap<Reverse<ByRegret>>,
+    /// `None`: a position that cannot beat the cheapest kept one is passed over unvalued.
+    by_kind: Option<[f64; KINDS]>,
+}
+
+/// A [`Costly`] ordered by its term.
+struct ByRegret(Costly);
+
+impl PartialEq for ByRegret {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+impl Eq for ByRegret {}
+impl PartialOrd for ByRegret {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for ByRegret {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.regret().total_cmp(&other.0.regret())
+    }
+}
+
+impl Costliest {
+    /// Nothing found yet; with `every_term`, every term is computed and summed.
+    fn new(every_term: bool) -> Costliest {
+        Costliest {
+            top: BinaryHeap::with_capacity(TOP + 1),
+            by_kind: every_term.then_some([0.0; KINDS]),
+        }
+    }
+
+    /// The term a position must exceed to be kept.
+    fn bar(&self) -> f64 {
+        match self.top.peek() {
+            Some(Reverse(cheapest)) if self.top.len() == TOP => cheapest.0.regret(),
+            _ => NEGLIGIBLE,
+        }
+    }
+
+    /// Adds the term of the decision `met` (its options valued by `solver`).
+    fn add(&mut self, solver: &Solver, rules: &Rules, met: Met<'_>) {
+        // A term is at most the reach (a shortfall is at most 1): most positions are reached
+        // too rarely to be listed, and need not be valued (each option is a lookup).
+        if self.by_kind.is_none() && met.reach <= self.bar() {
+            return;
+        }
+        if met.state.actions(rules).len() < 2 {
+            return;
+        }
+        if met.pending {
+            // The second side type, unread by the strategy, is rolled here for the values.
+            for (second, p) in second_side_type_odds() {
+                let rolled = met.state.with_second_side_type(second);
+                self.add_rolled(solver, &rolled, &met, met.reach * p);
+            }
+        } else {
+            self.add_rolled(solver, met.state, &met, met.reach);
+        }
+    }
+
+    fn add_rolled(&mut self, solver: &Solver, state: &State, met: &Met<'_>, reach: f64) {
+        // Nor more than the reach times the best option's value, one lookup.
+        if self.by_kind.is_none() && reach * solver.value(state) <= self.bar() {
+            return;
+        }
+        let shortfall = Shortfall::at(solver, state, met.decision, met.choice);
+        let costly = Costly {
+            state: *state,
+            decision: met.decision,
+            choice: met.choice,
+            best: shortfall.best.0,
+            reach,
+            best_value: shortfall.best.1,
+            chosen_value: shortfall.chosen,
+        };
+        if let Some(by_kind) = &mut self.by_kind {
+            by_kind[shortfall.kind as usize] += costly.regret();
+        }
+        if costly.regret() > self.bar() {
+            self.top.push(Reverse(ByRegret(costly)));
+            if self.top.len() > TOP {
+                self.top.pop();
+            }
+        }
+    }
+
+    /// The kept positions, costliest first.
+    fn into_sorted(self) -> Vec<Costly> {
+        // Ascending on `Reverse`: the largest term first.
+        self.top
+            .into_sorted_vec()
+            .into_iter()
+            .map(|Reverse(ByRegret(c))| c)
+            .collect()
     }
 }
 
@@ -225,17 +415,44 @@ pub struct Decisions {
     /// Its regret by decision kind (summing to `optimal − exact`), and how often each kind
     /// arises and matters.
     pub by_kind: ByKind,
+    /// The same regret by kind, summed position by position from the reach probabilities
+    /// (with [`Terms::Every`]): equal to `by_kind.regret` up to rounding, so the positions in
+    /// `top` are the decomposition's own terms.
+    pub by_position: Option<[f64; KINDS]>,
+    /// The positions that cost most ([`TOP`] at most), costliest first.
+    pub top: Vec<Costly>,
+}
+
+/// Which of the decomposition's terms [`decisions_with`] computes one by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Terms {
+    /// Those that may be among the [`TOP`] costliest: the same list, a fraction of the work.
+    Costliest,
+    /// Every one, summed by kind into [`Decisions::by_position`] (a check of the list).
+    Every,
 }
 
 /// The regret decomposition of `strategy` at each of `stealths`, within `budget` (each of
-/// the three walks — solve, exact, decomposition — counts its own positions against it).
+/// the three walks — solve, exact, decomposition — counts its own positions against it),
+/// with the costliest positions.
 pub fn decisions<S: Strategy + ?Sized>(
     rules: &Rules,
     strategy: &S,
     stealths: &[u8],
     budget: Budget<'_>,
 ) -> Result<Vec<Decisions>, Halt> {
-    let mut solver = Solver::new(*rules);
+    decisions_with(rules, strategy, stealths, budget, Terms::Costliest)
+}
+
+/// [`decisions`], computing the terms `terms` one by one.
+pub fn decisions_with<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    stealths: &[u8],
+    budget: Budget<'_>,
+    terms: Terms,
+) -> Result<Vec<Decisions>, Halt> {
+    let solver = Solver::new(*rules);
     let optimal = solve_within(&solver, stealths, &budget)?;
     let mut exact = Exact::with_measure(rules, strategy, Figures, budget);
     let mut order: Vec<usize> = (0..stealths.len()).collect();
@@ -245,26 +462,33 @@ pub fn decisions<S: Strategy + ?Sized>(
         wins[i] = exact.value(&State::new(stealths[i]))?.win;
     }
     drop(exact);
-    let mut walk = Exact::with_measure(
-        rules,
-        strategy,
-        Regret {
-            solver: &mut solver,
-        },
-        budget,
-    );
+    let mut walk = Exact::with_measure(rules, strategy, Regret { solver: &solver }, budget)
+        .recording_positions();
     let mut by_kind = vec![ByKind::default(); stealths.len()];
     for &i in &order {
         by_kind[i] = walk.value(&State::new(stealths[i]))?;
     }
+    let mut costliest: Vec<Costliest> = Vec::with_capacity(stealths.len());
+    for &stealth in stealths {
+        let mut found = Costliest::new(terms == Terms::Every);
+        walk.reach(&State::new(stealth), &mut |met| {
+            found.add(&solver, rules, met);
+            Ok(())
+        })?;
+        costliest.push(found);
+    }
+
     Ok(stealths
         .iter()
+        .zip(costliest)
         .enumerate()
-        .map(|(i, &stealth)| Decisions {
+        .map(|(i, (&stealth, found))| Decisions {
             stealth,
             optimal: optimal[i].value,
             exact: wins[i],
             by_kind: by_kind[i],
+            by_position: found.by_kind,
+            top: found.into_sorted(),
         })
         .collect())
 }

@@ -30,6 +30,7 @@ use crate::strategy::{Choice, Sight, Strategy};
 
 use super::key;
 use super::montecarlo::Cancelled;
+use super::successors::{rolled_on_leaving, successors};
 
 /// The functionals of a finished game, exactly as [`super::Tally::record`] counts them.
 pub fn terminal(end: &State) -> Expectation {
@@ -114,7 +115,7 @@ fn side_reached_once(state: &State) -> bool {
 
 /// Where an exact walk keeps a position's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Slot {
+pub(super) enum Slot {
     /// The walk's memo, for the whole evaluation.
     Global(u128),
     /// The memo of the side challenges before Tough Challenge `tough`, emptied when their
@@ -188,17 +189,21 @@ impl Measure for Figures {
 
 /// A memoised exact evaluator of one strategy under one set of rules.
 pub struct Exact<'a, S: ?Sized, M: Measure = Figures> {
-    rules: &'a Rules,
-    strategy: &'a S,
+    pub(super) rules: &'a Rules,
+    pub(super) strategy: &'a S,
     measure: M,
     /// Position key → index into `values` (a small map entry; the values sit apart, so the
     /// map's probes touch less memory: measured 15% slower but 40% smaller than values in
     /// the map's slots).
-    memo: FxHashMap<u128, u32>,
+    pub(super) memo: FxHashMap<u128, u32>,
     values: Vec<M::Value>,
+    /// Per entry of `values`, the position it was computed for and whether its second side
+    /// type was pending, when asked for ([`Exact::recording_positions`]): what the forward
+    /// pass of [`super::reach`] expands.
+    pub(super) positions: Option<Vec<(State, bool)>>,
     /// Per Tough Challenge, the retries of its side challenges ([`Slot::Task`]).
     tasks: [FxHashMap<u128, M::Value>; TOUGH_CHALLENGES as usize],
-    budget: Budget<'a>,
+    pub(super) budget: Budget<'a>,
 }
 
 /// Peak memory per memoised position, as measured with `/usr/bin/time -v` (the table's
@@ -312,9 +317,17 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
             measure,
             memo: FxHashMap::default(),
             values: Vec::new(),
+            positions: None,
             tasks: Default::default(),
             budget,
         }
+    }
+
+    /// The same walk, also keeping the position of every memoised value (a few dozen bytes
+    /// each), so that [`Exact::reach`] can follow the walk forwards afterwards.
+    pub fn recording_positions(mut self) -> Self {
+        self.positions = Some(Vec::new());
+        self
     }
 
     /// The number of memoised states so far.
@@ -335,7 +348,7 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
     /// Where `state`'s value is kept, or `None` if it is not worth memoising. `pending`: the
     /// second side type is not rolled yet (see [`Exact::walk`]), which the key must tell apart.
     #[inline]
-    fn slot(&self, state: &State, pending: bool) -> Option<Slot> {
+    pub(super) fn slot(&self, state: &State, pending: bool) -> Option<Slot> {
         if !worth_memoising(state) {
             return None;
         }
@@ -361,6 +374,27 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
         })
     }
 
+    /// Where a decision answered with `choice` leads when the walk keeps no entry for it: the
+    /// one position its action leads to and that position's slot, when it is memoised and
+    /// its second side type is `pending` as the decision's is.
+    #[inline]
+    pub(super) fn straight_through(
+        &self,
+        state: &State,
+        pending: bool,
+        choice: Option<Choice>,
+    ) -> Option<(State, Slot)> {
+        let Some(Choice::Act(action)) = choice else {
+            return None;
+        };
+        let mut next = *state;
+        next.apply_action(self.rules, action);
+        if pending && !on_first_side(&next) {
+            return None;
+        }
+        self.slot(&next, pending).map(|slot| (next, slot))
+    }
+
     /// The value kept at `slot`, if any.
     #[inline]
     fn lookup(&self, slot: Slot) -> Option<M::Value> {
@@ -370,27 +404,30 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
         }
     }
 
-    /// Keeps `value` at `slot`.
+    /// Keeps `value`, the value of `state` (with its second side type `pending` or not), at
+    /// `slot`.
     #[inline]
-    fn keep(&mut self, slot: Slot, value: M::Value) -> Result<(), Halt> {
+    fn keep(
+        &mut self,
+        slot: Slot,
+        value: M::Value,
+        state: &State,
+        pending: bool,
+    ) -> Result<(), Halt> {
         match slot {
             Slot::Global(key) => {
                 self.budget.admit(self.memo.len())?;
                 self.memo.insert(key, self.values.len() as u32);
                 self.values.push(value);
+                if let Some(positions) = &mut self.positions {
+                    positions.push((*state, pending));
+                }
             }
             Slot::Task { tough, key } => {
                 self.tasks[usize::from(tough)].insert(key, value);
             }
         }
         Ok(())
-    }
-
-    /// Whether the strategy's answers at the first side challenge that follows `state` (a roll
-    /// of side types) ignore the second side type, so it can be rolled when the second side
-    /// challenge begins.
-    fn second_side_type_unread(&self, state: &State) -> bool {
-        second_side_type_unread(self.rules, self.strategy, state)
     }
 
     /// The value from `state` on. With `pending`, `state` is at the first side challenge
@@ -412,22 +449,14 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
         // A decision answered with one action that leads to a memoised position needs no
         // entry of its own: its value is that position's, one lookup away, plus what the
         // measure adds at the decision.
-        if let Some(Choice::Act(action)) = choice {
-            let mut next = *state;
-            next.apply_action(rules, action);
-            let next_pending = pending && on_first_side(&next);
-            if next_pending == pending
-                && let Some(slot) = self.slot(&next, next_pending)
-            {
-                let local = self
-                    .measure
-                    .decision(state, rules, Choice::Act(action), pending)?;
-                let value = match self.lookup(slot) {
-                    Some(value) => value,
-                    None => self.walk(&next, next_pending)?,
-                };
-                return Ok(plus::<M>(value, &local));
-            }
+        if let Some((next, slot)) = self.straight_through(state, pending, choice) {
+            let choice = choice.expect("a decision");
+            let local = self.measure.decision(state, rules, choice, pending)?;
+            let value = match self.lookup(slot) {
+                Some(value) => value,
+                None => self.walk(&next, pending)?,
+            };
+            return Ok(plus::<M>(value, &local));
         }
         let slot = self.slot(state, pending);
         if let Some(slot) = slot
@@ -440,61 +469,9 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
             None => None,
         };
         let mut e = self.measure.zero();
-        match node {
-            Node::Over(_) => unreachable!(),
-            Node::Chance(Chance::SideTypes) if self.second_side_type_unread(state) => {
-                // R12, the first die now, the second when the second side challenge begins.
-                let mut first_types: Vec<(State, f64)> = Vec::with_capacity(6);
-                for (outcome, p) in Chance::SideTypes.outcomes() {
-                    let mut next = *state;
-                    next.apply_outcome(rules, outcome);
-                    let placeholder = next.with_second_side_type(Character::Hacker);
-                    match first_types.iter_mut().find(|(s, _)| *s == placeholder) {
-                        Some((_, weight)) => *weight += p,
-                        None => first_types.push((placeholder, p)),
-                    }
-                }
-                for (next, weight) in first_types {
-                    M::add_scaled(&mut e, &self.walk(&next, true)?, weight);
-                }
-            }
-            Node::Chance(chance) => {
-                // Outcomes with the same effect (a highest die of 1 or 2, say) lead to the
-                // same state; such neighbours are evaluated once with their summed weight.
-                let mut same: Option<(State, f64)> = None;
-                for (outcome, p) in chance.outcomes() {
-                    let mut next = *state;
-                    next.apply_outcome(rules, outcome);
-                    match &mut same {
-                        Some((previous, weight)) if *previous == next => *weight += p,
-                        _ => {
-                            if let Some((previous, weight)) = same.replace((next, p)) {
-                                M::add_scaled(&mut e, &self.child(&previous, pending)?, weight);
-                            }
-                        }
-                    }
-                }
-                if let Some((last, weight)) = same {
-                    M::add_scaled(&mut e, &self.child(&last, pending)?, weight);
-                }
-            }
-            Node::Decision(_) => match choice.expect("asked above") {
-                Choice::Act(action) => {
-                    let mut next = *state;
-                    next.apply_action(rules, action);
-                    e = self.child(&next, pending)?;
-                }
-                Choice::Uniform => {
-                    let actions = state.actions(rules);
-                    let weight = 1.0 / actions.len() as f64;
-                    for &action in actions.iter() {
-                        let mut next = *state;
-                        next.apply_action(rules, action);
-                        let value = self.child(&next, pending)?;
-                        M::add_scaled(&mut e, &value, weight);
-                    }
-                }
-            },
+        let (pending, successors) = successors(rules, self.strategy, state, node, choice, pending);
+        for (next, weight) in successors {
+            M::add_scaled(&mut e, &self.child(&next, pending)?, weight);
         }
         let e = plus::<M>(e, &local);
         if let Step::SideTypes { tough } = state.step()
@@ -504,7 +481,7 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
             task.clear();
         }
         if let Some(slot) = slot {
-            self.keep(slot, e)?;
+            self.keep(slot, e, state, pending)?;
         }
         Ok(e)
     }
@@ -513,7 +490,7 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
     /// `pending` or not: once the first side challenge is over, the second type is rolled
     /// (the outcomes of [`Chance::SideTypes`] with the first type held, weighted alike).
     fn child(&mut self, next: &State, pending: bool) -> Result<M::Value, Halt> {
-        if !pending || on_first_side(next) || next.outcome().is_some() {
+        if !rolled_on_leaving(next, pending) {
             return self.walk(next, pending);
         }
         let mut e = self.measure.zero();

@@ -10,10 +10,12 @@ pub mod memo;
 pub mod montecarlo;
 pub mod paired;
 mod play;
+pub mod reach;
 pub mod seed;
 pub mod solve;
+mod successors;
 
-pub use decisions::{ByKind, DecisionKind, Decisions, decisions};
+pub use decisions::{ByKind, DecisionKind, Decisions, Terms, decisions, decisions_with};
 pub use exact::{
     Budget, Exact, ExactRun, Figures, Halt, Measure, TooLarge, exact, exact_limited, exact_within,
 };

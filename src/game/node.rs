@@ -65,14 +65,19 @@ impl Chance {
 
     /// Every outcome with its exact probability; the probabilities sum to 1.
     pub fn outcomes(self) -> impl Iterator<Item = (u32, f64)> {
-        let n = self.len();
-        (0..n).map(move |i| match self {
+        (0..self.len()).map(move |i| self.outcome(i))
+    }
+
+    /// The `i`-th of [`Chance::outcomes`] (`i < len`), without walking the ones before it.
+    #[inline]
+    pub fn outcome(self, i: u32) -> (u32, f64) {
+        match self {
             Chance::Check { dice } => {
                 let m = i as u8 + 1;
                 (u32::from(m), HighestOf::of(dice).probability(m))
             }
-            _ => (i, 1.0 / f64::from(n)),
-        })
+            _ => (i, 1.0 / f64::from(self.len())),
+        }
     }
 
     /// R12: the two side-challenge types of a [`Chance::SideTypes`] outcome.

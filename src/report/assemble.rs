@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
+use crate::engine::decisions::{Decisions, decisions};
 use crate::engine::montecarlo::{Job, Tally, simulate};
 use crate::engine::paired::{PairedJob, simulate_paired};
 use crate::engine::solve::{Solver, solve_with_figures, solve_within};
@@ -27,12 +28,20 @@ use crate::strategy::{OPTIMAL, OptimalStrategy, REFERENCE, Strategy, playbook, r
 
 use super::balance::{Balance, VariantRow};
 use super::comparison::{CompareRow, rows as compare_rows};
+use super::decisions::Decomposed;
 use super::{Expectation, Method, Summary};
 
 /// The most positions one exact evaluation may memoise (about 7 GiB; every bundled strategy
 /// needs less than 40 M over stealth 0..=16). A strategy that needs more is reported from
 /// Monte Carlo only (the report says so).
 pub const STATE_LIMIT: usize = 50_000_000;
+
+/// Bundled strategies whose regret decomposition the report leaves out: each alone would
+/// add most of a minute to a report of about one (measured with `raven decisions --stealth
+/// 10`: `cautious` 54 s and 0.9 GB, `medic-main` 50 s and 1.4 GB, `reckless` 132 s and
+/// 1.3 GB; every other bundled strategy 1–17 s). `raven decisions --strategy NAME` gives
+/// theirs.
+pub const DECISIONS_LEFT_OUT: [&str; 3] = ["cautious", "medic-main", "reckless"];
 
 /// The confidence level of every interval in the report (fixed so that reports compare).
 const LEVEL: f64 = 0.95;
@@ -79,6 +88,9 @@ enum Task {
     Solve { rules: Rules },
     /// Optimal win probabilities only, at the headline stealths (a rule variant).
     Values { rules: Rules },
+    /// The regret decomposition of a strategy under the default rules, at every headline
+    /// stealth (`headline`) or the middle one.
+    Decisions { strategy: usize, headline: bool },
 }
 
 /// What a task produced, labelled with the task.
@@ -98,6 +110,11 @@ enum Done {
         rules: Rules,
         values: Vec<f64>,
     },
+    /// `None` over [`STATE_LIMIT`].
+    Decisions {
+        strategy: usize,
+        result: Option<Vec<Decisions>>,
+    },
 }
 
 /// Stage-1 results, filed by what they are results of.
@@ -106,6 +123,7 @@ struct Results {
     exact: HashMap<(usize, Rules), Option<Vec<Expectation>>>,
     solved: HashMap<Rules, (Box<Solver>, Vec<Expectation>)>,
     values: HashMap<Rules, Vec<f64>>,
+    decisions: HashMap<usize, Option<Vec<Decisions>>>,
 }
 
 impl Results {
@@ -127,6 +145,9 @@ impl Results {
             }
             Done::Values { rules, values } => {
                 self.values.insert(rules, values);
+            }
+            Done::Decisions { strategy, result } => {
+                self.decisions.insert(strategy, result);
             }
         }
     }
@@ -183,6 +204,14 @@ pub fn assemble(
         tasks.push(Task::Solve { rules });
         for strategy in 0..strategies.len() {
             tasks.push(Task::Exact { strategy, rules });
+        }
+    }
+    for (i, s) in strategies.iter().enumerate() {
+        if !DECISIONS_LEFT_OUT.contains(&s.name()) {
+            tasks.push(Task::Decisions {
+                strategy: i,
+                headline: i == reference,
+            });
         }
     }
     for (_, rules) in variants.iter().chain(&levers) {
@@ -314,6 +343,20 @@ pub fn assemble(
         &departures(&mut results, reference, &levers)?,
     );
 
+    // The decompositions, in report order; one over the budget is left out like the costly.
+    let mut decomposed = Vec::new();
+    let mut left_out: Vec<String> = Vec::new();
+    for (i, s) in strategies.iter().enumerate() {
+        match results.decisions.remove(&i) {
+            Some(Some(results)) => decomposed.push(Decomposed {
+                strategy: s.name().to_string(),
+                rules: MAIN_TEXT,
+                results,
+            }),
+            Some(None) | None => left_out.push(s.name().to_string()),
+        }
+    }
+
     check(cancel)?;
     Ok(Report {
         balance: Balance {
@@ -325,6 +368,8 @@ pub fn assemble(
             win_rates,
             variants,
             levers,
+            decisions: decomposed,
+            decisions_left_out: left_out,
         },
         comparisons,
     })
@@ -458,6 +503,24 @@ impl Task {
                     figures,
                 })
             }
+            Task::Decisions {
+                strategy,
+                headline: all_headline,
+            } => {
+                let mid = [headline[headline.len() / 2]];
+                let stealths: &[u8] = if all_headline { headline } else { &mid };
+                let budget = Budget {
+                    max_states: STATE_LIMIT,
+                    cancel: &cancel,
+                };
+                let s = strategies[strategy].as_ref();
+                let result = match decisions(&MAIN_TEXT, s, stealths, budget) {
+                    Ok(result) => Some(result),
+                    Err(Halt::TooLarge(_)) => None,
+                    Err(halt) => return Err(halt.into()),
+                };
+                Ok(Done::Decisions { strategy, result })
+            }
             Task::Values { rules } => {
                 let solver = Solver::new(rules);
                 Ok(Done::Values {
@@ -477,6 +540,13 @@ impl Task {
         match self {
             Task::Solve { .. } => 50,
             Task::Values { .. } => 25,
+            Task::Decisions { headline, .. } => {
+                if *headline {
+                    20
+                } else {
+                    10
+                }
+            }
             Task::Exact { strategy, rules } => {
                 match (is_preset(*rules), strategies[*strategy].name()) {
                     (true, "reckless") => 70,

@@ -11,6 +11,7 @@ use crate::strategy::{OPTIMAL, REFERENCE};
 
 use super::Summary;
 use super::chart::{Panel, Series, bar_chart, line_chart};
+use super::decisions::{self, Decomposed};
 
 /// Every result of one report run.
 pub struct Balance {
@@ -32,6 +33,11 @@ pub struct Balance {
     /// Lever effects: each design parameter one step from the printed game (`variant` is its
     /// `key=value`).
     pub levers: Vec<VariantRow>,
+    /// The regret decomposition of the strategies it covers, under the default rules: the
+    /// reference at every headline stealth, the others at the middle one.
+    pub decisions: Vec<Decomposed>,
+    /// Bundled strategies the decomposition leaves out (for its cost, or over the budget).
+    pub decisions_left_out: Vec<String>,
 }
 
 /// One row of `rule-variants.csv`: a single flag switched from the default reading.
@@ -363,6 +369,8 @@ pub fn readme(balance: &Balance, charts: &[(String, String)]) -> String {
          | `levers.csv` | each of the game's numbers moved one step from the printed game (`variant` = `key=value`), the columns of `rule-variants.csv` |\n\
          | `loss-causes.csv` | where games are lost (`phase`, `cause`), per strategy and headline stealth, exact and Monte Carlo |\n\
          | `strategy-comparison.csv` | paired comparison of every strategy against the reference on the same games (difference, 95% paired interval, McNemar p-value) |\n\
+         | `decisions.csv` | where each strategy covered loses its points against optimal play, exactly, by kind of decision (`regret`, 0–1), with how often each kind arises and matters per game; the columns of `raven decisions`: the reference at every headline stealth, the others at the middle one, under main-text |\n\
+         | `decisions-top.csv` | the 10 positions that cost each covered strategy most per headline stealth covered, in words, with reach probability and shortfall; the columns of `raven decisions --top-out` |\n\
          | `*.svg` | the charts above |\n"
     );
     md
@@ -409,9 +417,16 @@ fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
         .filter_map(|n| exact(n, mid).map(|v| (n.as_str(), v)))
         .collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    out.extend(decisions::reading(
+        &balance.decisions,
+        &balance.decisions_left_out,
+        rules,
+        REFERENCE,
+        mid,
+    ));
     if let (Some(best), Some(worst)) = (ranked.first(), ranked.last()) {
         out.push(format!(
-            "**Which decisions matter.** Among the bundled strategies at stealth {mid}, \
+            "**Whole strategies compared.** Among the bundled strategies at stealth {mid}, \
              `{}` does best ({}) and `{}` worst ({}): a spread of {:.0} points from choices \
              alone. Ranked: {}. See `strategies/README.md` for what each strategy does and \
              `strategy-comparison.csv` for paired differences on the same games.",

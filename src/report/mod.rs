@@ -7,8 +7,10 @@ pub mod balance;
 pub mod chart;
 pub mod comparison;
 pub mod csv;
+pub mod decisions;
 pub mod levers;
 mod summary;
 pub mod table;
+pub mod words;
 
 pub use summary::{Expectation, Method, Summary};

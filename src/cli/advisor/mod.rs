@@ -20,7 +20,6 @@
 //! to standard error (see [`input::Prompter`]).
 
 mod input;
-mod words;
 
 use std::fmt::Write as _;
 
@@ -29,6 +28,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::engine::{Observer, seed};
 use crate::error::Result;
 use crate::game::{Action, Chance, Decision, Node, Outcome, State, Step, Streams, uniform};
+use crate::report::words;
 use crate::rules::Rules;
 use crate::strategy::{self, Choice, OptimalStrategy, Strategy};
 

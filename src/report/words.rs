@@ -1,4 +1,6 @@
-//! Decision points and their options in words, for a person choosing at the table.
+//! Decision points and their options in words: for a person choosing at the table (the
+//! advisor of `raven play`), and for the positions a strategy loses most at (`raven
+//! decisions`, the report).
 //!
 //! Nothing here decides what is legal or what an option does: the options are
 //! [`State::actions`], and where a label needs a consequence (the checks a recruitment
@@ -6,6 +8,7 @@
 
 use crate::game::{Action, Character, Decision, State, Step};
 use crate::rules::Rules;
+use crate::strategy::Choice;
 
 /// The question decision point `decision` asks in `state`.
 pub fn question(state: &State, rules: &Rules, decision: Decision) -> String {
@@ -111,6 +114,76 @@ pub fn option(state: &State, rules: &Rules, action: Action) -> String {
             )
         }
         Action::SkipAid => "skip first aid".to_string(),
+    }
+}
+
+/// A strategy's answer at decision point `state`, in words.
+pub fn choice(state: &State, rules: &Rules, choice: Choice) -> String {
+    match choice {
+        Choice::Act(action) => option(state, rules, action),
+        Choice::Uniform => "any option, uniformly at random".to_string(),
+    }
+}
+
+/// Decision point `decision` in `state`: where the game and the team stand, and the
+/// question asked.
+pub fn position(state: &State, rules: &Rules, decision: Decision) -> String {
+    format!(
+        "{}; {}: {}",
+        stage(state, rules),
+        status(state),
+        question(state, rules, decision)
+    )
+}
+
+/// Where in the game `state` is: the phase, the challenge (of as many as `rules` has), the
+/// finale character.
+pub fn stage(state: &State, rules: &Rules) -> String {
+    let runs = rules.design.run_challenges;
+    let toughs = rules.design.tough_challenges;
+    let finale = state
+        .finale()
+        .map(|c| format!(", finale character {}", c.name()))
+        .unwrap_or_default();
+    match state.step() {
+        Step::Complications | Step::ChooseMain | Step::ChooseTarget => "recruiting".to_string(),
+        Step::Recruit {
+            target,
+            done,
+            needed,
+        }
+        | Step::RecruitCheck {
+            target,
+            done,
+            needed,
+            ..
+        } => format!(
+            "recruiting {} ({done} of {needed} checks done)",
+            target.name()
+        ),
+        // After the last challenge's success, its first aid comes before the finale.
+        Step::RunType { challenge } if challenge >= runs => {
+            format!("after run challenge {runs} of {runs}")
+        }
+        Step::RunType { challenge } => {
+            format!("before run challenge {} of {runs}", challenge + 1)
+        }
+        Step::PickRunType { challenge }
+        | Step::Run { challenge, .. }
+        | Step::RunCheck { challenge, .. } => {
+            format!("run challenge {} of {runs}", challenge + 1)
+        }
+        Step::ChooseFinale => "before the finale".to_string(),
+        Step::SideTypes { tough } => {
+            format!("before Tough Challenge {} of {toughs}{finale}", tough + 1)
+        }
+        Step::Side { tough, .. }
+        | Step::SideCheck { tough, .. }
+        | Step::Tough { tough, .. }
+        | Step::Substitute { tough, .. } => {
+            format!("Tough Challenge {} of {toughs}{finale}", tough + 1)
+        }
+        Step::Over(_) => "game over".to_string(),
     }
 }
 

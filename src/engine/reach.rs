@@ -1,0 +1,206 @@
+//! The probability that a strategy reaches each of its decisions: the exact walk followed
+//! forwards, once it has been walked backwards.
+//!
+//! The backward walk ([`Exact::value`]) weights the value of every successor by its
+//! probability; the forward pass pushes a position's probability of being reached down the
+//! same edges ([`super::successors`]), so the reach of a decision is exactly the weight its
+//! term carries in the walk's sum. It visits the memoised positions in reverse finish order:
+//! the memo's values are stored in post-order, so every position that leads to a memoised one
+//! finished after it, and has pushed all its probability before the position is expanded.
+//! Positions the walk does not memoise (the checks after a decision) are expanded on the way,
+//! once per way in. Two kinds of position the walk keeps no entry for are met along many
+//! paths, and are gathered so that each is expanded (and visited) once with its whole
+//! probability: a decision answered with one action that leads straight to a memoised
+//! position ([`Exact::straight_through`]), expanded just before that position, and the
+//! retries of side challenges the walk keeps apart ([`Slot::Task`]), expanded in order of
+//! attempts.
+
+use std::collections::BTreeMap;
+
+use crate::game::{Decision, Node, State, Step};
+use crate::strategy::{Choice, Strategy};
+
+use super::exact::{Exact, Halt, Measure, Slot, second_side_type_odds};
+use super::successors::{rolled_on_leaving, successors};
+
+/// A decision the strategy meets, with the probability of meeting it from the root.
+#[derive(Clone, Copy, Debug)]
+pub struct Met<'s> {
+    /// The position. With `pending`, its second side type is a placeholder: the strategy
+    /// does not read it, and it is rolled later.
+    pub state: &'s State,
+    /// The decision point.
+    pub decision: Decision,
+    /// The strategy's answer.
+    pub choice: Choice,
+    /// Whether the second side type is still to be rolled ([`Exact::walk`]'s `pending`).
+    pub pending: bool,
+    /// The probability that a game from the root reaches this position this way.
+    pub reach: f64,
+}
+
+/// How many expansions between two looks at the cancel flag.
+const CANCEL_EVERY: usize = 1 << 14;
+
+impl<S: Strategy + ?Sized, M: Measure> Exact<'_, S, M> {
+    /// Calls `visit` at every decision a game from `root` can meet, with its probability of
+    /// being reached: a decision met along several paths that the walk memoised is visited
+    /// once with their summed probability, otherwise once per path. Every visit's `reach` is
+    /// the weight of that decision's term in [`Exact::value`]`(root)`.
+    ///
+    /// `root` must have been walked ([`Exact::value`]) by this walker, made with
+    /// [`Exact::recording_positions`].
+    pub fn reach(
+        &self,
+        root: &State,
+        visit: &mut dyn FnMut(Met<'_>) -> Result<(), Halt>,
+    ) -> Result<(), Halt> {
+        let positions = self
+            .positions
+            .as_deref()
+            .expect("a walk that records its positions");
+        let mut pass = Pass {
+            walk: self,
+            reach: vec![0.0; positions.len()],
+            retries: BTreeMap::new(),
+            through: BTreeMap::new(),
+            visit,
+            expanded: 0,
+        };
+        pass.expand(root, false, 1.0, positions.len())?;
+        pass.retries(positions.len())?;
+        for at in (0..positions.len()).rev() {
+            pass.through(at)?;
+            let reach = pass.reach[at];
+            if reach != 0.0 {
+                let (state, pending) = positions[at];
+                pass.expand(&state, pending, reach, at)?;
+                pass.retries(at)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The state of one forward pass.
+struct Pass<'p, 'a, S: ?Sized, M: Measure> {
+    walk: &'p Exact<'a, S, M>,
+    /// Per memoised position, the probability pushed to it so far.
+    reach: Vec<f64>,
+    /// Side-challenge retries met in the current expansion, by (Tough Challenge, side
+    /// challenge, attempts, key): each reaches only retries later in that order.
+    retries: BTreeMap<(u8, u8, u8, u128), (State, bool, f64)>,
+    /// Decisions that lead straight to a memoised position, by (that position's index, key).
+    through: BTreeMap<(u32, u128), (State, bool, f64)>,
+    visit: &'p mut dyn FnMut(Met<'_>) -> Result<(), Halt>,
+    expanded: usize,
+}
+
+impl<S: Strategy + ?Sized, M: Measure> Pass<'_, '_, S, M> {
+    /// Visits `state`, if it is a decision, and pushes `reach` down its edges. `at`: the
+    /// memoised positions below it are still to be expanded.
+    fn expand(&mut self, state: &State, pending: bool, reach: f64, at: usize) -> Result<(), Halt> {
+        self.expanded += 1;
+        if self.expanded.is_multiple_of(CANCEL_EVERY) {
+            self.walk.budget.check_cancel()?;
+        }
+        let rules = self.walk.rules;
+        let node = state.node(rules);
+        let choice = match node {
+            Node::Over(_) => return Ok(()),
+            Node::Decision(decision) => {
+                let choice = self.walk.strategy.decide(state, rules, decision);
+                (self.visit)(Met {
+                    state,
+                    decision,
+                    choice,
+                    pending,
+                    reach,
+                })?;
+                Some(choice)
+            }
+            Node::Chance(_) => None,
+        };
+        let (pending, next) = successors(rules, self.walk.strategy, state, node, choice, pending);
+        for (next, weight) in next {
+            if rolled_on_leaving(&next, pending) {
+                for (second, p) in second_side_type_odds() {
+                    let rolled = next.with_second_side_type(second);
+                    self.enter(&rolled, false, reach * weight * p, at)?;
+                }
+            } else {
+                self.enter(&next, pending, reach * weight, at)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Pushes `reach` to `state`: to its memoised entry if it has one still to be expanded,
+    /// to the gathered retries if it is one, else through it at once.
+    fn enter(&mut self, state: &State, pending: bool, reach: f64, at: usize) -> Result<(), Halt> {
+        match self.walk.slot(state, pending) {
+            Some(Slot::Global(key)) => {
+                if let Some(&i) = self.walk.memo.get(&key) {
+                    if (i as usize) < at {
+                        self.reach[i as usize] += reach;
+                        return Ok(());
+                    }
+                } else if let Some(i) = self.straight_through(state, pending)
+                    && (i as usize) < at
+                {
+                    let entry = self.through.entry((i, key));
+                    entry.or_insert((*state, pending, 0.0)).2 += reach;
+                    return Ok(());
+                }
+            }
+            Some(Slot::Task { tough, key }) => {
+                let index = match state.step() {
+                    Step::Side { index, .. } => index,
+                    _ => 0,
+                };
+                let order = (tough, index, state.attempts(), key);
+                self.retries
+                    .entry(order)
+                    .or_insert((*state, pending, 0.0))
+                    .2 += reach;
+                return Ok(());
+            }
+            None => {}
+        }
+        // Not memoised (or, should the order ever not hold, already expanded): expanding it
+        // here pushes the same probability down the same edges.
+        self.expand(state, pending, reach, at)
+    }
+
+    /// The memoised position the decision at `state` leads straight to, if it does.
+    fn straight_through(&self, state: &State, pending: bool) -> Option<u32> {
+        let Node::Decision(decision) = state.node(self.walk.rules) else {
+            return None;
+        };
+        let choice = self.walk.strategy.decide(state, self.walk.rules, decision);
+        match self.walk.straight_through(state, pending, Some(choice))? {
+            (_, Slot::Global(key)) => self.walk.memo.get(&key).copied(),
+            (_, Slot::Task { .. }) => None,
+        }
+    }
+
+    /// Expands the gathered decisions that lead straight to position `at`, so that they push
+    /// their probability to it before it is expanded.
+    fn through(&mut self, at: usize) -> Result<(), Halt> {
+        while let Some(entry) = self.through.last_entry()
+            && entry.key().0 as usize == at
+        {
+            let (state, pending, reach) = entry.remove();
+            self.expand(&state, pending, reach, at + 1)?;
+        }
+        Ok(())
+    }
+
+    /// Expands the gathered retries, fewest attempts first.
+    fn retries(&mut self, at: usize) -> Result<(), Halt> {
+        while let Some((_, (state, pending, reach))) = self.retries.pop_first() {
+            self.expand(&state, pending, reach, at)?;
+        }
+        Ok(())
+    }
+}
