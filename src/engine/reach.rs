@@ -82,6 +82,10 @@ impl<S: Strategy + ?Sized, M: Measure> Exact<'_, S, M> {
     }
 }
 
+/// A position gathered before it is expanded: one representative of its key, whether its
+/// second side type is pending, and the probability gathered so far.
+type Gathered = (State, bool, f64);
+
 /// The state of one forward pass.
 struct Pass<'p, 'a, S: ?Sized, M: Measure> {
     walk: &'p Exact<'a, S, M>,
@@ -89,9 +93,9 @@ struct Pass<'p, 'a, S: ?Sized, M: Measure> {
     reach: Vec<f64>,
     /// Side-challenge retries met in the current expansion, by (Tough Challenge, side
     /// challenge, attempts, key): each reaches only retries later in that order.
-    retries: BTreeMap<(u8, u8, u8, u128), (State, bool, f64)>,
+    retries: BTreeMap<(u8, u8, u8, u128), Gathered>,
     /// Decisions that lead straight to a memoised position, by (that position's index, key).
-    through: BTreeMap<(u32, u128), (State, bool, f64)>,
+    through: BTreeMap<(u32, u128), Gathered>,
     visit: &'p mut dyn FnMut(Met<'_>) -> Result<(), Halt>,
     expanded: usize,
 }
