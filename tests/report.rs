@@ -14,10 +14,11 @@ use raven::engine::{Solver, exact, solve};
 use raven::rules::{Rules, parse_rules};
 use raven::strategy::{OPTIMAL, Strategy, built_in, playbook, resolve};
 
-const FILES: [&str; 10] = [
+const FILES: [&str; 11] = [
     "README.md",
     "win-rates.csv",
     "rule-variants.csv",
+    "levers.csv",
     "loss-causes.csv",
     "strategy-comparison.csv",
     "decisions.csv",
@@ -81,6 +82,27 @@ fn report_writes_every_file_reproducibly() {
     assert_eq!(
         header(&dir.join("rule-variants.csv")),
         "variant,rules,stealth,strategy,method,win_rate,default_win_rate,effect,raven_version"
+    );
+    // Levers: the columns of the rule variants, and every design parameter moved.
+    assert_eq!(
+        header(&dir.join("levers.csv")),
+        header(&dir.join("rule-variants.csv"))
+    );
+    let mut reader = csv::Reader::from_path(dir.join("levers.csv")).unwrap();
+    let levers: Vec<String> = reader
+        .records()
+        .map(|r| r.unwrap()[0].to_string())
+        .collect();
+    for key in raven::rules::Design::keys() {
+        assert!(
+            levers.iter().any(|l| l.starts_with(&format!("{key}="))),
+            "{key} is not among the levers"
+        );
+    }
+    assert!(
+        std::fs::read_to_string(dir.join("README.md"))
+            .unwrap()
+            .contains("What would change the balance?")
     );
     assert_eq!(
         header(&dir.join("loss-causes.csv")),
