@@ -375,13 +375,17 @@ pub fn assemble(
     })
 }
 
+/// A departure from the default reading: its label (`key=value`), its rules, and the
+/// reference strategy's and optimal play's win probabilities at the headline stealths.
+type Departure = (String, Rules, Vec<f64>, Vec<f64>);
+
 /// For each departure from the default `(label, rules)`: the reference strategy's and optimal
 /// play's win probabilities at the headline stealths, taken from the stage-1 results.
 fn departures(
     results: &mut Results,
     reference: usize,
     list: &[(String, Rules)],
-) -> Result<Vec<(String, Rules, Vec<f64>, Vec<f64>)>> {
+) -> Result<Vec<Departure>> {
     let mut out = Vec::new();
     for (label, rules) in list {
         let optimal = results
@@ -403,14 +407,11 @@ fn departures(
     Ok(out)
 }
 
-/// The rows of `rule-variants.csv` (and `levers.csv`): for each headline stealth the default reading (reference
+/// The rows of `rule-variants.csv` (and `levers.csv`): for each headline stealth the default
+/// reading (reference
 /// and optimal), then each variant's `(label, rules, reference wins, optimal wins)` at every
 /// headline stealth, with its effect against the default.
-fn variant_rows(
-    win_rates: &[Summary],
-    headline: &[u8],
-    variants: &[(String, Rules, Vec<f64>, Vec<f64>)],
-) -> Vec<VariantRow> {
+fn variant_rows(win_rates: &[Summary], headline: &[u8], variants: &[Departure]) -> Vec<VariantRow> {
     let default_of = |name: &str, stealth: u8| {
         win_rates
             .iter()
