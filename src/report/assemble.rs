@@ -408,9 +408,8 @@ fn departures(
 }
 
 /// The rows of `rule-variants.csv` (and `levers.csv`): for each headline stealth the default
-/// reading (reference
-/// and optimal), then each variant's `(label, rules, reference wins, optimal wins)` at every
-/// headline stealth, with its effect against the default.
+/// reading (reference and optimal), then each departure's win probabilities at every headline
+/// stealth, with its effect against the default.
 fn variant_rows(win_rates: &[Summary], headline: &[u8], variants: &[Departure]) -> Vec<VariantRow> {
     let default_of = |name: &str, stealth: u8| {
         win_rates
