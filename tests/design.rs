@@ -4,13 +4,17 @@
 //! against their closed forms; and the layered solver is checked against a plain expectimax
 //! over labelled states on designs whose whole game is small. Run in release.
 
+mod common;
+
 use std::collections::HashMap;
 
 use rayon::prelude::*;
 
+use common::brute::brute;
+
 use raven::engine::seed::streams;
 use raven::engine::{Solver, exact, play_game, solve};
-use raven::game::{Node, Outcome, State};
+use raven::game::{Outcome, State};
 use raven::rules::{MAIN_TEXT, Rules, parse_rules};
 use raven::strategy::{RandomStrategy, ReferenceStrategy, Strategy};
 
@@ -95,6 +99,7 @@ fn every_parameter_reaches_monte_carlo_and_the_exact_engine_alike() {
 #[test]
 fn the_solver_bounds_every_strategy_under_every_parameter() {
     const STEALTH: u8 = 4;
+    let printed = solve(&Solver::new(MAIN_TEXT), &[STEALTH])[0].value;
     for rules in one_per_parameter() {
         let optimal = solve(&Solver::new(rules), &[STEALTH])[0].value;
         for strategy in [&ReferenceStrategy as &dyn Strategy, &RandomStrategy] {
@@ -105,43 +110,11 @@ fn the_solver_bounds_every_strategy_under_every_parameter() {
                 strategy.name()
             );
         }
-        let printed = solve(&Solver::new(MAIN_TEXT), &[STEALTH])[0].value;
         assert!(
             (optimal - printed).abs() > 1e-6,
             "{rules}: the optimal value did not move from the printed game's {printed}"
         );
     }
-}
-
-/// Optimal value by brute force: a hash map on the whole labelled state (counters zeroed,
-/// which the rules never read). Nothing shared with the solver but the state machine.
-fn brute(rules: &Rules, state: &State, memo: &mut HashMap<State, f64>) -> f64 {
-    let state = state.with_counters(0, 0);
-    if let Some(&v) = memo.get(&state) {
-        return v;
-    }
-    let v = match state.node(rules) {
-        Node::Over(outcome) => f64::from(u8::from(outcome == Outcome::Win)),
-        Node::Chance(chance) => chance
-            .outcomes()
-            .map(|(o, p)| {
-                let mut next = state;
-                next.apply_outcome(rules, o);
-                p * brute(rules, &next, memo)
-            })
-            .sum(),
-        Node::Decision(_) => state
-            .actions(rules)
-            .iter()
-            .map(|&a| {
-                let mut next = state;
-                next.apply_action(rules, a);
-                brute(rules, &next, memo)
-            })
-            .fold(f64::NEG_INFINITY, f64::max),
-    };
-    memo.insert(state, v);
-    v
 }
 
 /// The layered solver (every table, the canonical forms, the parts by team shape) against

@@ -2,42 +2,14 @@
 //! against a plain memoised expectimax that keys every position by its full labelled state:
 //! no symmetry, no dense index, nothing shared with the engine but the state machine.
 
+mod common;
+
 use std::collections::HashMap;
 
+use common::brute::brute;
 use raven::engine::Solver;
-use raven::game::{Aid, Character, Health, Node, State, Step};
+use raven::game::{Aid, Character, Health, State, Step};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
-
-/// Optimal value by brute force: a hash map on the whole state (counters zeroed, since the
-/// rules never read them).
-fn brute(rules: &Rules, state: &State, memo: &mut HashMap<State, f64>) -> f64 {
-    let state = state.with_counters(0, 0);
-    if let Some(&v) = memo.get(&state) {
-        return v;
-    }
-    let v = match state.node(rules) {
-        Node::Over(outcome) => f64::from(u8::from(outcome == raven::game::Outcome::Win)),
-        Node::Chance(chance) => chance
-            .outcomes()
-            .map(|(o, p)| {
-                let mut next = state;
-                next.apply_outcome(rules, o);
-                p * brute(rules, &next, memo)
-            })
-            .sum(),
-        Node::Decision(_) => state
-            .actions(rules)
-            .iter()
-            .map(|&a| {
-                let mut next = state;
-                next.apply_action(rules, a);
-                brute(rules, &next, memo)
-            })
-            .fold(f64::NEG_INFINITY, f64::max),
-    };
-    memo.insert(state, v);
-    v
-}
 
 /// Both presets and every single-flag departure from the default reading.
 fn every_rule_set() -> Vec<Rules> {

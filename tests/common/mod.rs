@@ -5,6 +5,8 @@
 // Each test file uses only some of these.
 #![allow(dead_code)]
 
+pub mod brute;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
