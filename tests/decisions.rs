@@ -29,12 +29,21 @@ fn decomposition_sums_to_optimal_minus_exact() {
     }
     cases.par_iter().for_each(|&(rules, stealth, name)| {
         let strategy = resolve(name).expect("a bundled strategy");
+        // Every term (and the position-by-position check) for the reference and random only:
+        // the sum by kind is the same computation for every strategy, and every term of each
+        // bundled file costs the suite minutes.
+        let every = matches!(name, "reference" | "random");
+        let terms = if every {
+            Terms::Every
+        } else {
+            Terms::Costliest
+        };
         let result = decisions_with(
             &rules,
             strategy.as_ref(),
             &[stealth],
             Budget::UNLIMITED,
-            Terms::Every,
+            terms,
         )
         .expect("no budget");
         let d = &result[0];
@@ -53,7 +62,9 @@ fn decomposition_sums_to_optimal_minus_exact() {
             );
             assert!(d.by_kind.matters[i] <= d.by_kind.arises[i] + 1e-12);
         }
-        positions_reproduce_the_decomposition(name, d);
+        if every {
+            positions_reproduce_the_decomposition(name, d);
+        }
     });
 }
 
