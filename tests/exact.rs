@@ -292,6 +292,47 @@ fn optimal_strategy_monte_carlo_agrees_with_solve() {
     assert!(zw.abs() < 4.0, "optimal {} z = {zw}", solution.value);
 }
 
+/// The optimal strategy keeps its answers (by position, and its options' values by
+/// canonical class); a kept answer is the one worked out afresh from the table — the first
+/// option of highest value in the position's own order — at every decision of many games,
+/// including positions first met as a relabelling of one met before.
+#[test]
+fn kept_optimal_answers_are_the_answers_worked_out_afresh() {
+    use raven::engine::solve::best;
+    use raven::game::{Decision, Node};
+    use raven::strategy::Choice;
+    let (_, table, _) = solved();
+    let rules = MAIN_TEXT;
+    let optimal = OptimalStrategy::from_solver(table.clone());
+    let mut decisions = 0;
+    for game in 0..3_000 {
+        let mut rng = streams(17, SOLVED_STEALTH, game);
+        let mut state = State::new(SOLVED_STEALTH);
+        loop {
+            match state.node(&rules) {
+                Node::Over(_) => break,
+                Node::Chance(chance) => {
+                    let outcome = chance.sample(&mut rng);
+                    state.apply_outcome(&rules, outcome);
+                }
+                Node::Decision(decision) => {
+                    let Choice::Act(kept) = optimal.decide(&state, &rules, decision) else {
+                        panic!("optimal play is deterministic")
+                    };
+                    let afresh = best(&optimal.options(&state, &rules)).expect("an option");
+                    assert_eq!(kept, afresh, "{state:?}");
+                    // Asked again, from the kept answer.
+                    let again = optimal.decide(&state, &rules, decision);
+                    assert_eq!(again, Choice::Act(kept));
+                    decisions += usize::from(!matches!(decision, Decision::MainCharacter));
+                    state.apply_action(&rules, kept);
+                }
+            }
+        }
+    }
+    assert!(decisions > 10_000, "only {decisions} decisions");
+}
+
 #[test]
 fn lazy_optimal_strategy_solves_on_demand() {
     // Built by name, with an empty table: solves the positions it meets.

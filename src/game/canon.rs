@@ -18,6 +18,7 @@
 //! declares it never reads). The results are positions for keying values, not for playing.
 
 use super::character::{Character, Health, Team};
+use super::node::Action;
 use super::state::{Aid, MAX_TEAM, Phase, State, Step};
 use crate::rules::Rules;
 
@@ -40,6 +41,13 @@ const NON_MEDIC: [Character; 5] = [
 /// Positions with the same canonical form have the same optimal value under every rule
 /// variant.
 pub fn canonical(state: &State) -> State {
+    canonical_labelled(state).0
+}
+
+/// [`canonical`], with the relabelling that carries `state` to it: what an engine needs to
+/// carry an answer found for the representative back to `state` (or `state`'s options to
+/// the representative's).
+pub fn canonical_labelled(state: &State) -> (State, Labels) {
     let complications = forget_dead_complications(state);
     let perm = if state.phase() == Phase::Recruitment {
         recruitment_labels(state, &complications)
@@ -53,9 +61,39 @@ pub fn canonical(state: &State) -> State {
     if unchanged {
         // Already in canonical order (common once the walk is inside one class): only the
         // first side type and the counters to drop.
-        return forget(state, Team::EMPTY, false);
+        return (forget(state, Team::EMPTY, false), Labels(IDENTITY));
     }
-    relabel(state, perm, &complications, true)
+    (relabel(state, perm, &complications, true), Labels(perm))
+}
+
+/// The relabelling of characters that [`canonical_labelled`] applied to a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Labels(Relabelling);
+
+impl Labels {
+    /// The character `c` is called in the representative.
+    #[inline]
+    pub fn character(self, c: Character) -> Character {
+        Character::from_index(usize::from(self.0[c.index()]))
+    }
+
+    /// `action` as the representative's option: every character it names relabelled.
+    #[inline]
+    pub fn action(self, action: Action) -> Action {
+        let c = |c| self.character(c);
+        match action {
+            Action::Main(x) => Action::Main(c(x)),
+            Action::Recruit(x) => Action::Recruit(c(x)),
+            Action::Roll(x) => Action::Roll(c(x)),
+            Action::RunType(x) => Action::RunType(c(x)),
+            Action::Finale(x) => Action::Finale(c(x)),
+            Action::Aid { patient, giver } => Action::Aid {
+                patient: c(patient),
+                giver: c(giver),
+            },
+            Action::Stop | Action::Pass | Action::SkipAid => action,
+        }
+    }
 }
 
 /// Stealth as the rules read it, for engines that evaluate one position at many stealths.
@@ -961,6 +999,42 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    /// At every decision of random games (both presets), the labels of
+    /// [`canonical_labelled`] carry the options one to one onto the representative's, and
+    /// the representative is [`canonical`]'s.
+    #[test]
+    fn labels_carry_options_to_the_representative() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut relabelled = 0;
+        for rules in [crate::rules::MAIN_TEXT, crate::rules::CLARIFIED] {
+            for _ in 0..400 {
+                let mut state = State::new(below(&mut rng, 13) as u8);
+                state.apply_outcome(&rules, below(&mut rng, 46_656) as u32);
+                while state.outcome().is_none() {
+                    if let Node::Decision(_) = state.node(&rules) {
+                        let (form, labels) = canonical_labelled(&state);
+                        assert_eq!(form, canonical(&state));
+                        let mine: Vec<Action> = state
+                            .actions(&rules)
+                            .iter()
+                            .map(|&a| labels.action(a))
+                            .collect();
+                        let mut theirs: Vec<Action> =
+                            form.actions(&rules).iter().copied().collect();
+                        let mut sorted = mine.clone();
+                        sorted.sort_by_key(|a| format!("{a:?}"));
+                        theirs.sort_by_key(|a| format!("{a:?}"));
+                        assert_eq!(sorted, theirs, "{state:?}");
+                        relabelled += usize::from(labels != Labels(IDENTITY));
+                    }
+                    let next = successors(&state, &rules);
+                    state = next[below(&mut rng, next.len())];
+                }
+            }
+        }
+        assert!(relabelled > 1000, "only {relabelled} positions relabelled");
     }
 
     #[test]

@@ -7,11 +7,14 @@
 //! A Monte Carlo run thus pays for one solve of every complication roll it meets, then plays
 //! from the table; [`OptimalStrategy::from_solver`] starts from a table already solved.
 
-use std::sync::RwLock;
+use std::hash::BuildHasher;
+use std::sync::{Mutex, MutexGuard, OnceLock, RwLock};
 
-use crate::engine::Solver;
+use rustc_hash::{FxBuildHasher, FxHashMap};
+
 use crate::engine::solve::best;
-use crate::game::{Action, Decision, State, Team};
+use crate::engine::{Solver, key};
+use crate::game::{Action, Decision, State, Team, canon};
 use crate::rules::Rules;
 
 use super::{Choice, Sight, Strategy};
@@ -21,6 +24,80 @@ use super::{Choice, Sight, Strategy};
 pub struct OptimalStrategy {
     /// One value table per set of rules met so far.
     tables: RwLock<Vec<Solver>>,
+    /// The answers given so far ([`Answers`]), per set of rules met, in a few slots that are
+    /// read without a lock; rules beyond them get no answers kept.
+    answers: [OnceLock<(Rules, Answers)>; RULES_KEPT],
+}
+
+/// How many sets of rules keep their answers.
+const RULES_KEPT: usize = 8;
+
+/// The answers given so far under one set of rules, in two maps:
+/// - by position as the table reads it (`sight`: counters and the first side type at the
+///   second side challenge dropped): a decision met again is one hash lookup;
+/// - the values of the options by canonical position ([`canon::canonical_labelled`]), in the
+///   representative's labels: a position met for the first time whose class was met before
+///   costs a canonical form and a lookup, not the values of every option worked out from
+///   the table (each option's successors up to the memoised positions, each canonicalised
+///   and looked up: microseconds).
+///
+/// The answer is always the first option of highest value in the position's own
+/// [`State::actions`] order, as if worked out afresh; values of one class are the same bits
+/// whichever of its positions they were worked out at (the solver's sums do not depend on
+/// labels).
+#[derive(Debug, Default)]
+struct Answers {
+    actions: Sharded<Action>,
+    values: Sharded<Box<[(Action, f64)]>>,
+}
+
+/// Shards of a [`Sharded`] map.
+const SHARDS: usize = 64;
+
+/// The most entries of each map of [`Answers`], in each shard.
+const MAX_PER_SHARD: usize = (1 << 22) / SHARDS;
+
+/// A map by packed position ([`key::rules_key`]) in shards behind locks, so that threads
+/// rarely wait on one; bounded ([`MAX_PER_SHARD`]): beyond it answers are worked out every
+/// time.
+#[derive(Debug)]
+struct Sharded<V> {
+    shards: Box<[Shard<V>]>,
+}
+
+/// One shard, on a cache line of its own (threads locking neighbouring shards do not
+/// contend for the line).
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct Shard<V>(Mutex<FxHashMap<u64, V>>);
+
+impl<V> Default for Sharded<V> {
+    fn default() -> Self {
+        Sharded {
+            shards: (0..SHARDS).map(|_| Shard(Mutex::default())).collect(),
+        }
+    }
+}
+
+impl<V> Sharded<V> {
+    fn shard(&self, key: u64) -> MutexGuard<'_, FxHashMap<u64, V>> {
+        let hash = FxBuildHasher.hash_one(key);
+        // Bits that the map inside the shard does not use: it indexes buckets by the low
+        // bits and tags them with the top seven.
+        let shard = &self.shards[(hash >> 40) as usize % SHARDS];
+        shard.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn get<T>(&self, key: u64, read: impl FnOnce(&V) -> T) -> Option<T> {
+        self.shard(key).get(&key).map(read)
+    }
+
+    fn insert(&self, key: u64, value: V) {
+        let mut shard = self.shard(key);
+        if shard.len() < MAX_PER_SHARD {
+            shard.insert(key, value);
+        }
+    }
 }
 
 impl OptimalStrategy {
@@ -33,6 +110,7 @@ impl OptimalStrategy {
     pub fn from_solver(solver: Solver) -> OptimalStrategy {
         OptimalStrategy {
             tables: RwLock::new(vec![solver]),
+            answers: Default::default(),
         }
     }
 
@@ -84,6 +162,15 @@ impl OptimalStrategy {
         solve(&mut tables[index])
     }
 
+    /// The answers kept under `rules`, if they have a slot (the first slot free or holding
+    /// them; two threads racing for a free slot both see which rules won it).
+    fn answers(&self, rules: &Rules) -> Option<&Answers> {
+        self.answers.iter().find_map(|slot| {
+            let (kept, answers) = slot.get_or_init(|| (*rules, Answers::default()));
+            (kept == rules).then_some(answers)
+        })
+    }
+
     /// The number of positions in the table for `rules`.
     pub fn states(&self, rules: &Rules) -> usize {
         let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
@@ -104,8 +191,39 @@ impl Strategy for OptimalStrategy {
         if let [only] = actions.as_slice() {
             return Choice::Act(*only);
         }
-        let options = self.options(state, rules);
-        Choice::Act(best(&options).expect("a decision point has a legal option"))
+        let Some(answers) = self.answers(rules) else {
+            let options = self.options(state, rules);
+            return Choice::Act(best(&options).expect("a decision point has a legal option"));
+        };
+        // The position as the table reads it (`sight`).
+        let key = key::rules_key(&canon::forget(state, Team::EMPTY, false));
+        if let Some(action) = answers.actions.get(key, |&a| a) {
+            return Choice::Act(action);
+        }
+        let (form, labels) = canon::canonical_labelled(state);
+        let class = key::rules_key(&form);
+        let known = answers.values.get(class, |values| {
+            actions
+                .iter()
+                .map(|&a| {
+                    let theirs = labels.action(a);
+                    let (_, v) = values
+                        .iter()
+                        .find(|(b, _)| *b == theirs)
+                        .expect("relabelled options are the representative's");
+                    (a, *v)
+                })
+                .collect()
+        });
+        let options: Vec<(Action, f64)> = known.unwrap_or_else(|| {
+            let options = self.options(state, rules);
+            let values = options.iter().map(|&(a, v)| (labels.action(a), v));
+            answers.values.insert(class, values.collect());
+            options
+        });
+        let action = best(&options).expect("a decision point has a legal option");
+        answers.actions.insert(key, action);
+        Choice::Act(action)
     }
 
     /// The table ignores the counters, except the one bit the rules read (R8), which the
