@@ -23,7 +23,7 @@ pub struct MergeArgs {
     /// The shard files, in any order (e.g. `shard-*.csv`).
     #[arg(value_name = "SHARD", required = true)]
     pub shards: Vec<PathBuf>,
-    /// Write the merged CSV here (default `-`: standard output).
+    /// Write the merged CSV here (`-`: standard output).
     #[arg(long, value_name = "FILE|-", default_value = "-")]
     pub out: PathBuf,
 }
