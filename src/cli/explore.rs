@@ -2,6 +2,10 @@
 //! grid, each point evaluated exactly — optimal play solved, and each chosen strategy's exact
 //! win probability — per starting stealth. Tidy CSV, a line chart, and a target mode ("which
 //! values put optimal play at stealth 10 inside 45–55 %?").
+//!
+//! With `--shard K/N` a run solves and evaluates every N-th valid grid point (points differ
+//! in cost along an axis, so dealing them out balances the shards) and writes their rows,
+//! each behind its point's number, as a shard file; `raven merge` puts the rows back in order.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -17,6 +21,8 @@ use crate::strategy::{OPTIMAL, REFERENCE};
 use super::args::{ExactEngineArgs, RulesArgs, load_strategy, stealth_list};
 use super::output::{AtomicFile, Output};
 use super::progress::Progress;
+use super::shard::ShardArgs;
+use super::shard_file::{self, Meta};
 
 /// The most grid points one run evaluates (each is a solve and an exact evaluation per
 /// strategy): a larger grid is refused before any work, with the count.
@@ -56,6 +62,9 @@ pub struct ExploreArgs {
     /// and stealth; one parameter only).
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub shard: ShardArgs,
 }
 
 /// One varied parameter and its values, as typed.
@@ -185,21 +194,34 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
             names.join(", ")
         )));
     }
+    let shard = args.shard.shard;
+    if shard.is_some() && args.chart.is_some() {
+        return Err(Error::Input(
+            "--chart draws the whole grid, which one shard does not have: leave --chart out \
+             of a sharded run"
+                .into(),
+        ));
+    }
     let (points, skipped) = grid(&base, &args.params)?;
+    // The points this run evaluates: all, or this shard's (every N-th valid point).
+    let units: Vec<usize> = (0..points.len())
+        .filter(|&i| shard.is_none_or(|s| s.owns(i)))
+        .collect();
     let output = Output::open(args.out.as_deref())?;
     let chart = args.chart.as_deref().map(AtomicFile::create).transpose()?;
     let stealths = &args.exact.stealth;
     let pool = args.exact.pool()?;
-    let progress = Progress::new(points.len() as u64, args.exact.quiet);
+    let progress = Progress::new(units.len() as u64, args.exact.quiet);
     progress.label("design points".into());
     let polled = super::interrupt::polled();
     let cancel = [super::interrupt::flag()];
     let budget = args.exact.budget(&cancel);
     // Per point: optimal, then each strategy, one win probability per stealth.
     let results: Vec<Vec<Vec<f64>>> = pool.install(|| {
-        points
+        units
             .iter()
-            .map(|point| {
+            .map(|&i| {
+                let point = &points[i];
                 let solver = Solver::new(point.rules);
                 let mut wins = vec![
                     solve_within(&solver, stealths, &budget)?
@@ -229,25 +251,61 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
     };
     let key = |i: usize| args.params.get(i).map_or("", |a| a.key.as_str());
     let mut rows = Vec::new();
-    for (point, wins) in points.iter().zip(&results) {
+    for (&unit, wins) in units.iter().zip(&results) {
+        let point = &points[unit];
         for (label, by_stealth) in labels.iter().zip(wins) {
             for (&stealth, &win) in stealths.iter().zip(by_stealth) {
-                rows.push(Row {
-                    rules: point.rules.to_string(),
-                    param_1: key(0),
-                    value_1: &point.values[0],
-                    param_2: key(1),
-                    value_2: point.values.get(1).map_or("", String::as_str),
-                    stealth,
-                    strategy: label,
-                    method: if label == OPTIMAL { "optimal" } else { "exact" },
-                    win_rate: win,
-                    in_target: inside(label, win),
-                    raven_version: env!("CARGO_PKG_VERSION"),
-                });
+                rows.push((
+                    unit,
+                    Row {
+                        rules: point.rules.to_string(),
+                        param_1: key(0),
+                        value_1: &point.values[0],
+                        param_2: key(1),
+                        value_2: point.values.get(1).map_or("", String::as_str),
+                        stealth,
+                        strategy: label,
+                        method: if label == OPTIMAL { "optimal" } else { "exact" },
+                        win_rate: win,
+                        in_target: inside(label, win),
+                        raven_version: env!("CARGO_PKG_VERSION"),
+                    },
+                ));
             }
         }
     }
+    if let Some(shard) = shard {
+        let axis = |a: &Axis| format!("{}={}", a.key, a.values.join(","));
+        let axes: Vec<String> = args.params.iter().map(axis).collect();
+        let identities: Vec<String> = names
+            .iter()
+            .zip(&strategies)
+            .map(|(spec, s)| shard_file::strategy_identity(spec, s.name()))
+            .collect();
+        let target = args
+            .target
+            .map_or("none".into(), |(lo, hi)| format!("{lo}..{hi}"));
+        let meta = Meta::new("explore", shard)
+            .input("param", axes.join(" "))
+            .input("strategy", identities.join(", "))
+            .input("target", target)
+            .input("target_strategy", &args.target_strategy)
+            .input("rules", base)
+            .input("stealth", stealth_list(stealths));
+        let (header, records) = shard_file::records(rows.iter().map(|(_, r)| r))?;
+        let tagged: Vec<(usize, Vec<String>)> =
+            rows.iter().map(|(unit, _)| *unit).zip(records).collect();
+        let bytes = shard_file::render(&meta, &header, &tagged)?;
+        let note = format!(
+            "raven {} explore: shard {shard} ({} of {} points) written; `raven merge` joins \
+             the shards\n",
+            env!("CARGO_PKG_VERSION"),
+            units.len(),
+            points.len()
+        );
+        return output.write_bytes(&note, &bytes);
+    }
+    let rows = rows.into_iter().map(|(_, row)| row);
 
     if let (Some(mut file), [axis]) = (chart, args.params.as_slice()) {
         let series: Vec<Series> = labels

@@ -9,10 +9,13 @@ mod docs;
 mod exact;
 mod explore;
 mod interrupt;
+mod merge;
 pub(crate) mod output;
 mod play;
 mod progress;
 mod report;
+mod shard;
+mod shard_file;
 mod simulate;
 mod solve;
 mod strategies;
@@ -62,6 +65,9 @@ pub enum Command {
     /// Regenerate the balance report (reports/): win rates, rule variants, loss causes,
     /// strategy comparison, charts and a README.
     Report(report::ReportArgs),
+    /// Join the shard files of one `--shard K/N` run (simulate, sweep, explore) into the CSV
+    /// the whole run writes, after checking they are every shard of one run, each once.
+    Merge(merge::MergeArgs),
     /// Print a shell completion script (bash, elvish, fish, powershell, zsh).
     Completions(docs::CompletionsArgs),
     /// Print the manual page (roff), or write one page per command with `--dir`.
@@ -83,6 +89,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Solve(args) => solve::run(&args),
         Command::Decisions(args) => decisions::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Merge(args) => merge::run(&args),
         Command::Completions(args) => docs::completions(&args),
         Command::Man(args) => docs::man(&args),
     }

@@ -74,6 +74,23 @@ impl Output {
     }
 }
 
+impl Output {
+    /// Writes finished CSV bytes (a shard file, merged shards) as [`Output::write`] writes
+    /// rows: the file committed whole, then `table` on standard output unless the CSV is there.
+    pub fn write_bytes(self, table: &str, bytes: &[u8]) -> Result<()> {
+        interrupt::check()?;
+        match self {
+            Output::Table => to_stdout(table.as_bytes()),
+            Output::TableAndFile(mut file) => {
+                file.writer().extend_from_slice(bytes);
+                file.commit()?;
+                to_stdout(table.as_bytes())
+            }
+            Output::CsvStdout => to_stdout(bytes),
+        }
+    }
+}
+
 /// Writes to standard output; a closed pipe (`raven play | head -1`) is not an error.
 pub fn to_stdout(bytes: &[u8]) -> Result<()> {
     let mut stdout = std::io::stdout().lock();

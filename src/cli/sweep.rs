@@ -6,6 +6,10 @@
 //! Each grid point's value is written into the strategy's TOML and the result parsed as any
 //! strategy file is, so the same validation applies. Every grid point plays the same games
 //! (same seed: common random numbers).
+//!
+//! With `--shard K/N` a run does every N-th cell (grid point × stealth, in the order of the
+//! CSV) and writes those cells' rows, each behind its cell's number, as a shard file; a cell
+//! is one whole row, so `raven merge` only puts rows back in order.
 
 use std::fmt::Write as _;
 
@@ -17,11 +21,13 @@ use crate::report::Summary;
 use crate::report::csv::SummaryRow;
 use crate::strategy::{FileStrategy, source};
 
-use super::args::{RulesArgs, RunArgs};
+use super::args::{RulesArgs, RunArgs, stealth_list};
 use super::bounds;
 use super::interrupt;
 use super::output::Output;
 use super::progress::Progress;
+use super::shard::ShardArgs;
+use super::shard_file::{self, Meta};
 
 /// The knobs a sweep may vary: the integer knobs of the strategy file format.
 pub const NUMERIC_KNOBS: [&str; 7] = [
@@ -52,6 +58,9 @@ pub struct SweepArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub run: RunArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub shard: ShardArgs,
 }
 
 /// One swept knob and its values.
@@ -167,18 +176,25 @@ pub fn run(args: &SweepArgs) -> Result<()> {
         .map(|values| substitute(&name, &text, &args.params, values))
         .collect::<std::result::Result<Vec<_>, _>>()
         .map_err(|e| Error::Input(format!("--param: {e}")))?;
+    let shard = args.shard.shard;
+    let stealths = args.run.stealth.len();
+    let mine = |cell: usize| shard.is_none_or(|s| s.owns(cell));
+    let cells = (0..points.len() * stealths).filter(|&c| mine(c)).count();
     let cancel = interrupt::flag();
     let output = Output::open(args.run.out.as_deref())?;
     let pool = args.run.pool()?;
-    let total = args
-        .run
-        .games
-        .saturating_mul((args.run.stealth.len() * points.len()) as u64);
+    let total = args.run.games.saturating_mul(cells as u64);
     let progress = Progress::new(total, args.run.quiet);
     let polled = interrupt::polled();
     let mut summaries = Vec::new();
-    for (values, strategy) in points.iter().zip(&strategies) {
-        for &stealth in &args.run.stealth {
+    let mut units = Vec::new();
+    for (p, (values, strategy)) in points.iter().zip(&strategies).enumerate() {
+        for (s, &stealth) in args.run.stealth.iter().enumerate() {
+            let cell = p * stealths + s;
+            if !mine(cell) {
+                continue;
+            }
+            units.push(cell);
             let job = Job {
                 rules: &rules,
                 strategy,
@@ -202,6 +218,35 @@ pub fn run(args: &SweepArgs) -> Result<()> {
     drop(polled);
     let keys: Vec<&str> = args.params.iter().map(|p| p.key.as_str()).collect();
     let records = records(&keys, &summaries)?;
+    if let Some(shard) = shard {
+        let param = |p: &Param| {
+            let values: Vec<String> = p.values.iter().map(i64::to_string).collect();
+            format!("{}={}", p.key, values.join(","))
+        };
+        let params: Vec<String> = args.params.iter().map(param).collect();
+        let meta = Meta::new("sweep", shard)
+            .input(
+                "strategy",
+                format!("{name} (text {})", shard_file::digest(&text)),
+            )
+            .input("param", params.join(" "))
+            .input("rules", rules)
+            .input("stealth", stealth_list(&args.run.stealth))
+            .input("games", args.run.games)
+            .input("seed", args.run.seed)
+            .input("confidence", args.run.confidence);
+        let rows: Vec<(usize, Vec<String>)> =
+            units.into_iter().zip(records[1..].to_vec()).collect();
+        let bytes = shard_file::render(&meta, &records[0], &rows)?;
+        let note = format!(
+            "raven {} sweep: shard {shard} ({} of {} cells) written; `raven merge` joins the \
+             shards\n",
+            env!("CARGO_PKG_VERSION"),
+            rows.len(),
+            points.len() * stealths
+        );
+        return output.write_bytes(&note, &bytes);
+    }
     let mut table = String::new();
     let _ = writeln!(
         table,

@@ -1,0 +1,314 @@
+//! `--shard K/N` and `raven merge` on the real binary: the merged shards of `simulate`,
+//! `sweep` and `explore` are byte for byte the whole run's CSV, and shards that are not every
+//! shard of one run, each once, are refused (exit 2, nothing written).
+
+use std::path::{Path, PathBuf};
+
+mod common;
+
+use common::{entries, raven, refused, stdout};
+
+/// Not a multiple of 3 (nor of the engine's chunk of 16 384): blocks of unequal size, one
+/// straddling a chunk boundary.
+const GAMES: &str = "20001";
+
+fn path(dir: &Path, name: &str) -> String {
+    dir.join(name).to_str().expect("UTF-8 path").to_string()
+}
+
+/// Runs `args` whole (`--out whole.csv`) and as `n` shards (`--shard k/n --out shard-k.csv`),
+/// merges the shards given in reverse order, and returns (whole, merged, shard paths).
+fn whole_and_merged(dir: &Path, args: &[&str], n: u64) -> (Vec<u8>, Vec<u8>, Vec<String>) {
+    let whole = path(dir, "whole.csv");
+    stdout(&[args, &["--quiet", "--out", &whole]].concat());
+    let shards: Vec<String> = (1..=n)
+        .map(|k| {
+            let shard = path(dir, &format!("shard-{k}.csv"));
+            let spec = format!("{k}/{n}");
+            let note = stdout(&[args, &["--quiet", "--shard", &spec, "--out", &shard]].concat());
+            assert!(note.contains(&format!("shard {spec}")), "{note}");
+            shard
+        })
+        .collect();
+    let merged = path(dir, "merged.csv");
+    let mut merge = vec!["merge", "--out", &merged];
+    merge.extend(shards.iter().rev().map(String::as_str));
+    stdout(&merge);
+    // To standard output as well, the same bytes.
+    let mut to_stdout = vec!["merge"];
+    to_stdout.extend(shards.iter().map(String::as_str));
+    let piped = stdout(&to_stdout);
+    let merged = std::fs::read(&merged).unwrap();
+    assert_eq!(piped.as_bytes(), merged.as_slice());
+    (std::fs::read(&whole).unwrap(), merged, shards)
+}
+
+#[test]
+fn simulate_shards_merge_to_the_whole_run_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "simulate",
+        "--stealth",
+        "8,10,3",
+        "--games",
+        GAMES,
+        "--rules",
+        "clarified",
+        "--rule",
+        "run-challenges=5",
+        "--seed",
+        "7",
+        "--confidence",
+        "0.9",
+    ];
+    let (whole, merged, shards) = whole_and_merged(dir.path(), &args, 3);
+    assert!(!whole.is_empty());
+    assert_eq!(
+        String::from_utf8(merged).unwrap(),
+        String::from_utf8(whole).unwrap()
+    );
+    // A shard holds raw counts of its block of games, under the lines naming its run.
+    let text = std::fs::read_to_string(&shards[1]).unwrap();
+    assert!(
+        text.starts_with("# raven shard 2/3 of simulate, 3 rows\n"),
+        "{text}"
+    );
+    assert!(text.contains("\n# seed: 7\n"), "{text}");
+    assert!(text.contains(",6667,13334,6667,"), "{text}");
+}
+
+#[test]
+fn more_shards_than_games_still_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["simulate", "--stealth", "10", "--games", "2"];
+    let (whole, merged, _) = whole_and_merged(dir.path(), &args, 3);
+    assert_eq!(merged, whole);
+}
+
+#[test]
+fn sweep_shards_merge_to_the_whole_run_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "sweep",
+        "--strategy",
+        "cautious",
+        "--param",
+        "recruit.count=0..2",
+        "--param",
+        "side.max_attempts=1..2",
+        "--stealth",
+        "8,10",
+        "--games",
+        "3000",
+    ];
+    let (whole, merged, _) = whole_and_merged(dir.path(), &args, 5);
+    assert_eq!(whole.iter().filter(|&&b| b == b'\n').count(), 13);
+    assert_eq!(
+        String::from_utf8(merged).unwrap(),
+        String::from_utf8(whole).unwrap()
+    );
+}
+
+#[test]
+fn explore_shards_merge_to_the_whole_run_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "explore",
+        "--param",
+        "threshold=3..5",
+        "--param",
+        "eased-threshold=4",
+        "--stealth",
+        "4,6",
+        "--target",
+        "10..60",
+    ];
+    // threshold=3 with eased threshold 4 is skipped: 2 points, dealt to 3 shards (one empty).
+    let (whole, merged, shards) = whole_and_merged(dir.path(), &args, 3);
+    assert_eq!(whole.iter().filter(|&&b| b == b'\n').count(), 9);
+    assert_eq!(
+        String::from_utf8(merged).unwrap(),
+        String::from_utf8(whole).unwrap()
+    );
+    let empty = std::fs::read_to_string(&shards[2]).unwrap();
+    assert!(
+        empty.starts_with("# raven shard 3/3 of explore, 0 rows\n"),
+        "{empty}"
+    );
+    assert!(empty.lines().all(|l| l.starts_with("# ")), "{empty}");
+}
+
+/// Shards of a small simulate run with `extra` arguments, `--shard k/n`, in `dir`.
+fn shard(dir: &Path, k: u64, n: u64, extra: &[&str]) -> PathBuf {
+    let tag: String = extra.concat().replace(['-', '/', '.'], "");
+    let out = dir.join(format!("s{k}of{n}{tag}.csv"));
+    let spec = format!("{k}/{n}");
+    let args = [
+        &["simulate", "--stealth", "10", "--games", "900", "--quiet"][..],
+        extra,
+        &["--shard", &spec, "--out", out.to_str().unwrap()],
+    ]
+    .concat();
+    stdout(&args);
+    out
+}
+
+/// `raven merge SHARDS --out DIR/merged.csv` is refused, and leaves an existing file alone;
+/// returns the message.
+fn merge_refused(dir: &Path, shards: &[&Path]) -> String {
+    let out = dir.join("merged.csv");
+    std::fs::write(&out, "old\n").unwrap();
+    let before = entries(dir).len();
+    let mut args = vec!["merge", "--out", out.to_str().unwrap()];
+    args.extend(shards.iter().map(|p| p.to_str().unwrap()));
+    let message = refused(&args);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old\n");
+    assert_eq!(entries(dir).len(), before, "{:?}", entries(dir));
+    message
+}
+
+#[test]
+fn merging_shards_that_are_not_one_whole_run_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (a1, a2, a3) = (
+        shard(d, 1, 3, &[]),
+        shard(d, 2, 3, &[]),
+        shard(d, 3, 3, &[]),
+    );
+    let seeded = shard(d, 2, 3, &["--seed", "5"]);
+    let message = merge_refused(d, &[&a1, &seeded, &a3]);
+    assert!(
+        message.contains("not shards of one run") && message.contains("seed is '20261122'"),
+        "{message}"
+    );
+    let rules = shard(d, 3, 3, &["--rules", "clarified"]);
+    let message = merge_refused(d, &[&a1, &a2, &rules]);
+    assert!(message.contains("rules is 'main-text'"), "{message}");
+    let message = merge_refused(d, &[&a1, &a2, &a2, &a3]);
+    assert!(message.contains("both shard 2/3"), "{message}");
+    let message = merge_refused(d, &[&a3, &a1]);
+    assert!(
+        message.contains("shard 2/3 of the run is missing"),
+        "{message}"
+    );
+    let halves = shard(d, 2, 2, &[]);
+    let message = merge_refused(d, &[&a1, &halves]);
+    assert!(
+        message.contains("3 shards for one, 2 for the other"),
+        "{message}"
+    );
+
+    // Another command's shard, a whole run's CSV, a cut-off shard.
+    let swept = d.join("sweep.csv");
+    stdout(&[
+        "sweep",
+        "--strategy",
+        "duo",
+        "--param",
+        "recruit.count=1",
+        "--games",
+        "10",
+        "--quiet",
+        "--shard",
+        "1/3",
+        "--out",
+        swept.to_str().unwrap(),
+    ]);
+    let message = merge_refused(d, &[&a1, &a2, &swept]);
+    assert!(message.contains("`raven simulate`") && message.contains("`raven sweep`"));
+    let whole = d.join("whole.csv");
+    stdout(&[
+        "simulate",
+        "--games",
+        "10",
+        "--quiet",
+        "--out",
+        whole.to_str().unwrap(),
+    ]);
+    let message = merge_refused(d, &[&whole]);
+    assert!(message.contains("is not a raven shard file"), "{message}");
+    let cut = d.join("cut.csv");
+    let text = std::fs::read_to_string(&a2).unwrap();
+    std::fs::write(&cut, &text[..text.trim_end().rfind('\n').unwrap() + 1]).unwrap();
+    let message = merge_refused(d, &[&a1, &cut, &a3]);
+    assert!(
+        message.contains("has 0 rows where its first line announces 1"),
+        "{message}"
+    );
+    // A strategy file changed between two shards.
+    let file = d.join("mine.toml");
+    let sweep = |k: &str, count: &str| {
+        std::fs::write(
+            &file,
+            format!("description = \"x\"\n[recruit]\ncount = {count}\n"),
+        )
+        .unwrap();
+        let out = d.join(format!("mine-{k}.csv"));
+        stdout(&[
+            "sweep",
+            "--strategy",
+            file.to_str().unwrap(),
+            "--param",
+            "side.max_attempts=1",
+            "--games",
+            "10",
+            "--quiet",
+            "--shard",
+            &format!("{k}/2"),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        out
+    };
+    let (m1, m2) = (sweep("1", "1"), sweep("2", "2"));
+    let message = merge_refused(d, &[&m1, &m2]);
+    assert!(message.contains("strategy is 'mine (text "), "{message}");
+    let message = merge_refused(d, &[&d.join("absent.csv")]);
+    assert!(message.contains("cannot read shard file"), "{message}");
+}
+
+#[test]
+fn bad_shard_arguments_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = path(dir.path(), "x.csv");
+    for spec in ["0/3", "4/3", "3", "1/0", "a/b"] {
+        let message = refused(&["simulate", "--shard", spec, "--out", &out]);
+        assert!(message.contains("--shard"), "{message}");
+    }
+    // A shard file goes to --out: a shard without it would be lost.
+    let message = refused(&["simulate", "--shard", "1/2"]);
+    assert!(message.contains("required arguments"), "{message}");
+    let output = raven()
+        .args(["simulate", "--shard", "1/2"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--out <FILE|->"));
+    let svg = path(dir.path(), "x.svg");
+    let message = refused(&[
+        "explore",
+        "--param",
+        "threshold=4,5",
+        "--shard",
+        "1/2",
+        "--out",
+        &out,
+        "--chart",
+        &svg,
+    ]);
+    assert!(message.contains("--chart"), "{message}");
+    assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+}
+
+/// The Slurm script of docs/ is the one the README shows, line for line (its comments aside).
+#[test]
+fn the_readme_shows_the_slurm_script() {
+    let script = include_str!("../docs/slurm-sweep.sh");
+    let readme = include_str!("../README.md");
+    for line in script.lines().filter(|l| !l.starts_with("# ") && *l != "#") {
+        assert!(
+            readme.contains(line),
+            "README.md lacks the script's line: {line}"
+        );
+    }
+}
