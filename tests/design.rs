@@ -165,6 +165,52 @@ fn the_layered_solver_matches_brute_force_on_small_designs() {
     }
 }
 
+/// Complications are forgotten only where no play can read them again (R8), and that depends
+/// on the team size: with room for five, a team of three can still recruit a complication's
+/// specialist before the character it belongs to. The solver against brute force from such
+/// a position, where every complication points at another non-member and a specialist rolls
+/// far more dice.
+#[test]
+fn complications_a_larger_team_can_still_read_are_kept() {
+    use raven::game::{Aid, Character, Health, Step};
+    for size in ["4", "5"] {
+        let team_size = format!("team-size={size}");
+        let rules = design(&[
+            team_size.as_str(),
+            "recruit-checks=1",
+            "run-challenges=3",
+            "tough-challenges=1",
+            "side-challenges=0",
+            "specialist-dice=6",
+            "base-dice=2",
+        ]);
+        let start = State::with_complications(4, [Character::Hacker; 6])
+            .with_main(Character::Hacker)
+            .with_member(Character::Spy, Health::Healthy)
+            .with_member(Character::Sniper, Health::Healthy)
+            .at(Step::ChooseTarget, Aid::None);
+        // Each pointing at another non-member, or at itself (no specialist, ever): one table
+        // for both, so a wrong merge of the two would show.
+        let chained = start
+            .with_complication(Character::Medic, Character::Demolitions)
+            .with_complication(Character::Demolitions, Character::Mechanic)
+            .with_complication(Character::Mechanic, Character::Medic);
+        let own = start
+            .with_complication(Character::Medic, Character::Medic)
+            .with_complication(Character::Demolitions, Character::Demolitions)
+            .with_complication(Character::Mechanic, Character::Mechanic);
+        let solver = Solver::new(rules);
+        for state in [chained, own] {
+            let fast = solver.value(&state);
+            let slow = brute(&rules, &state, &mut HashMap::new());
+            assert!(
+                (fast - slow).abs() < 1e-12,
+                "{rules}: solver {fast} vs brute force {slow} at {state:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn checks_that_always_succeed_at_no_cost_always_win() {
     // Closed form: every check succeeds (threshold 1) and no face costs anything, so every

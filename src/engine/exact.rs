@@ -360,7 +360,7 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
         if !kept(state, sight) {
             return None;
         }
-        let key = key::strategy_key(state, sight) | pending;
+        let key = key::strategy_key(state, sight, self.rules) | pending;
         Some(match state.step() {
             // A side challenge's start (no attempt yet) is met from many places.
             Step::Side { tough, .. }

@@ -282,7 +282,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
 
     /// The key of a position as the strategy tells positions apart, stealth cleared.
     fn key(&self, state: &State, pending: bool) -> u128 {
-        let key = key::strategy_key(state, self.strategy.sight(state, self.rules))
+        let key = key::strategy_key(state, self.strategy.sight(state, self.rules), self.rules)
             | u128::from(pending) << 127;
         key::strategy_key_with_stealth(key, 0)
     }

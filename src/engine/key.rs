@@ -17,6 +17,7 @@
 
 use crate::game::canon::{canonical, forget};
 use crate::game::{Aid, Character, Health, Outcome, State, Step};
+use crate::rules::Rules;
 use crate::strategy::Sight;
 
 /// The key of `state` without the counters `attempts`/`failures`, which the rules never read
@@ -39,7 +40,7 @@ pub fn with_counters(state: &State, counters: (u8, u8)) -> u128 {
 /// The exact engine's key for a strategy that sees `sight` of `state`
 /// ([`crate::strategy::Strategy::sight`]).
 #[inline]
-pub fn strategy_key(state: &State, sight: Sight) -> u128 {
+pub fn strategy_key(state: &State, sight: Sight, rules: &Rules) -> u128 {
     match sight {
         Sight::Partial {
             counters,
@@ -50,7 +51,7 @@ pub fn strategy_key(state: &State, sight: Sight) -> u128 {
             let key = pack(&forget(state, unread_complications, first_side_type));
             counted(key, counters)
         }
-        Sight::RulesOnly => u128::from(solver_key(state)),
+        Sight::RulesOnly => u128::from(solver_key(state, rules)),
     }
 }
 
@@ -64,8 +65,8 @@ fn counted(key: u64, (attempts, failures): (u8, u8)) -> u128 {
 /// ([`crate::game::canon::canonical`]): positions the rules cannot tell apart, up to the
 /// symmetry of the non-medic characters and information never read again, share one key.
 #[inline]
-pub fn solver_key(state: &State) -> u64 {
-    pack(&canonical(state))
+pub fn solver_key(state: &State, rules: &Rules) -> u64 {
+    pack(&canonical(state, rules))
 }
 
 /// The lowest bit of the stealth field and its mask (see the layout above).
@@ -186,6 +187,7 @@ fn step(state: &State, c: impl Fn(Character) -> u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::MAIN_TEXT;
 
     #[test]
     fn a_key_moved_to_another_stealth_is_the_key_at_that_stealth() {
@@ -205,10 +207,10 @@ mod tests {
         for stealth in [0, 1, 2, 12, 99] {
             let there = state.with_stealth(stealth);
             assert_eq!(
-                with_stealth(solver_key(&state), stealth),
-                solver_key(&there)
+                with_stealth(solver_key(&state, &MAIN_TEXT), stealth),
+                solver_key(&there, &MAIN_TEXT)
             );
-            assert_eq!(stealth_of(solver_key(&there)), stealth);
+            assert_eq!(stealth_of(solver_key(&there, &MAIN_TEXT)), stealth);
         }
     }
 

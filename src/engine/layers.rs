@@ -221,7 +221,7 @@ impl<'s> Part<'s> {
             for entry in entries {
                 let entry = entry.with_stealth(class as u8).settled(&rules);
                 if entry.outcome().is_none() {
-                    let id = self.add(&entry, memo::place(&entry))?;
+                    let id = self.add(&entry, memo::place(&entry, &rules))?;
                     self.entries[class].push(id);
                 }
             }
@@ -579,7 +579,7 @@ impl<'s> Part<'s> {
         leaves.push(Leaf {
             op: ops.len(),
             state: *next,
-            place: memo::place(next),
+            place: memo::place(next, self.solver.rules()),
         });
         // A placeholder, filled in by `visit`.
         ops.push(Op::Max(0));

@@ -24,6 +24,7 @@ use crate::game::canon::{self, Roles};
 use crate::game::{Aid, MAX_STEALTH, RUN_CHALLENGES, State, Step, TOUGH_CHALLENGES};
 
 use super::key;
+use crate::rules::Rules;
 
 /// Where a position's value lives in a [`Memo`] (also a key for sparse maps of large values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -159,10 +160,10 @@ fn shard(key: u64) -> usize {
 /// Where `state`'s value lives in a [`Memo`]: equal places exactly for positions of one
 /// canonical class.
 #[inline]
-pub fn place(state: &State) -> Place {
+pub fn place(state: &State, rules: &Rules) -> Place {
     match canon::roles(state).and_then(|roles| dense_place(state, &roles)) {
         Some(place) => place,
-        None => Place::Hashed(key::solver_key(state)),
+        None => Place::Hashed(key::solver_key(state, rules)),
     }
 }
 

@@ -73,7 +73,7 @@ impl Solver {
         }
         // Places are computed only for memoised positions: canonicalising costs more than a
         // step of the state machine.
-        let place = worth_memoising(state).then(|| memo::place(state));
+        let place = worth_memoising(state).then(|| memo::place(state, &self.rules));
         if let Some(place) = place
             && let Some(v) = self.memo.get(place)
         {
@@ -164,7 +164,7 @@ impl Solver {
             return Some(win(outcome));
         }
         if worth_memoising(state) {
-            return self.memo.get(memo::place(state));
+            return self.memo.get(memo::place(state, &self.rules));
         }
         let rules = &self.rules;
         match node {
@@ -248,7 +248,7 @@ impl<'a> PolicyEvaluation<'a> {
         if let Node::Over(_) = node {
             return terminal(state);
         }
-        let place = worth_memoising(state).then(|| memo::place(state));
+        let place = worth_memoising(state).then(|| memo::place(state, &rules));
         if let Some(place) = place
             && let Some(e) = self.memo.get(&place)
         {
@@ -457,7 +457,7 @@ fn phase_one(
                     .flat_map_iter(|&(outcome, _)| {
                         mains
                             .iter()
-                            .map(move |&c| memo::place(&after_main(&rules, class, outcome, c)))
+                            .map(move |&c| memo::place(&after_main(&rules, class, outcome, c), &rules))
                     })
                     .collect();
                 let mut ids = Vec::with_capacity(rolls.len() * mains.len());

@@ -40,15 +40,15 @@ const NON_MEDIC: [Character; 5] = [
 /// relabelling of the other (as above) once dead information and the counters are dropped.
 /// Positions with the same canonical form have the same optimal value under every rule
 /// variant.
-pub fn canonical(state: &State) -> State {
-    canonical_labelled(state).0
+pub fn canonical(state: &State, rules: &Rules) -> State {
+    canonical_labelled(state, rules).0
 }
 
 /// [`canonical`], with the relabelling that carries `state` to it: what an engine needs to
 /// carry an answer found for the representative back to `state` (or `state`'s options to
 /// the representative's).
-pub fn canonical_labelled(state: &State) -> (State, Labels) {
-    let complications = forget_dead_complications(state);
+pub fn canonical_labelled(state: &State, rules: &Rules) -> (State, Labels) {
+    let complications = forget_dead_complications(state, rules);
     let perm = if state.phase() == Phase::Recruitment {
         recruitment_labels(state, &complications)
     } else {
@@ -164,28 +164,30 @@ pub fn forget(state: &State, unread: Team, first_side_type: bool) -> State {
 
 /// The complications the rules may still read, others erased (`None`) or pointed at the
 /// character itself (no specialist, ever). A complication is read only as a check type,
-/// where it matters only whether the roller is its specialist:
+/// where it matters only whether the roller is its specialist; with room for `team-size`
+/// members (R8, the dead counted):
 /// - pointing at the character itself or at a dead member, no roller ever is;
-/// - with three members, one pointing at a non-member cannot gain a specialist (the target is
-///   the fourth and last recruit), and once the fourth target is named the others' are never
-///   read (the team fills up or recruiting stops; both clear them, R8);
-/// - with two members and the third target named, one of another non-member pointing at
-///   neither a member nor the target: by the time it can be read, the team has three members.
-pub fn forget_dead_complications(state: &State) -> [Option<Character>; 6] {
+/// - with one place left, one pointing at a non-member cannot gain a specialist (the target
+///   is the last recruit), and once the last target is named the others' are never read
+///   (the team fills up or recruiting stops; both clear them, R8);
+/// - with two places left and a target named, one of another non-member pointing at neither
+///   a member nor the target: by the time it can be read, it is the last recruit.
+pub fn forget_dead_complications(state: &State, rules: &Rules) -> [Option<Character>; 6] {
     let team = state.team();
     let target = match state.step() {
         Step::Recruit { target, .. } | Step::RecruitCheck { target, .. } => Some(target),
         _ => None,
     };
-    let named_fourth = team.len() == 3 && target.is_some();
+    let places = rules.design.team_size.saturating_sub(team.len());
+    let named_last = places == 1 && target.is_some();
     Character::ALL.map(|c| match state.complication(c) {
         None => None,
-        Some(_) if named_fourth && target != Some(c) => None,
+        Some(_) if named_last && target != Some(c) => None,
         Some(t) => {
             let orphan = t == c
                 || (team.contains(t) && state.health(t) == Health::Dead)
-                || (team.len() == 3 && !team.contains(t))
-                || (team.len() == 2
+                || (places == 1 && !team.contains(t))
+                || (places == 2
                     && target.is_some_and(|x| x != c)
                     && !team.contains(t)
                     && target != Some(t));
@@ -196,8 +198,8 @@ pub fn forget_dead_complications(state: &State) -> [Option<Character>; 6] {
 
 /// The non-members whose complications no play can read again
 /// ([`forget_dead_complications`] erases them).
-pub fn unread_complications(state: &State) -> Team {
-    let kept = forget_dead_complications(state);
+pub fn unread_complications(state: &State, rules: &Rules) -> Team {
+    let kept = forget_dead_complications(state, rules);
     Character::ALL
         .into_iter()
         .filter(|c| kept[c.index()].is_none())
@@ -773,11 +775,11 @@ mod tests {
             let complications = Character::ALL.map(|c| state.complication(c));
             let moved = relabel(&state, perm, &complications, false);
             assert_eq!(
-                canonical(&state),
-                canonical(&moved),
+                canonical(&state, &crate::rules::MAIN_TEXT),
+                canonical(&moved, &crate::rules::MAIN_TEXT),
                 "{state:?} vs {moved:?}"
             );
-            assert_eq!(canonical(&canonical(&state)), canonical(&state));
+            assert_eq!(canonical(&canonical(&state, &crate::rules::MAIN_TEXT), &crate::rules::MAIN_TEXT), canonical(&state, &crate::rules::MAIN_TEXT));
         }
     }
 
@@ -794,7 +796,10 @@ mod tests {
             base.with_member(Character::Medic, Health::Wounded),
             base.with_complication(Character::Medic, Character::Hacker),
         ];
-        let forms: std::collections::HashSet<State> = variants.iter().map(canonical).collect();
+        let forms: std::collections::HashSet<State> = variants
+            .iter()
+            .map(|s| canonical(s, &crate::rules::MAIN_TEXT))
+            .collect();
         assert_eq!(forms.len(), variants.len());
     }
 
@@ -910,7 +915,7 @@ mod tests {
         for _ in 0..50_000 {
             let state = random_run_or_finale(&mut rng);
             let print = fingerprint(&state);
-            let before = *seen.entry(canonical(&state)).or_insert(print);
+            let before = *seen.entry(canonical(&state, &crate::rules::MAIN_TEXT)).or_insert(print);
             assert_eq!(before, print, "{state:?}");
         }
     }
@@ -1014,8 +1019,8 @@ mod tests {
                 state.apply_outcome(&rules, below(&mut rng, 46_656) as u32);
                 while state.outcome().is_none() {
                     if let Node::Decision(_) = state.node(&rules) {
-                        let (form, labels) = canonical_labelled(&state);
-                        assert_eq!(form, canonical(&state));
+                        let (form, labels) = canonical_labelled(&state, &rules);
+                        assert_eq!(form, canonical(&state, &rules));
                         let mine: Vec<Action> = state
                             .actions(&rules)
                             .iter()

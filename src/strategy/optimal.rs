@@ -200,7 +200,7 @@ impl Strategy for OptimalStrategy {
         if let Some(action) = answers.actions.get(key, |&a| a) {
             return Choice::Act(action);
         }
-        let (form, labels) = canon::canonical_labelled(state);
+        let (form, labels) = canon::canonical_labelled(state, rules);
         let class = key::rules_key(&form);
         let known = answers.values.get(class, |values| {
             actions
