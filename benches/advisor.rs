@@ -12,11 +12,12 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use raven::engine::OptimalStrategy;
 use raven::engine::solve::best;
 use raven::engine::{Observer, Solver, play_seeded, solve};
 use raven::game::{Action, Chance, Decision, State};
 use raven::rules::MAIN_TEXT;
-use raven::strategy::{OptimalStrategy, ReferenceStrategy};
+use raven::strategy::ReferenceStrategy;
 
 const STEALTH: u8 = 10;
 const GAMES: u64 = 200;

@@ -11,7 +11,7 @@ use common::raven;
 use raven::engine::{Observer, Solver, play_seeded};
 use raven::game::{Action, Chance, Decision, Node, State};
 use raven::rules::{MAIN_TEXT, PRESETS, Rules};
-use raven::strategy::{Choice, ReferenceStrategy, Strategy, built_in, resolve};
+use raven::strategy::{Choice, ReferenceStrategy, Strategy, resolve};
 
 /// Every decision of a game as the library plays it: the state before, and the index of the
 /// action taken among [`State::actions`].
@@ -390,7 +390,7 @@ fn advice_lists_every_option_with_the_solver_value_and_marks_the_best() {
     let solver = Solver::new(rules);
     let percent = |p: f64| format!("{:.2}%", 100.0 * p);
     for name in ["reference", "random", "optimal"] {
-        let strategy = built_in(name).expect("built in");
+        let strategy = raven::engine::resolve(name).expect("built in");
         for game in 0..2u64 {
             let args = [
                 "--seed",

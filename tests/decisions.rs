@@ -6,11 +6,12 @@ use std::ffi::OsStr;
 
 use rayon::prelude::*;
 
+use raven::engine::OptimalStrategy;
 use raven::engine::decisions::TOP;
 use raven::engine::{Budget, DecisionKind, Decisions, Solver, Terms, decisions, decisions_with};
 use raven::game::{Action, Decision, State};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
-use raven::strategy::{BUNDLED, Choice, OptimalStrategy, Sight, Strategy, resolve};
+use raven::strategy::{BUNDLED, Choice, Sight, Strategy, resolve};
 
 /// Every bundled strategy and `random`: the regret by kind sums to optimal − exact (1e-9),
 /// and no kind has negative regret (no choice beats the optimal one). Both presets from the

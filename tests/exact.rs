@@ -7,13 +7,14 @@ use std::sync::atomic::AtomicBool;
 
 use rayon::prelude::*;
 
+use raven::engine::OptimalStrategy;
 use raven::engine::montecarlo::{Job, simulate};
 use raven::engine::seed::streams;
 use raven::engine::solve::{PolicyEvaluation, Solution, solve};
 use raven::engine::{Exact, Solver, exact, play_game};
 use raven::game::{Aid, Character, Health, LossCause, Outcome, State, Step};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
-use raven::strategy::{OptimalStrategy, RandomStrategy, ReferenceStrategy, Strategy};
+use raven::strategy::{RandomStrategy, ReferenceStrategy, Strategy};
 
 use Character::{Hacker, Medic, Sniper, Spy};
 
@@ -336,7 +337,10 @@ fn kept_optimal_answers_are_the_answers_worked_out_afresh() {
 #[test]
 fn lazy_optimal_strategy_solves_on_demand() {
     // Built by name, with an empty table: solves the positions it meets.
-    let optimal = raven::strategy::built_in("optimal").expect("built in");
+    let optimal = raven::engine::resolve("optimal").expect("built in");
+    // The strategy module alone does not build it: optimal play is the solver's product.
+    assert!(raven::strategy::built_in("optimal").is_none());
+    assert!(raven::strategy::resolve("optimal").is_err());
     let start = run_start(3);
     let v = Solver::new(CLARIFIED).value(&start);
     let e = Exact::new(&CLARIFIED, &optimal).expectation(&start);

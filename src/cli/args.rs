@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use clap::Args;
 
+use crate::engine;
 use crate::error::{Error, Result};
 use crate::report::table::level_percent;
 use crate::rules::{Rules, parse_rules};
@@ -183,7 +184,7 @@ pub fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
 /// A strategy by name (built-in or bundled) or file path; unknown names and bad files are
 /// input errors (exit 2).
 pub fn load_strategy(name: &str) -> Result<Box<dyn Strategy>> {
-    strategy::resolve(name).map_err(|e| Error::Input(e.to_string()))
+    engine::resolve(name).map_err(|e| Error::Input(e.to_string()))
 }
 
 /// The most positions the optimal strategy's table may hold when a Monte Carlo command or
@@ -208,7 +209,7 @@ pub fn ready_to_play(
 /// The optimal strategy with its table solved for games from `stealths` under `rules`,
 /// within [`OPTIMAL_TABLE_LIMIT`] positions and polling the signal flag: what the optimal
 /// strategy plays from, and what `raven play --advise` reads its advice from.
-pub fn solved_optimal(rules: &Rules, stealths: &[u8]) -> Result<strategy::OptimalStrategy> {
+pub fn solved_optimal(rules: &Rules, stealths: &[u8]) -> Result<engine::OptimalStrategy> {
     let cancel = [super::interrupt::flag()];
     let budget = crate::engine::Budget {
         max_states: OPTIMAL_TABLE_LIMIT,
@@ -219,7 +220,7 @@ pub fn solved_optimal(rules: &Rules, stealths: &[u8]) -> Result<strategy::Optima
     let solved = crate::engine::solve_within(&solver, stealths, &budget);
     drop(polled);
     solved?;
-    Ok(strategy::OptimalStrategy::from_solver(solver))
+    Ok(engine::OptimalStrategy::from_solver(solver))
 }
 
 /// Several strategies (`compare`, `solve`). Two different arguments that would carry the

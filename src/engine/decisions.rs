@@ -157,7 +157,8 @@ impl Measure for Regret<'_> {
                 second_side_type,
             } => Sight::Partial {
                 counters,
-                unread_complications: unread_complications.and(canon::unread_complications(state, self.solver.rules())),
+                unread_complications: unread_complications
+                    .and(canon::unread_complications(state, self.solver.rules())),
                 first_side_type,
                 second_side_type,
             },

@@ -8,6 +8,7 @@ pub mod key;
 mod layers;
 pub mod memo;
 pub mod montecarlo;
+pub mod optimal;
 pub mod paired;
 mod play;
 pub mod reach;
@@ -20,6 +21,7 @@ pub use exact::{
     Budget, Exact, ExactRun, Figures, Halt, Measure, TooLarge, exact, exact_limited, exact_within,
 };
 pub use montecarlo::{Cancelled, Job, Tally, simulate};
+pub use optimal::{OptimalStrategy, resolve};
 pub use paired::{PairedJob, PairedTally, simulate_paired};
 pub use play::{Observer, play_game, play_seeded};
 pub use solve::{Solver, solve, solve_with_figures, solve_within};

@@ -455,9 +455,9 @@ fn phase_one(
                 let places: Vec<memo::Place> = rolls
                     .par_iter()
                     .flat_map_iter(|&(outcome, _)| {
-                        mains
-                            .iter()
-                            .map(move |&c| memo::place(&after_main(&rules, class, outcome, c), &rules))
+                        mains.iter().map(move |&c| {
+                            memo::place(&after_main(&rules, class, outcome, c), &rules)
+                        })
                     })
                     .collect();
                 let mut ids = Vec::with_capacity(rolls.len() * mains.len());

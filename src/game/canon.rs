@@ -779,7 +779,13 @@ mod tests {
                 canonical(&moved, &crate::rules::MAIN_TEXT),
                 "{state:?} vs {moved:?}"
             );
-            assert_eq!(canonical(&canonical(&state, &crate::rules::MAIN_TEXT), &crate::rules::MAIN_TEXT), canonical(&state, &crate::rules::MAIN_TEXT));
+            assert_eq!(
+                canonical(
+                    &canonical(&state, &crate::rules::MAIN_TEXT),
+                    &crate::rules::MAIN_TEXT
+                ),
+                canonical(&state, &crate::rules::MAIN_TEXT)
+            );
         }
     }
 
@@ -915,7 +921,9 @@ mod tests {
         for _ in 0..50_000 {
             let state = random_run_or_finale(&mut rng);
             let print = fingerprint(&state);
-            let before = *seen.entry(canonical(&state, &crate::rules::MAIN_TEXT)).or_insert(print);
+            let before = *seen
+                .entry(canonical(&state, &crate::rules::MAIN_TEXT))
+                .or_insert(print);
             assert_eq!(before, print, "{state:?}");
         }
     }

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
+use crate::engine::OptimalStrategy;
 use crate::engine::decisions::{Decisions, decisions};
 use crate::engine::montecarlo::{Job, Tally, simulate};
 use crate::engine::paired::{PairedJob, simulate_paired};
@@ -24,7 +25,7 @@ use crate::engine::solve::{Solver, solve_with_figures, solve_within};
 use crate::engine::{Budget, Halt, exact_within};
 use crate::error::{Error, Result};
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
-use crate::strategy::{OPTIMAL, OptimalStrategy, REFERENCE, Strategy, playbook, resolve};
+use crate::strategy::{OPTIMAL, REFERENCE, Strategy, playbook, resolve};
 
 use super::balance::{Balance, VariantRow};
 use super::comparison::{CompareRow, rows as compare_rows};

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::file::{FileStrategy, StrategyError};
-use super::{BUILT_IN, Strategy, built_in, registry};
+use super::{BUILT_IN, OPTIMAL, Strategy, built_in, is_built_in, registry};
 
 /// The bundled strategy files: (name, TOML text).
 pub const BUNDLED: [(&str, &str); 8] = [
@@ -53,6 +53,11 @@ pub fn resolve(spec: &str) -> Result<Box<dyn Strategy>, StrategyError> {
     if let Some(strategy) = built_in(spec) {
         return Ok(strategy);
     }
+    if spec == OPTIMAL {
+        return Err(StrategyError(
+            "optimal play is solved by the engine: resolve it with engine::resolve".to_string(),
+        ));
+    }
     let path = Path::new(spec);
     if path.is_file() {
         return Ok(Box::new(FileStrategy::from_path(path)?));
@@ -81,7 +86,7 @@ pub fn source(spec: &str) -> Result<(String, String), StrategyError> {
     {
         return Ok((name.to_string(), text.to_string()));
     }
-    if !path.is_file() && built_in(spec).is_some() {
+    if !path.is_file() && is_built_in(spec) {
         // A built-in is Rust code, not a file of knobs: saying "cannot read strategy file"
         // would send the user looking for a file that was never meant to exist.
         return Err(StrategyError(format!(

@@ -6,13 +6,11 @@
 
 mod bundled;
 pub mod file;
-mod optimal;
 mod random;
 mod reference;
 
 pub use bundled::{BUNDLED, bundled, names, resolve, source};
 pub use file::{FileStrategy, StrategyError};
-pub use optimal::OptimalStrategy;
 pub use random::RandomStrategy;
 pub use reference::ReferenceStrategy;
 
@@ -224,15 +222,20 @@ pub const BUILT_IN: [(&str, &str); 3] = [
     ),
 ];
 
-/// A built-in strategy by name.
+/// A built-in strategy by name, but [`OPTIMAL`]: optimal play is a product of the solver
+/// (`engine::OptimalStrategy`, by name through `engine::resolve`), and this module does not
+/// depend on the engines.
 pub fn built_in(name: &str) -> Option<Box<dyn Strategy>> {
     match name {
         REFERENCE => Some(Box::new(ReferenceStrategy)),
         RANDOM => Some(Box::new(RandomStrategy)),
-        // Solves lazily, under the rules of the game it is asked about.
-        OPTIMAL => Some(Box::new(OptimalStrategy::new())),
         _ => None,
     }
+}
+
+/// Whether `name` is one of the [`BUILT_IN`] strategies (written in code, no knobs).
+pub fn is_built_in(name: &str) -> bool {
+    BUILT_IN.iter().any(|(n, _)| *n == name)
 }
 
 /// Where a strategy that `--strategy` accepts by name comes from.

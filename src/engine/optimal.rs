@@ -1,4 +1,4 @@
-//! The optimal strategy: at every decision the option of highest win probability, read from
+//! The optimal strategy, a product of the solver: at every decision the option of highest win probability, read from
 //! the optimal engine's value table ([`Solver`]). Ties go to the first option in
 //! [`State::actions`] order, so the policy is deterministic.
 //!
@@ -12,12 +12,12 @@ use std::sync::{Mutex, MutexGuard, OnceLock, RwLock};
 
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
-use crate::engine::solve::best;
-use crate::engine::{Solver, key};
 use crate::game::{Action, Decision, State, Team, canon};
 use crate::rules::Rules;
+use crate::strategy::{Choice, Sight, Strategy};
 
-use super::{Choice, Sight, Strategy};
+use super::solve::best;
+use super::{Solver, key};
 
 /// Plays the option of highest win probability; see the module documentation.
 #[derive(Debug, Default)]
@@ -236,4 +236,14 @@ impl Strategy for OptimalStrategy {
             second_side_type: true,
         }
     }
+}
+
+/// Resolves `--strategy` as [`crate::strategy::resolve`] does, `optimal` included: an
+/// [`OptimalStrategy`] with an empty table, solved on demand under the rules of the game it
+/// is asked about.
+pub fn resolve(spec: &str) -> Result<Box<dyn Strategy>, crate::strategy::StrategyError> {
+    if spec == crate::strategy::OPTIMAL {
+        return Ok(Box::new(OptimalStrategy::new()));
+    }
+    crate::strategy::resolve(spec)
 }
