@@ -9,8 +9,10 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
+use rayon::prelude::*;
 
 use crate::engine::{Halt, Solver, exact_within, solve_within};
 use crate::error::{Error, Result};
@@ -211,34 +213,51 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
     let chart = args.chart.as_deref().map(AtomicFile::create).transpose()?;
     let stealths = &args.exact.stealth;
     let pool = args.exact.pool()?;
-    let progress = Progress::new(units.len() as u64, args.exact.quiet);
-    progress.label("design points".into());
+    // One job per point and method (optimal play, then each strategy), run side by side:
+    // most evaluations are single-threaded, and a point's methods are independent.
+    let methods = 1 + strategies.len();
+    let jobs: Vec<(usize, usize)> = units
+        .iter()
+        .flat_map(|&i| (0..methods).map(move |m| (i, m)))
+        .collect();
+    let progress = Progress::new(jobs.len() as u64, args.exact.quiet);
+    progress.label("solves and evaluations".into());
     let polled = super::interrupt::polled();
-    let cancel = [super::interrupt::flag()];
+    // Raised by a job that fails, so that its siblings stop too.
+    let failed = AtomicBool::new(false);
+    let cancel = [super::interrupt::flag(), &failed];
     let budget = args.exact.budget(&cancel);
-    // Per point: optimal, then each strategy, one win probability per stealth.
-    let results: Vec<Vec<Vec<f64>>> = pool.install(|| {
-        units
-            .iter()
-            .map(|&i| {
-                let point = &points[i];
-                let solver = Solver::new(point.rules);
-                let mut wins = vec![
-                    solve_within(&solver, stealths, &budget)?
-                        .iter()
-                        .map(|s| s.value)
-                        .collect(),
-                ];
-                drop(solver);
-                for strategy in &strategies {
-                    let run = exact_within(&point.rules, strategy.as_ref(), stealths, budget)?;
-                    wins.push(run.expectations.iter().map(|e| e.win).collect());
+    // Per job, one win probability per stealth; in job order whatever the thread count.
+    let runs: Vec<std::result::Result<Vec<f64>, Halt>> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(i, method)| {
+                let rules = &points[i].rules;
+                let run = match method {
+                    0 => solve_within(&Solver::new(*rules), stealths, &budget)
+                        .map(|solved| solved.iter().map(|s| s.value).collect()),
+                    m => exact_within(rules, strategies[m - 1].as_ref(), stealths, budget)
+                        .map(|run| run.expectations.iter().map(|e| e.win).collect()),
+                };
+                if run.is_err() {
+                    failed.store(true, Ordering::Relaxed);
                 }
                 progress.advance(1);
-                Ok(wins)
+                run
             })
-            .collect::<std::result::Result<_, Halt>>()
-    })?;
+            .collect()
+    });
+    // A job's own failure, not the cancellations it caused in its siblings.
+    let (wins, halts): (Vec<_>, Vec<_>) = runs.into_iter().partition(|run| run.is_ok());
+    if let Some(halt) = halts
+        .into_iter()
+        .filter_map(std::result::Result::err)
+        .min_by_key(|halt| matches!(halt, Halt::Cancelled(_)))
+    {
+        return Err(halt.into());
+    }
+    let wins: Vec<Vec<f64>> = wins.into_iter().flatten().collect();
+    // Per point: optimal, then each strategy.
+    let results: Vec<Vec<Vec<f64>>> = wins.chunks(methods).map(<[_]>::to_vec).collect();
     progress.finish();
     drop(polled);
 
