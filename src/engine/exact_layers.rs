@@ -108,11 +108,13 @@ pub fn exact<S: Strategy + ?Sized>(
     let alike = strategy.stealth_alike_from()?;
     let highest = stealths.iter().copied().max()?;
     // The lowest stealth of the class that plays and answers alike from there up. Each class
-    // below it is compiled on its own, and holds every position it can reach (more than a
-    // walk at one stealth keeps): the layers pay only when the top class is the rules' own
-    // and serves at least two stealths.
+    // below it is compiled on its own (one stealth each), and holds every position it can
+    // reach: more than a walk at one stealth keeps, so the layers pay only when the top class
+    // serves at least two stealths. A strategy that reads stealth up to 6 (`cautious`) still
+    // gains: `exact --stealth 8,10,12` 6.7 s walked, 4.4 s in layers (more memory: 554 MB
+    // against 392 MB).
     let top = alike.max(canon::ALIKE_FROM_STEALTH);
-    if top > canon::ALIKE_FROM_STEALTH || highest < top + 2 {
+    if highest < top + 2 {
         return None;
     }
     let mut layered = Layered {
