@@ -1,6 +1,6 @@
-//! The optimal strategy, a product of the solver: at every decision the option of highest win probability, read from
-//! the optimal engine's value table ([`Solver`]). Ties go to the first option in
-//! [`State::actions`] order, so the policy is deterministic.
+//! The optimal strategy, a product of the solver: at every decision the option of highest
+//! win probability, read from the optimal engine's value table ([`Solver`]). Ties go to the
+//! first option in [`State::actions`] order, so the policy is deterministic.
 //!
 //! The table is filled lazily: the first time a position is met whose options are not all in
 //! the table, the game below that position is solved (under the rules of that call) and kept.
@@ -54,8 +54,10 @@ struct Answers {
 /// Shards of a [`Sharded`] map.
 const SHARDS: usize = 64;
 
-/// The most entries of each map of [`Answers`], in each shard.
-const MAX_PER_SHARD: usize = (1 << 22) / SHARDS;
+/// The most entries of each map of [`Answers`], in each shard: two million a map in all,
+/// about 32 bytes an answer and 100 bytes a class's option values (a few hundred MB at most;
+/// a Monte Carlo run of a million optimal games keeps under a million of each).
+const MAX_PER_SHARD: usize = (1 << 21) / SHARDS;
 
 /// A map by packed position ([`key::rules_key`]) in shards behind locks, so that threads
 /// rarely wait on one; bounded ([`MAX_PER_SHARD`]): beyond it answers are worked out every
