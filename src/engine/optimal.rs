@@ -249,3 +249,16 @@ pub fn resolve(spec: &str) -> Result<Box<dyn Strategy>, crate::strategy::Strateg
     }
     crate::strategy::resolve(spec)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_name_resolves_here_optimal_included() {
+        for e in crate::strategy::registry() {
+            let strategy = resolve(&e.name).unwrap_or_else(|err| panic!("{}: {err}", e.name));
+            assert_eq!(strategy.name(), e.name);
+        }
+    }
+}
