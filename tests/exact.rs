@@ -306,7 +306,7 @@ fn kept_optimal_answers_are_the_answers_worked_out_afresh() {
     let rules = MAIN_TEXT;
     let optimal = OptimalStrategy::from_solver(table.clone());
     let mut decisions = 0;
-    for game in 0..3_000 {
+    for game in 0..1_000 {
         let mut rng = streams(17, SOLVED_STEALTH, game);
         let mut state = State::new(SOLVED_STEALTH);
         loop {
@@ -331,7 +331,7 @@ fn kept_optimal_answers_are_the_answers_worked_out_afresh() {
             }
         }
     }
-    assert!(decisions > 10_000, "only {decisions} decisions");
+    assert!(decisions > 5_000, "only {decisions} decisions");
 }
 
 #[test]
