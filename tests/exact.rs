@@ -293,19 +293,20 @@ fn optimal_strategy_monte_carlo_agrees_with_solve() {
     assert!(zw.abs() < 4.0, "optimal {} z = {zw}", solution.value);
 }
 
-/// The optimal strategy keeps its answers (by position, and its options' values by
-/// canonical class); a kept answer is the one worked out afresh from the table — the first
-/// option of highest value in the position's own order — at every decision of many games,
-/// including positions first met as a relabelling of one met before.
+/// The optimal strategy keeps its answers by position, and the solver its options' values by
+/// canonical class; a kept answer, and the kept values, are those worked out afresh from the
+/// table — the first option of highest value in the position's own order — at every
+/// decision of many games, including positions first met as a relabelling of one met before.
 #[test]
 fn kept_optimal_answers_are_the_answers_worked_out_afresh() {
     use raven::engine::solve::best;
-    use raven::game::{Decision, Node};
+    use raven::game::{Action, Decision, Node};
     use raven::strategy::Choice;
     let (_, table, _) = solved();
     let rules = MAIN_TEXT;
     let optimal = OptimalStrategy::from_solver(table.clone());
     let mut decisions = 0;
+    let mut exact_ties = 0;
     for game in 0..1_000 {
         let mut rng = streams(17, SOLVED_STEALTH, game);
         let mut state = State::new(SOLVED_STEALTH);
@@ -320,8 +321,29 @@ fn kept_optimal_answers_are_the_answers_worked_out_afresh() {
                     let Choice::Act(kept) = optimal.decide(&state, &rules, decision) else {
                         panic!("optimal play is deterministic")
                     };
-                    let afresh = best(&optimal.options(&state, &rules)).expect("an option");
-                    assert_eq!(kept, afresh, "{state:?}");
+                    // Worked out afresh from the table: each option's value, in order (the
+                    // solver keeps options by class, so `options` may read them kept).
+                    let worked_out: Vec<_> = state
+                        .actions(&rules)
+                        .iter()
+                        .map(|&a| {
+                            let mut next = state;
+                            next.apply_action(&rules, a);
+                            (a, table.value(&next))
+                        })
+                        .collect();
+                    // Phase-1 values may differ in the last bit between representatives of
+                    // a class (the one that fills a table entry first decides its rounding):
+                    // the kept values agree to that, and the kept answer is a best option.
+                    let kept_values = optimal.options(&state, &rules);
+                    for ((a, v), (b, w)) in kept_values.iter().zip(&worked_out) {
+                        assert_eq!(a, b);
+                        assert!((v - w).abs() <= 4.0 * f64::EPSILON, "{state:?}: {v} vs {w}");
+                    }
+                    let afresh = best(&worked_out).expect("an option");
+                    let value_of = |x: Action| worked_out.iter().find(|(a, _)| *a == x).unwrap().1;
+                    assert!(value_of(kept) >= value_of(afresh) - 4.0 * f64::EPSILON);
+                    exact_ties += usize::from(kept != afresh);
                     // Asked again, from the kept answer.
                     let again = optimal.decide(&state, &rules, decision);
                     assert_eq!(again, Choice::Act(kept));
@@ -332,6 +354,11 @@ fn kept_optimal_answers_are_the_answers_worked_out_afresh() {
         }
     }
     assert!(decisions > 5_000, "only {decisions} decisions");
+    // A different answer only where two options tie to the last bits.
+    assert!(
+        exact_ties * 1000 < decisions,
+        "{exact_ties} ties in {decisions}"
+    );
 }
 
 #[test]

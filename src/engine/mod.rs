@@ -9,6 +9,7 @@ mod layers;
 pub mod memo;
 pub mod montecarlo;
 pub mod optimal;
+mod options;
 pub mod paired;
 mod play;
 pub mod reach;

@@ -7,15 +7,13 @@
 //! A Monte Carlo run thus pays for one solve of every complication roll it meets, then plays
 //! from the table; [`OptimalStrategy::from_solver`] starts from a table already solved.
 
-use std::hash::BuildHasher;
-use std::sync::{Mutex, MutexGuard, OnceLock, RwLock};
-
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use std::sync::{OnceLock, RwLock};
 
 use crate::game::{Action, Decision, State, Team, canon};
 use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
 
+use super::options::Sharded;
 use super::solve::best;
 use super::{Solver, key};
 
@@ -32,74 +30,15 @@ pub struct OptimalStrategy {
 /// How many sets of rules keep their answers.
 const RULES_KEPT: usize = 8;
 
-/// The answers given so far under one set of rules, in two maps:
-/// - by position as the table reads it (`sight`: counters and the first side type at the
-///   second side challenge dropped): a decision met again is one hash lookup;
-/// - the values of the options by canonical position ([`canon::canonical_labelled`]), in the
-///   representative's labels: a position met for the first time whose class was met before
-///   costs a canonical form and a lookup, not the values of every option worked out from
-///   the table (each option's successors up to the memoised positions, each canonicalised
-///   and looked up: microseconds).
-///
-/// The answer is always the first option of highest value in the position's own
-/// [`State::actions`] order, as if worked out afresh; values of one class are the same bits
-/// whichever of its positions they were worked out at (the solver's sums do not depend on
-/// labels).
+/// The answers given so far under one set of rules, by position as the table reads it
+/// (`sight`: counters and the first side type at the second side challenge dropped): a
+/// decision met again is one hash lookup. A position met for the first time asks the solver
+/// for its options' values, which the solver keeps by canonical class
+/// ([`Solver::options`]). The answer is always the first option of highest value in the
+/// position's own [`State::actions`] order, as if worked out afresh.
 #[derive(Debug, Default)]
 struct Answers {
     actions: Sharded<Action>,
-    values: Sharded<Box<[(Action, f64)]>>,
-}
-
-/// Shards of a [`Sharded`] map.
-const SHARDS: usize = 64;
-
-/// The most entries of each map of [`Answers`], in each shard: two million a map in all,
-/// about 32 bytes an answer and 100 bytes a class's option values (a few hundred MB at most;
-/// a Monte Carlo run of a million optimal games keeps under a million of each).
-const MAX_PER_SHARD: usize = (1 << 21) / SHARDS;
-
-/// A map by packed position ([`key::rules_key`]) in shards behind locks, so that threads
-/// rarely wait on one; bounded ([`MAX_PER_SHARD`]): beyond it answers are worked out every
-/// time.
-#[derive(Debug)]
-struct Sharded<V> {
-    shards: Box<[Shard<V>]>,
-}
-
-/// One shard, on a cache line of its own (threads locking neighbouring shards do not
-/// contend for the line).
-#[derive(Debug, Default)]
-#[repr(align(64))]
-struct Shard<V>(Mutex<FxHashMap<u64, V>>);
-
-impl<V> Default for Sharded<V> {
-    fn default() -> Self {
-        Sharded {
-            shards: (0..SHARDS).map(|_| Shard(Mutex::default())).collect(),
-        }
-    }
-}
-
-impl<V> Sharded<V> {
-    fn shard(&self, key: u64) -> MutexGuard<'_, FxHashMap<u64, V>> {
-        let hash = FxBuildHasher.hash_one(key);
-        // Bits that the map inside the shard does not use: it indexes buckets by the low
-        // bits and tags them with the top seven.
-        let shard = &self.shards[(hash >> 40) as usize % SHARDS];
-        shard.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn get<T>(&self, key: u64, read: impl FnOnce(&V) -> T) -> Option<T> {
-        self.shard(key).get(&key).map(read)
-    }
-
-    fn insert(&self, key: u64, value: V) {
-        let mut shard = self.shard(key);
-        if shard.len() < MAX_PER_SHARD {
-            shard.insert(key, value);
-        }
-    }
 }
 
 impl OptimalStrategy {
@@ -202,27 +141,7 @@ impl Strategy for OptimalStrategy {
         if let Some(action) = answers.actions.get(key, |&a| a) {
             return Choice::Act(action);
         }
-        let (form, labels) = canon::canonical_labelled(state, rules);
-        let class = key::rules_key(&form);
-        let known = answers.values.get(class, |values| {
-            actions
-                .iter()
-                .map(|&a| {
-                    let theirs = labels.action(a);
-                    let (_, v) = values
-                        .iter()
-                        .find(|(b, _)| *b == theirs)
-                        .expect("relabelled options are the representative's");
-                    (a, *v)
-                })
-                .collect()
-        });
-        let options: Vec<(Action, f64)> = known.unwrap_or_else(|| {
-            let options = self.options(state, rules);
-            let values = options.iter().map(|&(a, v)| (labels.action(a), v));
-            answers.values.insert(class, values.collect());
-            options
-        });
+        let options = self.options(state, rules);
         let action = best(&options).expect("a decision point has a legal option");
         answers.actions.insert(key, action);
         Choice::Act(action)

@@ -25,6 +25,7 @@ use crate::rules::Rules;
 use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
 use super::layers::{COMPILED_AT, EntryFigures, Figures, Part};
 use super::memo::{self, Memo};
+use super::options::ClassOptions;
 
 /// A memoised optimal-value table for one set of rules, filled on demand — by one thread or
 /// many at once ([`solve_within`] fills it in parallel).
@@ -32,6 +33,8 @@ use super::memo::{self, Memo};
 pub struct Solver {
     rules: Rules,
     memo: Memo,
+    /// The options' values of the decisions asked about ([`Solver::options`]), by class.
+    options: ClassOptions,
 }
 
 impl Solver {
@@ -40,6 +43,7 @@ impl Solver {
         Solver {
             rules,
             memo: Memo::default(),
+            options: ClassOptions::default(),
         }
     }
 
@@ -193,29 +197,34 @@ impl Solver {
     /// The value of each legal option at decision point `state`, in [`State::actions`] order,
     /// read from the table alone (`None` if part of it is unsolved).
     pub fn peek_options(&self, state: &State) -> Option<Vec<(Action, f64)>> {
-        state
-            .actions(&self.rules)
-            .iter()
-            .map(|&action| {
-                let mut next = *state;
-                next.apply_action(&self.rules, action);
-                self.peek(&next).map(|v| (action, v))
-            })
-            .collect()
+        self.options.options(state, &self.rules, || {
+            state
+                .actions(&self.rules)
+                .iter()
+                .map(|&action| {
+                    let mut next = *state;
+                    next.apply_action(&self.rules, action);
+                    self.peek(&next).map(|v| (action, v))
+                })
+                .collect()
+        })
     }
 
     /// The value of each legal option at decision point `state`, solving what is missing.
     pub fn options(&self, state: &State) -> Vec<(Action, f64)> {
         let rules = self.rules;
-        state
-            .actions(&rules)
-            .iter()
-            .map(|&action| {
+        let work_out = || {
+            let actions = state.actions(&rules);
+            let options = actions.iter().map(|&action| {
                 let mut next = *state;
                 next.apply_action(&rules, action);
                 (action, self.value(&next))
-            })
-            .collect()
+            });
+            Some(options.collect())
+        };
+        self.options
+            .options(state, &rules, work_out)
+            .expect("worked out in full")
     }
 }
 
