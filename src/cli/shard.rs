@@ -1,8 +1,8 @@
 //! `--shard K/N`: which part of a run's work this process does.
 //!
 //! raven grows no distribution layer of its own (the engines stay deterministic and
-//! parallel on one machine): a cluster runs the N shards of one run as a job array of its own scheduler,
-//! each shard writes a shard file, and `raven merge` joins them. What makes that exact is that
+//! parallel on one machine): a cluster runs the N shards of one run as a job array of its own
+//! scheduler, each shard writes a shard file, and `raven merge` joins them. What makes that exact is that
 //! every unit of work is deterministic on its own — game `i` draws from streams seeded by
 //! (seed, stealth, `i`), a grid point is solved and evaluated exactly — so a unit gives the
 //! same result in whichever process it runs, and the shards only have to split the units
