@@ -17,16 +17,28 @@ pub const EXCERPT_CHARS: usize = 60;
 /// Reads `path` as UTF-8 text of at most [`MAX_BYTES`]; the error says what is wrong, to
 /// follow "cannot read FILE: " (the caller names the file).
 pub fn read_text(path: &Path) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut bytes = Vec::new();
-    file.take(MAX_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MAX_BYTES {
-        return Err(format!(
+    read_limited(path, MAX_BYTES, || {
+        format!(
             "larger than {} KiB, the limit for a strategy or rules file",
             MAX_BYTES / 1024
-        ));
+        )
+    })
+}
+
+/// Reads `path` as UTF-8 text of at most `max` bytes (`too_large` says so otherwise); the
+/// error says what is wrong, to follow "cannot read FILE: ".
+pub fn read_limited(
+    path: &Path,
+    max: u64,
+    too_large: impl FnOnce() -> String,
+) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > max {
+        return Err(too_large());
     }
     String::from_utf8(bytes).map_err(|e| {
         format!(

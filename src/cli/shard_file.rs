@@ -24,7 +24,6 @@
 //! with no units (more shards than units) has its `#` lines and no CSV at all.
 
 use std::fmt::Display;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -171,7 +170,8 @@ impl ShardFile {
     /// naming the file (and the line).
     pub fn read(path: &Path) -> Result<ShardFile> {
         let name = path.display().to_string();
-        let text = read_limited(path)
+        let too_large = || format!("larger than {} MiB", MAX_BYTES >> 20);
+        let text = crate::input::read_limited(path, MAX_BYTES, too_large)
             .map_err(|e| Error::Input(format!("cannot read shard file {name}: {e}")))?;
         let bad = |line: usize, what: &str| Error::Input(format!("{name}:{line}: {what}"));
         let mut lines = text.split_inclusive('\n');
@@ -248,19 +248,6 @@ impl ShardFile {
     pub fn name(&self) -> String {
         self.path.display().to_string()
     }
-}
-
-/// Reads at most [`MAX_BYTES`] of UTF-8 text.
-fn read_limited(path: &Path) -> std::result::Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut bytes = Vec::new();
-    file.take(MAX_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MAX_BYTES {
-        return Err(format!("larger than {} MiB", MAX_BYTES >> 20));
-    }
-    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
 }
 
 /// `# raven shard K/N of COMMAND, R rows`.
