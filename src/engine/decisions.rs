@@ -28,7 +28,7 @@ use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
 
 use super::exact::{Budget, Exact, Figures, Halt, Measure, second_side_type_odds};
-use super::reach::Met;
+use super::reach::{LANES, Met};
 use super::solve::{Solver, solve_within};
 
 /// A choice *matters* when its best and worst options differ by more than this (one point of
@@ -469,14 +469,17 @@ pub fn decisions_with<S: Strategy + ?Sized>(
     for &i in &order {
         by_kind[i] = walk.value(&State::new(stealths[i]))?;
     }
-    let mut costliest: Vec<Costliest> = Vec::with_capacity(stealths.len());
-    for &stealth in stealths {
-        let mut found = Costliest::new(terms == Terms::Every);
-        walk.reach(&State::new(stealth), &mut |met| {
-            found.add(&solver, rules, met);
+    // The starts followed forwards together, a few to a pass.
+    let roots: Vec<State> = stealths.iter().map(|&s| State::new(s)).collect();
+    let mut costliest: Vec<Costliest> = stealths
+        .iter()
+        .map(|_| Costliest::new(terms == Terms::Every))
+        .collect();
+    for (roots, found) in roots.chunks(LANES).zip(costliest.chunks_mut(LANES)) {
+        walk.reach(roots, &mut |lane, met| {
+            found[lane].add(&solver, rules, met);
             Ok(())
         })?;
-        costliest.push(found);
     }
 
     Ok(stealths

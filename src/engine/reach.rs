@@ -14,6 +14,11 @@
 //! position ([`Exact::straight_through`]), expanded just before that position, and the
 //! retries of side challenges the walk keeps apart ([`Slot::Task`]), expanded in order of
 //! attempts.
+//!
+//! One pass follows up to [`LANES`] starting positions at once (the headline stealths): the
+//! positions they share are expanded once, each carrying one probability per start, and each
+//! start's decisions are visited as a pass of its own would visit them — in the same order,
+//! with the same sums — since a start that does not reach a position adds nothing to it.
 
 use std::collections::BTreeMap;
 
@@ -42,37 +47,55 @@ pub struct Met<'s> {
 /// How many expansions between two looks at the cancel flag.
 const CANCEL_EVERY: usize = 1 << 14;
 
+/// How many starting positions one pass follows at once.
+pub const LANES: usize = 4;
+
+/// A probability of being reached, one per starting position of the pass.
+type Reach = [f64; LANES];
+
+/// `reach` scaled by `weight`, lane by lane.
+#[inline]
+fn scaled(reach: Reach, weight: f64) -> Reach {
+    reach.map(|r| r * weight)
+}
+
 impl<S: Strategy + ?Sized, M: Measure> Exact<'_, S, M> {
-    /// Calls `visit` at every decision a game from `root` can meet, with its probability of
-    /// being reached: a decision met along several paths that the walk memoised is visited
-    /// once with their summed probability, otherwise once per path. Every visit's `reach` is
-    /// the weight of that decision's term in [`Exact::value`]`(root)`.
+    /// Calls `visit(i, met)` at every decision a game from `roots[i]` can meet, with its
+    /// probability of being reached: a decision met along several paths that the walk
+    /// memoised is visited once with their summed probability, otherwise once per path.
+    /// Every visit's `reach` is the weight of that decision's term in
+    /// [`Exact::value`]`(roots[i])`.
     ///
-    /// `root` must have been walked ([`Exact::value`]) by this walker, made with
+    /// At most [`LANES`] roots, each walked ([`Exact::value`]) by this walker, made with
     /// [`Exact::recording_positions`].
     pub fn reach(
         &self,
-        root: &State,
-        visit: &mut dyn FnMut(Met<'_>) -> Result<(), Halt>,
+        roots: &[State],
+        visit: &mut dyn FnMut(usize, Met<'_>) -> Result<(), Halt>,
     ) -> Result<(), Halt> {
+        assert!(roots.len() <= LANES, "at most {LANES} roots a pass");
         let positions = self
             .positions
             .as_deref()
             .expect("a walk that records its positions");
         let mut pass = Pass {
             walk: self,
-            reach: vec![0.0; positions.len()],
+            reach: vec![[0.0; LANES]; positions.len()],
             retries: BTreeMap::new(),
             through: BTreeMap::new(),
             visit,
             expanded: 0,
         };
-        pass.expand(root, false, 1.0, positions.len())?;
+        for (lane, root) in roots.iter().enumerate() {
+            let mut reach = [0.0; LANES];
+            reach[lane] = 1.0;
+            pass.expand(root, false, reach, positions.len())?;
+        }
         pass.retries(positions.len())?;
         for at in (0..positions.len()).rev() {
             pass.through(at)?;
             let reach = pass.reach[at];
-            if reach != 0.0 {
+            if reach.iter().any(|&r| r != 0.0) {
                 let (state, pending) = positions[at];
                 pass.expand(&state, pending, reach, at)?;
                 pass.retries(at)?;
@@ -84,26 +107,32 @@ impl<S: Strategy + ?Sized, M: Measure> Exact<'_, S, M> {
 
 /// A position gathered before it is expanded: one representative of its key, whether its
 /// second side type is pending, and the probability gathered so far.
-type Gathered = (State, bool, f64);
+type Gathered = (State, bool, Reach);
 
 /// The state of one forward pass.
 struct Pass<'p, 'a, S: ?Sized, M: Measure> {
     walk: &'p Exact<'a, S, M>,
     /// Per memoised position, the probability pushed to it so far.
-    reach: Vec<f64>,
+    reach: Vec<Reach>,
     /// Side-challenge retries met in the current expansion, by (Tough Challenge, side
     /// challenge, attempts, key): each reaches only retries later in that order.
     retries: BTreeMap<(u8, u8, u8, u128), Gathered>,
     /// Decisions that lead straight to a memoised position, by (that position's index, key).
     through: BTreeMap<(u32, u128), Gathered>,
-    visit: &'p mut dyn FnMut(Met<'_>) -> Result<(), Halt>,
+    visit: &'p mut dyn FnMut(usize, Met<'_>) -> Result<(), Halt>,
     expanded: usize,
 }
 
 impl<S: Strategy + ?Sized, M: Measure> Pass<'_, '_, S, M> {
     /// Visits `state`, if it is a decision, and pushes `reach` down its edges. `at`: the
     /// memoised positions below it are still to be expanded.
-    fn expand(&mut self, state: &State, pending: bool, reach: f64, at: usize) -> Result<(), Halt> {
+    fn expand(
+        &mut self,
+        state: &State,
+        pending: bool,
+        reach: Reach,
+        at: usize,
+    ) -> Result<(), Halt> {
         self.expanded += 1;
         if self.expanded.is_multiple_of(CANCEL_EVERY) {
             self.walk.budget.check_cancel()?;
@@ -114,13 +143,17 @@ impl<S: Strategy + ?Sized, M: Measure> Pass<'_, '_, S, M> {
             Node::Over(_) => return Ok(()),
             Node::Decision(decision) => {
                 let choice = self.walk.strategy.decide(state, rules, decision);
-                (self.visit)(Met {
-                    state,
-                    decision,
-                    choice,
-                    pending,
-                    reach,
-                })?;
+                // A start that does not reach it does not meet it.
+                for (lane, &reach) in reach.iter().enumerate().filter(|(_, r)| **r != 0.0) {
+                    let met = Met {
+                        state,
+                        decision,
+                        choice,
+                        pending,
+                        reach,
+                    };
+                    (self.visit)(lane, met)?;
+                }
                 Some(choice)
             }
             Node::Chance(_) => None,
@@ -130,10 +163,10 @@ impl<S: Strategy + ?Sized, M: Measure> Pass<'_, '_, S, M> {
             if rolled_on_leaving(&next, pending) {
                 for (second, p) in second_side_type_odds() {
                     let rolled = next.with_second_side_type(second);
-                    self.enter(&rolled, false, reach * weight * p, at)?;
+                    self.enter(&rolled, false, scaled(scaled(reach, weight), p), at)?;
                 }
             } else {
-                self.enter(&next, pending, reach * weight, at)?;
+                self.enter(&next, pending, scaled(reach, weight), at)?;
             }
         }
         Ok(())
@@ -141,19 +174,22 @@ impl<S: Strategy + ?Sized, M: Measure> Pass<'_, '_, S, M> {
 
     /// Pushes `reach` to `state`: to its memoised entry if it has one still to be expanded,
     /// to the gathered retries if it is one, else through it at once.
-    fn enter(&mut self, state: &State, pending: bool, reach: f64, at: usize) -> Result<(), Halt> {
+    fn enter(&mut self, state: &State, pending: bool, reach: Reach, at: usize) -> Result<(), Halt> {
         match self.walk.slot(state, pending) {
             Some(Slot::Global(key)) => {
                 if let Some(&i) = self.walk.memo.get(&key) {
                     if (i as usize) < at {
-                        self.reach[i as usize] += reach;
+                        add(&mut self.reach[i as usize], reach);
                         return Ok(());
                     }
                 } else if let Some(i) = self.straight_through(state, pending)
                     && (i as usize) < at
                 {
                     let entry = self.through.entry((i, key));
-                    entry.or_insert((*state, pending, 0.0)).2 += reach;
+                    add(
+                        &mut entry.or_insert((*state, pending, [0.0; LANES])).2,
+                        reach,
+                    );
                     return Ok(());
                 }
             }
@@ -163,10 +199,11 @@ impl<S: Strategy + ?Sized, M: Measure> Pass<'_, '_, S, M> {
                     _ => 0,
                 };
                 let order = (tough, index, state.attempts(), key);
-                self.retries
-                    .entry(order)
-                    .or_insert((*state, pending, 0.0))
-                    .2 += reach;
+                let entry = self.retries.entry(order);
+                add(
+                    &mut entry.or_insert((*state, pending, [0.0; LANES])).2,
+                    reach,
+                );
                 return Ok(());
             }
             None => {}
@@ -206,5 +243,13 @@ impl<S: Strategy + ?Sized, M: Measure> Pass<'_, '_, S, M> {
             self.expand(&state, pending, reach, at)?;
         }
         Ok(())
+    }
+}
+
+/// Adds `reach` to `to`, lane by lane.
+#[inline]
+fn add(to: &mut Reach, reach: Reach) {
+    for (to, r) in to.iter_mut().zip(reach) {
+        *to += r;
     }
 }
