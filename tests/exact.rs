@@ -467,6 +467,27 @@ fn cli_bad_input_exits_2_and_too_large_exits_1() {
                 "more than 1000 memoised positions",
             ));
     }
+    // The same limit in bytes: 1 MiB holds about 5,500 positions.
+    raven()
+        .args(["exact", "--strategy", "random", "--stealth", "2"])
+        .args(["--max-memory", "1M"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "more than 5518 memoised positions",
+        ))
+        .stderr(predicates::str::contains("raise --max-memory"));
+    for bad in [
+        &["--max-memory", "6Q"][..],
+        &["--max-memory", "1K"],
+        &["--max-memory", "1G", "--max-states", "5"],
+    ] {
+        raven()
+            .args(["exact", "--stealth", "2"])
+            .args(bad)
+            .assert()
+            .code(2);
+    }
 }
 
 /// Every bundled strategy at stealth 10 (main-text): Monte Carlo (1,000,000 games) agrees with

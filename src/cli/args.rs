@@ -53,9 +53,14 @@ pub struct ExactEngineArgs {
     // `default_value`, not `default_values_t`: help shows the default as it must be typed.
     #[arg(long, default_value = "8,10,12", value_parser = bounds::stealths)]
     pub stealth: StealthList,
-    /// Give up past this many memoised positions (about 190 bytes each at the peak).
-    #[arg(long, default_value_t = 30_000_000, value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_states: u64,
+    /// Give up, with a clear message, before the memoised positions would take more than
+    /// this much memory (estimated at about 190 bytes a position at the peak): a size such as
+    /// `6G`, `512M` or `1.5GiB` (powers of 1024).
+    #[arg(long, default_value = "6G", value_parser = bounds::memory_size, conflicts_with = "max_states")]
+    pub max_memory: u64,
+    /// The same limit as a number of memoised positions, instead of `--max-memory`.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: Option<u64>,
     /// Worker threads (default: all cores); the results do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
@@ -66,7 +71,7 @@ pub struct ExactEngineArgs {
 
 impl ExactEngineArgs {
     /// Runs one exact-engine job the way every such command does: in the `--threads` pool,
-    /// under a spinner saying `what` (unless `--quiet`), within `--max-states`, with the
+    /// under a spinner saying `what` (unless `--quiet`), within `--max-memory`, with the
     /// signal flag polled so that a signal lets it unwind and remove reserved files.
     pub fn run_job<T: Send>(
         &self,
@@ -96,10 +101,14 @@ impl ExactEngineArgs {
 
 impl ExactEngineArgs {
     /// The budget every exact evaluation and solve of the command runs under: `--max-states`
-    /// each; stopped when any of `cancel` is raised (Ctrl-C, a sibling job that failed).
+    /// positions, or as many as `--max-memory` holds, each; stopped when any of `cancel` is
+    /// raised (Ctrl-C, a sibling job that failed).
     pub fn budget<'a>(&self, cancel: &'a [&'a AtomicBool]) -> crate::engine::Budget<'a> {
+        let states = self
+            .max_states
+            .unwrap_or((self.max_memory as f64 / crate::engine::BYTES_PER_STATE) as u64);
         crate::engine::Budget {
-            max_states: usize::try_from(self.max_states).unwrap_or(usize::MAX),
+            max_states: usize::try_from(states).unwrap_or(usize::MAX),
             cancel,
         }
     }
@@ -188,7 +197,7 @@ pub fn load_strategy(name: &str) -> Result<Box<dyn Strategy>> {
 }
 
 /// The most positions the optimal strategy's table may hold when a Monte Carlo command or
-/// `play` solves it (about 5.5 GiB at the peak): the same default as `--max-states`.
+/// `play` solves it (about 5.3 GiB at the peak, within the default `--max-memory` of 6G).
 pub const OPTIMAL_TABLE_LIMIT: usize = 30_000_000;
 
 /// `strategy` ready to play games at `stealths` under `rules`: the optimal strategy is

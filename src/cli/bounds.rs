@@ -202,6 +202,43 @@ fn stealth_range(item: &str) -> Result<(u8, u8), String> {
     }
 }
 
+/// Least `--max-memory`: below it not even the first complication roll's positions fit.
+pub const MIN_MEMORY: u64 = 1 << 20;
+
+/// `--max-memory SIZE`: bytes, with an optional unit `K`, `M`, `G` or `T` (powers of 1024;
+/// `KB`, `KiB` and the like read the same, in any case), a decimal fraction allowed:
+/// `6G`, `512MiB`, `1.5g`. At least [`MIN_MEMORY`].
+pub fn memory_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let digits = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits);
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        other => {
+            return Err(format!(
+                "unknown unit `{other}` in `{text}`: use K, M, G or T (powers of 1024), e.g. 6G"
+            ));
+        }
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size: a number and a unit, e.g. 6G or 512M"))?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !bytes.is_finite() || bytes >= u64::MAX as f64 {
+        return Err(format!("`{text}` is far more memory than any machine has"));
+    }
+    if bytes < MIN_MEMORY as f64 {
+        return Err(format!("`{text}` is less than the least budget, 1M"));
+    }
+    Ok(bytes as u64)
+}
+
 /// `--stealth LIST`: values and ranges (`0..=3,8,10..12`), no stealth twice.
 pub fn stealths(text: &str) -> Result<StealthList, String> {
     text.parse()
@@ -244,6 +281,24 @@ pub fn grid_points(counts: impl IntoIterator<Item = usize>) -> Result<usize, Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memory_sizes_read_units_in_powers_of_1024() {
+        assert_eq!(memory_size("6G"), Ok(6 << 30));
+        assert_eq!(memory_size("512MiB"), Ok(512 << 20));
+        assert_eq!(memory_size("1.5g"), Ok(3 << 29));
+        assert_eq!(memory_size("2 GB"), Ok(2 << 30));
+        assert_eq!(memory_size("1048576"), Ok(1 << 20));
+        assert!(memory_size("1K").unwrap_err().contains("least"));
+        assert!(memory_size("6Q").unwrap_err().contains("unknown unit"));
+        assert!(memory_size("G").unwrap_err().contains("not a size"));
+        assert!(memory_size("1.2.3G").unwrap_err().contains("not a size"));
+        assert!(
+            memory_size("99999999999T")
+                .unwrap_err()
+                .contains("far more")
+        );
+    }
 
     #[test]
     fn bounds_are_inclusive_and_stated() {

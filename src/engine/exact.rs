@@ -214,7 +214,7 @@ pub const BYTES_PER_STATE: f64 = 190.0;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "the evaluation needs more than {limit} memoised positions (about {:.1} GiB at its peak) — \
-     raise --max-states if the memory allows, or use Monte Carlo (`raven simulate`); high \
+     raise --max-memory if the machine has it, or use Monte Carlo (`raven simulate`); high \
      starting stealth and strategies that pick their team from the complications or retry \
      often reach the most positions",
     *limit as f64 * BYTES_PER_STATE / f64::from(1u32 << 30)

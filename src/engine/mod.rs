@@ -19,7 +19,8 @@ mod successors;
 
 pub use decisions::{ByKind, DecisionKind, Decisions, Terms, decisions, decisions_with};
 pub use exact::{
-    Budget, Exact, ExactRun, Figures, Halt, Measure, TooLarge, exact, exact_limited, exact_within,
+    BYTES_PER_STATE, Budget, Exact, ExactRun, Figures, Halt, Measure, TooLarge, exact,
+    exact_limited, exact_within,
 };
 pub use montecarlo::{Cancelled, Job, Tally, simulate};
 pub use optimal::{OptimalStrategy, resolve};

@@ -318,7 +318,7 @@ pub fn readme(balance: &Balance, charts: &[(String, String)]) -> String {
             "\n≈: Monte Carlo estimate ({} games, 95% interval in `win-rates.csv`). The exact \
              evaluation of {} needs more than {} memoised positions, over this report's budget: \
              these strategies pick their team from the complications rolled, so every possible \
-             team has its own run and finale to evaluate. `raven exact --max-states` can go \
+             team has its own run and finale to evaluate. `raven exact --max-memory` can go \
              further on a machine with more memory.",
             balance
                 .win_rates
