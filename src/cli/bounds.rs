@@ -214,15 +214,16 @@ pub fn memory_size(text: &str) -> Result<u64, String> {
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(text.len());
     let (number, unit) = text.split_at(digits);
-    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+    let unit = unit.trim();
+    let shift = match unit.to_ascii_lowercase().as_str() {
         "" | "b" => 0,
         "k" | "kb" | "kib" => 10,
         "m" | "mb" | "mib" => 20,
         "g" | "gb" | "gib" => 30,
         "t" | "tb" | "tib" => 40,
-        other => {
+        _ => {
             return Err(format!(
-                "unknown unit `{other}` in `{text}`: use K, M, G or T (powers of 1024), e.g. 6G"
+                "unknown unit `{unit}` in `{text}`: use K, M, G or T (powers of 1024), e.g. 6G"
             ));
         }
     };

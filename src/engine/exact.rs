@@ -213,15 +213,25 @@ pub const BYTES_PER_STATE: f64 = 190.0;
 /// The evaluation needed more memoised states than allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the evaluation needs more than {limit} memoised positions (about {:.1} GiB at its peak) — \
+    "the evaluation needs more than {limit} memoised positions (about {} at its peak) — \
      raise --max-memory if the machine has it, or use Monte Carlo (`raven simulate`); high \
      starting stealth and strategies that pick their team from the complications or retry \
      often reach the most positions",
-    *limit as f64 * BYTES_PER_STATE / f64::from(1u32 << 30)
+    size(*limit as f64 * BYTES_PER_STATE)
 )]
 pub struct TooLarge {
     /// The limit that was reached.
     pub limit: usize,
+}
+
+/// `bytes` for people: MiB below a GiB, else GiB with one decimal.
+fn size(bytes: f64) -> String {
+    const MIB: f64 = (1u64 << 20) as f64;
+    if bytes < 1024.0 * MIB {
+        format!("{:.0} MiB", bytes / MIB)
+    } else {
+        format!("{:.1} GiB", bytes / (1024.0 * MIB))
+    }
 }
 
 /// Why an exact evaluation or a solve stopped before its answer.
