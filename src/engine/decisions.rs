@@ -132,6 +132,21 @@ pub const TOP: usize = 10;
 /// The [`Measure`] of the decomposition: the optimal value of every option from `solver`.
 pub struct Regret<'s> {
     solver: &'s Solver,
+    /// Whether the walk meets positions by canonical class already (a strategy that reads
+    /// only what the rules read, [`Sight::RulesOnly`]): then every class is met once, and
+    /// the solver's options are worked out rather than kept by class.
+    by_class: bool,
+}
+
+impl Regret<'_> {
+    /// The optimal value of every option at `state`.
+    fn options(&self, state: &State) -> Vec<(Action, f64)> {
+        if self.by_class {
+            self.solver.worked_out_options(state)
+        } else {
+            self.solver.options(state)
+        }
+    }
 }
 
 impl Measure for Regret<'_> {
@@ -181,7 +196,7 @@ impl Measure for Regret<'_> {
         }
         if !pending {
             return Ok(Some(
-                Shortfall::at(self.solver, state, decision, choice).by_kind(),
+                Shortfall::of(&self.options(state), decision, choice).by_kind(),
             ));
         }
         // The optimal values read the second side type the strategy does not: its
@@ -189,7 +204,7 @@ impl Measure for Regret<'_> {
         let mut local = ByKind::default();
         for (second, p) in second_side_type_odds() {
             let rolled = state.with_second_side_type(second);
-            let shortfall = Shortfall::at(self.solver, &rolled, decision, choice);
+            let shortfall = Shortfall::of(&self.options(&rolled), decision, choice);
             Self::add_scaled(&mut local, &shortfall.by_kind(), p);
         }
         Ok(Some(local))
@@ -217,9 +232,9 @@ struct Shortfall {
 }
 
 impl Shortfall {
-    /// The shortfall of `choice` at `state`, a position with every die rolled.
-    fn at(solver: &Solver, state: &State, decision: Decision, choice: Choice) -> Shortfall {
-        let options = solver.options(state);
+    /// The shortfall of `choice` among `options` (every legal option's optimal value at a
+    /// position with every die rolled).
+    fn of(options: &[(Action, f64)], decision: Decision, choice: Choice) -> Shortfall {
         let best = options
             .iter()
             .copied()
@@ -372,7 +387,7 @@ impl Costliest {
         if self.by_kind.is_none() && reach * solver.value(state) <= self.bar() {
             return;
         }
-        let shortfall = Shortfall::at(solver, state, met.decision, met.choice);
+        let shortfall = Shortfall::of(&solver.options(state), met.decision, met.choice);
         let costly = Costly {
             state: *state,
             decision: met.decision,
@@ -463,8 +478,11 @@ pub fn decisions_with<S: Strategy + ?Sized>(
         wins[i] = exact.value(&State::new(stealths[i]))?.win;
     }
     drop(exact);
-    let mut walk = Exact::with_measure(rules, strategy, Regret { solver: &solver }, budget)
-        .recording_positions();
+    let regret = Regret {
+        solver: &solver,
+        by_class: matches!(strategy.sight(&State::new(0), rules), Sight::RulesOnly),
+    };
+    let mut walk = Exact::with_measure(rules, strategy, regret, budget).recording_positions();
     let mut by_kind = vec![ByKind::default(); stealths.len()];
     for &i in &order {
         by_kind[i] = walk.value(&State::new(stealths[i]))?;

@@ -210,21 +210,28 @@ impl Solver {
         })
     }
 
-    /// The value of each legal option at decision point `state`, solving what is missing.
+    /// The value of each legal option at decision point `state`, solving what is missing;
+    /// kept by canonical class, so that a position of a class met before costs a canonical
+    /// form and a lookup.
     pub fn options(&self, state: &State) -> Vec<(Action, f64)> {
-        let rules = self.rules;
-        let work_out = || {
-            let actions = state.actions(&rules);
-            let options = actions.iter().map(|&action| {
-                let mut next = *state;
-                next.apply_action(&rules, action);
-                (action, self.value(&next))
-            });
-            Some(options.collect())
-        };
         self.options
-            .options(state, &rules, work_out)
+            .options(state, &self.rules, || Some(self.worked_out_options(state)))
             .expect("worked out in full")
+    }
+
+    /// [`Solver::options`] worked out from the table, not kept: for a caller that meets each
+    /// canonical class once (one walking canonical positions), where keeping them by class
+    /// would only add a canonical form and an insertion to every call.
+    pub fn worked_out_options(&self, state: &State) -> Vec<(Action, f64)> {
+        let actions = state.actions(&self.rules);
+        actions
+            .iter()
+            .map(|&action| {
+                let mut next = *state;
+                next.apply_action(&self.rules, action);
+                (action, self.value(&next))
+            })
+            .collect()
     }
 }
 
