@@ -68,6 +68,7 @@ fn explore_refuses_bad_grids_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.csv");
     let out = out.to_str().unwrap();
+    let svg = dir.path().join("x.svg").to_str().unwrap().to_string();
     for (args, says) in [
         (
             vec!["explore", "--param", "colour=3", "--out", out],
@@ -103,9 +104,13 @@ fn explore_refuses_bad_grids_before_any_work() {
                 "--param",
                 "team-size=1..3",
                 "--chart",
-                "x.svg",
+                &svg,
+                "--shard",
+                "1/2",
+                "--out",
+                out,
             ],
-            "--chart draws one parameter",
+            "leave --chart out",
         ),
         (
             vec![
@@ -124,4 +129,45 @@ fn explore_refuses_bad_grids_before_any_work() {
         assert!(line.contains(says), "{args:?}: {line}");
     }
     assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
+fn explore_draws_two_parameters_as_a_heat_map_with_a_cell_per_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("heat.svg");
+    // threshold=3 is below the printed eased threshold (4): those points are skipped.
+    let text = stdout(&[
+        "explore",
+        "--param",
+        "run-challenges=0..2",
+        "--param",
+        "threshold=3..4",
+        "--strategy",
+        "reference",
+        "--stealth",
+        "6",
+        "--quiet",
+        "--chart",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(text.contains("skipped 3 point(s)"), "{text}");
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert_chart_renders("explore-heat", &drawn);
+    let document = roxmltree::Document::parse(&drawn).expect("well-formed SVG");
+    let classed = |class: &str| {
+        document
+            .descendants()
+            .filter(|n| {
+                n.attribute("class")
+                    .is_some_and(|c| c.split(' ').any(|c| c == class))
+            })
+            .count()
+    };
+    // (optimal, reference) × stealth 6 × 3 × 2 points, of which 3 per panel skipped.
+    assert_eq!(classed("panel"), 2);
+    assert_eq!(classed("cell"), 12);
+    assert_eq!(classed("skipped"), 6);
+    assert_eq!(classed("value"), 6);
+    assert_eq!(classed("legend"), 1);
+    assert!(drawn.contains("run-challenges × threshold"), "{drawn}");
 }

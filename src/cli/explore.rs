@@ -1,7 +1,8 @@
 //! `raven explore`: the game's own numbers (design parameters, docs/rules.md) varied over a
 //! grid, each point evaluated exactly — optimal play solved, and each chosen strategy's exact
-//! win probability — per starting stealth. Tidy CSV, a line chart, and a target mode ("which
-//! values put optimal play at stealth 10 inside 45–55 %?").
+//! win probability — per starting stealth. Tidy CSV, a chart (a line chart of one parameter,
+//! a heat map of two), and a target mode ("which values put optimal play at stealth 10 inside
+//! 45–55 %?").
 //!
 //! With `--shard K/N` a run solves and evaluates every N-th valid grid point (points differ
 //! in cost along an axis, so dealing them out balances the shards) and writes their rows,
@@ -16,7 +17,7 @@ use rayon::prelude::*;
 
 use crate::engine::{Halt, Solver, exact_within, solve_within};
 use crate::error::{Error, Result};
-use crate::report::chart::{Series, line_chart};
+use crate::report::chart::{Cells, HeatAxis, HeatMap, Series, heat_map, line_chart};
 use crate::rules::{Design, Rules};
 use crate::strategy::{OPTIMAL, REFERENCE};
 
@@ -60,8 +61,12 @@ pub struct ExploreArgs {
     /// Write tidy CSV here (`-` for standard output instead of the table).
     #[arg(long, value_name = "FILE|-")]
     pub out: Option<PathBuf>,
-    /// Write an SVG line chart (win probability against the parameter, one line per strategy
-    /// and stealth; one parameter only).
+    /// Write an SVG chart. One `--param`: a line chart, win probability against the
+    /// parameter, a line per strategy and stealth. Two: a heat map, the first parameter across
+    /// and the second up, a panel per method (rows: optimal, then each `--strategy`) and
+    /// stealth (columns), each cell coloured by win probability on a 0–100% scale and
+    /// labelled where it has room; points that are not a valid design are hatched. Not with
+    /// `--shard`.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<PathBuf>,
     #[command(flatten)]
@@ -170,11 +175,6 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
         && a.key == b.key
     {
         return Err(Error::Input(format!("--param {} is given twice", a.key)));
-    }
-    if args.chart.is_some() && args.params.len() != 1 {
-        return Err(Error::Input(
-            "--chart draws one parameter; give --param once".into(),
-        ));
     }
     let base = args.rules.rules()?;
     let names: Vec<&str> = args
@@ -326,31 +326,8 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
     }
     let rows = rows.into_iter().map(|(_, row)| row);
 
-    if let (Some(mut file), [axis]) = (chart, args.params.as_slice()) {
-        let series: Vec<Series> = labels
-            .iter()
-            .enumerate()
-            .flat_map(|(k, label)| {
-                let results = &results;
-                let points = &points;
-                stealths.iter().enumerate().map(move |(j, stealth)| Series {
-                    name: format!("{label} @{stealth}"),
-                    points: points
-                        .iter()
-                        .zip(results)
-                        .filter_map(|(p, wins)| Some((axis_number(&p.values[0])?, wins[k][j])))
-                        .collect(),
-                    intervals: Vec::new(),
-                    dashed: false,
-                })
-            })
-            .collect();
-        let svg = line_chart(
-            &format!("Win probability against {} ({base})", axis.key),
-            &axis.key,
-            "P(win)",
-            &series,
-        );
+    if let Some(mut file) = chart {
+        let svg = chart_svg(args, &base, &labels, &points, &results);
         file.writer().extend_from_slice(svg.as_bytes());
         file.commit()?;
     }
@@ -414,6 +391,111 @@ fn grid(base: &Rules, axes: &[Axis]) -> Result<(Vec<Point>, Vec<String>)> {
         )));
     }
     Ok((points, skipped))
+}
+
+/// `--chart`'s drawing: a line chart of one parameter, a heat map of two.
+fn chart_svg(
+    args: &ExploreArgs,
+    base: &Rules,
+    labels: &[String],
+    points: &[Point],
+    results: &[Vec<Vec<f64>>],
+) -> String {
+    match args.params.as_slice() {
+        [x, y] => heat_map_svg(args, base, (x, y), labels, points, results),
+        [axis, ..] => line_chart_svg(args, base, axis, labels, points, results),
+        // Not reached: clap requires a --param, and `run` refuses a third before the work.
+        [] => String::new(),
+    }
+}
+
+/// Win probability against one parameter: a line per (method, stealth).
+fn line_chart_svg(
+    args: &ExploreArgs,
+    base: &Rules,
+    axis: &Axis,
+    labels: &[String],
+    points: &[Point],
+    results: &[Vec<Vec<f64>>],
+) -> String {
+    let stealths = &args.exact.stealth;
+    let series: Vec<Series> = labels
+        .iter()
+        .enumerate()
+        .flat_map(|(k, label)| {
+            stealths.iter().enumerate().map(move |(j, stealth)| Series {
+                name: format!("{label} @{stealth}"),
+                points: points
+                    .iter()
+                    .zip(results)
+                    .filter_map(|(p, wins)| Some((axis_number(&p.values[0])?, wins[k][j])))
+                    .collect(),
+                intervals: Vec::new(),
+                dashed: false,
+            })
+        })
+        .collect();
+    line_chart(
+        &format!("Win probability against {} ({base})", axis.key),
+        &axis.key,
+        "P(win)",
+        &series,
+    )
+}
+
+/// Win probability over two parameters: a panel per method (rows: optimal play, then each
+/// strategy) and stealth (columns), a cell per grid point; points skipped as invalid designs
+/// have no result and are drawn hatched.
+fn heat_map_svg(
+    args: &ExploreArgs,
+    base: &Rules,
+    (x, y): (&Axis, &Axis),
+    labels: &[String],
+    points: &[Point],
+    results: &[Vec<Vec<f64>>],
+) -> String {
+    let stealths = &args.exact.stealth;
+    // Each cell's results, found once by the point's (x, y) values rather than by the grid's
+    // order; a skipped point has none.
+    let found: Vec<Vec<Option<&Vec<Vec<f64>>>>> = y
+        .values
+        .iter()
+        .map(|yv| {
+            x.values
+                .iter()
+                .map(|xv| {
+                    points
+                        .iter()
+                        .position(|p| p.values.first() == Some(xv) && p.values.get(1) == Some(yv))
+                        .and_then(|i| results.get(i))
+                })
+                .collect()
+        })
+        .collect();
+    let panel = |k: usize, j: usize| -> Cells {
+        found
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|wins| wins.and_then(|w| w.get(k)?.get(j).copied()))
+                    .collect()
+            })
+            .collect()
+    };
+    let axis = |a: &Axis| HeatAxis {
+        label: a.key.clone(),
+        values: a.values.clone(),
+    };
+    heat_map(&HeatMap {
+        title: format!("Win probability over {} × {} ({base})", x.key, y.key),
+        x: axis(x),
+        y: axis(y),
+        rows: labels.to_vec(),
+        columns: stealths.iter().map(|s| format!("stealth {s}")).collect(),
+        panels: (0..labels.len())
+            .map(|k| (0..stealths.len()).map(|j| panel(k, j)).collect())
+            .collect(),
+    })
 }
 
 /// A parameter value as a number for the chart's axis (`yes` 1, `no` 0, `team` 0).
