@@ -8,7 +8,7 @@
 #   3. In a second game, Ctrl-D at the first prompt abandons it: an ABANDONED line, exit 0.
 #
 # Usage: RAVEN=target/release/raven sh tests/tmux_advisor.sh   (needs tmux on PATH)
-# `cargo test --release --test advisor` runs it when tmux is installed.
+# `cargo test --release --test it advisor::` runs it when tmux is installed.
 set -eu
 
 RAVEN=${RAVEN:-target/release/raven}

@@ -1,6 +1,6 @@
 //! `raven explore`: design parameters over a grid, each point solved and evaluated exactly.
 
-mod common;
+use crate::common;
 
 use common::{assert_chart_renders, entries, refused, stdout};
 

@@ -2,7 +2,7 @@
 //! against a plain memoised expectimax that keys every position by its full labelled state:
 //! no symmetry, no dense index, nothing shared with the engine but the state machine.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -1,5 +1,5 @@
 //! The exact and optimal engines against hand-derived closed forms, against Monte Carlo, and
-//! against each other. Run in release (`cargo test --release --test exact`): about a minute
+//! against each other. Run in release (`cargo test --release --test it exact::`): about a minute
 //! on two cores.
 
 use std::sync::OnceLock;

@@ -2,7 +2,7 @@
 //! run's inputs on its first line, the long-running commands' common flags, completions and
 //! manual pages generated from the command line definition.
 
-mod common;
+use crate::common;
 
 use common::{raven, refused, stdout, widest_line};
 

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-mod common;
+use crate::common;
 
 use common::raven;
 

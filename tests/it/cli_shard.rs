@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 
 use common::{entries, raven, refused, stdout};
 
@@ -303,8 +303,8 @@ fn bad_shard_arguments_are_refused_before_any_work() {
 /// The Slurm script of docs/ is the one the README shows, line for line (its comments aside).
 #[test]
 fn the_readme_shows_the_slurm_script() {
-    let script = include_str!("../docs/slurm-sweep.sh");
-    let readme = include_str!("../README.md");
+    let script = include_str!("../../docs/slurm-sweep.sh");
+    let readme = include_str!("../../README.md");
     for line in script.lines().filter(|l| !l.starts_with("# ") && *l != "#") {
         assert!(
             readme.contains(line),

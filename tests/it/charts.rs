@@ -1,9 +1,9 @@
 //! Every chart of the report, drawn from a report-sized set of results (every strategy of the
 //! playbook, stealth 0..=16, both presets, every rule variant at 8, 10 and 12) and rendered
-//! with a real SVG renderer. The numbers are made up, so this runs in a moment; `tests/report.rs`
+//! with a real SVG renderer. The numbers are made up, so this runs in a moment; `tests/it/report.rs`
 //! renders the charts of a real (small) report as well.
 
-mod common;
+use crate::common;
 
 use raven::engine::Tally;
 use raven::report::balance::{Balance, VariantRow, variant_chart, win_chart};

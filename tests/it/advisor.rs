@@ -5,7 +5,7 @@
 //! the optimal win probability the solver gives it, the best marked. The same session in a
 //! real terminal is `tests/tmux_advisor.sh`, run by the last test when tmux is installed.
 
-mod common;
+use crate::common;
 
 use common::raven;
 use raven::engine::{Observer, Solver, play_seeded};

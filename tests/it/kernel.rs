@@ -94,7 +94,7 @@ fn coarse_kernel_plays_the_step_by_step_games() {
 /// Golden first outputs of the kernel: the end of the first games of the default seed
 /// (reference, main-text, stealth 10), as `(won, stealth left, team size, deaths)`. Any change
 /// to the seeding, the dice, the rules or the reference strategy moves them; updating them
-/// must be deliberate (see the golden 1M-game count in `tests/montecarlo.rs`).
+/// must be deliberate (see the golden 1M-game count in `tests/it/montecarlo.rs`).
 #[test]
 fn golden_first_games() {
     let first: Vec<(bool, u8, u8, u8)> = (0..8)

@@ -4,7 +4,7 @@
 //! against their closed forms; and the layered solver is checked against a plain expectimax
 //! over labelled states on designs whose whole game is small. Run in release.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use predicates::prelude::*;
 
-mod common;
+use crate::common;
 
 use common::{file, raven};
 

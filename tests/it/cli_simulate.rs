@@ -4,7 +4,7 @@
 use predicates::prelude::*;
 use serde::Deserialize;
 
-mod common;
+use crate::common;
 
 use common::{entries, raven};
 

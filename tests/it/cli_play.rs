@@ -2,7 +2,7 @@
 //! through the binary, which must agree with the library), and bad input is refused with exit
 //! code 2 and one clear error line.
 
-mod common;
+use crate::common;
 
 use common::raven;
 use raven::engine::play_seeded;
@@ -11,7 +11,7 @@ use raven::rules::{PRESETS, Rules};
 use raven::strategy::{BUILT_IN, built_in};
 
 /// The strategies played here: the reference and the random one (which reaches every branch
-/// of the rules). `optimal` is left to `tests/exact.rs`: it solves before it plays.
+/// of the rules). `optimal` is left to `tests/it/exact.rs`: it solves before it plays.
 const PLAYED: [&str; 2] = ["reference", "random"];
 
 /// The outcome `raven play` should print for these arguments (stealth 10, game 0 defaults).
