@@ -27,7 +27,7 @@ use crate::game::{Action, Decision, Node, State, canon};
 use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
 
-use super::exact::{Budget, Exact, Figures, Halt, Measure, second_side_type_odds};
+use super::exact::{Budget, Exact, Halt, Measure, exact_within, second_side_type_odds};
 use super::reach::{LANES, Met};
 use super::solve::{Solver, solve_within};
 
@@ -469,15 +469,16 @@ pub fn decisions_with<S: Strategy + ?Sized>(
     terms: Terms,
 ) -> Result<Vec<Decisions>, Halt> {
     let solver = Solver::new(*rules);
-    let optimal = solve_within(&solver, stealths, &budget)?;
-    let mut exact = Exact::with_measure(rules, strategy, Figures, budget);
+    // The optimal values and the strategy's own do not depend on each other: side by side,
+    // the strategy's by whichever exact engine suits it (in layers where it can).
+    let (optimal, exact) = rayon::join(
+        || solve_within(&solver, stealths, &budget),
+        || exact_within(rules, strategy, stealths, budget),
+    );
+    let optimal = optimal?;
+    let wins: Vec<f64> = exact?.expectations.iter().map(|e| e.win).collect();
     let mut order: Vec<usize> = (0..stealths.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(stealths[i]));
-    let mut wins = vec![0.0; stealths.len()];
-    for &i in &order {
-        wins[i] = exact.value(&State::new(stealths[i]))?.win;
-    }
-    drop(exact);
     let regret = Regret {
         solver: &solver,
         by_class: matches!(strategy.sight(&State::new(0), rules), Sight::RulesOnly),
