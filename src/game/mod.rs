@@ -1,4 +1,4 @@
-//! The game as one state machine (DESIGN.md): a small `Copy` [`State`] that is, at every
+//! The game as one state machine: a small `Copy` [`State`] that is, at every
 //! moment, a chance point, a decision point or over ([`Node`]). Every ruling of docs/rules.md is
 //! implemented here and nowhere else; the engines only drive it.
 

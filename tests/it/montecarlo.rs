@@ -180,7 +180,7 @@ fn constructed_finale_matches_hand_derivation() {
 /// Golden values: the reference strategy, main-text rules, starting stealth 10, the default
 /// seed (20 261 122), 1 000 000 games — as `raven simulate --stealth 10` reports them.
 ///
-/// This guards value stability (DESIGN.md): the same seed must give the same numbers across
+/// This guards value stability: the same seed must give the same numbers across
 /// releases, thread counts and refactors. A change to the RNG, the seeding, the dice sampling,
 /// a ruling or the reference strategy moves these counts; updating them must be a deliberate
 /// decision, recorded in the commit message, never a reflex to make the test pass.

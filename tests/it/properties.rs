@@ -82,7 +82,7 @@ impl<'a> Checker<'a> {
             }
         }
         // R4: a game with no able member is lost, except when the check that left no one
-        // able was the winning third Tough check (R5: its success wins; RULES.md does not
+        // able was the winning third Tough check (R5: its success wins; docs/rules.md does not
         // order R4 and R5, the state machine lets the win stand).
         if !after.team().is_empty() && after.able().next().is_none() {
             let winning_check = matches!(before.step(), Step::Tough { tough: 2, .. })

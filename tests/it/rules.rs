@@ -1,4 +1,4 @@
-//! One or more tests per ruling of RULES.md (R1–R15) and per variant flag, each on a
+//! One or more tests per ruling of docs/rules.md (R1–R15) and per variant flag, each on a
 //! constructed position, plus the choices of the reference strategy. Test names start with
 //! the ruling id they guard.
 
@@ -390,7 +390,7 @@ fn r5_third_tough_success_wins() {
     assert_eq!(outcome(&roll(tough(10, 2, 0), &rules, 4), &rules), None);
 }
 
-/// R5 vs R4 (not settled by RULES.md): the winning third Tough check rolls a 5 while
+/// R5 vs R4 (not settled by the rulings, docs/rules.md): the winning third Tough check rolls a 5 while
 /// discovered, and the stealth loss incapacitates the finale character, the last able member.
 /// The state machine lets the win stand (the success is the win); this test pins that reading
 /// so that a change to it is deliberate.
@@ -629,7 +629,7 @@ fn r8_team_of_four_ends_phase_one() {
     );
 }
 
-/// R8/R9 vs R4 (not settled by RULES.md): the check that completes a recruitment
+/// R8/R9 vs R4 (not settled by the rulings, docs/rules.md): the check that completes a recruitment
 /// incapacitates the last able member; the recruit has joined (healthy) by then, so the team
 /// has an able member and the game goes on. Pins the state machine's reading.
 #[test]
