@@ -1,5 +1,5 @@
 //! Exact expectation of a strategy: the same state machine the Monte Carlo engine samples,
-//! summed over every outcome instead: one more driver of the one state machine.
+//! summed over every outcome instead.
 //!
 //! - at a chance point, the probability-weighted sum over [`Chance::outcomes`];
 //! - at a decision point, the strategy's action, or the average over the legal actions when it

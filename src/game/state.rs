@@ -353,7 +353,7 @@ impl State {
     }
     /// R8: how many more may join a team of `members` (dead ones count) before recruiting
     /// ends: `team-size` (4) less `members`.
-    pub fn room_on_team(&self, rules: &Rules, members: u8) -> u8 {
+    pub fn room_on_team(rules: &Rules, members: u8) -> u8 {
         rules.design.team_size.saturating_sub(members)
     }
 

@@ -134,7 +134,7 @@ pub fn future_targets(
     let left = usize::from(
         count
             .saturating_sub(members.saturating_sub(1))
-            .min(state.room_on_team(rules, members)),
+            .min(State::room_on_team(rules, members)),
     );
     let candidates = order
         .iter()
