@@ -23,6 +23,7 @@ use super::exact::{
     Budget, ExactRun, Halt, add_scaled, kept, on_first_side, second_side_type_odds,
     second_side_type_unread, terminal, worth_memoising,
 };
+use super::ids::{Ids, NO_ID};
 use super::key;
 
 /// No position (the `same` of an [`Op::Below`] outside the top class).
@@ -57,7 +58,7 @@ const NO_WEIGHT: u16 = u16::MAX;
 #[derive(Default)]
 struct Program {
     /// Local id by key (stealth cleared).
-    ids: FxHashMap<u128, u32>,
+    ids: Ids,
     /// By local id: the figures at the class's own stealth, computed as soon as a position
     /// is compiled (its successors are, before it).
     values: Vec<Expectation>,
@@ -67,6 +68,22 @@ struct Program {
     spans: Vec<(u32, u32)>,
     order: Vec<u32>,
     ops: Vec<Op>,
+}
+
+impl Program {
+    /// Moves every position's instructions into the order the replay reads them
+    /// (`order`), so that each layer streams through them instead of jumping: compiling
+    /// appends them as positions are first met, replaying goes successors first.
+    fn lay_out_in_order(&mut self) {
+        let mut ops = Vec::with_capacity(self.ops.len());
+        for &id in &self.order {
+            let (start, end) = self.spans[id as usize];
+            let at = ops.len() as u32;
+            ops.extend_from_slice(&self.ops[start as usize..end as usize]);
+            self.spans[id as usize] = (at, ops.len() as u32);
+        }
+        self.ops = ops;
+    }
 }
 
 /// A memoised successor met while compiling: the instruction that reads it (filled in once
@@ -182,7 +199,8 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         self.programs.clear();
         self.end_ids = FxHashMap::default();
         self.weight_ids = FxHashMap::default();
-        program.ids = FxHashMap::default();
+        program.ids = Ids::default();
+        program.lay_out_in_order();
         let program = program;
         let mut below = program.values;
         let mut evaluated = 0usize;
@@ -222,15 +240,17 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
     fn visit(&mut self, state: &State, pending: bool) -> Result<u32, Halt> {
         let class = usize::from(state.stealth());
         let key = self.key(state, pending);
-        if let Some(&id) = self.programs[class].ids.get(&key) {
-            return Ok(id);
+        let program = &mut self.programs[class];
+        let slot = program.ids.slot(key);
+        if *slot != NO_ID {
+            return Ok(*slot);
         }
         self.budget.admit(self.compiled)?;
+        let id = program.values.len() as u32;
+        *slot = id;
         self.compiled += 1;
         let top = self.programs.len() - 1;
         let program = &mut self.programs[class];
-        let id = program.values.len() as u32;
-        program.ids.insert(key, id);
         program.values.push(Expectation::default());
         if class == top {
             program.spans.push((0, 0));

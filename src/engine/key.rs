@@ -86,6 +86,50 @@ pub fn strategy_key_with_stealth(key: u128, stealth: u8) -> u128 {
     key & !u128::from(STEALTH_MASK) | u128::from(stealth) << STEALTH_SHIFT
 }
 
+/// The lowest bit of the per-character field and its width (see the layout above).
+const CHARACTERS_SHIFT: u32 = 40;
+const CHARACTERS_BITS: u32 = 21;
+
+/// A key split for dense indexing ([`split_health`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HealthSplit {
+    /// The key with every member's health set to healthy: the positions of one shape differ
+    /// only in their members' health.
+    pub shape: u128,
+    /// The members' health as a number in base 4, the lowest-numbered member lowest.
+    pub index: usize,
+    /// How many such numbers there are: 4 to the number of members.
+    pub size: usize,
+}
+
+/// Splits a key (of [`strategy_key`], [`solver_key`] or [`rules_key`], widened) into its
+/// shape and its members' health, so that the positions of one shape can be indexed by a
+/// small array — a few shapes hashed instead of every position, the positions a wound apart
+/// next to each other. Injective: a member's health digit is 0..=3 and a non-member's 4..,
+/// so the shape still tells members apart.
+#[inline]
+pub fn split_health(key: u128) -> HealthSplit {
+    let mask = ((1u128 << CHARACTERS_BITS) - 1) << CHARACTERS_SHIFT;
+    let mut digits = ((key & mask) >> CHARACTERS_SHIFT) as u32;
+    let (mut others, mut place, mut index, mut size) = (0u32, 1u32, 0usize, 1usize);
+    for _ in Character::ALL {
+        let digit = digits % 11;
+        digits /= 11;
+        if digit <= Health::Dead as u32 {
+            index += digit as usize * size;
+            size *= 4;
+        } else {
+            others += digit * place;
+        }
+        place *= 11;
+    }
+    HealthSplit {
+        shape: key & !mask | u128::from(others) << CHARACTERS_SHIFT,
+        index,
+        size,
+    }
+}
+
 /// The stealth of a position from its key.
 #[inline]
 pub fn stealth_of(key: u64) -> u8 {
@@ -212,6 +256,47 @@ mod tests {
             );
             assert_eq!(stealth_of(solver_key(&there, &MAIN_TEXT)), stealth);
         }
+    }
+
+    #[test]
+    fn a_split_key_keeps_every_field_and_numbers_the_members_health_densely() {
+        let base = State::with_complications(9, [Character::Spy; 6])
+            .with_main(Character::Demolitions)
+            .with_counters(2, 1);
+        let mut seen = std::collections::HashSet::new();
+        for medic in [None, Some(Health::Wounded), Some(Health::Dead)] {
+            for nova in [
+                Health::Healthy,
+                Health::Wounded,
+                Health::Incapacitated,
+                Health::Dead,
+            ] {
+                let mut state = base.with_member(Character::Demolitions, nova);
+                if let Some(h) = medic {
+                    state = state.with_member(Character::Medic, h);
+                }
+                let key = with_counters(&state, (2, 1));
+                let split = split_health(key);
+                let members = 1 + u32::from(medic.is_some());
+                assert_eq!(split.size, 4usize.pow(members));
+                assert!(split.index < split.size);
+                assert_eq!(
+                    split.index % 4,
+                    nova as usize,
+                    "Nova (Demolitions) is the lowest member"
+                );
+                let healthy = |s: State| {
+                    let s = s.with_member(Character::Demolitions, Health::Healthy);
+                    match medic {
+                        Some(_) => s.with_member(Character::Medic, Health::Healthy),
+                        None => s,
+                    }
+                };
+                assert_eq!(split.shape, with_counters(&healthy(state), (2, 1)));
+                assert!(seen.insert((split.shape, split.index)), "injective");
+            }
+        }
+        assert_eq!(seen.len(), 12);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 pub mod decisions;
 pub mod exact;
 mod exact_layers;
+mod ids;
 pub mod key;
 mod layers;
 pub mod memo;
