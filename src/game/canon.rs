@@ -349,11 +349,13 @@ fn sorted_labels(state: &State) -> Relabelling {
             | u32::from(state.finale() == Some(c)) << 8
             | refs[c.index()]
     };
-    let mut order = NON_MEDIC;
-    order.sort_by_key(|c| signature(*c));
+    // Each signature worked out once, the character's number below it as the tie-break a
+    // stable sort by signature would keep (`NON_MEDIC` is in number order).
+    let mut order = NON_MEDIC.map(|c| signature(c) << 3 | c as u32);
+    order.sort_unstable();
     let mut perm = IDENTITY;
-    for (label, c) in order.iter().enumerate() {
-        perm[c.index()] = label as u8;
+    for (label, keyed) in order.iter().enumerate() {
+        perm[(keyed & 7) as usize] = label as u8;
     }
     perm
 }
