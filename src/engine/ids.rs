@@ -23,6 +23,15 @@ pub(super) struct Ids {
 }
 
 impl Ids {
+    /// The id of `key`, if it has one.
+    #[inline]
+    pub(super) fn get(&self, key: u128) -> Option<u32> {
+        let split = key::split_health(key);
+        let first = *self.shapes.get(&split.shape)?;
+        let id = self.slots[first as usize + split.index];
+        (id != NO_ID).then_some(id)
+    }
+
     /// The slot of `key`: its id, or [`NO_ID`] for the caller to fill in.
     #[inline]
     pub(super) fn slot(&mut self, key: u128) -> &mut u32 {
@@ -55,6 +64,9 @@ mod tests {
         assert_eq!(*ids.slot(others | health(2)), 0);
         assert_eq!(*ids.slot(others | health(0)), 1);
         assert_eq!(*ids.slot(others | health(3)), 2);
+        assert_eq!(ids.get(others | health(3)), Some(2));
+        assert_eq!(ids.get(others | health(1)), None);
+        assert_eq!(ids.get(others | health(1) | 7), None, "a shape never met");
         assert_eq!(*ids.slot(others | health(1)), NO_ID);
         assert_eq!(*ids.slot(others | health(1) | 7), NO_ID, "another shape");
         assert_eq!(ids.slots.len(), 8, "two shapes of four slots each");

@@ -177,7 +177,7 @@ impl<S: Strategy + ?Sized, M: Measure> Pass<'_, '_, S, M> {
     fn enter(&mut self, state: &State, pending: bool, reach: Reach, at: usize) -> Result<(), Halt> {
         match self.walk.slot(state, pending) {
             Some(Slot::Global(key)) => {
-                if let Some(&i) = self.walk.memo.get(&key) {
+                if let Some(i) = self.walk.memo.get(key) {
                     if (i as usize) < at {
                         add(&mut self.reach[i as usize], reach);
                         return Ok(());
@@ -220,7 +220,7 @@ impl<S: Strategy + ?Sized, M: Measure> Pass<'_, '_, S, M> {
         };
         let choice = self.walk.strategy.decide(state, self.walk.rules, decision);
         match self.walk.straight_through(state, pending, Some(choice))? {
-            (_, Slot::Global(key)) => self.walk.memo.get(&key).copied(),
+            (_, Slot::Global(key)) => self.walk.memo.get(key),
             (_, Slot::Task { .. }) => None,
         }
     }
