@@ -22,16 +22,17 @@ use super::key;
 /// Shards of a [`Sharded`] map.
 const SHARDS: usize = 64;
 
-/// The most entries of a [`Sharded`] map, in each shard: two million in all (the option
-/// values of a class are about 100 bytes, an answer about 32: a few hundred MB at most).
-const MAX_PER_SHARD: usize = (1 << 21) / SHARDS;
+/// The most entries of a [`Sharded`] map by default: two million (the option values of a
+/// class are about 100 bytes: a few hundred MB at most).
+const MAX_ENTRIES: usize = 1 << 21;
 
 /// A map by packed position ([`key::rules_key`]) in shards behind locks, so that threads
-/// rarely wait on one; bounded ([`MAX_PER_SHARD`]): beyond it, nothing more is kept. A
-/// cache: cloning it gives an empty one.
+/// rarely wait on one; bounded ([`Sharded::bounded`]): beyond the bound, nothing more is
+/// kept. A cache: cloning it gives an empty one with the same bound.
 #[derive(Debug)]
 pub(super) struct Sharded<V> {
     shards: Box<[Shard<V>]>,
+    max_per_shard: usize,
 }
 
 /// One shard, on a cache line of its own (threads locking neighbouring shards do not
@@ -42,19 +43,25 @@ struct Shard<V>(Mutex<FxHashMap<u64, V>>);
 
 impl<V> Default for Sharded<V> {
     fn default() -> Self {
-        Sharded {
-            shards: (0..SHARDS).map(|_| Shard(Mutex::default())).collect(),
-        }
+        Sharded::bounded(MAX_ENTRIES)
     }
 }
 
 impl<V> Clone for Sharded<V> {
     fn clone(&self) -> Self {
-        Sharded::default()
+        Sharded::bounded(self.max_per_shard * SHARDS)
     }
 }
 
 impl<V> Sharded<V> {
+    /// An empty map that keeps at most about `max_entries` entries.
+    pub(super) fn bounded(max_entries: usize) -> Self {
+        Sharded {
+            shards: (0..SHARDS).map(|_| Shard(Mutex::default())).collect(),
+            max_per_shard: max_entries.div_ceil(SHARDS),
+        }
+    }
+
     fn shard(&self, key: u64) -> MutexGuard<'_, FxHashMap<u64, V>> {
         let hash = FxBuildHasher.hash_one(key);
         // Bits that the map inside the shard does not use: it indexes buckets by the low
@@ -71,7 +78,7 @@ impl<V> Sharded<V> {
     /// Keeps `value` for `key`, unless the shard is full.
     pub(super) fn insert(&self, key: u64, value: V) {
         let mut shard = self.shard(key);
-        if shard.len() < MAX_PER_SHARD {
+        if shard.len() < self.max_per_shard {
             shard.insert(key, value);
         }
     }
