@@ -7,6 +7,7 @@
 //! A Monte Carlo run thus pays for one solve of every complication roll it meets, then plays
 //! from the table; [`OptimalStrategy::from_solver`] starts from a table already solved.
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{OnceLock, RwLock};
 
 use crate::game::{Action, Decision, State, Team, canon};
@@ -38,6 +39,8 @@ const RULES_KEPT: usize = 8;
 /// position's own [`State::actions`] order, as if worked out afresh.
 #[derive(Debug)]
 struct Answers {
+    /// Which answers these are, for the threads' front caches ([`Recent`]).
+    id: u32,
     actions: Sharded<Action>,
 }
 
@@ -50,9 +53,35 @@ const MAX_ANSWERS: usize = 1 << 23;
 
 impl Default for Answers {
     fn default() -> Self {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
         Answers {
+            id: NEXT.fetch_add(1, Ordering::Relaxed),
             actions: Sharded::bounded(MAX_ANSWERS),
         }
+    }
+}
+
+/// Slots of a thread's front cache: 32 Ki of 16 bytes, half a core's L2.
+const RECENT: usize = 1 << 15;
+
+/// A thread's front cache of answers: the decisions it met last, by position, in a small
+/// direct-mapped table of its own. The answers are a shared map behind locks, millions of
+/// entries: two threads passing the same locks back and forth and a cache miss into the map
+/// were most of a decision's cost; the positions of a game's first decisions come back game
+/// after game, and are answered here without either.
+struct Recent(Box<[(u64, u32, Action)]>);
+
+thread_local! {
+    static FRONT: std::cell::RefCell<Recent> = std::cell::RefCell::new(Recent(
+        vec![(0, u32::MAX, Action::Stop); RECENT].into_boxed_slice(),
+    ));
+}
+
+impl Recent {
+    /// The slot of position `key`.
+    #[inline]
+    fn slot(key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 49) as usize % RECENT
     }
 }
 
@@ -153,12 +182,24 @@ impl Strategy for OptimalStrategy {
         };
         // The position as the table reads it (`sight`).
         let key = key::rules_key(&canon::forget(state, Team::EMPTY, false));
-        if let Some(action) = answers.actions.get(key, |&a| a) {
+        let slot = Recent::slot(key);
+        let recent = FRONT.with_borrow(|front| {
+            let (kept, owner, action) = front.0[slot];
+            (kept == key && owner == answers.id).then_some(action)
+        });
+        if let Some(action) = recent {
             return Choice::Act(action);
         }
-        let options = self.options(state, rules);
-        let action = best(&options).expect("a decision point has a legal option");
-        answers.actions.insert(key, action);
+        let action = match answers.actions.get(key, |&a| a) {
+            Some(action) => action,
+            None => {
+                let options = self.options(state, rules);
+                let action = best(&options).expect("a decision point has a legal option");
+                answers.actions.insert(key, action);
+                action
+            }
+        };
+        FRONT.with_borrow_mut(|front| front.0[slot] = (key, answers.id, action));
         Choice::Act(action)
     }
 
@@ -187,6 +228,52 @@ pub fn resolve(spec: &str) -> Result<Box<dyn Strategy>, crate::strategy::Strateg
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Observer, play_seeded};
+    use crate::game::{Chance, Decision, Node};
+    use crate::rules::{CLARIFIED, MAIN_TEXT};
+
+    /// Keeps every decision point a game meets.
+    struct Decisions(Vec<State>);
+
+    impl Observer for Decisions {
+        fn decision(&mut self, before: &State, _: Decision, _: Action, _: &State) {
+            self.0.push(*before);
+        }
+        fn chance(&mut self, _: &State, _: Chance, _: u32, _: &State) {}
+    }
+
+    #[test]
+    fn answers_kept_under_one_set_of_rules_never_answer_under_another() {
+        // The same positions asked under both presets, one after the other on one thread:
+        // the thread's front cache holds each position's answer under the rules asked
+        // last, and must tell the two tables apart.
+        let optimal = OptimalStrategy::new();
+        let mut met = Decisions(Vec::new());
+        for game in 0..200 {
+            play_seeded(&MAIN_TEXT, &optimal, 3, 7, game, &mut met);
+        }
+        let mut differ = 0;
+        for state in &met.0 {
+            let answer = |rules: &Rules| {
+                let Node::Decision(decision) = state.node(rules) else {
+                    return None;
+                };
+                let worked_out = best(&optimal.options(state, rules)).expect("an option");
+                let Choice::Act(given) = optimal.decide(state, rules, decision) else {
+                    unreachable!("optimal play acts")
+                };
+                assert_eq!(given, worked_out, "{rules} at {state:?}");
+                Some(given)
+            };
+            let (main_text, clarified) = (answer(&MAIN_TEXT), answer(&CLARIFIED));
+            assert_eq!(answer(&MAIN_TEXT), main_text);
+            differ +=
+                usize::from(main_text.is_some() && clarified.is_some() && main_text != clarified);
+        }
+        // Positions where the presets' answers differ: where a shared cache would show.
+        assert!(differ > 0, "no position tells the presets apart");
+        assert!(met.0.len() > 1000, "{} decisions", met.0.len());
+    }
 
     #[test]
     fn every_registered_name_resolves_here_optimal_included() {
