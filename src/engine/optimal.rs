@@ -44,10 +44,11 @@ struct Answers {
     actions: Sharded<Action>,
 }
 
-/// The most answers kept under one set of rules: eight million, about 150 MB. Games keep
-/// meeting new positions (2 M games at stealth 10 meet about 3 M decisions and are still
-/// finding a new one every twenty), and an answer not kept is worked out again from the
-/// solver's table at every meeting: with two million kept, `simulate --strategy optimal
+/// The most answers kept under one set of rules: eight million (16 bytes each in the map, a
+/// few hundred MB at most with its spare room; 2 M games took about 120 MB in all). Games
+/// keep meeting new positions (2 M games at stealth 10 meet about 3 M decisions and are
+/// still finding a new one every twenty), and an answer not kept is worked out again from
+/// the solver's table at every meeting: with two million kept, `simulate --strategy optimal
 /// --games 2000000` took 1.2 times as long.
 const MAX_ANSWERS: usize = 1 << 23;
 
