@@ -173,15 +173,19 @@ impl Strategy for OptimalStrategy {
     }
 
     fn decide(&self, state: &State, rules: &Rules, _: Decision) -> Choice {
-        let actions = state.actions(rules);
-        if let [only] = actions.as_slice() {
-            return Choice::Act(*only);
-        }
+        let only = || match state.actions(rules).as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        };
         let Some(answers) = self.answers(rules) else {
+            if let Some(only) = only() {
+                return Choice::Act(only);
+            }
             let options = self.options(state, rules);
             return Choice::Act(best(&options).expect("a decision point has a legal option"));
         };
-        // The position as the table reads it (`sight`).
+        // The position as the table reads it (`sight`). The front cache first: it holds only
+        // decisions with a choice, and answers most of them before their options are listed.
         let key = key::rules_key(&canon::forget(state, Team::EMPTY, false));
         let slot = Recent::slot(key);
         let recent = FRONT.with_borrow(|front| {
@@ -190,6 +194,9 @@ impl Strategy for OptimalStrategy {
         });
         if let Some(action) = recent {
             return Choice::Act(action);
+        }
+        if let Some(only) = only() {
+            return Choice::Act(only);
         }
         let action = match answers.actions.get(key, |&a| a) {
             Some(action) => action,
