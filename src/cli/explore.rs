@@ -148,6 +148,15 @@ struct Point {
     rules: Rules,
 }
 
+/// The explored grid, whole, as the table and the charts read it: the methods' labels
+/// (optimal play, then each strategy), the valid points, and per point, per method, per
+/// stealth, the win probability.
+struct Explored<'a> {
+    labels: &'a [String],
+    points: &'a [Point],
+    results: &'a [Vec<Vec<f64>>],
+}
+
 /// One row of the CSV: a strategy's win probability at one point and stealth.
 #[derive(serde::Serialize)]
 struct Row<'a> {
@@ -326,15 +335,20 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
     }
     let rows = rows.into_iter().map(|(_, row)| row);
 
+    let grid = Explored {
+        labels: &labels,
+        points: &points,
+        results: &results,
+    };
     if let Some(mut file) = chart {
-        let svg = chart_svg(args, &base, &labels, &points, &results);
+        let svg = chart_svg(args, &base, &grid);
         file.writer().extend_from_slice(svg.as_bytes());
         file.commit()?;
     }
 
     let mut text = String::new();
     if !output.is_stdout() {
-        text = table(args, &base, &labels, &points, &results);
+        text = table(args, &base, &grid);
         if !skipped.is_empty() {
             let _ = writeln!(
                 text,
@@ -344,7 +358,7 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
             );
         }
         if let Some((lo, hi)) = args.target {
-            text += &target_lines(args, (lo, hi), &labels, &points, &results);
+            text += &target_lines(args, (lo, hi), &grid);
         }
     }
     output.write(&text, rows)
@@ -394,30 +408,22 @@ fn grid(base: &Rules, axes: &[Axis]) -> Result<(Vec<Point>, Vec<String>)> {
 }
 
 /// `--chart`'s drawing: a line chart of one parameter, a heat map of two.
-fn chart_svg(
-    args: &ExploreArgs,
-    base: &Rules,
-    labels: &[String],
-    points: &[Point],
-    results: &[Vec<Vec<f64>>],
-) -> String {
+fn chart_svg(args: &ExploreArgs, base: &Rules, grid: &Explored<'_>) -> String {
     match args.params.as_slice() {
-        [x, y] => heat_map_svg(args, base, (x, y), labels, points, results),
-        [axis, ..] => line_chart_svg(args, base, axis, labels, points, results),
+        [x, y] => heat_map_svg(args, base, (x, y), grid),
+        [axis, ..] => line_chart_svg(args, base, axis, grid),
         // Not reached: clap requires a --param, and `run` refuses a third before the work.
         [] => String::new(),
     }
 }
 
 /// Win probability against one parameter: a line per (method, stealth).
-fn line_chart_svg(
-    args: &ExploreArgs,
-    base: &Rules,
-    axis: &Axis,
-    labels: &[String],
-    points: &[Point],
-    results: &[Vec<Vec<f64>>],
-) -> String {
+fn line_chart_svg(args: &ExploreArgs, base: &Rules, axis: &Axis, grid: &Explored<'_>) -> String {
+    let &Explored {
+        labels,
+        points,
+        results,
+    } = grid;
     let stealths = &args.exact.stealth;
     let series: Vec<Series> = labels
         .iter()
@@ -450,10 +456,13 @@ fn heat_map_svg(
     args: &ExploreArgs,
     base: &Rules,
     (x, y): (&Axis, &Axis),
-    labels: &[String],
-    points: &[Point],
-    results: &[Vec<Vec<f64>>],
+    grid: &Explored<'_>,
 ) -> String {
+    let &Explored {
+        labels,
+        points,
+        results,
+    } = grid;
     let stealths = &args.exact.stealth;
     // Each cell's results, found once by the point's (x, y) values rather than by the grid's
     // order; a skipped point has none.
@@ -508,13 +517,12 @@ fn axis_number(value: &str) -> Option<f64> {
 }
 
 /// The table: one line per point, a column per (strategy, stealth).
-fn table(
-    args: &ExploreArgs,
-    base: &Rules,
-    labels: &[String],
-    points: &[Point],
-    results: &[Vec<Vec<f64>>],
-) -> String {
+fn table(args: &ExploreArgs, base: &Rules, grid: &Explored<'_>) -> String {
+    let &Explored {
+        labels,
+        points,
+        results,
+    } = grid;
     let stealths = &args.exact.stealth;
     let mut text = format!(
         "raven {} explore: rules {base}; stealth {}; every outcome, no sampling\n\n",
@@ -553,13 +561,12 @@ fn table(
 
 /// "Inside the band": per stealth, the points where the target strategy's win probability
 /// lies inside `[lo, hi]`.
-fn target_lines(
-    args: &ExploreArgs,
-    (lo, hi): (f64, f64),
-    labels: &[String],
-    points: &[Point],
-    results: &[Vec<Vec<f64>>],
-) -> String {
+fn target_lines(args: &ExploreArgs, (lo, hi): (f64, f64), grid: &Explored<'_>) -> String {
+    let &Explored {
+        labels,
+        points,
+        results,
+    } = grid;
     let k = labels
         .iter()
         .position(|l| *l == args.target_strategy)
