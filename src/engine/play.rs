@@ -2,18 +2,16 @@
 
 use rand::Rng;
 
-use crate::game::{Action, Chance, Decision, HighestOf, Node, Outcome, State, Streams, uniform};
+use crate::game::{Action, Chance, Decision, Node, Outcome, Script, State, Streams, uniform};
 use crate::rules::Rules;
 use crate::strategy::{Choice, Strategy};
 
 /// Sees every step of a game (for narration); the default methods do nothing and compile away.
 pub trait Observer {
-    /// Whether the driver may take the state machine's coarse transitions ([`State::roll`],
-    /// [`State::aid_with`]: a roller or first-aid decision and its check in one step). They
-    /// draw the same numbers and reach the same states, but the observer then does not see
-    /// the chance point between decision and check, so an observer that narrates every step
-    /// leaves this `false`.
-    const COARSE: bool = false;
+    /// Whether the driver may play the game in one [`State::resume`] instead of one point at
+    /// a time. Both draw the same numbers and reach the same end, but in one call the
+    /// observer sees nothing, so an observer that narrates every step leaves this `false`.
+    const WHOLE: bool = false;
 
     /// A decision was taken: `before` → `after`.
     fn decision(&mut self, _before: &State, _decision: Decision, _action: Action, _after: &State) {}
@@ -21,9 +19,50 @@ pub trait Observer {
     fn chance(&mut self, _before: &State, _chance: Chance, _outcome: u32, _after: &State) {}
 }
 
-/// No one watches: every coarse transition is taken.
+/// No one watches: the game is played in one call.
 impl Observer for () {
-    const COARSE: bool = true;
+    const WHOLE: bool = true;
+}
+
+/// A strategy's answer, with "uniformly at random" drawn from the dice stream.
+#[inline(always)]
+fn answer<S: Strategy + ?Sized, R: Rng>(
+    strategy: &S,
+    state: &State,
+    rules: &Rules,
+    decision: Decision,
+    dice: &mut R,
+) -> Action {
+    match strategy.decide(state, rules, decision) {
+        Choice::Act(action) => action,
+        Choice::Uniform => {
+            let options = state.actions(rules);
+            options[uniform(dice, options.len() as u32) as usize]
+        }
+    }
+}
+
+/// A strategy answering every decision and the streams every chance point: a whole game.
+struct Sampler<'a, S: ?Sized, R> {
+    strategy: &'a S,
+    streams: &'a mut Streams<R>,
+}
+
+impl<S: Strategy + ?Sized, R: Rng> Script for Sampler<'_, S, R> {
+    #[inline(always)]
+    fn decide(&mut self, state: &State, rules: &Rules, decision: Decision) -> Option<Action> {
+        Some(answer(
+            self.strategy,
+            state,
+            rules,
+            decision,
+            &mut self.streams.dice,
+        ))
+    }
+    #[inline(always)]
+    fn chance(&mut self, _: &State, chance: Chance) -> Option<u32> {
+        Some(chance.sample(self.streams))
+    }
 }
 
 /// Plays `state` to the end under `strategy`, drawing from `streams`; returns the final state.
@@ -40,6 +79,10 @@ where
     R: Rng,
     O: Observer,
 {
+    if O::WHOLE {
+        state.resume(rules, &mut Sampler { strategy, streams });
+        return state;
+    }
     loop {
         let before = state;
         match state.node(rules) {
@@ -50,31 +93,7 @@ where
                 observer.chance(&before, chance, outcome, &state);
             }
             Node::Decision(decision) => {
-                let action = match strategy.decide(&state, rules, decision) {
-                    Choice::Act(action) => action,
-                    Choice::Uniform => {
-                        let options = state.actions(rules);
-                        options[uniform(&mut streams.dice, options.len() as u32) as usize]
-                    }
-                };
-                if O::COARSE {
-                    // The check the action starts, drawn as its chance point would draw it.
-                    match action {
-                        Action::Roll(roller) => {
-                            let dice = state.roll_dice(rules, roller);
-                            let r = HighestOf::of(dice).sample(&mut streams.dice);
-                            state.roll(rules, roller, r);
-                            continue;
-                        }
-                        Action::Aid { patient, giver } => {
-                            let dice = state.aid_dice(rules, giver);
-                            let r = HighestOf::of(dice).sample(&mut streams.dice);
-                            state.aid_with(rules, patient, giver, r);
-                            continue;
-                        }
-                        _ => {}
-                    }
-                }
+                let action = answer(strategy, &state, rules, decision, &mut streams.dice);
                 state.apply_action(rules, action);
                 observer.decision(&before, decision, action, &state);
             }

@@ -14,4 +14,6 @@ pub use node::{
     Action, Actions, COMPLICATION_OUTCOMES, Chance, Decision, LossCause, MAX_ACTIONS, Node,
     Outcome, Streams,
 };
-pub use state::{Aid, MAX_STEALTH, MAX_TEAM, Phase, RUN_CHALLENGES, State, Step, TOUGH_CHALLENGES};
+pub use state::{
+    Aid, MAX_STEALTH, MAX_TEAM, Phase, RUN_CHALLENGES, Script, State, Step, TOUGH_CHALLENGES,
+};

@@ -1,9 +1,14 @@
 //! The game state and its transitions: every ruling of docs/rules.md lives here and nowhere else.
 
-use crate::rules::{FirstAidRecruit, RecruitCount, Rules, SecondSuccess};
+use crate::rules::{Rules, SecondSuccess};
 
 use super::character::{Character, Health, Healths, Team};
-use super::node::{Action, Actions, Chance, Decision, LossCause, Node, Outcome};
+use super::node::{Action, Actions, Chance, Decision, Node, Outcome};
+
+mod resume;
+
+use resume::Once;
+pub use resume::Script;
 
 /// The most run challenges any design has (R10; the printed game has 6,
 /// [`crate::rules::Design::run_challenges`]).
@@ -135,16 +140,6 @@ pub enum Step {
     },
     /// The game has ended.
     Over(Outcome),
-}
-
-/// R1: what a face of the highest die does besides deciding the check.
-enum Face {
-    /// One wound (to the roller; to the patient in first aid).
-    Wound,
-    /// One stealth point (a wound to the roller once discovered, R2).
-    Stealth,
-    /// Nothing.
-    Clean,
 }
 
 /// A pending first-aid opportunity (R15); it interrupts the step it was opened before.
@@ -663,499 +658,32 @@ impl State {
 
     // ----- transitions -----
 
-    /// Applies the strategy's answer at a decision point. Panics on an illegal action (a bug in
-    /// the strategy): check with [`State::actions`] when in doubt.
-    #[inline(always)]
+    /// Applies the strategy's answer at a decision point and plays on to the next point.
+    /// Panics on an illegal action (a bug in the strategy): check with [`State::actions`]
+    /// when in doubt.
     pub fn apply_action(&mut self, rules: &Rules, action: Action) {
         debug_assert!(
             self.actions(rules).contains(action),
             "illegal {action:?} at {self:?}"
         );
-        if matches!(self.aid, Aid::Open) {
-            self.aid = match action {
-                Action::Aid { patient, giver } => Aid::Check { patient, giver },
-                _ => Aid::None,
-            };
-            return self.settle(rules);
-        }
-        self.step = match (self.step, action) {
-            // R7: the main character starts on the team, healthy; their complication is ignored.
-            (Step::ChooseMain, Action::Main(c)) => {
-                self.main = Some(c);
-                self.join(c);
-                Step::ChooseTarget
-            }
-            // R8: N = team size when the target is named (or living members under the variant),
-            // unless the design fixes the number of checks (`recruit-checks`).
-            (Step::ChooseTarget, Action::Recruit(target)) => {
-                let needed = match (rules.design.recruit_checks, rules.recruit_count) {
-                    (Some(n), _) => n,
-                    (None, RecruitCount::All) => self.team.len(),
-                    (None, RecruitCount::Living) => self.living(),
-                };
-                self.new_task();
-                Step::Recruit {
-                    target,
-                    done: 0,
-                    needed,
-                }
-            }
-            // R8: stopping ends phase 1 and discards the target's successes.
-            (Step::ChooseTarget | Step::Recruit { .. }, Action::Stop) => self.start_run(rules),
-            (
-                Step::Recruit {
-                    target,
-                    done,
-                    needed,
-                },
-                Action::Roll(roller),
-            ) => Step::RecruitCheck {
-                target,
-                done,
-                needed,
-                roller,
-            },
-            (Step::PickRunType { challenge }, Action::RunType(ty)) => {
-                self.new_task();
-                Step::Run { challenge, ty }
-            }
-            (Step::Run { challenge, ty }, Action::Roll(roller)) => Step::RunCheck {
-                challenge,
-                ty,
-                roller,
-            },
-            // R11
-            (Step::ChooseFinale, Action::Finale(c)) => {
-                self.finale = Some(c);
-                self.before_tough(rules, 0)
-            }
-            (
-                Step::Side {
-                    tough,
-                    types,
-                    index,
-                    successes,
-                },
-                Action::Pass,
-            ) => self.next_side(rules, tough, types, index, successes),
-            (
-                Step::Side {
-                    tough,
-                    types,
-                    index,
-                    successes,
-                },
-                Action::Roll(roller),
-            ) => Step::SideCheck {
-                tough,
-                types,
-                index,
-                successes,
-                roller,
-            },
-            // R14 variant: the substitute takes over, with R13 applying to them from now on.
-            (Step::Substitute { tough, successes }, Action::Finale(c)) => {
-                self.finale = Some(c);
-                Step::Tough { tough, successes }
-            }
-            (step, action) => panic!("{action:?} is not an answer at {step:?}"),
-        };
-        self.settle(rules);
+        let mut once = Once::action(action);
+        let before = self.step;
+        self.resume(rules, &mut once);
+        assert!(once.used(), "{action:?} is not an answer at {before:?}");
     }
 
-    /// Applies the outcome of a chance point (as listed by [`Chance::outcomes`]).
-    #[inline(always)]
+    /// Applies the outcome of a chance point (as listed by [`Chance::outcomes`]) and plays on
+    /// to the next point.
     pub fn apply_outcome(&mut self, rules: &Rules, outcome: u32) {
-        if let Aid::Check { patient, giver } = self.aid {
-            self.first_aid(rules, patient, giver, outcome as u8);
-            self.aid = Aid::None;
-            return self.settle(rules);
-        }
-        let r = outcome as u8;
-        self.step = match self.step {
-            // R6: one d6 per character.
-            Step::Complications => {
-                let mut rest = outcome;
-                for slot in &mut self.complications {
-                    *slot = Some(Character::from_index((rest % 6) as usize));
-                    rest /= 6;
-                }
-                Step::ChooseMain
-            }
-            Step::RecruitCheck {
-                target,
-                done,
-                needed,
-                roller,
-            } => self.recruit_check(rules, target, done, needed, roller, r),
-            // R10: on a 6 the strategy picks one of types 1..=5.
-            Step::RunType { challenge } => match Character::from_index(outcome as usize) {
-                Character::Medic => Step::PickRunType { challenge },
-                ty => {
-                    self.new_task();
-                    Step::Run { challenge, ty }
-                }
-            },
-            // R10: a failure must be retried; a success opens a first-aid opportunity.
-            Step::RunCheck {
-                challenge,
-                ty,
-                roller,
-            } => self.run_check(rules, challenge, ty, roller, r),
-            // R12: two d6, 6 = medical.
-            Step::SideTypes { tough } => {
-                self.new_task();
-                Step::Side {
-                    tough,
-                    types: Chance::side_types(outcome),
-                    index: 0,
-                    successes: 0,
-                }
-            }
-            Step::SideCheck {
-                tough,
-                types,
-                index,
-                successes,
-                roller,
-            } => self.side_check(rules, tough, types, index, successes, roller, r),
-            // R14: the finale character rolls; failures are retried, side successes kept.
-            Step::Tough { tough, successes } => {
-                let finale = self.finale.expect("the finale character is chosen");
-                let threshold = self.tough_threshold(rules, successes);
-                self.side_effects(rules, finale, r);
-                if !self.succeeded(r, threshold) {
-                    Step::Tough { tough, successes }
-                } else if tough + 1 >= rules.design.tough_challenges {
-                    // R5: the last (third) Tough Challenge wins the game.
-                    Step::Over(Outcome::Win)
-                } else {
-                    // R14: each success but the last opens a first-aid opportunity
-                    // (`first-aid-after-tough`).
-                    if rules.design.first_aid_after_tough {
-                        self.aid = Aid::Open;
-                    }
-                    self.before_tough(rules, tough + 1)
-                }
-            }
-            step => panic!("no chance outcome is expected at {step:?}"),
-        };
-        self.settle(rules);
+        let mut once = Once::outcome(outcome);
+        let before = self.step;
+        self.resume(rules, &mut once);
+        assert!(once.used(), "no chance outcome is expected at {before:?}");
     }
 
-    /// A coarse transition: at a recruitment, run or side-challenge roller decision,
-    /// [`Action::Roll`]`(roller)` and the check's highest die `r` (rolled with
-    /// [`State::roll_dice`] dice) in one step. The same as [`State::apply_action`] then
-    /// [`State::apply_outcome`] — it resolves the check with the very functions those use —
-    /// but without the intermediate chance point, which only an engine that sums over
-    /// outcomes needs to see.
-    #[inline(always)]
-    pub fn roll(&mut self, rules: &Rules, roller: Character, r: u8) {
-        debug_assert!(
-            matches!(self.aid, Aid::None) && self.actions(rules).contains(Action::Roll(roller)),
-            "illegal roll by {roller:?} at {self:?}"
-        );
-        self.step = match self.step {
-            Step::Recruit {
-                target,
-                done,
-                needed,
-            } => self.recruit_check(rules, target, done, needed, roller, r),
-            Step::Run { challenge, ty } => self.run_check(rules, challenge, ty, roller, r),
-            Step::Side {
-                tough,
-                types,
-                index,
-                successes,
-            } => self.side_check(rules, tough, types, index, successes, roller, r),
-            step => panic!("no roller is asked for at {step:?}"),
-        };
-        self.settle(rules);
-    }
-
-    /// A coarse transition: at a first-aid opportunity, [`Action::Aid`] and the giver's
-    /// highest die `r` (rolled with [`State::aid_dice`] dice) in one step; the same as
-    /// [`State::apply_action`] then [`State::apply_outcome`].
-    #[inline(always)]
-    pub fn aid_with(&mut self, rules: &Rules, patient: Character, giver: Character, r: u8) {
-        debug_assert!(
-            matches!(self.aid, Aid::Open)
-                && self.actions(rules).contains(Action::Aid { patient, giver }),
-            "illegal first aid by {giver:?} on {patient:?} at {self:?}"
-        );
-        self.first_aid(rules, patient, giver, r);
-        self.aid = Aid::None;
-        self.settle(rules);
-    }
-
-    /// R8/R9: `roller`'s recruitment check for `target` came up `r`.
-    #[inline(always)]
-    fn recruit_check(
-        &mut self,
-        rules: &Rules,
-        target: Character,
-        done: u8,
-        needed: u8,
-        roller: Character,
-        r: u8,
-    ) -> Step {
-        self.side_effects(rules, roller, r);
-        if !self.succeeded(r, rules.design.threshold) {
-            Step::Recruit {
-                target,
-                done,
-                needed,
-            }
-        } else if done + 1 == needed {
-            // R9: the recruit joins before the first-aid opportunity it opens.
-            self.join(target);
-            self.new_task();
-            self.aid = Aid::Open;
-            Step::ChooseTarget
-        } else {
-            // R9: per-check opens an opportunity on every successful check.
-            if rules.first_aid_recruit == FirstAidRecruit::PerCheck {
-                self.aid = Aid::Open;
-            }
-            Step::Recruit {
-                target,
-                done: done + 1,
-                needed,
-            }
-        }
-    }
-
-    /// R10: a failure must be retried; a success opens a first-aid opportunity
-    /// (`first-aid-after-run`).
-    #[inline(always)]
-    fn run_check(
-        &mut self,
-        rules: &Rules,
-        challenge: u8,
-        ty: Character,
-        roller: Character,
-        r: u8,
-    ) -> Step {
-        self.side_effects(rules, roller, r);
-        if self.succeeded(r, rules.design.threshold) {
-            if rules.design.first_aid_after_run {
-                self.aid = Aid::Open;
-            }
-            Step::RunType {
-                challenge: challenge + 1,
-            }
-        } else {
-            Step::Run { challenge, ty }
-        }
-    }
-
-    /// R12: side challenge `index` by `roller` came up `r`; a failure may be retried or
-    /// given up at the next decision.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn side_check(
-        &mut self,
-        rules: &Rules,
-        tough: u8,
-        types: [Character; 2],
-        index: u8,
-        successes: u8,
-        roller: Character,
-        r: u8,
-    ) -> Step {
-        self.side_effects(rules, roller, r);
-        if self.succeeded(r, rules.design.threshold) {
-            // R15 variant: a side success opens a first-aid opportunity.
-            if rules.first_aid_after_side {
-                self.aid = Aid::Open;
-            }
-            self.next_side(rules, tough, types, index, successes + 1)
-        } else {
-            Step::Side {
-                tough,
-                types,
-                index,
-                successes,
-            }
-        }
-    }
-
-    /// R1: success iff the highest die reaches the threshold; counts attempts and failures.
-    fn succeeded(&mut self, r: u8, threshold: u8) -> bool {
-        let success = r >= threshold;
-        self.attempts = self.attempts.saturating_add(1);
-        self.failures = if success {
-            0
-        } else {
-            self.failures.saturating_add(1)
-        };
-        success
-    }
-
-    /// R1: side effects depend on the highest die only: the lowest `wound-faces` faces (1–2)
-    /// wound the roller, the next `stealth-faces` (3–5) cost one stealth, the rest (6) none.
-    fn side_effects(&mut self, rules: &Rules, roller: Character, r: u8) {
-        match Self::face(rules, r) {
-            Face::Wound => self.wound(roller),
-            Face::Stealth => self.lose_stealth(roller),
-            Face::Clean => {}
-        }
-    }
-
-    /// R1: what face `r` does besides deciding the check.
-    #[inline(always)]
-    fn face(rules: &Rules, r: u8) -> Face {
-        let design = &rules.design;
-        if r <= design.wound_faces {
-            Face::Wound
-        } else if r <= design.wound_faces + design.stealth_faces {
-            Face::Stealth
-        } else {
-            Face::Clean
-        }
-    }
-
-    /// R2: stealth drops by one; once discovered (0) the loss wounds `roller` instead.
-    fn lose_stealth(&mut self, roller: Character) {
-        if self.stealth > 0 {
-            self.stealth -= 1;
-        } else {
-            self.wound(roller);
-        }
-    }
-
-    /// R3: one wound is one step towards death.
-    fn wound(&mut self, c: Character) {
-        self.health.wound(c);
-    }
-
-    /// R15: one type-6 check by `giver` on `patient`; a success (5+) heals one step, the
-    /// stealth faces (3–5) cost stealth (wounding the giver once discovered), the wounding
-    /// faces (1–2) wound the patient.
-    fn first_aid(&mut self, rules: &Rules, patient: Character, giver: Character, r: u8) {
-        if r >= rules.design.threshold {
-            self.health.heal(patient);
-        }
-        match Self::face(rules, r) {
-            Face::Wound => self.wound(patient),
-            Face::Stealth => self.lose_stealth(giver),
-            Face::Clean => {}
-        }
-    }
-
-    /// R7/R8: `c` joins the team healthy; their complication marker is removed.
-    fn join(&mut self, c: Character) {
-        self.team = self.team.with(c);
-        self.health.set(c, Health::Healthy);
-        self.complications[c.index()] = None;
-    }
-
-    /// The counters a strategy may read start again for a new task.
-    fn new_task(&mut self) {
-        self.attempts = 0;
-        self.failures = 0;
-    }
-
-    /// R8: phase 1 ends; all complication markers are removed. With `run-challenges = 0`
-    /// the finale follows at once (R11).
-    fn start_run(&mut self, rules: &Rules) -> Step {
-        self.complications = [None; 6];
-        self.new_task();
-        if rules.design.run_challenges == 0 {
-            Step::ChooseFinale
-        } else {
-            Step::RunType { challenge: 0 }
-        }
-    }
-
-    /// R12: on to the next side challenge, or to the Tough check after the last one.
-    fn next_side(
-        &mut self,
-        rules: &Rules,
-        tough: u8,
-        types: [Character; 2],
-        index: u8,
-        successes: u8,
-    ) -> Step {
-        self.new_task();
-        if index + 1 < rules.design.side_challenges {
-            Step::Side {
-                tough,
-                types,
-                index: index + 1,
-                successes,
-            }
-        } else {
-            Step::Tough { tough, successes }
-        }
-    }
-
-    /// R12: what comes before Tough Challenge `tough`: its side challenges' roll, or with
-    /// `side-challenges = 0` the Tough check itself.
-    fn before_tough(&mut self, rules: &Rules, tough: u8) -> Step {
-        if rules.design.side_challenges == 0 {
-            self.new_task();
-            Step::Tough {
-                tough,
-                successes: 0,
-            }
-        } else {
-            Step::SideTypes { tough }
-        }
-    }
-
-    /// Automatic transitions after every change: the loss checks (R4, R14), skipping
-    /// first-aid opportunities no one can use, and the ends of phases.
-    #[inline(always)]
+    /// The position as the rules leave it, played on to its first point without answering.
     fn settle(&mut self, rules: &Rules) {
-        if matches!(self.step, Step::Over(_)) {
-            return;
-        }
-        // R4: the game is lost the moment no team member is able.
-        if !self.team.is_empty() && self.able_team().is_empty() {
-            let cause = match self.phase() {
-                Phase::Recruitment => LossCause::Recruitment,
-                Phase::Run => LossCause::Run,
-                _ => LossCause::Finale,
-            };
-            self.aid = Aid::None;
-            self.step = Step::Over(Outcome::Loss(cause));
-            return;
-        }
-        // R15: an opportunity with no patient or no giver passes by itself.
-        if matches!(self.aid, Aid::Open)
-            && (self.patient_team().is_empty() || self.giver_team(rules).is_empty())
-        {
-            self.aid = Aid::None;
-        }
-        if !matches!(self.aid, Aid::None) {
-            return;
-        }
-        match self.step {
-            // R8: recruiting ends when the team has four (`team-size`) members, dead ones
-            // count.
-            Step::ChooseTarget if self.team.len() >= rules.design.team_size => {
-                self.step = self.start_run(rules)
-            }
-            // R10 → R11: after six (`run-challenges`) challenges comes the finale.
-            Step::RunType { challenge } if challenge >= rules.design.run_challenges => {
-                self.step = Step::ChooseFinale
-            }
-            // R14: a finale character who cannot roll is replaced (variant) or loses the game.
-            Step::Tough { tough, successes } => {
-                let finale = self.finale.expect("the finale character is chosen");
-                let can_roll =
-                    self.health(finale).is_able() && self.tough_skill(rules, finale, successes) > 0;
-                if !can_roll {
-                    self.step =
-                        if rules.finale_substitute && self.substitutes(rules).next().is_some() {
-                            Step::Substitute { tough, successes }
-                        } else {
-                            Step::Over(Outcome::Loss(LossCause::FinaleCharacterDown))
-                        };
-                }
-            }
-            _ => {}
-        }
+        self.drop_unusable_aid(rules);
+        self.resume(rules, &mut Once::default());
     }
 }
