@@ -200,7 +200,7 @@ fn tally_games<S: Strategy + ?Sized>(
     tally
 }
 
-/// Game `game` of a run, from its own streams, with nothing watching (coarse transitions).
+/// Game `game` of a run, from its own streams, with nothing watching (one [`State::resume`]).
 #[inline(always)]
 fn seeded_game<S: Strategy + ?Sized>(
     rules: &Rules,

@@ -404,7 +404,7 @@ impl State {
     /// R1: dice `c` rolls for a check of type `ty` before penalties: `specialist-dice` for
     /// their own speciality, `base-dice` for any other.
     #[inline(always)]
-    fn base_dice(rules: &Rules, c: Character, ty: Character) -> i8 {
+    pub(super) fn base_dice(rules: &Rules, c: Character, ty: Character) -> i8 {
         if c == ty {
             rules.design.specialist_dice as i8
         } else {
@@ -521,8 +521,9 @@ impl State {
     /// R1/R13: the dice `roller` rolls for the check of the current task — a recruitment
     /// check (the target's complication), a run challenge or a side challenge — whether the
     /// roller is still to be named ([`Step::Recruit`], [`Step::Run`], [`Step::Side`]) or
-    /// named ([`Step::RecruitCheck`], …). [`State::node`] and the coarse [`State::roll`]
-    /// both read it, so the two can never disagree.
+    /// named ([`Step::RecruitCheck`], …). The transitions ([`State::resume`]) compute the
+    /// same dice from their loop variables; `tests/it/kernel.rs` plays games point by point
+    /// and whole and checks they agree.
     #[inline(always)]
     fn task_dice(&self, rules: &Rules, roller: Character) -> u8 {
         match self.step {
@@ -541,7 +542,7 @@ impl State {
 
     /// The dice of the check that [`Action::Roll`]`(roller)` would start at this decision
     /// point (a recruitment, run or side challenge roller): what [`State::node`] reports
-    /// after [`State::apply_action`] with that action. For the coarse [`State::roll`].
+    /// after [`State::apply_action`] with that action (for narration).
     #[inline(always)]
     pub fn roll_dice(&self, rules: &Rules, roller: Character) -> u8 {
         self.task_dice(rules, roller)
@@ -661,6 +662,7 @@ impl State {
     /// Applies the strategy's answer at a decision point and plays on to the next point.
     /// Panics on an illegal action (a bug in the strategy): check with [`State::actions`]
     /// when in doubt.
+    #[inline(always)]
     pub fn apply_action(&mut self, rules: &Rules, action: Action) {
         debug_assert!(
             self.actions(rules).contains(action),
@@ -674,6 +676,7 @@ impl State {
 
     /// Applies the outcome of a chance point (as listed by [`Chance::outcomes`]) and plays on
     /// to the next point.
+    #[inline(always)]
     pub fn apply_outcome(&mut self, rules: &Rules, outcome: u32) {
         let mut once = Once::outcome(outcome);
         let before = self.step;
@@ -683,6 +686,13 @@ impl State {
 
     /// The position as the rules leave it, played on to its first point without answering.
     fn settle(&mut self, rules: &Rules) {
+        if matches!(self.step, Step::Over(_)) {
+            return;
+        }
+        // R4 first: a position built field by field may already be lost.
+        if self.check_able().is_break() {
+            return;
+        }
         self.drop_unusable_aid(rules);
         self.resume(rules, &mut Once::default());
     }

@@ -116,9 +116,8 @@ impl State {
         if let Step::Over(_) = self.step {
             return Break(());
         }
-        // A position built field by field may already be lost (R4).
-        self.check_able()?;
         self.pending_aid(rules, s)?;
+        // Each phase passes through when the game is past it.
         self.the_recruitment(rules, s)?;
         self.the_run(rules, s)?;
         self.the_finale(rules, s)
@@ -151,9 +150,9 @@ impl State {
     }
 
     /// R4: the game is lost the moment no team member is able. Only a wound can bring it
-    /// about, so it is asked after wounds (and on entry, for positions built by hand).
+    /// about, so it is asked after wounds (and of positions built by hand, [`State::settled`]).
     #[inline(always)]
-    fn check_able(&mut self) -> ControlFlow<()> {
+    pub(super) fn check_able(&mut self) -> ControlFlow<()> {
         if self.team.is_empty() || !self.able_team().is_empty() {
             return Continue(());
         }
@@ -172,20 +171,18 @@ impl State {
     fn pending_aid<S: Script>(&mut self, rules: &Rules, s: &mut S) -> ControlFlow<()> {
         let (patient, giver) = match self.aid {
             Aid::None => return Continue(()),
-            Aid::Open => {
-                match s.decide(self, rules, Decision::FirstAid) {
-                    None => return Break(()),
-                    Some(Action::SkipAid) => {
-                        self.aid = Aid::None;
-                        return Continue(());
-                    }
-                    Some(Action::Aid { patient, giver }) => {
-                        self.aid = Aid::Check { patient, giver };
-                        (patient, giver)
-                    }
-                    Some(action) => illegal(action, self.step),
+            Aid::Open => match s.decide(self, rules, Decision::FirstAid) {
+                None => return Break(()),
+                Some(Action::SkipAid) => {
+                    self.aid = Aid::None;
+                    return Continue(());
                 }
-            }
+                Some(Action::Aid { patient, giver }) => {
+                    self.aid = Aid::Check { patient, giver };
+                    (patient, giver)
+                }
+                Some(action) => illegal(action, self.step),
+            },
             Aid::Check { patient, giver } => (patient, giver),
         };
         let dice = self.aid_dice(rules, giver);
@@ -256,8 +253,7 @@ impl State {
                         // R8: N = team size when the target is named (or living members
                         // under the variant), unless the design fixes it (`recruit-checks`).
                         Action::Recruit(target) => {
-                            let needed = match (rules.design.recruit_checks, rules.recruit_count)
-                            {
+                            let needed = match (rules.design.recruit_checks, rules.recruit_count) {
                                 (Some(n), _) => n,
                                 (None, RecruitCount::All) => self.team.len(),
                                 (None, RecruitCount::Living) => self.living(),
@@ -325,6 +321,7 @@ impl State {
                 needed,
                 roller,
             };
+            // R1: the target's complication is the check's type.
             let dice = State::base_dice(rules, roller, ty) as u8;
             let r = self.draw(s, at, Chance::Check { dice })? as u8;
             self.side_effects(rules, roller, r);
@@ -396,8 +393,7 @@ impl State {
                 RunEntry::Type => {
                     let at = Step::RunType { challenge };
                     // R10: on a 6 the strategy picks one of types 1..=5.
-                    match Character::from_index(self.draw(s, at, Chance::ChallengeType)? as usize)
-                    {
+                    match Character::from_index(self.draw(s, at, Chance::ChallengeType)? as usize) {
                         Character::Medic => (self.pick_run_type(rules, s, challenge)?, None),
                         ty => {
                             self.new_task();
@@ -575,6 +571,7 @@ impl State {
                 successes,
                 roller,
             };
+            // R13: the finale character's penalty applies to side challenges.
             let dice = self.skill(rules, roller, ty) as u8;
             let r = self.draw(s, at, Chance::Check { dice })? as u8;
             self.side_effects(rules, roller, r);
@@ -613,8 +610,7 @@ impl State {
             // R14: a finale character who cannot roll is replaced (variant) or loses.
             let dice = self.tough_skill(rules, finale, successes);
             if !self.health(finale).is_able() || dice <= 0 {
-                self.step = if rules.finale_substitute && self.substitutes(rules).next().is_some()
-                {
+                self.step = if rules.finale_substitute && self.substitutes(rules).next().is_some() {
                     Step::Substitute { tough, successes }
                 } else {
                     Step::Over(Outcome::Loss(LossCause::FinaleCharacterDown))
