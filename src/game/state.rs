@@ -404,7 +404,7 @@ impl State {
     /// R1: dice `c` rolls for a check of type `ty` before penalties: `specialist-dice` for
     /// their own speciality, `base-dice` for any other.
     #[inline(always)]
-    pub(super) fn base_dice(rules: &Rules, c: Character, ty: Character) -> i8 {
+    fn base_dice(rules: &Rules, c: Character, ty: Character) -> i8 {
         if c == ty {
             rules.design.specialist_dice as i8
         } else {
@@ -521,23 +521,21 @@ impl State {
     /// R1/R13: the dice `roller` rolls for the check of the current task — a recruitment
     /// check (the target's complication), a run challenge or a side challenge — whether the
     /// roller is still to be named ([`Step::Recruit`], [`Step::Run`], [`Step::Side`]) or
-    /// named ([`Step::RecruitCheck`], …). The transitions ([`State::resume`]) compute the
-    /// same dice from their loop variables; `tests/it/kernel.rs` plays games point by point
-    /// and whole and checks they agree.
+    /// named ([`Step::RecruitCheck`], …): [`State::skill`] for the task's type, as the
+    /// transitions ([`State::resume`]) roll it.
     #[inline(always)]
     fn task_dice(&self, rules: &Rules, roller: Character) -> u8 {
-        match self.step {
+        let ty = match self.step {
             Step::Recruit { target, .. } | Step::RecruitCheck { target, .. } => {
-                State::base_dice(rules, roller, self.recruit_type(target)) as u8
+                self.recruit_type(target)
             }
-            Step::Run { ty, .. } | Step::RunCheck { ty, .. } => {
-                State::base_dice(rules, roller, ty) as u8
-            }
+            Step::Run { ty, .. } | Step::RunCheck { ty, .. } => ty,
             Step::Side { types, index, .. } | Step::SideCheck { types, index, .. } => {
-                self.skill(rules, roller, types[usize::from(index)]) as u8
+                types[usize::from(index)]
             }
             step => panic!("no check of a task is pending at {step:?}"),
-        }
+        };
+        self.skill(rules, roller, ty) as u8
     }
 
     /// The dice of the check that [`Action::Roll`]`(roller)` would start at this decision
@@ -668,7 +666,7 @@ impl State {
             self.actions(rules).contains(action),
             "illegal {action:?} at {self:?}"
         );
-        let mut once = Once::action(action);
+        let mut once = Once::Act(action);
         let before = self.step;
         self.resume(rules, &mut once);
         assert!(once.used(), "{action:?} is not an answer at {before:?}");
@@ -678,7 +676,7 @@ impl State {
     /// to the next point.
     #[inline(always)]
     pub fn apply_outcome(&mut self, rules: &Rules, outcome: u32) {
-        let mut once = Once::outcome(outcome);
+        let mut once = Once::Roll(outcome);
         let before = self.step;
         self.resume(rules, &mut once);
         assert!(once.used(), "no chance outcome is expected at {before:?}");

@@ -33,45 +33,43 @@ pub trait Script {
 
 /// Answers one point (an action or an outcome, whichever it was given) and stops at the next.
 #[derive(Default)]
-pub(super) struct Once {
-    action: Option<Action>,
-    outcome: Option<u32>,
+pub(super) enum Once {
+    /// Answers the first decision.
+    Act(Action),
+    /// Answers the first chance point.
+    Roll(u32),
+    /// Answers nothing (any more).
+    #[default]
+    Done,
 }
 
 impl Once {
-    pub(super) fn action(action: Action) -> Once {
-        Once {
-            action: Some(action),
-            outcome: None,
-        }
-    }
-    pub(super) fn outcome(outcome: u32) -> Once {
-        Once {
-            action: None,
-            outcome: Some(outcome),
-        }
-    }
     /// Whether the answer was taken (it was asked for).
     pub(super) fn used(&self) -> bool {
-        self.action.is_none() && self.outcome.is_none()
+        matches!(self, Once::Done)
     }
 }
 
 impl Script for Once {
     #[inline]
     fn decide(&mut self, _: &State, _: &Rules, _: Decision) -> Option<Action> {
-        // Not taken when an outcome was given: the caller then reports the mismatch.
-        if self.outcome.is_some() {
-            return None;
+        match *self {
+            Once::Act(action) => {
+                *self = Once::Done;
+                Some(action)
+            }
+            _ => None,
         }
-        self.action.take()
     }
     #[inline]
     fn chance(&mut self, _: &State, _: Chance) -> Option<u32> {
-        if self.action.is_some() {
-            return None;
+        match *self {
+            Once::Roll(outcome) => {
+                *self = Once::Done;
+                Some(outcome)
+            }
+            _ => None,
         }
-        self.outcome.take()
     }
 }
 
@@ -118,9 +116,9 @@ impl State {
         }
         self.pending_aid(rules, s)?;
         // Each phase passes through when the game is past it.
-        self.the_recruitment(rules, s)?;
-        self.the_run(rules, s)?;
-        self.the_finale(rules, s)
+        self.recruitment_phase(rules, s)?;
+        self.run_phase(rules, s)?;
+        self.finale_phase(rules, s)
     }
 
     /// Saves the position at decision `decision` and asks for its answer.
@@ -216,7 +214,7 @@ impl State {
     /// R6–R9: complications, the main character, then targets until the team is full or the
     /// strategy stops. Passes through if phase 1 is over.
     #[inline(always)]
-    fn the_recruitment<S: Script>(&mut self, rules: &Rules, s: &mut S) -> ControlFlow<()> {
+    fn recruitment_phase<S: Script>(&mut self, rules: &Rules, s: &mut S) -> ControlFlow<()> {
         loop {
             match self.step {
                 Step::Complications => {
@@ -321,8 +319,8 @@ impl State {
                 needed,
                 roller,
             };
-            // R1: the target's complication is the check's type.
-            let dice = State::base_dice(rules, roller, ty) as u8;
+            // R8: the target's complication is the check's type (R1, R13: `State::skill`).
+            let dice = self.skill(rules, roller, ty) as u8;
             let r = self.draw(s, at, Chance::Check { dice })? as u8;
             self.side_effects(rules, roller, r);
             if self.succeeded(r, rules.design.threshold) {
@@ -371,7 +369,7 @@ impl State {
     /// R10: the run challenges, each retried until it succeeds. Passes through outside the
     /// run.
     #[inline(always)]
-    fn the_run<S: Script>(&mut self, rules: &Rules, s: &mut S) -> ControlFlow<()> {
+    fn run_phase<S: Script>(&mut self, rules: &Rules, s: &mut S) -> ControlFlow<()> {
         let (mut challenge, mut entry) = match self.step {
             Step::RunType { challenge } => (challenge, RunEntry::Type),
             Step::PickRunType { challenge } => (challenge, RunEntry::Pick),
@@ -422,7 +420,7 @@ impl State {
                     ty,
                     roller,
                 };
-                let dice = State::base_dice(rules, roller, ty) as u8;
+                let dice = self.skill(rules, roller, ty) as u8;
                 let r = self.draw(s, at, Chance::Check { dice })? as u8;
                 self.side_effects(rules, roller, r);
                 let success = self.succeeded(r, rules.design.threshold);
@@ -468,7 +466,7 @@ impl State {
     /// R11–R14: the finale character, then each Tough Challenge after its side challenges.
     /// Always ends the walk: the game is over or the script stopped.
     #[inline(always)]
-    fn the_finale<S: Script>(&mut self, rules: &Rules, s: &mut S) -> ControlFlow<()> {
+    fn finale_phase<S: Script>(&mut self, rules: &Rules, s: &mut S) -> ControlFlow<()> {
         loop {
             match self.step {
                 // R11
@@ -571,7 +569,6 @@ impl State {
                 successes,
                 roller,
             };
-            // R13: the finale character's penalty applies to side challenges.
             let dice = self.skill(rules, roller, ty) as u8;
             let r = self.draw(s, at, Chance::Check { dice })? as u8;
             self.side_effects(rules, roller, r);
