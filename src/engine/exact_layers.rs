@@ -71,18 +71,44 @@ struct Program {
 }
 
 impl Program {
-    /// Moves every position's instructions into the order the replay reads them
-    /// (`order`), so that each layer streams through them instead of jumping: compiling
-    /// appends them as positions are first met, replaying goes successors first.
-    fn lay_out_in_order(&mut self) {
+    /// Renumbers the positions in the order the replay computes them (`order`: successors
+    /// first) and lays their instructions out in that order, so that a layer streams through
+    /// the instructions and writes its values front to back instead of jumping: compiling
+    /// numbers positions and appends instructions as positions are first met. Returns the
+    /// new id of each old one; `values` and every read of this program follow.
+    fn lay_out_in_order(&mut self) -> Vec<u32> {
+        let mut renumbered = vec![NONE; self.order.len()];
+        for (new, &old) in self.order.iter().enumerate() {
+            renumbered[old as usize] = new as u32;
+        }
         let mut ops = Vec::with_capacity(self.ops.len());
-        for &id in &self.order {
-            let (start, end) = self.spans[id as usize];
-            let at = ops.len() as u32;
-            ops.extend_from_slice(&self.ops[start as usize..end as usize]);
-            self.spans[id as usize] = (at, ops.len() as u32);
+        let mut values = Vec::with_capacity(self.values.len());
+        for &old in &self.order {
+            let (start, end) = self.spans[old as usize];
+            ops.extend(
+                self.ops[start as usize..end as usize]
+                    .iter()
+                    .map(|&op| match op {
+                        Op::Here { w, id } => Op::Here {
+                            w,
+                            id: renumbered[id as usize],
+                        },
+                        // Replayed, a point lower is this program one layer down.
+                        Op::Below { w, same, .. } => Op::Below {
+                            w,
+                            lower: NONE,
+                            same: renumbered[same as usize],
+                        },
+                        op => op,
+                    }),
+            );
+            values.push(self.values[old as usize]);
         }
         self.ops = ops;
+        self.values = values;
+        self.spans = Vec::new();
+        self.order = Vec::new();
+        renumbered
     }
 }
 
@@ -200,34 +226,41 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         self.end_ids = FxHashMap::default();
         self.weight_ids = FxHashMap::default();
         program.ids = Ids::default();
-        program.lay_out_in_order();
-        let program = program;
-        let mut below = program.values;
+        let renumbered = program.lay_out_in_order();
+        let top_roots: Vec<u32> = roots[usize::from(top)]
+            .iter()
+            .map(|&id| renumbered[id as usize])
+            .collect();
+        drop(renumbered);
+        let Program { ops, values, .. } = program;
+        // Two layers, reused: every position is written before anything reads it (successors
+        // first), so neither needs clearing.
+        let mut below = values;
+        let mut here = below.clone();
         let mut evaluated = 0usize;
         for stealth in top + 1..=highest {
-            let mut here = vec![Expectation::default(); program.spans.len()];
-            for &id in &program.order {
+            let mut at = 0;
+            for id in 0..here.len() {
                 evaluated += 1;
                 if evaluated.is_multiple_of(CANCEL_EVERY) {
                     self.budget.check_cancel()?;
                 }
-                let (start, end) = program.spans[id as usize];
-                let ops = &program.ops[start as usize..end as usize];
                 let value = {
                     let layers = Layers {
                         here: &here,
                         below: &below,
                         below_is_lower: false,
                     };
-                    self.eval(ops, &mut 0, stealth, &layers)
+                    self.eval(&ops, &mut at, stealth, &layers)
                 };
-                here[id as usize] = value;
+                here[id] = value;
             }
+            debug_assert_eq!(at, ops.len(), "every instruction read once");
             positions += here.len();
             for (i, _) in stealths.iter().enumerate().filter(|(_, s)| **s == stealth) {
-                expectations[i] = sum_roots(&here, &roots[usize::from(top)]);
+                expectations[i] = sum_roots(&here, &top_roots);
             }
-            below = here;
+            std::mem::swap(&mut below, &mut here);
         }
         Ok(ExactRun {
             expectations,
