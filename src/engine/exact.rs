@@ -93,8 +93,9 @@ fn counts_attempts(state: &State, sight: Sight) -> bool {
 /// Whether the walk keeps the value of a position worth memoising that a strategy sees with
 /// `sight`: not a side challenge reached from one place only once the key counts attempts.
 #[inline]
-pub(super) fn kept(state: &State, sight: Sight) -> bool {
-    !(counts_attempts(state, sight) && side_reached_once(state))
+pub(super) fn kept(state: &State, sight: impl FnOnce() -> Sight) -> bool {
+    // The step first: the strategy's sight is dearer, and only side challenges ask for it.
+    !(side_reached_once(state) && counts_attempts(state, sight()))
 }
 
 /// Whether a side challenge position is reached from one place only, once its key tells the
@@ -367,7 +368,7 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
             .sight(state, self.strategy.sight(state, self.rules));
         let pending = u128::from(pending) << 127;
         let counts_attempts = counts_attempts(state, sight);
-        if !kept(state, sight) {
+        if !kept(state, || sight) {
             return None;
         }
         let key = key::strategy_key(state, sight, self.rules) | pending;

@@ -120,6 +120,10 @@ struct Leaf {
     pending: bool,
 }
 
+/// A term of a weighted sum: the successor, its weight, and whether its second side type is
+/// still to be rolled.
+type Term = (State, f64, bool);
+
 /// The exact figures of one strategy, layer by layer.
 struct Layered<'a, S: ?Sized> {
     rules: &'a Rules,
@@ -135,6 +139,10 @@ struct Layered<'a, S: ?Sized> {
     weight_ids: FxHashMap<u64, u16>,
     /// Positions compiled, in all classes.
     compiled: usize,
+    /// Emptied buffers for the leaves of a position and the terms of a sum, reused: a
+    /// compile meets millions of each, and allocating them was a twentieth of its time.
+    spare_leaves: Vec<Vec<Leaf>>,
+    spare_terms: Vec<Vec<Term>>,
     /// Whether a position was met that the layering cannot express (none is known: a
     /// position stepped through, not read, a point below the compiled one).
     unexpressible: bool,
@@ -170,6 +178,8 @@ pub fn exact<S: Strategy + ?Sized>(
         weights: Vec::new(),
         weight_ids: FxHashMap::default(),
         compiled: 0,
+        spare_leaves: Vec::new(),
+        spare_terms: Vec::new(),
         unexpressible: false,
     };
     match layered.run(stealths, highest, top) {
@@ -289,10 +299,10 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             program.spans.push((0, 0));
         }
         let start = program.ops.len();
-        let mut leaves = Vec::new();
+        let mut leaves = self.spare_leaves.pop().unwrap_or_default();
         self.compile(class, state, pending, state.stealth(), &mut leaves);
         let end = self.programs[class].ops.len();
-        for leaf in leaves {
+        for leaf in leaves.drain(..) {
             let Op::Here { w, .. } = self.programs[class].ops[leaf.op] else {
                 unreachable!("a read's placeholder")
             };
@@ -313,6 +323,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             };
             self.programs[class].ops[leaf.op] = op;
         }
+        self.spare_leaves.push(leaves);
         // Every successor is evaluated by now: this position too, at its own stealth.
         let value = {
             let (lower, upper) = self.programs.split_at(class);
@@ -368,11 +379,11 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         ops.len() - 1
     }
 
-    /// A weighted sum of `terms` (successor, weight, pending), each through [`Layered::child`].
+    /// A weighted sum of `terms`, each through `child`; the buffer is kept for reuse.
     fn sum(
         &mut self,
         class: usize,
-        terms: &[(State, f64, bool)],
+        mut terms: Vec<Term>,
         root: u8,
         leaves: &mut Vec<Leaf>,
         child: fn(&mut Self, usize, &State, bool, u8, &mut Vec<Leaf>),
@@ -380,11 +391,18 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         self.programs[class].ops.push(Op::Sum {
             n: terms.len() as u8,
         });
-        for &(next, p, pending) in terms {
+        for &(next, p, pending) in &terms {
             let weight = self.weight(p);
             self.programs[class].ops.push(weight);
             child(self, class, &next, pending, root, leaves);
         }
+        terms.clear();
+        self.spare_terms.push(terms);
+    }
+
+    /// An empty buffer for the terms of a sum.
+    fn terms(&mut self) -> Vec<Term> {
+        self.spare_terms.pop().unwrap_or_default()
     }
 
     /// Appends the instructions of what the walk computes at `state` (as
@@ -423,22 +441,20 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 Choice::Uniform => {
                     let actions = state.actions(rules);
                     let weight = 1.0 / actions.len() as f64;
-                    let terms: Vec<(State, f64, bool)> = actions
-                        .iter()
-                        .map(|&action| {
-                            let mut next = *state;
-                            next.apply_action(rules, action);
-                            (next, weight, pending)
-                        })
-                        .collect();
-                    self.sum(class, &terms, root, leaves, Self::child);
+                    let mut terms = self.terms();
+                    terms.extend(actions.iter().map(|&action| {
+                        let mut next = *state;
+                        next.apply_action(rules, action);
+                        (next, weight, pending)
+                    }));
+                    self.sum(class, terms, root, leaves, Self::child);
                 }
             },
             Node::Chance(Chance::SideTypes)
                 if second_side_type_unread(rules, self.strategy, state) =>
             {
                 // R12, the first die now, the second when the second side challenge begins.
-                let mut first_types: Vec<(State, f64, bool)> = Vec::with_capacity(6);
+                let mut first_types = self.terms();
                 for (outcome, p) in Chance::SideTypes.outcomes() {
                     let mut next = *state;
                     next.apply_outcome(rules, outcome);
@@ -448,11 +464,11 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                         None => first_types.push((placeholder, p, true)),
                     }
                 }
-                self.sum(class, &first_types, root, leaves, Self::walk);
+                self.sum(class, first_types, root, leaves, Self::walk);
             }
             Node::Chance(chance) => {
                 // Outcomes with the same successor merged, as the walk merges them.
-                let mut terms: Vec<(State, f64, bool)> = Vec::with_capacity(6);
+                let mut terms = self.terms();
                 for (outcome, p) in chance.outcomes() {
                     let mut next = *state;
                     next.apply_outcome(rules, outcome);
@@ -461,7 +477,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                         _ => terms.push((next, p, pending)),
                     }
                 }
-                self.sum(class, &terms, root, leaves, Self::child);
+                self.sum(class, terms, root, leaves, Self::child);
             }
         }
     }
@@ -479,10 +495,12 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         if !pending || on_first_side(next) || next.outcome().is_some() {
             return self.walk(class, next, pending, root, leaves);
         }
-        let terms: Vec<(State, f64, bool)> = second_side_type_odds()
-            .map(|(second, p)| (next.with_second_side_type(second), p, false))
-            .collect();
-        self.sum(class, &terms, root, leaves, Self::walk);
+        let mut terms = self.terms();
+        terms.extend(
+            second_side_type_odds()
+                .map(|(second, p)| (next.with_second_side_type(second), p, false)),
+        );
+        self.sum(class, terms, root, leaves, Self::walk);
     }
 
     /// A position met from a compiled one: read if memoised (filled in by
@@ -495,15 +513,22 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         root: u8,
         leaves: &mut Vec<Leaf>,
     ) {
-        // A point lower, a position is read even where the walk would not keep it: stepped
-        // through, it would be evaluated in the wrong class.
-        let inline = if next.stealth() < root {
-            !worth_memoising(next)
-        } else {
-            !self.memoised(next, pending)
-        };
-        if next.outcome().is_some() || inline {
+        if next.outcome().is_some() {
             return self.compile(class, next, pending, root, leaves);
+        }
+        if next.stealth() < root {
+            // A point lower, a position is read even where the walk would not keep it:
+            // stepped through, it would be evaluated in the wrong class.
+            if !worth_memoising(next) {
+                return self.compile(class, next, pending, root, leaves);
+            }
+        } else {
+            match self.met(next, pending) {
+                Met::Read => {}
+                Met::Compiled => return self.compile(class, next, pending, root, leaves),
+                // What compiling the decision would do, without asking the strategy again.
+                Met::Forwarded(after) => return self.child(class, &after, pending, root, leaves),
+            }
         }
         // A placeholder (keeping its weight), filled in by `visit`.
         let op = self.push_folded(class, |w| Op::Here { w, id: NONE });
@@ -514,31 +539,35 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         });
     }
 
-    /// Whether `state` gets a compiled position of its own, as the walk memoises it: not a
-    /// check that follows a decision, not a side challenge reached from one place only (the
-    /// strategy counting attempts), not a decision answered with one action that leads to a
-    /// memoised position (its value is that position's). The others are compiled into the
-    /// positions they are met from.
-    fn memoised(&self, state: &State, pending: bool) -> bool {
+    /// Whether `state` (at the compiled position's stealth) gets a compiled position of its
+    /// own, as the walk memoises it: not a check that follows a decision, not a side
+    /// challenge reached from one place only (the strategy counting attempts), not a decision
+    /// answered with one action that leads to a memoised position (its value is that
+    /// position's). The others are compiled into the positions they are met from.
+    fn met(&self, state: &State, pending: bool) -> Met {
         if !self.kept(state) {
-            return false;
+            return Met::Compiled;
         }
         let Node::Decision(decision) = state.node(self.rules) else {
-            return true;
+            return Met::Read;
         };
         let Choice::Act(action) = self.strategy.decide(state, self.rules, decision) else {
-            return true;
+            return Met::Read;
         };
         let mut next = *state;
         next.apply_action(self.rules, action);
         let same_pending = !pending || on_first_side(&next);
-        !(same_pending && next.outcome().is_none() && self.kept(&next))
+        if same_pending && next.outcome().is_none() && self.kept(&next) {
+            Met::Forwarded(next)
+        } else {
+            Met::Read
+        }
     }
 
     /// Whether the walk would keep `state`'s value: worth memoising, and not a side challenge
     /// reached from one place only once the key counts attempts.
     fn kept(&self, state: &State) -> bool {
-        worth_memoising(state) && kept(state, self.strategy.sight(state, self.rules))
+        worth_memoising(state) && kept(state, || self.strategy.sight(state, self.rules))
     }
 
     /// The figures of finished game `end` for a compiled position at `stealth`.
@@ -584,6 +613,16 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             Op::Weight(_) => unreachable!("a weight only opens a term"),
         }
     }
+}
+
+/// How a position met from a compiled one enters its program ([`Layered::met`]).
+enum Met {
+    /// Memoised: read by its id.
+    Read,
+    /// Compiled in place.
+    Compiled,
+    /// A decision answered with one action, compiled as the position that action leads to.
+    Forwarded(State),
 }
 
 /// A layer's figures by local id so far, and those of the layer below.
