@@ -44,12 +44,25 @@ wait_for() {
 # How many prompts the screen has shown.
 prompts() { screen | grep -o 'Your choice (1-[0-9]*)' | wc -l; }
 
+# Waits (up to 60 s) until the screen has shown at least $1 prompts. raven writes a refusal
+# and the prompt that follows it separately, so a capture may fall between the two: the
+# count is waited for, never read once.
+wait_for_prompts() {
+    tries=0
+    until [ "$(prompts)" -ge "$1" ]; do
+        tries=$((tries + 1))
+        [ $tries -lt 600 ] || fail "$2"
+        sleep 0.1
+    done
+}
+
 start() {
     # The pane stays open after raven exits (the exit code is printed), so the screen can
     # still be read.
-    tmux_ new-session -d -s game -x 160 -y 50 \
+    # history-limit applies to panes made after it is set, so it is set first, in the
+    # same server start.
+    tmux_ set-option -g history-limit 20000 \; new-session -d -s game -x 160 -y 50 \
         "$RAVEN play --interactive --advise --stealth 3 --seed $1; echo EXIT=\$?; sleep 600"
-    tmux_ set-option -t game history-limit 20000 >/dev/null
 }
 
 # --- 1 and 2: a bad answer, then "1" at every prompt until the game ends ---
@@ -57,7 +70,7 @@ start 7
 wait_for 'Your choice \(1-[0-9]+\)'
 tmux_ send-keys -t game x Enter
 wait_for "'x' is not a number: type a number from 1 to [0-9]+"
-[ "$(prompts)" -ge 2 ] || fail "no prompt after the refused answer"
+wait_for_prompts 2 "no prompt after the refused answer"
 sent=1
 tries=0
 while ! screen | grep -q '^EXIT='; do
