@@ -11,6 +11,12 @@
 //! neither the rules nor the strategy read it, the same weighted sums in the same order — so
 //! the figures come out in the same bits, without a hash table of millions of labelled
 //! positions, each looked up at every stealth.
+//!
+//! Stealth 1 is a class of its own only where a point is lost: it lands on 0, discovered,
+//! and the rules settle the position there ([`canon::one_lower`]). When the strategy answers
+//! alike from 1 up, the top program is replayed at stealth 1 too, its reads a point lower
+//! naming class 0's positions, and only classes 0 and 2 are compiled — a third less of the
+//! compile, which is most of an evaluation.
 
 use rustc_hash::FxHashMap;
 
@@ -42,7 +48,9 @@ enum Op {
     /// Position `id` of this class's program at the same stealth.
     Here { w: u16, id: u32 },
     /// A position one point lower: `lower` in the class below when the compiled position is
-    /// at the lowest stealth of its class, else `same` in this class one layer down.
+    /// at the lowest stealth of its class, else `same` in this class one layer down. With
+    /// [`Layered::one_from_top`], the top class's `lower` is in class 0, read when the top
+    /// program is replayed at stealth 1.
     Below { w: u16, lower: u32, same: u32 },
     /// A weighted sum of the `n` terms that follow: each a read or a finished game carrying
     /// its weight, or an [`Op::Weight`] and an expression.
@@ -93,10 +101,11 @@ impl Program {
                             w,
                             id: renumbered[id as usize],
                         },
-                        // Replayed, a point lower is this program one layer down.
-                        Op::Below { w, same, .. } => Op::Below {
+                        // Replayed, a point lower is this program one layer down (or, at
+                        // stealth 1, class 0: `lower` is not this program's).
+                        Op::Below { w, lower, same } => Op::Below {
                             w,
-                            lower: NONE,
+                            lower,
                             same: renumbered[same as usize],
                         },
                         op => op,
@@ -146,6 +155,12 @@ struct Layered<'a, S: ?Sized> {
     /// Whether a position was met that the layering cannot express (none is known: a
     /// position stepped through, not read, a point below the compiled one).
     unexpressible: bool,
+    /// Whether stealth 1 is replayed from the top class's program rather than compiled as a
+    /// class of its own: when the top class is the rules' own (stealth 2) and the strategy
+    /// answers alike from 1 up, a position plays at 1 as at 2 but for where a lost point
+    /// lands ([`canon::one_lower`]); the top program's reads a point lower then name that
+    /// position in class 0 (`Op::Below::lower`), and class 1 is never compiled.
+    one_from_top: bool,
 }
 
 /// The exact figures of `strategy` from the start of a game at each of `stealths`, in layers,
@@ -181,6 +196,7 @@ pub fn exact<S: Strategy + ?Sized>(
         spare_leaves: Vec::new(),
         spare_terms: Vec::new(),
         unexpressible: false,
+        one_from_top: top == canon::ALIKE_FROM_STEALTH && alike < top,
     };
     match layered.run(stealths, highest, top) {
         // The walk, then.
@@ -194,17 +210,20 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
     /// at each of `stealths`.
     fn run(&mut self, stealths: &[u8], highest: u8, top: u8) -> Result<ExactRun, Halt> {
         let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
-        // The games after each complication roll, at each class's compiled stealth: the
+        // The stealths the top program is replayed at: from 1 when class 1 is not compiled
+        // (`one_from_top`), else above the top class (evaluated as it is compiled).
+        let replayed_from = if self.one_from_top { 1 } else { top + 1 };
+        // The games after each complication roll, at each compiled class's stealth: the
         // roots, compiled like any position.
-        let mut roots = Vec::with_capacity(usize::from(top) + 1);
-        for class in 0..=top {
-            let mut ids = Vec::with_capacity(rolls.len());
+        let mut roots = vec![Vec::new(); usize::from(top) + 1];
+        for class in (0..=top).filter(|&c| c == top || c < replayed_from) {
+            let ids = &mut roots[usize::from(class)];
+            ids.reserve(rolls.len());
             for &(outcome, _) in &rolls {
                 let mut state = State::new(class);
                 state.apply_outcome(self.rules, outcome);
                 ids.push(self.visit(&state, false)?);
             }
-            roots.push(ids);
         }
         if self.unexpressible {
             return Ok(ExactRun {
@@ -220,18 +239,26 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             }
             e
         };
-        // Every class up to the top is evaluated (at its own stealth) as it is compiled.
+        // Every compiled class below the replayed stealths is evaluated (at its own stealth)
+        // as it is compiled.
         let mut positions: usize = self.programs.iter().map(|p| p.values.len()).sum();
         for (i, &stealth) in stealths.iter().enumerate() {
-            if stealth <= top {
+            if stealth < replayed_from {
                 let class = usize::from(stealth);
                 expectations[i] = sum_roots(&self.programs[class].values, &roots[class]);
             }
         }
-        // The top class replayed at every higher stealth. What only compiling reads — the
-        // lower classes, every key map — is freed first: the replay's two layers take its
-        // place at the memory peak.
+        // The top class replayed at every stealth from `replayed_from`. What only compiling
+        // reads — the lower classes, every key map — is freed first (but class 0's figures
+        // when stealth 1 reads them): the replay's two layers take its place at the memory
+        // peak.
         let mut program = std::mem::take(&mut self.programs[usize::from(top)]);
+        let mut class_zero = if self.one_from_top {
+            positions -= program.values.len();
+            std::mem::take(&mut self.programs[0].values)
+        } else {
+            Vec::new()
+        };
         self.programs.clear();
         self.end_ids = FxHashMap::default();
         self.weight_ids = FxHashMap::default();
@@ -248,7 +275,9 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         let mut below = values;
         let mut here = below.clone();
         let mut evaluated = 0usize;
-        for stealth in top + 1..=highest {
+        for stealth in replayed_from..=highest {
+            // At stealth 1 a point lower is class 0's, through `lower`.
+            let lower = stealth == 1;
             let mut at = 0;
             for id in 0..here.len() {
                 evaluated += 1;
@@ -258,8 +287,8 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 let value = {
                     let layers = Layers {
                         here: &here,
-                        below: &below,
-                        below_is_lower: false,
+                        below: if lower { &class_zero } else { &below },
+                        below_is_lower: lower,
                     };
                     self.eval(&ops, &mut at, stealth, &layers)
                 };
@@ -271,6 +300,9 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 expectations[i] = sum_roots(&here, &top_roots);
             }
             std::mem::swap(&mut below, &mut here);
+            if lower {
+                class_zero = Vec::new();
+            }
         }
         Ok(ExactRun {
             expectations,
@@ -312,7 +344,12 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                     id: self.visit(&leaf.state, leaf.pending)?,
                 }
             } else {
-                let lower = self.visit(&leaf.state, leaf.pending)?;
+                let lower = if class == top && self.one_from_top {
+                    // Replayed at stealth 1, the point is lost onto 0.
+                    self.visit(&canon::one_lower(&leaf.state, self.rules), leaf.pending)?
+                } else {
+                    self.visit(&leaf.state, leaf.pending)?
+                };
                 // In the top class, met a point lower at every higher stealth too.
                 let same = if class == top {
                     self.visit(&leaf.state.with_stealth(state.stealth()), leaf.pending)?
@@ -324,6 +361,13 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             self.programs[class].ops[leaf.op] = op;
         }
         self.spare_leaves.push(leaves);
+        if class == top && self.one_from_top {
+            // Evaluated by the replay, from stealth 1 up.
+            let program = &mut self.programs[class];
+            program.spans[id as usize] = (start as u32, end as u32);
+            program.order.push(id);
+            return Ok(id);
+        }
         // Every successor is evaluated by now: this position too, at its own stealth.
         let value = {
             let (lower, upper) = self.programs.split_at(class);
