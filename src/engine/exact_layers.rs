@@ -216,7 +216,10 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         // The games after each complication roll, at each compiled class's stealth: the
         // roots, compiled like any position.
         let mut roots = vec![Vec::new(); usize::from(top) + 1];
-        for class in (0..=top).filter(|&c| c == top || c < replayed_from) {
+        // A class below the replayed stealths needs its roots only if its stealth is asked
+        // for: the classes above compile what they read of it.
+        let asked = |c: u8| c == top || (c < replayed_from && stealths.contains(&c));
+        for class in (0..=top).filter(|&c| asked(c)) {
             let ids = &mut roots[usize::from(class)];
             ids.reserve(rolls.len());
             for &(outcome, _) in &rolls {
