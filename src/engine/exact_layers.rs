@@ -14,7 +14,8 @@
 //!
 //! Stealth 1 is a class of its own only where a point is lost: it lands on 0, discovered,
 //! and the rules settle the position there ([`canon::one_lower`]). When the strategy answers
-//! alike from 1 up, the top program is replayed at stealth 1 too, its reads a point lower
+//! alike from 1 up (and being discovered gives no option back,
+//! [`canon::stealth_one_plays_like_two`]), the top program is replayed at stealth 1 too, its reads a point lower
 //! naming class 0's positions, and only classes 0 and 2 are compiled — a third less of the
 //! compile, which is most of an evaluation.
 
@@ -156,9 +157,9 @@ struct Layered<'a, S: ?Sized> {
     /// position stepped through, not read, a point below the compiled one).
     unexpressible: bool,
     /// Whether stealth 1 is replayed from the top class's program rather than compiled as a
-    /// class of its own: when the top class is the rules' own (stealth 2) and the strategy
-    /// answers alike from 1 up, a position plays at 1 as at 2 but for where a lost point
-    /// lands ([`canon::one_lower`]); the top program's reads a point lower then name that
+    /// class of its own: when the top class is the rules' own (stealth 2), the strategy
+    /// answers alike from 1 up and the rules allow it ([`canon::stealth_one_plays_like_two`]),
+    /// a position plays at 1 as at 2 but for where a lost point lands ([`canon::one_lower`]); the top program's reads a point lower then name that
     /// position in class 0 (`Op::Below::lower`), and class 1 is never compiled.
     one_from_top: bool,
 }
@@ -196,7 +197,9 @@ pub fn exact<S: Strategy + ?Sized>(
         spare_leaves: Vec::new(),
         spare_terms: Vec::new(),
         unexpressible: false,
-        one_from_top: top == canon::ALIKE_FROM_STEALTH && alike < top,
+        one_from_top: top == canon::ALIKE_FROM_STEALTH
+            && alike < top
+            && canon::stealth_one_plays_like_two(rules),
     };
     match layered.run(stealths, highest, top) {
         // The walk, then.

@@ -123,11 +123,11 @@ pub const ALIKE_FROM_STEALTH: u8 = 2;
 /// opportunity whose only giver is out of dice closes (R15), a finale character out of dice
 /// loses (R14). A successor that keeps stealth 2 is simply one point lower.
 ///
-/// So stealth 1, though a class of its own, plays like stealth 2 up to where a point is lost:
-/// the same options and outcomes, every successor the [`one_lower`] of its stealth-2
-/// counterpart. An engine that has worked out the transitions at stealth 2 may replay them
-/// at stealth 1, reading the positions a point lower through this. Tested against the state
-/// machine (`stealth_one_plays_like_two_until_a_point_is_lost`).
+/// So where [`stealth_one_plays_like_two`], stealth 1, though a class of its own, plays like
+/// stealth 2 up to where a point is lost: the same options and outcomes, every successor the
+/// [`one_lower`] of its stealth-2 counterpart. An engine that has worked out the transitions
+/// at stealth 2 may replay them at stealth 1, reading the positions a point lower through
+/// this. Tested against the state machine (`stealth_one_plays_like_two_until_a_point_is_lost`).
 pub fn one_lower(successor_at_two: &State, rules: &Rules) -> State {
     let stealth = successor_at_two.stealth();
     debug_assert!(stealth >= 1, "a successor of a stealth-2 position");
@@ -136,6 +136,15 @@ pub fn one_lower(successor_at_two: &State, rules: &Rules) -> State {
     } else {
         successor_at_two.with_stealth(0).settled(rules)
     }
+}
+
+/// Whether [`one_lower`] holds under `rules`: being discovered takes options away but never
+/// gives one back. The finale character's penalty while discovered (R13) replaces the finale
+/// penalty; when it is the smaller (`finale-penalty = 2` under the main text's
+/// `discovered-penalty = 1`), a point lost onto 0 can make possible a first aid that the same
+/// point lost onto 1 closed at once (R15), and the position at 1 no longer tells.
+pub fn stealth_one_plays_like_two(rules: &Rules) -> bool {
+    rules.discovered_penalty >= rules.design.finale_penalty
 }
 
 /// `state` without the complications of `unread` and, unless `first_side_type`, without the
@@ -1011,13 +1020,18 @@ mod tests {
     fn stealth_one_plays_like_two_until_a_point_is_lost() {
         // Random games under every rule variant; every position reached at stealth s ≥ 1,
         // moved to 2 and to 1: the same node, the same options or outcomes, and each successor
-        // at 1 the `one_lower` of its counterpart at 2.
+        // at 1 the `one_lower` of its counterpart at 2. Every design lever too (the game's
+        // numbers one step either way).
         let mut every = vec![crate::rules::MAIN_TEXT, crate::rules::CLARIFIED];
         every.extend(crate::rules::MAIN_TEXT.variants().into_iter().map(|v| v.2));
         every.extend(crate::rules::CLARIFIED.variants().into_iter().map(|v| v.2));
+        for base in [crate::rules::MAIN_TEXT, crate::rules::CLARIFIED] {
+            let levers = base.design.levers().into_iter();
+            every.extend(levers.map(|(_, _, design)| Rules { design, ..base }));
+        }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
         let mut compared = 0;
-        for rules in &every {
+        for rules in every.iter().filter(|r| stealth_one_plays_like_two(r)) {
             for _ in 0..400 {
                 let mut state = State::new(1 + below(&mut rng, 4) as u8);
                 while state.outcome().is_none() {
@@ -1057,14 +1071,14 @@ mod tests {
                 },
                 Aid::None,
             );
-        let success_for_a_point = |state: State| {
+        let success_for_a_point = |state: State, rules: &Rules| {
             let mut next = state;
-            next.apply_outcome(&rules, 5);
+            next.apply_outcome(rules, 5);
             next
         };
         let (at_two, at_one) = (
-            success_for_a_point(tough),
-            success_for_a_point(tough.with_stealth(1)),
+            success_for_a_point(tough, &rules),
+            success_for_a_point(tough.with_stealth(1), &rules),
         );
         assert_eq!((at_two.stealth(), at_two.aid()), (1, Aid::Open));
         assert_eq!(one_lower(&at_two, &rules), at_one);
@@ -1073,6 +1087,30 @@ mod tests {
             at_one,
             "settling at 0 closes the aid"
         );
+        // Where the penalty while discovered is the smaller, the other way round: the same
+        // winning check by a lone wounded Spy opens no aid at 1 (she would roll no dice) but
+        // one at 0, and the position at 1 cannot tell.
+        let mut rules = crate::rules::MAIN_TEXT;
+        rules.design.finale_penalty = 2;
+        assert!(!stealth_one_plays_like_two(&rules));
+        let tough = State::new(2)
+            .with_main(Character::Spy)
+            .with_member(Character::Spy, Health::Wounded)
+            .with_finale(Character::Spy)
+            .at(
+                Step::Tough {
+                    tough: 1,
+                    successes: 0,
+                },
+                Aid::None,
+            );
+        let (at_two, at_one) = (
+            success_for_a_point(tough, &rules),
+            success_for_a_point(tough.with_stealth(1), &rules),
+        );
+        assert_eq!((at_two.stealth(), at_two.aid()), (1, Aid::None));
+        assert_eq!((at_one.stealth(), at_one.aid()), (0, Aid::Open));
+        assert_ne!(one_lower(&at_two, &rules), at_one);
     }
 
     /// `state` moved to stealth `stealth`, whatever it was.

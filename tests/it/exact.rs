@@ -677,6 +677,22 @@ fn layered_exact_reproduces_the_walk_bit_for_bit() {
         vec![MAIN_TEXT, CLARIFIED, every_variant],
         vec![0, 3, 4, 6],
     ));
+    // The game's numbers one step either way, for the reference; among them
+    // `finale-penalty = 2` under the main text, where stealth 1 is compiled as a class of its
+    // own (being discovered lowers the finale penalty there), for random too.
+    let levers = MAIN_TEXT.design.levers().into_iter();
+    let levers: Vec<Rules> = levers
+        .map(|(_, _, design)| Rules {
+            design,
+            ..MAIN_TEXT
+        })
+        .collect();
+    let penalty_two = *levers
+        .iter()
+        .find(|r| r.design.finale_penalty == 2)
+        .expect("a finale-penalty lever");
+    cases.push((Box::new(ReferenceStrategy), levers, vec![0, 1, 5]));
+    cases.push((Box::new(RandomStrategy), vec![penalty_two], vec![0, 1, 5]));
     for (strategy, rule_sets, stealths) in &cases {
         assert!(strategy.stealth_alike_from().is_some());
         for rules in rule_sets {
