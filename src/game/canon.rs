@@ -1184,9 +1184,14 @@ mod tests {
         // Random games under every rule variant; at every position reached with stealth
         // s ≥ 2, the same position at every other stealth of its class (2..=12) has the same
         // node and successors shifted by the same amount; 0 and 1 are classes of their own.
+        // Every design lever too (the game's numbers one step either way).
         let mut every = vec![crate::rules::MAIN_TEXT, crate::rules::CLARIFIED];
         every.extend(crate::rules::MAIN_TEXT.variants().into_iter().map(|v| v.2));
         every.extend(crate::rules::CLARIFIED.variants().into_iter().map(|v| v.2));
+        for base in [crate::rules::MAIN_TEXT, crate::rules::CLARIFIED] {
+            let levers = base.design.levers().into_iter();
+            every.extend(levers.map(|(_, _, design)| Rules { design, ..base }));
+        }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let mut compared = 0;
         for rules in &every {
