@@ -1022,26 +1022,15 @@ mod tests {
         // moved to 2 and to 1: the same node, the same options or outcomes, and each successor
         // at 1 the `one_lower` of its counterpart at 2. Every design lever too (the game's
         // numbers one step either way).
-        let mut every = vec![crate::rules::MAIN_TEXT, crate::rules::CLARIFIED];
-        every.extend(crate::rules::MAIN_TEXT.variants().into_iter().map(|v| v.2));
-        every.extend(crate::rules::CLARIFIED.variants().into_iter().map(|v| v.2));
-        for base in [crate::rules::MAIN_TEXT, crate::rules::CLARIFIED] {
-            let levers = base.design.levers().into_iter();
-            every.extend(levers.map(|(_, _, design)| Rules { design, ..base }));
-        }
+        let every = every_rule_set();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
         let mut compared = 0;
         for rules in every.iter().filter(|r| stealth_one_plays_like_two(r)) {
             for _ in 0..400 {
-                let mut state = State::new(1 + below(&mut rng, 4) as u8);
-                while state.outcome().is_none() {
-                    if state.step() == Step::Complications {
-                        let roll = below(&mut rng, 46_656) as u32;
-                        state.apply_outcome(rules, roll);
-                        continue;
-                    }
+                let stealth = 1 + below(&mut rng, 4) as u8;
+                play_randomly(rules, &mut rng, stealth, |state, _| {
                     if state.stealth() >= 1 {
-                        let (two, one) = (at_stealth(state, 2), at_stealth(state, 1));
+                        let (two, one) = (at_stealth(*state, 2), at_stealth(*state, 1));
                         assert_eq!(one.node(rules), two.node(rules), "{state:?}");
                         let (at_two, at_one) = (successors(&two, rules), successors(&one, rules));
                         assert_eq!(at_two.len(), at_one.len(), "{state:?}");
@@ -1050,9 +1039,7 @@ mod tests {
                         }
                         compared += 1;
                     }
-                    let next = successors(&state, rules);
-                    state = next[below(&mut rng, next.len())];
-                }
+                });
             }
         }
         assert!(compared > 50_000, "only {compared} comparisons");
@@ -1060,17 +1047,7 @@ mod tests {
         // hand (a lone finale character out of dice under `discovered-penalty = 2`, whose
         // winning Tough check costs the last point, can no longer give the aid it opens).
         let rules = crate::rules::CLARIFIED;
-        let tough = State::new(2)
-            .with_main(Character::Mechanic)
-            .with_member(Character::Mechanic, Health::Wounded)
-            .with_finale(Character::Mechanic)
-            .at(
-                Step::Tough {
-                    tough: 0,
-                    successes: 2,
-                },
-                Aid::None,
-            );
+        let tough = lone_wounded_finale(Character::Mechanic, 2, 0, 2);
         let success_for_a_point = |state: State, rules: &Rules| {
             let mut next = state;
             next.apply_outcome(rules, 5);
@@ -1093,17 +1070,7 @@ mod tests {
         let mut rules = crate::rules::MAIN_TEXT;
         rules.design.finale_penalty = 2;
         assert!(!stealth_one_plays_like_two(&rules));
-        let tough = State::new(2)
-            .with_main(Character::Spy)
-            .with_member(Character::Spy, Health::Wounded)
-            .with_finale(Character::Spy)
-            .at(
-                Step::Tough {
-                    tough: 1,
-                    successes: 0,
-                },
-                Aid::None,
-            );
+        let tough = lone_wounded_finale(Character::Spy, 2, 1, 0);
         let (at_two, at_one) = (
             success_for_a_point(tough, &rules),
             success_for_a_point(tough.with_stealth(1), &rules),
@@ -1111,6 +1078,52 @@ mod tests {
         assert_eq!((at_two.stealth(), at_two.aid()), (1, Aid::None));
         assert_eq!((at_one.stealth(), at_one.aid()), (0, Aid::Open));
         assert_ne!(one_lower(&at_two, &rules), at_one);
+    }
+
+    /// Both presets, every rule variant of each, and every design lever of each (the game's
+    /// numbers one step either way).
+    fn every_rule_set() -> Vec<Rules> {
+        let presets = [crate::rules::MAIN_TEXT, crate::rules::CLARIFIED];
+        let mut every = presets.to_vec();
+        for base in presets {
+            every.extend(base.variants().into_iter().map(|v| v.2));
+            let levers = base.design.levers().into_iter();
+            every.extend(levers.map(|(_, _, design)| Rules { design, ..base }));
+        }
+        every
+    }
+
+    /// A random game from `stealth` under `rules` (one of the 46 656 complication rolls, then
+    /// a successor drawn uniformly at every point), handing `look` every position after the
+    /// roll before its successor is drawn.
+    fn play_randomly(
+        rules: &Rules,
+        rng: &mut Xoshiro256PlusPlus,
+        stealth: u8,
+        mut look: impl FnMut(&State, &mut Xoshiro256PlusPlus),
+    ) {
+        let mut state = State::new(stealth);
+        while state.outcome().is_none() {
+            if state.step() == Step::Complications {
+                let roll = below(rng, 46_656) as u32;
+                state.apply_outcome(rules, roll);
+                continue;
+            }
+            look(&state, rng);
+            let next = successors(&state, rules);
+            state = next[below(rng, next.len())];
+        }
+    }
+
+    /// A lone `main` character, wounded, at the `tough`-th Tough Challenge with `successes`
+    /// side successes, at `stealth`: the finale character and its only possible first-aid
+    /// giver.
+    fn lone_wounded_finale(main: Character, stealth: u8, tough: u8, successes: u8) -> State {
+        State::new(stealth)
+            .with_main(main)
+            .with_member(main, Health::Wounded)
+            .with_finale(main)
+            .at(Step::Tough { tough, successes }, Aid::None)
     }
 
     /// `state` moved to stealth `stealth`, whatever it was.
@@ -1185,26 +1198,20 @@ mod tests {
         // s ≥ 2, the same position at every other stealth of its class (2..=12) has the same
         // node and successors shifted by the same amount; 0 and 1 are classes of their own.
         // Every design lever too (the game's numbers one step either way).
-        let mut every = vec![crate::rules::MAIN_TEXT, crate::rules::CLARIFIED];
-        every.extend(crate::rules::MAIN_TEXT.variants().into_iter().map(|v| v.2));
-        every.extend(crate::rules::CLARIFIED.variants().into_iter().map(|v| v.2));
-        for base in [crate::rules::MAIN_TEXT, crate::rules::CLARIFIED] {
-            let levers = base.design.levers().into_iter();
-            every.extend(levers.map(|(_, _, design)| Rules { design, ..base }));
-        }
+        let every = every_rule_set();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let mut compared = 0;
         for rules in &every {
             for _ in 0..150 {
-                let mut state = State::new(1 + below(&mut rng, 12) as u8);
-                while state.outcome().is_none() {
+                let stealth = 1 + below(&mut rng, 12) as u8;
+                play_randomly(rules, &mut rng, stealth, |state, rng| {
                     let class = stealth_class(state.stealth());
-                    let sampled = state.phase() != Phase::Recruitment || below(&mut rng, 8) == 0;
-                    if class == 2 && sampled && state.step() != Step::Complications {
-                        let here = successors(&state, rules);
+                    let sampled = state.phase() != Phase::Recruitment || below(rng, 8) == 0;
+                    if class == 2 && sampled {
+                        let here = successors(state, rules);
                         for other in 2..=12 {
                             assert_eq!(stealth_class(other), class);
-                            let moved = at_stealth(state, other);
+                            let moved = at_stealth(*state, other);
                             assert_eq!(moved.node(rules), state.node(rules), "{state:?}");
                             let there = successors(&moved, rules);
                             assert_eq!(here.len(), there.len());
@@ -1220,15 +1227,7 @@ mod tests {
                             compared += 1;
                         }
                     }
-                    if state.step() == Step::Complications {
-                        // One of the 46 656 complication rolls, at random.
-                        let roll = below(&mut rng, 46_656) as u32;
-                        state.apply_outcome(rules, roll);
-                        continue;
-                    }
-                    let next = successors(&state, rules);
-                    state = next[below(&mut rng, next.len())];
-                }
+                });
             }
         }
         assert!(compared > 100_000, "only {compared} comparisons");
@@ -1236,17 +1235,7 @@ mod tests {
         // lone finale character out of dice under `discovered-penalty = 2` can no longer give
         // the first aid a winning Tough check opens.
         let rules = crate::rules::CLARIFIED;
-        let tough = State::new(1)
-            .with_main(Character::Mechanic)
-            .with_member(Character::Mechanic, Health::Wounded)
-            .with_finale(Character::Mechanic)
-            .at(
-                Step::Tough {
-                    tough: 0,
-                    successes: 2,
-                },
-                Aid::None,
-            );
+        let tough = lone_wounded_finale(Character::Mechanic, 1, 0, 2);
         let after = |stealth: u8| {
             let mut next = tough.with_stealth(stealth);
             next.apply_outcome(&rules, 5); // a success that costs a point
