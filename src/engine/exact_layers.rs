@@ -15,9 +15,9 @@
 //! Stealth 1 is a class of its own only where a point is lost: it lands on 0, discovered,
 //! and the rules settle the position there ([`canon::one_lower`]). When the strategy answers
 //! alike from 1 up (and being discovered gives no option back,
-//! [`canon::stealth_one_plays_like_two`]), the top program is replayed at stealth 1 too, its reads a point lower
-//! naming class 0's positions, and only classes 0 and 2 are compiled — a third less of the
-//! compile, which is most of an evaluation.
+//! [`canon::stealth_one_plays_like_two`]), the top program is replayed at stealth 1 too, its
+//! reads a point lower naming class 0's positions, and only classes 0 and 2 are compiled — a
+//! third less of the compile, which is most of an evaluation.
 
 use rustc_hash::FxHashMap;
 
@@ -159,8 +159,9 @@ struct Layered<'a, S: ?Sized> {
     /// Whether stealth 1 is replayed from the top class's program rather than compiled as a
     /// class of its own: when the top class is the rules' own (stealth 2), the strategy
     /// answers alike from 1 up and the rules allow it ([`canon::stealth_one_plays_like_two`]),
-    /// a position plays at 1 as at 2 but for where a lost point lands ([`canon::one_lower`]); the top program's reads a point lower then name that
-    /// position in class 0 (`Op::Below::lower`), and class 1 is never compiled.
+    /// a position plays at 1 as at 2 but for where a lost point lands ([`canon::one_lower`]);
+    /// the top program's reads a point lower then name that position in class 0
+    /// (`Op::Below::lower`), and class 1 is never compiled.
     one_from_top: bool,
 }
 
@@ -367,15 +368,9 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             self.programs[class].ops[leaf.op] = op;
         }
         self.spare_leaves.push(leaves);
-        if class == top && self.one_from_top {
-            // Evaluated by the replay, from stealth 1 up.
-            let program = &mut self.programs[class];
-            program.spans[id as usize] = (start as u32, end as u32);
-            program.order.push(id);
-            return Ok(id);
-        }
-        // Every successor is evaluated by now: this position too, at its own stealth.
-        let value = {
+        // Every successor is evaluated by now: this position too, at its own stealth — but
+        // for the top class replayed from stealth 1, which the replay evaluates.
+        if !(class == top && self.one_from_top) {
             let (lower, upper) = self.programs.split_at(class);
             let program = &upper[0];
             let layers = Layers {
@@ -383,10 +378,10 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 below: lower.last().map_or(&[][..], |p| &p.values[..]),
                 below_is_lower: true,
             };
-            self.eval(&program.ops[start..end], &mut 0, state.stealth(), &layers)
-        };
+            let value = self.eval(&program.ops[start..end], &mut 0, state.stealth(), &layers);
+            self.programs[class].values[id as usize] = value;
+        }
         let program = &mut self.programs[class];
-        program.values[id as usize] = value;
         if class == top {
             program.spans[id as usize] = (start as u32, end as u32);
             program.order.push(id);
