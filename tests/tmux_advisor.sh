@@ -28,8 +28,8 @@ fail() {
     exit 1
 }
 
-# Everything the pane has shown, scrollback included.
-screen() { tmux_ capture-pane -p -J -S - -t game; }
+# Everything the current game's pane has shown, scrollback included.
+screen() { tmux_ capture-pane -p -J -S - -t "$GAME"; }
 
 # Waits (up to 60 s) until the screen matches the extended regex $1.
 wait_for() {
@@ -56,26 +56,28 @@ wait_for_prompts() {
     done
 }
 
+# Starts game $1 (a session of that name) with seed $2. The pane stays open after raven
+# exits (the exit code is printed), so the screen can still be read; sessions are never
+# killed one by one (the server would exit with the last, racing the next start), only the
+# whole server at the end. history-limit applies to panes made after it is set, so it is set
+# first, in the same command.
 start() {
-    # The pane stays open after raven exits (the exit code is printed), so the screen can
-    # still be read.
-    # history-limit applies to panes made after it is set, so it is set first, in the
-    # same server start.
-    tmux_ set-option -g history-limit 20000 \; new-session -d -s game -x 160 -y 50 \
-        "$RAVEN play --interactive --advise --stealth 3 --seed $1; echo EXIT=\$?; sleep 600"
+    GAME=$1
+    tmux_ set-option -g history-limit 20000 \; new-session -d -s "$GAME" -x 160 -y 50 \
+        "$RAVEN play --interactive --advise --stealth 3 --seed $2; echo EXIT=\$?; sleep 600"
 }
 
 # --- 1 and 2: a bad answer, then "1" at every prompt until the game ends ---
-start 7
+start first 7
 wait_for 'Your choice \(1-[0-9]+\)'
-tmux_ send-keys -t game x Enter
+tmux_ send-keys -t "$GAME" x Enter
 wait_for "'x' is not a number: type a number from 1 to [0-9]+"
 wait_for_prompts 2 "no prompt after the refused answer"
 sent=1
 tries=0
 while ! screen | grep -q '^EXIT='; do
     if [ "$(prompts)" -gt "$sent" ]; then
-        tmux_ send-keys -t game 1 Enter
+        tmux_ send-keys -t "$GAME" 1 Enter
         sent=$((sent + 1))
         tries=0
     else
@@ -89,12 +91,11 @@ screen | grep -q '^EXIT=0$' || fail "exit code not 0"
 screen | grep -q '= win probability' || fail "no advice after the rolls"
 screen | grep -q '? \*' || fail "no best option marked"
 echo "ok: a game of $sent answers played to its end in tmux"
-tmux_ kill-session -t game
 
 # --- 3: Ctrl-D abandons the game ---
-start 8
+start second 8
 wait_for 'Your choice \(1-[0-9]+\)'
-tmux_ send-keys -t game C-d
+tmux_ send-keys -t "$GAME" C-d
 wait_for '^EXIT='
 screen | grep -q '^ABANDONED' || fail "Ctrl-D did not abandon the game"
 screen | grep -q '^EXIT=0$' || fail "Ctrl-D: exit code not 0"
