@@ -21,6 +21,11 @@
 //! depend on the layering, the thread count or the order in which parts are solved. A position
 //! the compiler cannot express (none is known) falls back to the walk.
 //!
+//! Where [`canon::stealth_one_plays_like_two`], stealth 1 is not compiled either: a position
+//! plays there as at 2 up to where a point is lost, which lands on 0 and is settled there
+//! ([`canon::one_lower`]), so the class-2 program is replayed from stealth 1 up, its reads a
+//! point lower at stealth 1 going through a small side program ([`Part::at_one`]) into class 0.
+//!
 //! The same replay, choosing at each decision the first option of highest value, adds up the
 //! optimal policy's figures ([`Figures`]).
 
@@ -55,11 +60,13 @@ enum Op {
     Here { id: u32 },
     /// The value of a position one point lower: `lower` in the program of the class below
     /// when the compiled position is at the lowest stealth of its class, else `same` in this
-    /// program (one layer down).
+    /// program (one layer down). In the top class replayed from stealth 1, `lower` indexes
+    /// [`Part::at_one`], read at stealth 1.
     Below { lower: u32, same: u32 },
     /// The stored value of a position solved before this part (`Part::tables[slot]`), `drop`
-    /// stealth points below.
-    Table { slot: u32, drop: u8 },
+    /// stealth points below; at stealth 1, a point below, [`Part::at_one`]`[at_one]` in the
+    /// top class replayed from stealth 1 ([`NONE`] elsewhere).
+    Table { slot: u32, drop: u8, at_one: u32 },
     /// A decision: the best of the `n` expressions that follow.
     Max(u8),
     /// A chance point: `n` terms follow, each a [`Op::Weight`] and an expression; summed in
@@ -176,6 +183,24 @@ pub(super) struct Part<'s> {
     figures: Option<Figures<'s>>,
     /// Per class, the local ids of the entries whose figures other parts read.
     entries: [Vec<u32>; CLASSES],
+    /// Whether stealth 1 is replayed from the top class's program instead of compiled
+    /// ([`canon::stealth_one_plays_like_two`]).
+    one_from_top: bool,
+    /// Replayed at stealth 1, what the top class's reads a point lower read instead: the
+    /// position a lost point leads to at stealth 0 ([`canon::one_lower`]) — an [`Op::Here`] of
+    /// class 0, an [`Op::Table`] at stealth 0, or the game's end ([`Op::Over`]).
+    at_one: Vec<Op>,
+}
+
+/// The class whose program serves `stealth` under `rules`: stealth 0, 1 and from
+/// [`COMPILED_AT`] up each their own, but stealth 1 the top class's where
+/// [`canon::stealth_one_plays_like_two`].
+pub(super) fn class_of(rules: &crate::rules::Rules, stealth: u8) -> u8 {
+    if stealth == 1 && canon::stealth_one_plays_like_two(rules) {
+        COMPILED_AT
+    } else {
+        stealth.min(COMPILED_AT)
+    }
 }
 
 impl<'s> Part<'s> {
@@ -191,6 +216,8 @@ impl<'s> Part<'s> {
             weight_ids: FxHashMap::default(),
             figures: None,
             entries: Default::default(),
+            one_from_top: canon::stealth_one_plays_like_two(solver.rules()),
+            at_one: Vec::new(),
         }
     }
 
@@ -201,15 +228,12 @@ impl<'s> Part<'s> {
         self
     }
 
-    /// The stealths of `class` this part fills.
-    fn class_stealths(&self, class: usize) -> std::ops::RangeInclusive<u8> {
-        let low = class as u8;
-        let high = if class + 1 == CLASSES {
-            self.highest
-        } else {
-            low
-        };
-        low..=high.min(self.highest)
+    /// The stealths of `class` this part fills, lowest first.
+    fn class_stealths(&self, class: usize) -> Vec<u8> {
+        let rules = self.solver.rules();
+        (0..=self.highest)
+            .filter(|&s| usize::from(class_of(rules, s)) == class)
+            .collect()
     }
 
     /// Fills the table for every position reachable from `entries` (positions whose stealth
@@ -217,7 +241,10 @@ impl<'s> Part<'s> {
     /// go to the shared [`EntryFigures`].
     pub(super) fn fill(mut self, entries: &[State]) -> Result<(), Halt> {
         let rules = *self.solver.rules();
-        for class in 0..CLASSES.min(usize::from(self.highest) + 1) {
+        let classes: Vec<usize> = (0..CLASSES)
+            .filter(|&c| !self.class_stealths(c).is_empty())
+            .collect();
+        for class in classes {
             for entry in entries {
                 let entry = entry.with_stealth(class as u8).settled(&rules);
                 if entry.outcome().is_none() {
@@ -267,18 +294,30 @@ impl<'s> Part<'s> {
             for leaf in leaves {
                 let drop = state.stealth() - leaf.state.stealth();
                 let place = leaf.place.at_stealth(0);
+                // Replayed at stealth 1, a point lower is where a point lost onto 0 leads.
+                let top_at_one = self.one_from_top && class + 1 == CLASSES && drop == 1;
+                let at_one = if top_at_one {
+                    self.at_one(&canon::one_lower(&leaf.state, self.solver.rules()))?
+                } else {
+                    NONE
+                };
                 let op = if self.solved_before(place) {
                     self.tables.push(place);
                     Op::Table {
                         slot: self.tables.len() as u32 - 1,
                         drop,
+                        at_one,
                     }
                 } else if drop == 0 {
                     Op::Here {
                         id: self.visit(&leaf.state, place)?,
                     }
                 } else {
-                    let lower = self.visit(&leaf.state, place)?;
+                    let lower = if top_at_one {
+                        at_one
+                    } else {
+                        self.visit(&leaf.state, place)?
+                    };
                     // In the top class, met a point lower at every higher stealth too.
                     let same = if class + 1 == CLASSES {
                         self.visit(&leaf.state.with_stealth(state.stealth()), place)?
@@ -298,6 +337,69 @@ impl<'s> Part<'s> {
         Ok(id)
     }
 
+    /// The index in [`Part::at_one`] of what a read of `low` (a position at stealth 0) is,
+    /// compiling it in class 0 if need be.
+    fn at_one(&mut self, low: &State) -> Result<u32, Halt> {
+        let rules = *self.solver.rules();
+        let op = if let Some(outcome) = low.outcome() {
+            let end = match &mut self.figures {
+                Some(figures) => {
+                    // At stealth 0, read as such.
+                    figures.ends.push((*low, 0));
+                    figures.ends.len() as u32 - 1
+                }
+                None => 0,
+            };
+            Op::Over {
+                win: outcome == Outcome::Win,
+                end,
+            }
+        } else {
+            let place = memo::place(low, &rules).at_stealth(0);
+            if self.solved_before(place) {
+                self.tables.push(place);
+                Op::Table {
+                    slot: self.tables.len() as u32 - 1,
+                    drop: 0,
+                    at_one: NONE,
+                }
+            } else {
+                Op::Here {
+                    id: self.visit(low, place)?,
+                }
+            }
+        };
+        self.at_one.push(op);
+        Ok(self.at_one.len() as u32 - 1)
+    }
+
+    /// Whether a read a point lower goes through [`Part::at_one`]: replaying the top class at
+    /// stealth 1, with class 0's layer below.
+    fn reads_at_one(&self, layers: &Layers) -> bool {
+        self.one_from_top && layers.below_is_lower
+    }
+
+    /// The value of [`Part::at_one`]`[at]`, class 0's layer below.
+    fn value_at_one(&self, at: u32, layers: &Layers) -> Option<f64> {
+        match self.at_one[at as usize] {
+            Op::Over { win, .. } => Some(if win { 1.0 } else { 0.0 }),
+            Op::Here { id } => Some(layers.below[id as usize]),
+            Op::Table { slot, .. } => self.solver.memo().get(self.tables[slot as usize]),
+            _ => unreachable!("a read or an end"),
+        }
+    }
+
+    /// The optimal policy's figures of [`Part::at_one`]`[at]`, class 0's layer below.
+    fn figures_at_one(&self, at: u32, layers: &Layers) -> Option<Expectation> {
+        let figures = self.figures.as_ref().expect("figures are computed");
+        match self.at_one[at as usize] {
+            Op::Over { end, .. } => Some(terminal(&figures.ends[end as usize].0)),
+            Op::Here { id } => Some(layers.figures_below[id as usize]),
+            Op::Table { slot, .. } => figures.shared.get(self.tables[slot as usize]),
+            _ => unreachable!("a read or an end"),
+        }
+    }
+
     /// Fills the table at every stealth up to the highest for every compiled position, layer
     /// by layer, handing each layer's values (by local id in its class's program) and, if
     /// computed, figures to `layer`.
@@ -314,10 +416,11 @@ impl<'s> Part<'s> {
         };
         for class in 0..CLASSES {
             let stealths = self.class_stealths(class);
-            for stealth in stealths {
+            for (k, &stealth) in stealths.iter().enumerate() {
                 std::mem::swap(&mut layers.below, &mut layers.here);
                 std::mem::swap(&mut layers.figures_below, &mut layers.figures_here);
-                layers.below_is_lower = stealth == class as u8;
+                // The class's lowest stealth reads the class below.
+                layers.below_is_lower = k == 0;
                 let n = self.programs[class].compiled.len();
                 layers.here = vec![f64::NAN; n];
                 if self.figures.is_some() {
@@ -391,8 +494,13 @@ impl<'s> Part<'s> {
         match op {
             Op::Over { win, .. } => Some(if win { 1.0 } else { 0.0 }),
             Op::Here { id } => Some(layers.here[id as usize]),
+            Op::Below { lower: at, .. } | Op::Table { at_one: at, .. }
+                if at != NONE && self.reads_at_one(layers) =>
+            {
+                self.value_at_one(at, layers)
+            }
             Op::Below { lower, same } => Some(layers.below[layers.below_id(lower, same)]),
-            Op::Table { slot, drop } => {
+            Op::Table { slot, drop, .. } => {
                 let place = self.tables[slot as usize].at_stealth(stealth - drop);
                 self.solver.memo().get(place)
             }
@@ -445,8 +553,13 @@ impl<'s> Part<'s> {
                 Some(terminal(&end.with_stealth(stealth - drop)))
             }
             Op::Here { id } => Some(layers.figures_here[id as usize]),
+            Op::Below { lower: at, .. } | Op::Table { at_one: at, .. }
+                if at != NONE && self.reads_at_one(layers) =>
+            {
+                self.figures_at_one(at, layers)
+            }
             Op::Below { lower, same } => Some(layers.figures_below[layers.below_id(lower, same)]),
-            Op::Table { slot, drop } => {
+            Op::Table { slot, drop, .. } => {
                 let place = self.tables[slot as usize].at_stealth(stealth - drop);
                 figures.shared.get(place)
             }

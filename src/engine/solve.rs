@@ -23,7 +23,7 @@ use crate::report::Expectation;
 use crate::rules::Rules;
 
 use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
-use super::layers::{COMPILED_AT, EntryFigures, Figures, Part};
+use super::layers::{COMPILED_AT, EntryFigures, Figures, Part, class_of};
 use super::memo::{self, Memo};
 use super::options::ClassOptions;
 
@@ -453,7 +453,7 @@ fn phase_one(
     let highest = stealths.iter().copied().max().unwrap_or(0);
     // The stealth each class is compiled at, if a stealth of the class is asked for.
     let classes: Vec<u8> = (0..=COMPILED_AT)
-        .filter(|&c| stealths.iter().any(|&s| s.min(COMPILED_AT) == c))
+        .filter(|&c| stealths.iter().any(|&s| class_of(&rules, s) == c))
         .collect();
     let parts = canon::MAIN_KINDS
         .par_iter()
@@ -500,7 +500,7 @@ fn phase_one(
                 if stealths.contains(&stealth) {
                     let class = classes
                         .iter()
-                        .position(|&c| c == stealth.min(COMPILED_AT))
+                        .position(|&c| c == class_of(&rules, stealth))
                         .expect("a class asked for");
                     let distinct = &distinct[class];
                     let values = distinct.iter().map(|&id| values[id as usize]).collect();
@@ -531,7 +531,7 @@ fn phase_one(
             let stealth = parts[0].layers[layer].0;
             let class = classes
                 .iter()
-                .position(|&c| c == stealth.min(COMPILED_AT))
+                .position(|&c| c == class_of(&rules, stealth))
                 .expect("a class asked for");
             let opening = |roll: usize, main: usize| {
                 let (k, j) = of_main[main];
