@@ -19,9 +19,6 @@
 //! reads a point lower naming class 0's positions, and only classes 0 and 2 are compiled — a
 //! third less of the compile, which is most of an evaluation.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{Sender, channel};
-
 use rustc_hash::FxHashMap;
 
 use crate::game::{Chance, Character, Node, State, canon};
@@ -39,8 +36,7 @@ use super::key;
 /// No position (the `same` of an [`Op::Below`] outside the top class).
 const NONE: u32 = u32::MAX;
 
-/// How often (in positions) a replay looks at its cancel flags, and how many positions a
-/// compiler counts before it adds them to the count both compilers share.
+/// How often (in positions) a replay looks at its cancel flags.
 const CANCEL_EVERY: usize = 1 << 14;
 
 /// One instruction of a compiled position, in prefix order. A term of a sum that is a read
@@ -151,10 +147,8 @@ struct Layered<'a, S: ?Sized> {
     end_ids: FxHashMap<(State, u8), u32>,
     weights: Vec<f64>,
     weight_ids: FxHashMap<u64, u16>,
-    /// Positions compiled, in all classes, by this compiler; and, added every
-    /// [`CANCEL_EVERY`], by every compiler of the evaluation (the budget's count).
+    /// Positions compiled, in all classes.
     compiled: usize,
-    counted: &'a AtomicUsize,
     /// Emptied buffers for the leaves of a position and the terms of a sum, reused: a
     /// compile meets millions of each, and allocating them was a twentieth of its time.
     spare_leaves: Vec<Vec<Leaf>>,
@@ -169,18 +163,7 @@ struct Layered<'a, S: ?Sized> {
     /// the top program's reads a point lower then name that position in class 0
     /// (`Op::Below::lower`), and class 1 is never compiled.
     one_from_top: bool,
-    /// With `one_from_top`, those positions at stealth 0 (and whether their second side type
-    /// is still to be rolled), in the order of the index their reads hold until class 0 gives
-    /// them ids: class 0 is compiled alongside, by a compiler of its own, which `to_zero`
-    /// hands them to a chunk at a time (`at_zero`, the next chunk; `at_zero_sent`, how many
-    /// went before it).
-    to_zero: Option<Sender<Vec<(State, bool)>>>,
-    at_zero: Vec<(State, bool)>,
-    at_zero_sent: usize,
 }
-
-/// How many positions a point lower go to class 0's compiler at a time.
-const AT_ZERO_CHUNK: usize = 1 << 12;
 
 /// The exact figures of `strategy` from the start of a game at each of `stealths`, in layers,
 /// or `None` when the strategy may read stealth anywhere ([`Strategy::stealth_alike_from`]).
@@ -202,10 +185,7 @@ pub fn exact<S: Strategy + ?Sized>(
     if highest < top + 2 {
         return None;
     }
-    let one_from_top =
-        top == canon::ALIKE_FROM_STEALTH && alike < top && canon::stealth_one_plays_like_two(rules);
-    let counted = AtomicUsize::new(0);
-    let new = |one_from_top| Layered {
+    let mut layered = Layered {
         rules,
         strategy,
         budget,
@@ -215,19 +195,14 @@ pub fn exact<S: Strategy + ?Sized>(
         weights: Vec::new(),
         weight_ids: FxHashMap::default(),
         compiled: 0,
-        counted: &counted,
         spare_leaves: Vec::new(),
         spare_terms: Vec::new(),
         unexpressible: false,
-        one_from_top,
-        to_zero: None,
-        at_zero: Vec::new(),
-        at_zero_sent: 0,
+        one_from_top: top == canon::ALIKE_FROM_STEALTH
+            && alike < top
+            && canon::stealth_one_plays_like_two(rules),
     };
-    let mut layered = new(one_from_top);
-    // Class 0 compiled by a compiler of its own, alongside the top class.
-    let mut zero = one_from_top.then(|| new(false));
-    match layered.run(zero.as_mut(), stealths, highest, top) {
+    match layered.run(stealths, highest, top) {
         // The walk, then.
         Ok(_) if layered.unexpressible => None,
         run => Some(run),
@@ -235,28 +210,9 @@ pub fn exact<S: Strategy + ?Sized>(
 }
 
 impl<S: Strategy + ?Sized> Layered<'_, S> {
-    /// The local ids of the games after each complication roll (`rolls`) at stealth
-    /// `class`, compiling them first.
-    fn roots(&mut self, rolls: &[(u32, f64)], class: u8) -> Result<Vec<u32>, Halt> {
-        rolls
-            .iter()
-            .map(|&(outcome, _)| {
-                let mut state = State::new(class);
-                state.apply_outcome(self.rules, outcome);
-                self.visit(&state, false)
-            })
-            .collect()
-    }
-
     /// Compiles every class, replays them up to `highest`, and sums the complication rolls
     /// at each of `stealths`.
-    fn run(
-        &mut self,
-        zero: Option<&mut Self>,
-        stealths: &[u8],
-        highest: u8,
-        top: u8,
-    ) -> Result<ExactRun, Halt> {
+    fn run(&mut self, stealths: &[u8], highest: u8, top: u8) -> Result<ExactRun, Halt> {
         let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
         // The stealths the top program is replayed at: from 1 when class 1 is not compiled
         // (`one_from_top`), else above the top class (evaluated as it is compiled).
@@ -264,50 +220,16 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         // The games after each complication roll, at each compiled class's stealth: the
         // roots, compiled like any position.
         let mut roots = vec![Vec::new(); usize::from(top) + 1];
-        if let Some(zero) = zero {
-            // The top class and class 0 side by side (they share no position): class 0's
-            // compiler takes its roots, then the positions a point lower at stealth 1 as the
-            // top's compiler meets them. On one thread `join` runs the top first (its sends
-            // never wait), then class 0.
-            let (to_zero, chunks) = channel::<Vec<(State, bool)>>();
-            self.to_zero = Some(to_zero);
-            let (top_roots, zero_roots_and_ids) = rayon::join(
-                || {
-                    let roots = self.roots(&rolls, top);
-                    let last = std::mem::take(&mut self.at_zero);
-                    if let Some(to_zero) = self.to_zero.take() {
-                        // Unheard only if class 0's compiler stopped: its error says why.
-                        let _ = to_zero.send(last);
-                    }
-                    roots
-                },
-                || -> Result<(Vec<u32>, Vec<u32>), Halt> {
-                    let roots = zero.roots(&rolls, 0)?;
-                    let mut ids = Vec::new();
-                    for chunk in chunks {
-                        for (state, pending) in chunk {
-                            ids.push(zero.visit(&state, pending)?);
-                        }
-                    }
-                    Ok((roots, ids))
-                },
-            );
-            roots[usize::from(top)] = top_roots?;
-            let (zero_roots, ids) = zero_roots_and_ids?;
-            roots[0] = zero_roots;
-            for op in &mut self.programs[usize::from(top)].ops {
-                if let Op::Below { lower, .. } = op {
-                    *lower = ids[*lower as usize];
-                }
-            }
-            self.programs[0] = std::mem::take(&mut zero.programs[0]);
-            self.unexpressible |= zero.unexpressible;
-        } else {
-            // A class below the replayed stealths needs its roots only if its stealth is
-            // asked for: the classes above compile what they read of it.
-            let asked = |c: u8| c == top || (c < replayed_from && stealths.contains(&c));
-            for class in (0..=top).filter(|&c| asked(c)) {
-                roots[usize::from(class)] = self.roots(&rolls, class)?;
+        // A class below the replayed stealths needs its roots only if its stealth is asked
+        // for: the classes above compile what they read of it.
+        let asked = |c: u8| c == top || (c < replayed_from && stealths.contains(&c));
+        for class in (0..=top).filter(|&c| asked(c)) {
+            let ids = &mut roots[usize::from(class)];
+            ids.reserve(rolls.len());
+            for &(outcome, _) in &rolls {
+                let mut state = State::new(class);
+                state.apply_outcome(self.rules, outcome);
+                ids.push(self.visit(&state, false)?);
             }
         }
         if self.unexpressible {
@@ -405,9 +327,10 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         if *slot != NO_ID {
             return Ok(*slot);
         }
+        self.budget.admit(self.compiled)?;
         let id = program.values.len() as u32;
         *slot = id;
-        admit(self.budget, self.counted, &mut self.compiled)?;
+        self.compiled += 1;
         let top = self.programs.len() - 1;
         let program = &mut self.programs[class];
         program.values.push(Expectation::default());
@@ -429,20 +352,8 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 }
             } else {
                 let lower = if class == top && self.one_from_top {
-                    // Replayed at stealth 1, the point is lost onto 0: its id once class 0
-                    // is compiled.
-                    let low = canon::one_lower(&leaf.state, self.rules);
-                    self.at_zero.push((low, leaf.pending));
-                    let index = self.at_zero_sent + self.at_zero.len() - 1;
-                    if self.at_zero.len() == AT_ZERO_CHUNK {
-                        let chunk = std::mem::take(&mut self.at_zero);
-                        self.at_zero_sent += chunk.len();
-                        if let Some(to_zero) = &self.to_zero {
-                            // Unheard only if class 0's compiler stopped: its error says why.
-                            let _ = to_zero.send(chunk);
-                        }
-                    }
-                    index as u32
+                    // Replayed at stealth 1, the point is lost onto 0.
+                    self.visit(&canon::one_lower(&leaf.state, self.rules), leaf.pending)?
                 } else {
                     self.visit(&leaf.state, leaf.pending)?
                 };
@@ -747,17 +658,6 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             Op::Weight(_) => unreachable!("a weight only opens a term"),
         }
     }
-}
-
-/// Counts one more position compiled by a compiler that has compiled `compiled` against
-/// `budget`, with the other compiler's as last added to `counted`; or stops.
-fn admit(budget: &Budget<'_>, counted: &AtomicUsize, compiled: &mut usize) -> Result<(), Halt> {
-    let before = counted.load(Ordering::Relaxed) + *compiled % CANCEL_EVERY;
-    *compiled += 1;
-    if compiled.is_multiple_of(CANCEL_EVERY) {
-        counted.fetch_add(CANCEL_EVERY, Ordering::Relaxed);
-    }
-    budget.admit(before)
 }
 
 /// How a position met from a compiled one enters its program ([`Layered::met`]).
