@@ -302,9 +302,8 @@ impl<'s> Part<'s> {
                     NONE
                 };
                 let op = if self.solved_before(place) {
-                    self.tables.push(place);
                     Op::Table {
-                        slot: self.tables.len() as u32 - 1,
+                        slot: self.table_slot(place),
                         drop,
                         at_one,
                     }
@@ -342,24 +341,13 @@ impl<'s> Part<'s> {
     fn at_one(&mut self, low: &State) -> Result<u32, Halt> {
         let rules = *self.solver.rules();
         let op = if let Some(outcome) = low.outcome() {
-            let end = match &mut self.figures {
-                Some(figures) => {
-                    // At stealth 0, read as such.
-                    figures.ends.push((*low, 0));
-                    figures.ends.len() as u32 - 1
-                }
-                None => 0,
-            };
-            Op::Over {
-                win: outcome == Outcome::Win,
-                end,
-            }
+            // At stealth 0, read as such.
+            self.over(outcome, low, 0)
         } else {
             let place = memo::place(low, &rules).at_stealth(0);
             if self.solved_before(place) {
-                self.tables.push(place);
                 Op::Table {
-                    slot: self.tables.len() as u32 - 1,
+                    slot: self.table_slot(place),
                     drop: 0,
                     at_one: NONE,
                 }
@@ -371,6 +359,28 @@ impl<'s> Part<'s> {
         };
         self.at_one.push(op);
         Ok(self.at_one.len() as u32 - 1)
+    }
+
+    /// The instruction for game `end`, finished with `outcome` `drop` points below the
+    /// compiled position (its end kept for the figures, if they are computed).
+    fn over(&mut self, outcome: Outcome, end: &State, drop: u8) -> Op {
+        let end = match &mut self.figures {
+            Some(figures) => {
+                figures.ends.push((*end, drop));
+                figures.ends.len() as u32 - 1
+            }
+            None => 0,
+        };
+        Op::Over {
+            win: outcome == Outcome::Win,
+            end,
+        }
+    }
+
+    /// The slot of `place`, solved before this part, in [`Part::tables`].
+    fn table_slot(&mut self, place: Place) -> u32 {
+        self.tables.push(place);
+        self.tables.len() as u32 - 1
     }
 
     /// Whether a read a point lower goes through [`Part::at_one`]: replaying the top class at
@@ -608,17 +618,8 @@ impl<'s> Part<'s> {
         let rules = *self.solver.rules();
         match state.node(&rules) {
             Node::Over(outcome) => {
-                let end = match &mut self.figures {
-                    Some(figures) => {
-                        figures.ends.push((*state, root - state.stealth()));
-                        figures.ends.len() as u32 - 1
-                    }
-                    None => 0,
-                };
-                self.programs[class].ops.push(Op::Over {
-                    win: outcome == Outcome::Win,
-                    end,
-                });
+                let over = self.over(outcome, state, root - state.stealth());
+                self.programs[class].ops.push(over);
                 true
             }
             // Only checks follow a lost point before a memoised position; stepping on from a
