@@ -162,7 +162,8 @@ impl Measure for Regret<'_> {
 
     /// The optimal values read every complication optimal play may still read: those a
     /// strategy never names as a target (and so may forget) are kept unless no play can read
-    /// them again ([`canon::unread_complications`]).
+    /// them again ([`canon::unread_complications`]). Positions are told apart by name: the
+    /// costliest ones are listed as met, each with its own probability of being reached.
     fn sight(&self, state: &State, sight: Sight) -> Sight {
         match sight {
             Sight::Partial {
@@ -170,12 +171,14 @@ impl Measure for Regret<'_> {
                 unread_complications,
                 first_side_type,
                 second_side_type,
+                ..
             } => Sight::Partial {
                 counters,
                 unread_complications: unread_complications
                     .and(canon::unread_complications(state, self.solver.rules())),
                 first_side_type,
                 second_side_type,
+                member_order: false,
             },
             Sight::RulesOnly => Sight::RulesOnly,
         }

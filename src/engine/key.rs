@@ -15,7 +15,7 @@
 //! | 64–71 | attempts (only in [`with_counters`]) |
 //! | 72–79 | failures (only in [`with_counters`]) |
 
-use crate::game::canon::{canonical, forget};
+use crate::game::canon::{canonical, forget, in_member_order};
 use crate::game::{Aid, Character, Health, Outcome, State, Step};
 use crate::rules::Rules;
 use crate::strategy::Sight;
@@ -46,9 +46,18 @@ pub fn strategy_key(state: &State, sight: Sight, rules: &Rules) -> u128 {
             counters,
             unread_complications,
             first_side_type,
+            member_order,
             ..
         } => {
-            let key = pack(&forget(state, unread_complications, first_side_type));
+            let key = if member_order {
+                pack(&forget(
+                    &in_member_order(state),
+                    unread_complications,
+                    first_side_type,
+                ))
+            } else {
+                pack(&forget(state, unread_complications, first_side_type))
+            };
             counted(key, counters)
         }
         Sight::RulesOnly => u128::from(solver_key(state, rules)),

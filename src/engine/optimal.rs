@@ -219,6 +219,9 @@ impl Strategy for OptimalStrategy {
             unread_complications: Team::EMPTY,
             first_side_type: false,
             second_side_type: true,
+            // Ties between equal options go to the first in the position's own order, which
+            // may compare a member with a non-member.
+            member_order: false,
         }
     }
 }

@@ -147,6 +147,46 @@ pub fn stealth_one_plays_like_two(rules: &Rules) -> bool {
     rules.discovered_penalty >= rules.design.finale_penalty
 }
 
+/// After phase 1, `state` with its non-Medic members renamed, in their own order, as the
+/// lowest-numbered non-Medic characters, and the other non-Medic characters after them, in
+/// theirs; in phase 1 (where complications and recruitment orders name characters), `state`
+/// itself. The counters are kept.
+///
+/// The rules cannot tell a relabelling of the five non-Medic characters from the position
+/// itself ([`canonical`]); this one also keeps the order of any two members (the Medic,
+/// numbered last, stays last). A strategy that tells members apart only by that order —
+/// specialists by type, ties to the lowest number, roles such as main or finale character
+/// — answers the relabelled position with the relabelled answer, so the two have the same
+/// figures under it: the teams a recruitment by complications leaves behind (any three of
+/// five) play as one. Tested with such strategies against the state machine
+/// (`positions_in_member_order_play_alike`).
+pub fn in_member_order(state: &State) -> State {
+    in_member_order_labelled(state).0
+}
+
+/// [`in_member_order`], with the relabelling that carries `state` to it (the identity in
+/// phase 1): what a test needs to carry a strategy's answer across.
+pub fn in_member_order_labelled(state: &State) -> (State, Labels) {
+    if state.phase() == Phase::Recruitment {
+        return (*state, Labels(IDENTITY));
+    }
+    let mut perm = IDENTITY;
+    let team = state.team();
+    let members = NON_MEDIC.iter().filter(|c| team.contains(**c));
+    let others = NON_MEDIC.iter().filter(|c| !team.contains(**c));
+    for (label, c) in members.chain(others).enumerate() {
+        perm[c.index()] = label as u8;
+    }
+    if perm == IDENTITY {
+        return (*state, Labels(IDENTITY));
+    }
+    // After phase 1 no complication is left (R8) to relabel.
+    let complications = Character::ALL.map(|c| state.complication(c));
+    let relabelled = relabel(state, perm, &complications, false)
+        .with_counters(state.attempts(), state.failures());
+    (relabelled, Labels(perm))
+}
+
 /// `state` without the complications of `unread` and, unless `first_side_type`, without the
 /// first side challenge's type at the second side challenge (R12), and without the counters:
 /// what an engine keys on for a strategy that reads no more than that.
@@ -1245,5 +1285,30 @@ mod tests {
         assert_eq!(after(2), Aid::Open);
         assert_ne!(stealth_class(1), stealth_class(2));
         assert_ne!(stealth_class(0), stealth_class(1));
+    }
+
+    #[test]
+    fn member_order_puts_the_non_medic_members_first_in_their_own_order() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut moved = 0;
+        for _ in 0..2_000 {
+            let state = random_run_or_finale(&mut rng);
+            let (relabelled, labels) = in_member_order_labelled(&state);
+            assert_eq!(in_member_order(&relabelled), relabelled, "idempotent");
+            let members: Vec<Character> = state.team().iter().collect();
+            let others = members.iter().filter(|c| **c != Character::Medic);
+            for (label, c) in others.enumerate() {
+                assert_eq!(labels.character(*c), NON_MEDIC[label], "{state:?}");
+                assert_eq!(relabelled.health(NON_MEDIC[label]), state.health(*c));
+            }
+            assert_eq!(labels.character(Character::Medic), Character::Medic);
+            assert_eq!(relabelled.stealth(), state.stealth());
+            assert_eq!(state.main().map(|c| labels.character(c)), relabelled.main());
+            moved += usize::from(relabelled != state);
+        }
+        assert!(moved > 500, "{moved}");
+        // In phase 1 characters are named by complications and orders: nothing moves.
+        let recruiting = random_recruitment(&mut rng);
+        assert_eq!(in_member_order(&recruiting), recruiting);
     }
 }

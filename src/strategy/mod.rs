@@ -89,6 +89,13 @@ pub enum Sight {
         /// strategy that does not lets the exact engine roll the second type only when the
         /// second side challenge begins (six times fewer first-challenge positions).
         second_side_type: bool,
+        /// Whether, after phase 1, the answers tell the members apart only by their order
+        /// (specialists by type, ties to the lowest number, roles such as main or finale
+        /// character), never by name: then the positions that
+        /// [`crate::game::canon::in_member_order`] relabels alike are one to the exact engine
+        /// (a recruitment by complications leaves any three of five behind; they play as one
+        /// team).
+        member_order: bool,
     },
     /// Only what the rules read, up to relabelling the five non-medic characters: a strategy
     /// that is symmetric under that relabelling and reads nothing the rules do not, such as
@@ -105,6 +112,7 @@ impl Sight {
             unread_complications: Team::EMPTY,
             first_side_type: true,
             second_side_type: true,
+            member_order: false,
         }
     }
 }

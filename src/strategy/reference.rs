@@ -136,6 +136,9 @@ impl Strategy for ReferenceStrategy {
             )),
             first_side_type: false,
             second_side_type: false,
+            // Specialists by type, ties to the lowest number; a 6 picks the lowest able
+            // non-Medic member's type, else the Hacker's, the main character: a member.
+            member_order: true,
         }
     }
 }

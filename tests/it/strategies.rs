@@ -8,10 +8,11 @@ use raven::game::uniform;
 
 use raven::engine::montecarlo::{Job, play_range};
 use raven::engine::{Observer, play_seeded};
+use raven::game::canon::in_member_order_labelled;
 use raven::game::{Action, Decision, Node, State};
 use raven::rules::{CLARIFIED, FirstAidRecruit, MAIN_TEXT, RecruitCount, Rules};
 use raven::strategy::{
-    BUNDLED, Choice, FileStrategy, RandomStrategy, ReferenceStrategy, Strategy, bundled,
+    BUNDLED, Choice, FileStrategy, RandomStrategy, ReferenceStrategy, Sight, Strategy, bundled,
 };
 
 /// Rule sets that exercise every decision point: the presets, and every variant at once.
@@ -286,4 +287,87 @@ fn strategies_answer_alike_where_they_say_they_do() {
     // The floors themselves: the strategy above reads stealth up to 9.
     let floors = strategies.last().expect("pushed");
     assert_eq!(floors.stealth_alike_from(), Some(9));
+}
+
+/// Checks the `member_order` claim of [`Sight::Partial`]: at every decision of the strategy's
+/// own games, the position relabelled into member order
+/// ([`raven::game::canon::in_member_order`]) gets the relabelled answer — so the exact engine
+/// may key the two positions alike.
+struct MemberOrderAnswers<'a> {
+    strategy: &'a dyn Strategy,
+    rules: Rules,
+    relabelled: u64,
+}
+
+impl Observer for MemberOrderAnswers<'_> {
+    fn decision(&mut self, before: &State, decision: Decision, _: Action, _: &State) {
+        let (relabelled, labels) = in_member_order_labelled(before);
+        if relabelled == *before {
+            return;
+        }
+        let here = match self.strategy.decide(before, &self.rules, decision) {
+            Choice::Act(action) => Choice::Act(labels.action(action)),
+            choice => choice,
+        };
+        let Node::Decision(there_decision) = relabelled.node(&self.rules) else {
+            panic!("{relabelled:?} is no decision, {before:?} is");
+        };
+        let there = self
+            .strategy
+            .decide(&relabelled, &self.rules, there_decision);
+        assert_eq!(
+            here,
+            there,
+            "{}: {decision:?} at {before:?}, relabelled {relabelled:?}",
+            self.strategy.name()
+        );
+        self.relabelled += 1;
+    }
+}
+
+#[test]
+fn strategies_that_tell_members_by_order_answer_relabelled_positions_alike() {
+    let mut strategies: Vec<Box<dyn Strategy>> = vec![Box::new(ReferenceStrategy)];
+    for (stem, _) in BUNDLED {
+        strategies.push(Box::new(bundled(stem).expect("bundled").expect("valid")));
+    }
+    // A main character other than the Hacker, so that the members are relabelled at the
+    // run's and the finale's decisions too.
+    strategies.push(Box::new(
+        FileStrategy::parse(
+            "sniper-main",
+            "test",
+            "[main]\ncharacter = \"sniper\"\n[run]\npick_on_six = \"least-wounded\"\n",
+        )
+        .expect("valid"),
+    ));
+    let claims = |s: &dyn Strategy| {
+        matches!(
+            s.sight(&State::new(10), &MAIN_TEXT),
+            Sight::Partial {
+                member_order: true,
+                ..
+            }
+        )
+    };
+    let (mut checked, mut relabelled) = (0, 0);
+    for strategy in strategies.iter().filter(|s| claims(s.as_ref())) {
+        checked += 1;
+        for rules in rule_sets() {
+            let mut check = MemberOrderAnswers {
+                strategy: strategy.as_ref(),
+                rules,
+                relabelled: 0,
+            };
+            for stealth in [0, 3, 10] {
+                for game in 0..1_000 {
+                    play_seeded(&rules, strategy.as_ref(), stealth, 9, game, &mut check);
+                }
+            }
+            relabelled += check.relabelled;
+        }
+    }
+    // The reference's teams are always in member order already; most others' are not.
+    assert!(checked >= 7, "{checked} strategies claim member order");
+    assert!(relabelled > 100_000, "{relabelled} decisions relabelled");
 }

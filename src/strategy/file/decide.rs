@@ -39,7 +39,18 @@ impl Spec {
             unread_complications: Team::ALL.minus(targets),
             first_side_type: false,
             second_side_type: false,
+            member_order: self.tells_members_by_order(),
         }
+    }
+
+    /// Whether, after phase 1, the knobs tell members apart only by their order: every rule
+    /// picks by type, wounds, role or lowest number, unless a run type, a finale character
+    /// or a side type to pass is named (the Medic, numbered last, may be).
+    fn tells_members_by_order(&self) -> bool {
+        let named = |c: Character| c != Character::Medic;
+        !matches!(self.run.pick_on_six, RunTypeRule::Fixed(_))
+            && !matches!(self.finale.character, FinaleRule::Fixed(c) if named(c))
+            && !self.side.pass_types.iter().any(|t| named(t.0))
     }
 
     /// The answer to `decision` in `state`.
@@ -160,10 +171,15 @@ impl Spec {
 
     /// R10: the type of a run challenge that rolled 6.
     fn run_type(&self, state: &State) -> Character {
+        // With no able non-Medic member only the Medic can roll, with base dice whatever
+        // the type: the lowest-numbered non-Medic member's type then, so that the choice
+        // still follows the members' order (else the Hacker's).
         let lowest_able = || {
+            let others = state.team().without(Character::Medic);
             state
                 .able()
                 .find(|c| *c != Character::Medic)
+                .or(others.first())
                 .unwrap_or(Character::Hacker)
         };
         match self.run.pick_on_six {

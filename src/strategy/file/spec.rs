@@ -180,7 +180,9 @@ keywords! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "String")]
 pub enum RunTypeRule {
-    /// The speciality of the lowest-numbered able member that is not the Medic, else Hacker.
+    /// The speciality of the lowest-numbered able member that is not the Medic, else of the
+    /// lowest-numbered non-Medic member (only the Medic can roll: it changes nothing), else
+    /// Hacker.
     LowestAble,
     /// The speciality of the least wounded able non-Medic member who may roll (see `spare`),
     /// else as `LowestAble`.
