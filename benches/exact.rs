@@ -65,5 +65,48 @@ fn bench_solve(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_exact, bench_solve);
+/// The design what-ifs' target: a 10-point sweep of `run-challenges` (0..=9) at stealth 8,
+/// 10, 12, each point solved for optimal play and every bundled strategy evaluated exactly,
+/// all of it side by side on the pool as `raven explore` runs it:
+/// `raven explore --param run-challenges=0..9 --stealth 8,10,12 --strategy <every bundled>`.
+fn bench_sweep(c: &mut Criterion) {
+    use rayon::prelude::*;
+    let mut group = c.benchmark_group("explore");
+    group.sample_size(10);
+    let strategies: Vec<Box<dyn Strategy>> = BUNDLED
+        .iter()
+        .map(|(name, _)| resolve(name).expect("a bundled strategy"))
+        .collect();
+    group.bench_function(
+        "run-challenges 0..=9 x 8,10,12, optimal + every bundled",
+        |b| {
+            b.iter(|| {
+                // One job per (point, method): `None` solves, `Some(i)` evaluates strategy i.
+                let jobs: Vec<(u8, Option<usize>)> = (0..=9)
+                    .flat_map(|v| {
+                        std::iter::once((v, None))
+                            .chain((0..strategies.len()).map(move |i| (v, Some(i))))
+                    })
+                    .collect();
+                let wins: Vec<f64> = jobs
+                    .par_iter()
+                    .map(|&(v, method)| {
+                        let mut rules = MAIN_TEXT;
+                        rules.design.run_challenges = v;
+                        match method {
+                            None => solve(&Solver::new(rules), &STEALTHS)[0].value,
+                            Some(i) => {
+                                exact(&rules, strategies[i].as_ref(), &STEALTHS).expectations[0].win
+                            }
+                        }
+                    })
+                    .collect();
+                black_box(wins)
+            })
+        },
+    );
+    group.finish();
+}
+
+criterion_group!(benches, bench_exact, bench_solve, bench_sweep);
 criterion_main!(benches);
