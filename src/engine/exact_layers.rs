@@ -68,8 +68,12 @@ const NO_WEIGHT: u16 = u16::MAX;
 struct Program {
     /// Local id by key (stealth cleared).
     ids: Ids,
+    /// Positions compiled: their local ids are `0..len`.
+    len: u32,
     /// By local id: the figures at the class's own stealth, computed as soon as a position
-    /// is compiled (its successors are, before it).
+    /// is compiled (its successors are, before it). Empty for a top class replayed from
+    /// stealth 1, which is evaluated only by the replay: its figures would be a fifth of the
+    /// compile's peak memory, written and never read.
     values: Vec<Expectation>,
     /// The top class only, kept to replay at every higher stealth: by local id, the span of
     /// its instructions, and the ids in the order they can be computed. Lower classes'
@@ -92,6 +96,7 @@ impl Program {
         }
         let mut ops = Vec::with_capacity(self.ops.len());
         let mut values = Vec::with_capacity(self.values.len());
+        let evaluated = !self.values.is_empty();
         for &old in &self.order {
             let (start, end) = self.spans[old as usize];
             ops.extend(
@@ -112,7 +117,9 @@ impl Program {
                         op => op,
                     }),
             );
-            values.push(self.values[old as usize]);
+            if evaluated {
+                values.push(self.values[old as usize]);
+            }
         }
         self.ops = ops;
         self.values = values;
@@ -261,7 +268,6 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         // peak.
         let mut program = std::mem::take(&mut self.programs[usize::from(top)]);
         let mut class_zero = if self.one_from_top {
-            positions -= program.values.len();
             std::mem::take(&mut self.programs[0].values)
         } else {
             Vec::new()
@@ -276,11 +282,18 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             .map(|&id| renumbered[id as usize])
             .collect();
         drop(renumbered);
-        let Program { ops, values, .. } = program;
+        let Program {
+            ops, values, len, ..
+        } = program;
         // Two layers, reused: every position is written before anything reads it (successors
-        // first), so neither needs clearing.
-        let mut below = values;
-        let mut here = below.clone();
+        // first), so neither needs clearing. Replayed from stealth 1, the layer below is
+        // class 0's at first: the top class's own figures were never computed.
+        let mut below = if values.is_empty() {
+            vec![Expectation::default(); len as usize]
+        } else {
+            values
+        };
+        let mut here = vec![Expectation::default(); below.len()];
         let mut evaluated = 0usize;
         for stealth in replayed_from..=highest {
             // At stealth 1 a point lower is class 0's, through `lower`.
@@ -328,12 +341,17 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             return Ok(*slot);
         }
         self.budget.admit(self.compiled)?;
-        let id = program.values.len() as u32;
+        let id = program.len;
         *slot = id;
         self.compiled += 1;
         let top = self.programs.len() - 1;
         let program = &mut self.programs[class];
-        program.values.push(Expectation::default());
+        program.len += 1;
+        // Evaluated as it is compiled, but for the top class replayed from stealth 1.
+        let evaluated = !(class == top && self.one_from_top);
+        if evaluated {
+            program.values.push(Expectation::default());
+        }
         if class == top {
             program.spans.push((0, 0));
         }
@@ -370,7 +388,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         self.spare_leaves.push(leaves);
         // Every successor is evaluated by now: this position too, at its own stealth — but
         // for the top class replayed from stealth 1, which the replay evaluates.
-        if !(class == top && self.one_from_top) {
+        if evaluated {
             let (lower, upper) = self.programs.split_at(class);
             let program = &upper[0];
             let layers = Layers {

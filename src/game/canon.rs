@@ -286,21 +286,12 @@ fn relabel(
     erase_first_side: bool,
 ) -> State {
     let map = |c: Character| Character::from_index(usize::from(perm[c.index()]));
-    let mut out = State::new(state.stealth());
-    for c in state.team() {
-        out = out.with_member(map(c), state.health(c));
-    }
-    if let Some(main) = state.main() {
-        out = out.with_main(map(main));
-    }
-    if let Some(finale) = state.finale() {
-        out = out.with_finale(map(finale));
-    }
+    let mut renamed = [None; 6];
     for c in Character::ALL {
         if let Some(t) = complications[c.index()]
             && !state.team().contains(c)
         {
-            out = out.with_complication(map(c), map(t));
+            renamed[map(c).index()] = Some(map(t));
         }
     }
     let side_types = |types: [Character; 2], index: u8| {
@@ -379,7 +370,7 @@ fn relabel(
         },
         aid => aid,
     };
-    out.at(step, aid)
+    state.relabelled(&perm, renamed, step, aid)
 }
 
 /// After phase 1 (no complications left) every mention of a non-medic character is unary:

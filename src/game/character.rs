@@ -232,6 +232,17 @@ impl Team {
     pub fn without(self, c: Character) -> Team {
         Team(self.0 & !(1 << c as u8))
     }
+
+    /// The set with character `i` renamed `perm[i]` (a permutation of `0..6`): six shifts,
+    /// no branch.
+    #[inline]
+    pub fn relabelled(self, perm: &[u8; 6]) -> Team {
+        let mut out = 0;
+        for (i, &to) in perm.iter().enumerate() {
+            out |= (self.0 >> i & 1) << to;
+        }
+        Team(out)
+    }
 }
 
 impl FromIterator<Character> for Team {
@@ -273,6 +284,14 @@ pub struct Healths {
 }
 
 impl Healths {
+    /// The healths with character `i` renamed `perm[i]` (a permutation of `0..6`).
+    #[inline]
+    pub fn relabelled(self, perm: &[u8; 6]) -> Healths {
+        Healths {
+            at_least: self.at_least.map(|plane| plane.relabelled(perm)),
+        }
+    }
+
     /// `c`'s health: the number of planes holding `c` (three bit tests, no branch).
     #[inline]
     pub fn get(self, c: Character) -> Health {

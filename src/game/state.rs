@@ -208,6 +208,33 @@ impl State {
 
     // ----- building positions (tests, analysis) -----
 
+    /// The position with character `i` renamed `perm[i]` (a permutation of `0..6`) in the
+    /// team, the healths and the main and finale characters; `complications`, `step` and
+    /// `aid` (already renamed) as given; no counters. For canonical forms
+    /// ([`super::canon`]): a few bit operations instead of rebuilding the team member by
+    /// member.
+    pub(crate) fn relabelled(
+        &self,
+        perm: &[u8; 6],
+        complications: [Option<Character>; 6],
+        step: Step,
+        aid: Aid,
+    ) -> State {
+        let map = |c: Character| Character::from_index(usize::from(perm[c.index()]));
+        State {
+            stealth: self.stealth,
+            health: self.health.relabelled(perm),
+            team: self.team.relabelled(perm),
+            complications,
+            main: self.main.map(map),
+            finale: self.finale.map(map),
+            attempts: 0,
+            failures: 0,
+            aid,
+            step,
+        }
+    }
+
     /// Puts `c` on the team with health `health`.
     pub fn with_member(mut self, c: Character, health: Health) -> State {
         self.team = self.team.with(c);

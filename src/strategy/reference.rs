@@ -80,11 +80,15 @@ impl Strategy for ReferenceStrategy {
             Decision::RecruitRoller { complication, .. } => {
                 Action::Roll(Self::roller(state, complication))
             }
+            // With only the Medic able, the Medic rolls base dice whatever the type: the
+            // lowest non-Medic member's type then, so that the answer follows the members'
+            // order (`Sight::Partial::member_order`).
             Decision::RunType => Action::RunType(
                 state
                     .able_team()
                     .without(Character::Medic)
                     .first()
+                    .or(state.team().without(Character::Medic).first())
                     .unwrap_or(Character::Hacker),
             ),
             Decision::RunRoller { ty } => Action::Roll(Self::roller(state, ty)),
@@ -137,7 +141,7 @@ impl Strategy for ReferenceStrategy {
             first_side_type: false,
             second_side_type: false,
             // Specialists by type, ties to the lowest number; a 6 picks the lowest able
-            // non-Medic member's type, else the Hacker's, the main character: a member.
+            // non-Medic member's type, else the lowest non-Medic member's.
             member_order: true,
         }
     }
