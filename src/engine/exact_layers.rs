@@ -19,6 +19,7 @@
 //! reads a point lower naming class 0's positions, and only classes 0 and 2 are compiled — a
 //! third less of the compile, which is most of an evaluation.
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::game::{Chance, Character, Node, State, canon};
@@ -36,8 +37,10 @@ use super::key;
 /// No position (the `same` of an [`Op::Below`] outside the top class).
 const NONE: u32 = u32::MAX;
 
-/// How often (in positions) a replay looks at its cancel flags.
-const CANCEL_EVERY: usize = 1 << 14;
+/// Positions a thread of the replay evaluates at a time: a level of at least two chunks is
+/// shared out (most levels of a large program are thousands of positions; the top levels,
+/// a game's first decisions, are a handful).
+const REPLAY_CHUNK: usize = 1 << 11;
 
 /// One instruction of a compiled position, in prefix order. A term of a sum that is a read
 /// or a finished game carries its weight itself (`w`, [`NO_WEIGHT`] outside a sum): one
@@ -81,23 +84,52 @@ struct Program {
     spans: Vec<(u32, u32)>,
     order: Vec<u32>,
     ops: Vec<Op>,
+    /// Laid out for the replay ([`Program::lay_out_in_order`]): the id where each level's
+    /// positions begin, and the number of positions last.
+    levels: Vec<u32>,
+    /// Where each position's instructions begin, for the replay's parallel chunks.
+    starts: Vec<u32>,
 }
 
 impl Program {
-    /// Renumbers the positions in the order the replay computes them (`order`: successors
-    /// first) and lays their instructions out in that order, so that a layer streams through
-    /// the instructions and writes its values front to back instead of jumping: compiling
-    /// numbers positions and appends instructions as positions are first met. Returns the
-    /// new id of each old one; `values` and every read of this program follow.
+    /// Renumbers the positions in the order the replay computes them and lays their
+    /// instructions out in that order, so that a layer streams through the instructions and
+    /// writes its values front to back instead of jumping: compiling numbers positions and
+    /// appends instructions as positions are first met. The order is by *level* — a
+    /// position's level is one above the highest level it reads in its own layer (`Here`),
+    /// 0 if none — and within a level as compiled (`order`: successors first): the positions
+    /// of one level read none of each other, so a replay may evaluate them side by side.
+    /// Returns the new id of each old one; `values` and every read of this program follow.
     fn lay_out_in_order(&mut self) -> Vec<u32> {
-        let mut renumbered = vec![NONE; self.order.len()];
-        for (new, &old) in self.order.iter().enumerate() {
+        let mut level = vec![0u32; self.order.len()];
+        for &old in &self.order {
+            let (start, end) = self.spans[old as usize];
+            let read = self.ops[start as usize..end as usize]
+                .iter()
+                .filter_map(|op| match *op {
+                    Op::Here { id, .. } => Some(level[id as usize] + 1),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0);
+            level[old as usize] = read;
+        }
+        let mut by_level = self.order.clone();
+        by_level.sort_by_key(|&old| level[old as usize]);
+        let mut renumbered = vec![NONE; by_level.len()];
+        for (new, &old) in by_level.iter().enumerate() {
             renumbered[old as usize] = new as u32;
         }
         let mut ops = Vec::with_capacity(self.ops.len());
         let mut values = Vec::with_capacity(self.values.len());
         let evaluated = !self.values.is_empty();
-        for &old in &self.order {
+        let mut levels = Vec::new();
+        let mut starts = Vec::with_capacity(by_level.len());
+        for (new, &old) in by_level.iter().enumerate() {
+            if new == 0 || level[old as usize] != level[by_level[new - 1] as usize] {
+                levels.push(new as u32);
+            }
+            starts.push(ops.len() as u32);
             let (start, end) = self.spans[old as usize];
             ops.extend(
                 self.ops[start as usize..end as usize]
@@ -121,8 +153,11 @@ impl Program {
                 values.push(self.values[old as usize]);
             }
         }
+        levels.push(by_level.len() as u32);
         self.ops = ops;
         self.values = values;
+        self.levels = levels;
+        self.starts = starts;
         self.spans = Vec::new();
         self.order = Vec::new();
         renumbered
@@ -283,7 +318,12 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             .collect();
         drop(renumbered);
         let Program {
-            ops, values, len, ..
+            ops,
+            values,
+            len,
+            levels,
+            starts,
+            ..
         } = program;
         // Two layers, reused: every position is written before anything reads it (successors
         // first), so neither needs clearing. Replayed from stealth 1, the layer below is
@@ -294,27 +334,40 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             values
         };
         let mut here = vec![Expectation::default(); below.len()];
-        let mut evaluated = 0usize;
+        let consts = Consts {
+            ends: &self.ends,
+            weights: &self.weights,
+        };
         for stealth in replayed_from..=highest {
             // At stealth 1 a point lower is class 0's, through `lower`.
             let lower = stealth == 1;
-            let mut at = 0;
-            for id in 0..here.len() {
-                evaluated += 1;
-                if evaluated.is_multiple_of(CANCEL_EVERY) {
-                    self.budget.check_cancel()?;
-                }
-                let value = {
-                    let layers = Layers {
-                        here: &here,
-                        below: if lower { &class_zero } else { &below },
-                        below_is_lower: lower,
-                    };
-                    self.eval(&ops, &mut at, stealth, &layers)
+            for level in levels.windows(2) {
+                self.budget.check_cancel()?;
+                let (first, end) = (level[0] as usize, level[1] as usize);
+                // A level reads only the levels before it in its own layer.
+                let (done, rest) = here.split_at_mut(first);
+                let layers = Layers {
+                    here: done,
+                    below: if lower { &class_zero } else { &below },
+                    below_is_lower: lower,
                 };
-                here[id] = value;
+                let chunk = |from: usize, out: &mut [Expectation]| {
+                    let mut at = starts[from] as usize;
+                    for value in out {
+                        *value = consts.eval(&ops, &mut at, stealth, &layers);
+                    }
+                };
+                let level = &mut rest[..end - first];
+                if level.len() >= 2 * REPLAY_CHUNK {
+                    // Each position in the same bits whichever thread evaluates it.
+                    level
+                        .par_chunks_mut(REPLAY_CHUNK)
+                        .enumerate()
+                        .for_each(|(k, out)| chunk(first + k * REPLAY_CHUNK, out));
+                } else {
+                    chunk(first, level);
+                }
             }
-            debug_assert_eq!(at, ops.len(), "every instruction read once");
             positions += here.len();
             for (i, _) in stealths.iter().enumerate().filter(|(_, s)| **s == stealth) {
                 expectations[i] = sum_roots(&here, &top_roots);
@@ -396,7 +449,9 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 below: lower.last().map_or(&[][..], |p| &p.values[..]),
                 below_is_lower: true,
             };
-            let value = self.eval(&program.ops[start..end], &mut 0, state.stealth(), &layers);
+            let value =
+                self.consts()
+                    .eval(&program.ops[start..end], &mut 0, state.stealth(), &layers);
             self.programs[class].values[id as usize] = value;
         }
         let program = &mut self.programs[class];
@@ -633,6 +688,23 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         worth_memoising(state) && kept(state, || self.strategy.sight(state, self.rules))
     }
 
+    /// What an instruction reads besides the layers.
+    fn consts(&self) -> Consts<'_> {
+        Consts {
+            ends: &self.ends,
+            weights: &self.weights,
+        }
+    }
+}
+
+/// What an instruction reads besides the layers: the finished games and the weights. Shared
+/// by the threads of a replay.
+struct Consts<'a> {
+    ends: &'a [(State, u8)],
+    weights: &'a [f64],
+}
+
+impl Consts<'_> {
     /// The figures of finished game `end` for a compiled position at `stealth`.
     fn end(&self, end: u32, stealth: u8) -> Expectation {
         let (end, drop) = self.ends[end as usize];

@@ -710,3 +710,31 @@ fn layered_exact_reproduces_the_walk_bit_for_bit() {
         }
     }
 }
+
+/// The layered exact engine replays each layer's independent positions side by side; every
+/// figure must be the same bits for any number of threads (issue 11: thread-count invariance
+/// of every exact figure).
+#[test]
+fn layered_exact_gives_the_same_bits_for_any_thread_count() {
+    let strategies: Vec<Box<dyn Strategy>> = vec![
+        Box::new(ReferenceStrategy),
+        Box::new(RandomStrategy),
+        raven::strategy::resolve("medic-main").expect("bundled"),
+    ];
+    for rules in [MAIN_TEXT, CLARIFIED] {
+        for strategy in &strategies {
+            let run = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a pool");
+                let run = pool.install(|| exact(&rules, strategy.as_ref(), &[2, 9]));
+                format!("{:?}", run.expectations)
+            };
+            let serial = run(1);
+            for threads in [2, 7] {
+                assert_eq!(run(threads), serial, "{rules} {} {threads}", strategy.name());
+            }
+        }
+    }
+}
