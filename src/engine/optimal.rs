@@ -62,8 +62,10 @@ impl Default for Answers {
     }
 }
 
-/// Slots of a thread's front cache: 32 Ki of 16 bytes, half a core's L2.
-const RECENT: usize = 1 << 15;
+/// Slots of a thread's front cache: 256 Ki of 16 bytes (4 MB). With 32 Ki, a quarter of
+/// a game's decisions missed it for the shared map (4 M games at stealth 10: 19.5 M map reads
+/// for 78 M front hits); the larger cache answers more of the long tail.
+const RECENT: usize = 1 << 18;
 
 /// A thread's front cache of answers: the decisions it met last, by position, in a small
 /// direct-mapped table of its own. The answers are a shared map behind locks, millions of
@@ -82,7 +84,7 @@ impl Recent {
     /// The slot of position `key`.
     #[inline]
     fn slot(key: u64) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 49) as usize % RECENT
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - RECENT.trailing_zeros())) as usize
     }
 }
 

@@ -733,7 +733,12 @@ fn layered_exact_gives_the_same_bits_for_any_thread_count() {
             };
             let serial = run(1);
             for threads in [2, 7] {
-                assert_eq!(run(threads), serial, "{rules} {} {threads}", strategy.name());
+                assert_eq!(
+                    run(threads),
+                    serial,
+                    "{rules} {} {threads}",
+                    strategy.name()
+                );
             }
         }
     }
