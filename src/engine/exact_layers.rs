@@ -18,6 +18,11 @@
 //! [`canon::stealth_one_plays_like_two`]), the top program is replayed at stealth 1 too, its
 //! reads a point lower naming class 0's positions, and only classes 0 and 2 are compiled — a
 //! third less of the compile, which is most of an evaluation.
+//!
+//! A replayed layer is evaluated level by level: a position's level is one above the highest
+//! it reads in its own layer, so the positions of one level are independent and are shared
+//! out over the pool, each evaluated by the same instructions in the same order on whichever
+//! thread — the same bits for any thread count.
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;

@@ -1429,7 +1429,9 @@ fn reference_roller_specialist_else_fewest_wounds() {
     assert_eq!(reference(&state, &rules), Action::Roll(Spy));
 }
 
-/// Reference: run type 6 → speciality of the lowest-numbered able non-Medic, else Hacker.
+/// Reference: run type 6 → speciality of the lowest-numbered able non-Medic, else of the
+/// lowest-numbered non-Medic member (only the Medic can roll, with base dice whatever the
+/// type), else Hacker.
 #[test]
 fn reference_run_type_six_pick() {
     let rules = MAIN_TEXT;
@@ -1454,8 +1456,9 @@ fn reference_run_type_six_pick() {
     );
     assert_eq!(
         pick(&[(Medic, Healthy), (Demolitions, Incapacitated)]),
-        Action::RunType(Hacker)
+        Action::RunType(Demolitions)
     );
+    assert_eq!(pick(&[(Medic, Healthy)]), Action::RunType(Hacker));
 }
 
 /// Reference first aid: patient = lowest-numbered incapacitated, else lowest-numbered
