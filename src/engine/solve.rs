@@ -602,31 +602,51 @@ fn solve_layers(
     // finale characters of a team are one part.
     let substitute = rules.finale_substitute;
     finales.retain(|(team, finale)| !substitute || *finale == team[0]);
-    finales
-        .par_iter()
-        .with_max_len(1)
-        .try_for_each(|&(team, finale)| {
-            let finales: &[Character] = if substitute { team } else { &[finale] };
-            // Every health of the team: the part's entries, before stealth is set.
-            let entries: Vec<State> = finales
-                .iter()
-                .flat_map(|&finale| {
-                    canon::team_healths(team, 0).map(move |state| {
-                        state
-                            .with_finale(finale)
-                            .at(Step::SideTypes { tough: 0 }, Aid::None)
-                    })
+    largest_first(&finales, |&(team, finale)| {
+        let finales: &[Character] = if substitute { team } else { &[finale] };
+        // Every health of the team: the part's entries, before stealth is set.
+        let entries: Vec<State> = finales
+            .iter()
+            .flat_map(|&finale| {
+                canon::team_healths(team, 0).map(move |state| {
+                    state
+                        .with_finale(finale)
+                        .at(Step::SideTypes { tough: 0 }, Aid::None)
                 })
-                .collect();
-            part().fill(&entries)
-        })?;
+            })
+            .collect();
+        part().fill(&entries)
+    })?;
     let mut teams: Vec<&[Character]> = shapes.iter().map(Vec::as_slice).collect();
     teams.sort_by_key(|team| std::cmp::Reverse(team.len()));
-    teams.par_iter().with_max_len(1).try_for_each(|&team| {
+    largest_first(&teams, |&team| {
         let entries: Vec<State> = canon::team_healths(team, 0)
             .map(|state| state.at(Step::RunType { challenge: 0 }, Aid::None))
             .collect();
         part().fill(&entries)
+    })
+}
+
+/// Runs `work` on every item, each taken by the next free thread in the order given (the
+/// largest first): a thread that finishes a part takes the next one, so the longest parts
+/// start first and the short ones fill in at the end, where splitting the list in halves
+/// (rayon's `par_iter`) could leave a long part to start last.
+fn largest_first<T: Sync>(
+    items: &[T],
+    work: impl Fn(&T) -> Result<(), Halt> + Sync,
+) -> Result<(), Halt> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    // A part that stops (over the budget, cancelled) stops the others at their next part.
+    let stopped = AtomicBool::new(false);
+    let workers = rayon::current_num_threads().min(items.len());
+    (0..workers).into_par_iter().try_for_each(|_| {
+        while !stopped.load(Ordering::Relaxed)
+            && let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed))
+        {
+            work(item).inspect_err(|_| stopped.store(true, Ordering::Relaxed))?;
+        }
+        Ok(())
     })
 }
 
