@@ -49,15 +49,12 @@ pub fn strategy_key(state: &State, sight: Sight, rules: &Rules) -> u128 {
             member_order,
             ..
         } => {
-            let key = if member_order {
-                pack(&forget(
-                    &in_member_order(state),
-                    unread_complications,
-                    first_side_type,
-                ))
+            let named = if member_order {
+                in_member_order(state)
             } else {
-                pack(&forget(state, unread_complications, first_side_type))
+                *state
             };
+            let key = pack(&forget(&named, unread_complications, first_side_type));
             counted(key, counters)
         }
         Sight::RulesOnly => u128::from(solver_key(state, rules)),

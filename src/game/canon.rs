@@ -170,12 +170,18 @@ pub fn in_member_order_labelled(state: &State) -> (State, Labels) {
     if state.phase() == Phase::Recruitment {
         return (*state, Labels(IDENTITY));
     }
-    let mut perm = IDENTITY;
+    // Members take the labels from 0 up, the other non-Medic characters those after them.
     let team = state.team();
-    let members = NON_MEDIC.iter().filter(|c| team.contains(**c));
-    let others = NON_MEDIC.iter().filter(|c| !team.contains(**c));
-    for (label, c) in members.chain(others).enumerate() {
-        perm[c.index()] = label as u8;
+    let mut perm = IDENTITY;
+    let (mut member, mut other) = (0, team.without(Character::Medic).len());
+    for c in NON_MEDIC {
+        let label = if team.contains(c) {
+            &mut member
+        } else {
+            &mut other
+        };
+        perm[c.index()] = *label;
+        *label += 1;
     }
     if perm == IDENTITY {
         return (*state, Labels(IDENTITY));

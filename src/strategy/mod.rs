@@ -210,6 +210,20 @@ pub fn least_wounded_of(state: &State, candidates: Team) -> Option<Character> {
     unhurt.first().or(standing.first()).or(candidates.first())
 }
 
+/// A run challenge's type on a 6 by the members' order: the speciality of the lowest-numbered
+/// able non-Medic member; with none able but the Medic (who then rolls base dice whatever the
+/// type), of the lowest-numbered non-Medic member, so that the answer still follows the
+/// members' order (`Sight::Partial::member_order`); with no such member, the Hacker's.
+#[inline]
+pub fn lowest_able_type(state: &State) -> Character {
+    let others = state.team().without(Character::Medic);
+    others
+        .and(state.able_team())
+        .first()
+        .or(others.first())
+        .unwrap_or(Character::Hacker)
+}
+
 /// The reference strategy of `docs/rules.md`, built in code.
 pub const REFERENCE: &str = "reference";
 /// Every decision uniformly among the legal options.

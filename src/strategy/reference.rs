@@ -3,7 +3,10 @@
 use crate::game::{Action, Character, Decision, State, Step, Team};
 use crate::rules::Rules;
 
-use super::{Choice, Known, Sight, Strategy, future_targets, least_wounded, least_wounded_of};
+use super::{
+    Choice, Known, Sight, Strategy, future_targets, least_wounded, least_wounded_of,
+    lowest_able_type,
+};
 
 /// docs/rules.md "The reference strategy": Hacker main character, recruit Medic, Spy, Sniper,
 /// Mechanic, Demolitions, specialists roll, first aid whenever possible. Ties go to the lowest
@@ -80,17 +83,7 @@ impl Strategy for ReferenceStrategy {
             Decision::RecruitRoller { complication, .. } => {
                 Action::Roll(Self::roller(state, complication))
             }
-            // With only the Medic able, the Medic rolls base dice whatever the type: the
-            // lowest non-Medic member's type then, so that the answer follows the members'
-            // order (`Sight::Partial::member_order`).
-            Decision::RunType => Action::RunType(
-                state
-                    .able_team()
-                    .without(Character::Medic)
-                    .first()
-                    .or(state.team().without(Character::Medic).first())
-                    .unwrap_or(Character::Hacker),
-            ),
+            Decision::RunType => Action::RunType(lowest_able_type(state)),
             Decision::RunRoller { ty } => Action::Roll(Self::roller(state, ty)),
             Decision::FinaleCharacter => {
                 let main = state.main().expect("main character chosen");

@@ -4,7 +4,9 @@
 
 use crate::game::{Action, Character, Decision, Health, Phase, State, Step, Team};
 use crate::rules::Rules;
-use crate::strategy::{Choice, Sight, future_targets, least_wounded, least_wounded_of};
+use crate::strategy::{
+    Choice, Sight, future_targets, least_wounded, least_wounded_of, lowest_able_type,
+};
 
 use super::spec::{
     AidWhen, FinaleRule, GiverRule, MainRule, PatientRule, PhaseName, Roller, RunTypeRule,
@@ -171,17 +173,7 @@ impl Spec {
 
     /// R10: the type of a run challenge that rolled 6.
     fn run_type(&self, state: &State) -> Character {
-        // With no able non-Medic member only the Medic can roll, with base dice whatever
-        // the type: the lowest-numbered non-Medic member's type then, so that the choice
-        // still follows the members' order (else the Hacker's).
-        let lowest_able = || {
-            let others = state.team().without(Character::Medic);
-            state
-                .able()
-                .find(|c| *c != Character::Medic)
-                .or(others.first())
-                .unwrap_or(Character::Hacker)
-        };
+        let lowest_able = || lowest_able_type(state);
         match self.run.pick_on_six {
             RunTypeRule::LowestAble => lowest_able(),
             RunTypeRule::LeastWounded => least_wounded_of(
