@@ -35,7 +35,7 @@ pub fn wilson(successes: u64, trials: u64, level: f64) -> (f64, f64) {
 }
 
 /// Counts of paired outcomes over the same games: baseline and other strategy each win or lose.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Paired {
     /// Both won.
     pub both: u64,

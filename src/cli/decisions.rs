@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::engine::decisions::{DecisionKind, Decisions, MATTERS, decisions};
+use crate::engine::decisions::{DecisionKind, MATTERS, decisions};
 use crate::error::{Error, Result};
-use crate::report::decisions::{rows, top_rows, top_text};
+use crate::report::decisions::{Decomposed, Told, top_text};
 use crate::report::table::{self, Align, Table};
 use crate::strategy::REFERENCE;
 
@@ -61,8 +61,9 @@ pub fn run(args: &DecisionsArgs) -> Result<()> {
         &format!("decisions: {} under {rules}", strategy.name()),
         |budget| decisions(&rules, strategy.as_ref(), &args.exact.stealth, budget),
     )?;
-    let rows = rows(strategy.name(), rules, &result);
-    let top_rows = top_rows(strategy.name(), rules, &result);
+    let told = Decomposed::new(strategy.name(), rules, &result);
+    let rows = told.rows();
+    let top_rows = told.top_rows();
     let mut text = String::new();
     if !output.is_stdout() && !top_output.as_ref().is_some_and(Output::is_stdout) {
         let inputs = [
@@ -72,7 +73,7 @@ pub fn run(args: &DecisionsArgs) -> Result<()> {
             "every outcome, no sampling".to_string(),
         ];
         text = table::inputs_line("decisions", &inputs);
-        for d in &result {
+        for d in &told.results {
             text += &format!(
                 "\nstealth {}: optimal {:.2}%, {} {:.2}%, regret {:.2} points\n",
                 d.stealth,
@@ -82,7 +83,7 @@ pub fn run(args: &DecisionsArgs) -> Result<()> {
                 100.0 * (d.optimal - d.exact)
             );
             text += &kinds_table(d);
-            text += &top_text(&rules, d);
+            text += &top_text(d);
         }
         text += &format!(
             "\nregret: win probability lost at that kind of decision against optimal play \
@@ -100,7 +101,7 @@ pub fn run(args: &DecisionsArgs) -> Result<()> {
 }
 
 /// One stealth's kinds, the costliest first.
-fn kinds_table(d: &Decisions) -> String {
+fn kinds_table(d: &Told) -> String {
     let mut kinds = DecisionKind::ALL.to_vec();
     kinds.sort_by(|a, b| d.by_kind.regret[*b as usize].total_cmp(&d.by_kind.regret[*a as usize]));
     let mut t = Table::new([

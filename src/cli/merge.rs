@@ -6,7 +6,8 @@
 //! Anything else is refused with one message naming the files and what differs (exit 2), and
 //! `--out` is left as it was. How rows combine is the sharded command's business: `simulate`
 //! adds up raw counts ([`super::simulate::merge`]); `sweep` and `explore` shards hold the
-//! run's own rows, put back in order ([`shard_file::concatenate`]).
+//! run's own rows, put back in order ([`shard_file::concatenate`]); `report` shards hold
+//! each unit's result, from which [`super::report::merge`] writes the report directory.
 
 use std::path::{Path, PathBuf};
 
@@ -23,7 +24,8 @@ pub struct MergeArgs {
     /// The shard files, in any order (e.g. `shard-*.csv`).
     #[arg(value_name = "SHARD", required = true)]
     pub shards: Vec<PathBuf>,
-    /// Write the merged CSV here (`-`: standard output).
+    /// Write the merged CSV here (`-`: standard output); for shards of `raven report`, the
+    /// report's directory.
     #[arg(long, value_name = "FILE|-", default_value = "-")]
     pub out: PathBuf,
 }
@@ -37,6 +39,16 @@ pub fn run(args: &MergeArgs) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
     let files = shard_file::one_run(files)?;
     let meta = &files[0].meta;
+    if meta.command == "report" {
+        super::report::merge(&files, &args.out)?;
+        let note = format!(
+            "raven {} merge: {} shards of one `raven report` run written to {}\n",
+            env!("CARGO_PKG_VERSION"),
+            files.len(),
+            args.out.display()
+        );
+        return super::output::to_stdout(note.as_bytes());
+    }
     let bytes = match meta.command.as_str() {
         "simulate" => super::simulate::merge(&files)?,
         _ => shard_file::concatenate(&files)?,

@@ -65,8 +65,9 @@ pub enum Command {
     /// Regenerate the balance report (reports/): win rates, rule variants, loss causes,
     /// strategy comparison, charts and a README.
     Report(report::ReportArgs),
-    /// Join the shard files of one `--shard K/N` run (simulate, sweep, explore) into the CSV
-    /// the whole run writes, after checking they are every shard of one run, each once.
+    /// Join the shard files of one `--shard K/N` run (simulate, sweep, explore, report) into
+    /// the CSV (report: the directory) the whole run writes, after checking they are every
+    /// shard of one run, each once.
     Merge(merge::MergeArgs),
     /// Print a shell completion script (bash, elvish, fish, powershell, zsh).
     Completions(docs::CompletionsArgs),

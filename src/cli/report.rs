@@ -2,6 +2,11 @@
 //!
 //! What is computed lives in [`crate::report::assemble`]; this module reads the options,
 //! supplies the thread pool, progress bar and Ctrl-C flag, and writes the files.
+//!
+//! With `--shard K/N` it runs every N-th unit of the report's work ([`Work`]: exact
+//! evaluations, solves, decompositions, Monte Carlo runs) and writes their results as a shard
+//! file, one row per unit, the result as JSON (every number exactly); [`merge`] reads the N
+//! shard files back and writes the report directory the whole run writes, byte for byte.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -10,23 +15,25 @@ use clap::Args;
 
 use crate::error::{Error, Result};
 use crate::game::MAX_STEALTH;
-use crate::report::assemble::{Plan, assemble};
-use crate::report::balance::{self, Balance, loss_rows};
-use crate::report::comparison::CompareRow;
+use crate::report::assemble::{Finished, Plan, Report, Work, assemble};
+use crate::report::balance::{self, loss_rows};
 use crate::report::csv::{AtomicFile, SummaryRow, write_rows};
 use crate::report::decisions::Decomposed;
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
 
-use super::args::{DEFAULT_SEED, pool};
+use super::args::{DEFAULT_SEED, pool, stealth_list};
 use super::bounds::{self, StealthList};
 use super::interrupt;
-use super::output::OutDir;
+use super::output::{OutDir, Output};
 use super::progress::Progress;
+use super::shard::{Shard, ShardArgs};
+use super::shard_file::{Meta, ShardFile, render};
 
 /// Arguments of `raven report`.
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// Directory to (re)write.
+    /// Directory to (re)write (with `--shard`: the shard file to write, `-` for standard
+    /// output).
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,
     /// Monte Carlo games per (strategy, rules, stealth), 1..=10^12; optimal play gets a
@@ -50,6 +57,8 @@ pub struct ReportArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 /// Runs `raven report`.
@@ -62,21 +71,21 @@ pub fn run(args: &ReportArgs) -> Result<()> {
             args.max_stealth
         )));
     }
+    let plan = plan(
+        &args.out,
+        args.games,
+        args.seed,
+        args.max_stealth,
+        &args.stealth,
+    );
+    if let Some(shard) = args.shard.shard {
+        return run_shard(args, &plan, shard, cancel);
+    }
     // Removed again (if it was made here) when the report fails or is interrupted.
     let dir = OutDir::create(&args.out)?;
     // Every file of the report is reserved before any work, so a path that cannot be
     // written fails now, not after minutes of solving.
     let mut files = Reserved::new(dir.path())?;
-    let mut headline = args.stealth.to_vec();
-    headline.sort_unstable();
-    headline.dedup();
-    let plan = Plan {
-        games: args.games,
-        seed: args.seed,
-        max_stealth: args.max_stealth,
-        headline,
-        command: command_line(args),
-    };
     let pool = pool(args.threads)?;
     let progress = Progress::new(0, args.quiet);
     // Every engine polls the flag: a signal lets the work unwind and remove the reserved files.
@@ -85,9 +94,157 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     drop(polled);
     let report = report?;
     check(cancel)?;
-    write_report(&mut files, &report.balance, &report.comparisons)?;
+    write_report(&mut files, &report)?;
     dir.keep();
     check(cancel)
+}
+
+/// The plan of a report written to `out` (its README quotes the command with `out`, the
+/// headline stealths sorted as in [`stealth_list`]).
+fn plan(out: &Path, games: u64, seed: u64, max_stealth: u8, stealth: &[u8]) -> Plan {
+    let mut headline = stealth.to_vec();
+    headline.sort_unstable();
+    headline.dedup();
+    Plan {
+        games,
+        seed,
+        max_stealth,
+        // The stealths as shard files name them, so a merged report quotes the same command.
+        command: format!(
+            "raven report --out {} --games {games} --seed {seed} --max-stealth {max_stealth} \
+             --stealth {}",
+            out.display(),
+            stealth_list(&headline)
+        ),
+        headline,
+    }
+}
+
+/// The inputs that determine a report's numbers, as its shard files name them.
+fn meta(plan: &Plan, shard: Shard) -> Meta {
+    Meta::new("report", shard)
+        .input("games", plan.games)
+        .input("seed", plan.seed)
+        .input("max_stealth", plan.max_stealth)
+        .input("stealth", stealth_list(&plan.headline))
+}
+
+/// `raven report --shard K/N`: shard K's units, written to `--out` as a shard file.
+fn run_shard(args: &ReportArgs, plan: &Plan, shard: Shard, cancel: &AtomicBool) -> Result<()> {
+    // Opened first: a path that cannot be written fails before the work.
+    let output = Output::open(Some(&args.out))?;
+    let work = Work::new(plan)?;
+    let pool = pool(args.threads)?;
+    let progress = Progress::new(0, args.quiet);
+    let polled = interrupt::polled();
+    let finished = work.run(&|unit| shard.owns(unit), &pool, &progress, cancel);
+    drop(polled);
+    let finished = finished?;
+    check(cancel)?;
+    let rows = finished
+        .iter()
+        .map(|(unit, result)| {
+            let json = serde_json::to_string(result)
+                .map_err(|e| Error::Runtime(format!("cannot write a result: {e}")))?;
+            Ok((*unit, vec![json]))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let bytes = render(&meta(plan, shard), &[RESULT.to_string()], &rows)?;
+    let note = format!(
+        "raven {} report: shard {shard} ({} of {} units) written; `raven merge --out DIR` \
+         joins the shards into the report\n",
+        env!("CARGO_PKG_VERSION"),
+        rows.len(),
+        work.len()
+    );
+    output.write_bytes(&note, &bytes)
+}
+
+/// The column of a report shard file that holds a unit's result.
+const RESULT: &str = "result";
+
+/// `raven merge` of report shards ([`super::shard_file::one_run`] checked them): every unit's
+/// result read and checked against the work the shards' inputs make, then the report written
+/// to the directory `out`, exactly as `raven report --out OUT` with those inputs writes it.
+/// Nothing is written when anything is wrong.
+pub fn merge(files: &[ShardFile], out: &Path) -> Result<()> {
+    let first = &files[0];
+    let meta = &first.meta;
+    let input = |key: &str| {
+        meta.get(key)
+            .ok_or_else(|| Error::Input(format!("{}: no `# {key}:` line", first.name())))
+    };
+    let invalid = |key: &str, e: String| {
+        Error::Input(format!("{}: `# {key}:` is not valid: {e}", first.name()))
+    };
+    let games = bounds::games(input("games")?).map_err(|e| invalid("games", e))?;
+    let seed: u64 = input("seed")?
+        .parse()
+        .map_err(|e| invalid("seed", format!("{e}")))?;
+    let max_stealth = input("max_stealth")?
+        .parse::<u8>()
+        .ok()
+        .filter(|&m| m <= MAX_STEALTH)
+        .ok_or_else(|| invalid("max_stealth", format!("not in 0..={MAX_STEALTH}")))?;
+    let stealth = bounds::stealths(input("stealth")?).map_err(|e| invalid("stealth", e))?;
+    if stealth.iter().any(|&s| s > max_stealth) {
+        return Err(invalid("stealth", "above max_stealth".into()));
+    }
+    if out == Path::new("-") {
+        return Err(Error::Input(
+            "a report is a directory of files, not one CSV: give `raven merge --out DIR`".into(),
+        ));
+    }
+    let work = Work::new(&plan(out, games, seed, max_stealth, &stealth))?;
+    let mut finished: Vec<(usize, Finished)> = Vec::new();
+    let mut holder: Vec<Option<&ShardFile>> = vec![None; work.len()];
+    for file in files {
+        if !file.header.is_empty() && file.header.iter().collect::<Vec<_>>() != ["unit", RESULT] {
+            return Err(Error::Input(format!(
+                "{}: not a report shard's header (`unit,{RESULT}`)",
+                file.name()
+            )));
+        }
+        for (line, record) in &file.rows {
+            let at = |what: String| Error::Input(format!("{}:{line}: {what}", file.name()));
+            let unit: usize = record[0]
+                .parse()
+                .map_err(|_| at("the unit is not a number".into()))?;
+            let result: Finished = serde_json::from_str(&record[1])
+                .map_err(|e| at(format!("not a report unit's result: {e}")))?;
+            work.check(unit, &result).map_err(at)?;
+            if !file.meta.shard.owns(unit) {
+                return Err(at(format!(
+                    "unit {unit} is not shard {}'s work; the file was edited",
+                    file.meta.shard
+                )));
+            }
+            if let Some(other) = holder[unit].replace(file) {
+                return Err(at(format!(
+                    "unit {unit} is also in {}: the shards overlap; run them again",
+                    other.name()
+                )));
+            }
+            finished.push((unit, result));
+        }
+    }
+    if let Some(unit) = holder.iter().position(Option::is_none) {
+        let count = meta.shard.count;
+        let shard = Shard {
+            index: unit as u64 % count + 1,
+            count,
+        };
+        return Err(Error::Input(format!(
+            "the shards do not make the whole report: unit {unit} is missing from shard \
+             {shard}; run that shard again"
+        )));
+    }
+    let report = work.report(finished)?;
+    let dir = OutDir::create(out)?;
+    let mut reserved = Reserved::new(dir.path())?;
+    write_report(&mut reserved, &report)?;
+    dir.keep();
+    Ok(())
 }
 
 /// `Err(Interrupted)` once the flag is raised.
@@ -97,19 +254,6 @@ fn check(cancel: &AtomicBool) -> Result<()> {
     } else {
         Ok(())
     }
-}
-
-/// The command that reproduces this report.
-fn command_line(args: &ReportArgs) -> String {
-    let stealths: Vec<String> = args.stealth.iter().map(u8::to_string).collect();
-    format!(
-        "raven report --out {} --games {} --seed {} --max-stealth {} --stealth {}",
-        args.out.display(),
-        args.games,
-        args.seed,
-        args.max_stealth,
-        stealths.join(",")
-    )
 }
 
 /// The files of a report, reserved in its directory before the work starts.
@@ -156,7 +300,8 @@ fn chart_name(rules: Rules) -> String {
 }
 
 /// Writes every file of the report, each atomically.
-fn write_report(files: &mut Reserved, balance: &Balance, comparisons: &[CompareRow]) -> Result<()> {
+fn write_report(files: &mut Reserved, report: &Report) -> Result<()> {
+    let (balance, comparisons) = (&report.balance, &report.comparisons);
     let mut csv = |name: &str, write: &dyn Fn(&mut Vec<u8>) -> Result<()>| -> Result<()> {
         let mut file = files.take(name);
         write(file.writer())?;

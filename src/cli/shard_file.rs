@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 use super::shard::{self, Shard};
 
 /// The commands whose work can be sharded.
-pub const SHARDED: [&str; 3] = ["simulate", "sweep", "explore"];
+pub const SHARDED: [&str; 4] = ["simulate", "sweep", "explore", "report"];
 
 /// Largest shard file read: a sweep of 10,000 points at 100 stealths is about 300 MB, and a
 /// limit keeps `raven merge /dev/zero` from reading for ever.

@@ -23,6 +23,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use serde::{Deserialize, Serialize};
+
 use crate::game::{Action, Decision, Node, State, canon};
 use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
@@ -36,7 +38,8 @@ use super::solve::{Solver, solve_within};
 pub const MATTERS: f64 = 0.01;
 
 /// The kinds of decision: one per decision point of the state machine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum DecisionKind {
     /// R7: the main character.
     MainCharacter,
@@ -108,7 +111,7 @@ impl DecisionKind {
 
 /// Per decision kind (in [`DecisionKind::ALL`] order): the expected regret, how many such
 /// decisions with more than one option a game meets, and how many of them matter.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ByKind {
     /// Win probability lost at decisions of this kind (0–1), against optimal play.
     pub regret: [f64; KINDS],

@@ -21,7 +21,7 @@ use super::seed::streams;
 pub const CHUNK: u64 = 1 << 14;
 
 /// Integer counts over a set of games.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
     /// Games played.
     pub games: u64,

@@ -18,7 +18,7 @@ use super::montecarlo::{Cancelled, Tally, in_chunks, play_one};
 
 /// Counts over a set of paired games: one [`Tally`] per strategy and, per strategy, the joint
 /// outcome counts against the first strategy (the first entry compares it with itself).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PairedTally {
     /// Per strategy.
     pub tallies: Vec<Tally>,

@@ -17,10 +17,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
+use serde::{Deserialize, Serialize};
+
 use crate::engine::OptimalStrategy;
-use crate::engine::decisions::{Decisions, decisions};
+use crate::engine::decisions::decisions;
 use crate::engine::montecarlo::{Job, Tally, simulate};
-use crate::engine::paired::{PairedJob, simulate_paired};
+use crate::engine::paired::{PairedJob, PairedTally, simulate_paired};
 use crate::engine::solve::{Solver, solve_with_figures, solve_within};
 use crate::engine::{Budget, Halt, exact_within};
 use crate::error::{Error, Result};
@@ -29,7 +31,7 @@ use crate::strategy::{OPTIMAL, REFERENCE, Strategy, playbook, resolve};
 
 use super::balance::{Balance, VariantRow};
 use super::comparison::{CompareRow, rows as compare_rows};
-use super::decisions::Decomposed;
+use super::decisions::{Decomposed, Told};
 use super::{Expectation, Method, Summary};
 
 /// The most positions one exact evaluation may memoise (about 7 GiB; every bundled strategy
@@ -81,299 +83,599 @@ pub struct Report {
     pub comparisons: Vec<CompareRow>,
 }
 
-/// One piece of stage-1 work.
-enum Task {
+/// One unit of the report's work. Every unit is deterministic on its own (fixed seeds, fixed
+/// summation order), so it gives the same result in whichever process runs it: the units of
+/// `raven report --shard K/N` ([`Work::run`] with an `owns` filter), joined by `raven merge`.
+#[derive(Clone, Copy, Debug)]
+enum Unit {
     /// Exact evaluation of a strategy (index into the report's strategies).
     Exact { strategy: usize, rules: Rules },
-    /// The optimal policy's figures at every stealth, keeping its table for Monte Carlo.
+    /// The optimal policy's figures at every stealth, and Monte Carlo of optimal play from
+    /// the table it solved (so the table is dropped here, not kept for a later stage).
     Solve { rules: Rules },
     /// Optimal win probabilities only, at the headline stealths (a rule variant).
     Values { rules: Rules },
     /// The regret decomposition of a strategy under the default rules, at every headline
     /// stealth (`headline`) or the middle one.
     Decisions { strategy: usize, headline: bool },
-}
-
-/// What a task produced, labelled with the task.
-enum Done {
-    /// `values` is `None` over [`STATE_LIMIT`].
-    Exact {
+    /// Monte Carlo of a bundled strategy at one stealth.
+    Play {
         strategy: usize,
         rules: Rules,
-        values: Option<Vec<Expectation>>,
+        stealth: u8,
     },
+    /// Every bundled strategy on the same games (common random numbers) at one stealth.
+    Compare { rules: Rules, stealth: u8 },
+}
+
+/// What a unit produced: plain data, written to a shard file as it is (JSON, every `f64`
+/// exactly) and read back by `raven merge`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Finished {
+    /// Of [`Unit::Exact`]: one per stealth; `None` over [`STATE_LIMIT`].
+    Exact(Option<Vec<Expectation>>),
+    /// Of [`Unit::Solve`]: the optimal figures and the Monte Carlo counts, one per stealth.
     Solved {
-        rules: Rules,
-        solver: Box<Solver>,
         figures: Vec<Expectation>,
+        played: Vec<Tally>,
     },
-    Values {
-        rules: Rules,
-        values: Vec<f64>,
-    },
-    /// `None` over [`STATE_LIMIT`].
-    Decisions {
-        strategy: usize,
-        result: Option<Vec<Decisions>>,
-    },
+    /// Of [`Unit::Values`]: one per headline stealth.
+    Values(Vec<f64>),
+    /// Of [`Unit::Decisions`]: `None` over [`STATE_LIMIT`].
+    Decisions(Option<Vec<Told>>),
+    /// Of [`Unit::Play`].
+    Played(Tally),
+    /// Of [`Unit::Compare`].
+    Compared(PairedTally),
 }
 
-/// Stage-1 results, filed by what they are results of.
-#[derive(Default)]
-struct Results {
-    exact: HashMap<(usize, Rules), Option<Vec<Expectation>>>,
-    solved: HashMap<Rules, (Box<Solver>, Vec<Expectation>)>,
-    values: HashMap<Rules, Vec<f64>>,
-    decisions: HashMap<usize, Option<Vec<Decisions>>>,
+/// The report's work as a fixed list of units, and how their results become a [`Report`].
+pub struct Work {
+    plan: Plan,
+    names: Vec<String>,
+    strategies: Vec<Box<dyn Strategy>>,
+    reference: usize,
+    /// Starting stealths 0..=`max_stealth`.
+    all: Vec<u8>,
+    /// Each flag alone, `(key=value, rules)`.
+    variants: Vec<(String, Rules)>,
+    /// Each of the game's numbers one step either way from the printed game (main-text).
+    levers: Vec<(String, Rules)>,
+    /// Exact evaluations, solves and decompositions (longest first), then Monte Carlo.
+    units: Vec<Unit>,
+    /// How many of `units` come before the Monte Carlo.
+    heavy: usize,
 }
 
-impl Results {
-    fn file(&mut self, done: Done) {
-        match done {
-            Done::Exact {
-                strategy,
-                rules,
-                values,
-            } => {
-                self.exact.insert((strategy, rules), values);
+/// The two presets the report covers at every stealth.
+const PRESETS: [Rules; 2] = [MAIN_TEXT, CLARIFIED];
+
+impl Work {
+    /// The work of the report `plan` asks for.
+    pub fn new(plan: &Plan) -> Result<Work> {
+        let names = playbook();
+        let strategies: Vec<Box<dyn Strategy>> = names
+            .iter()
+            .map(|name| {
+                resolve(name).map_err(|e| Error::Runtime(format!("bundled strategy {name}: {e}")))
+            })
+            .collect::<Result<_>>()?;
+        let reference = names
+            .iter()
+            .position(|n| n == REFERENCE)
+            .expect("the playbook starts with the reference");
+        let all: Vec<u8> = (0..=plan.max_stealth).collect();
+        let variants: Vec<(String, Rules)> = MAIN_TEXT
+            .variants()
+            .into_iter()
+            .map(|(key, value, rules)| (format!("{key}={value}"), rules))
+            .collect();
+        let levers: Vec<(String, Rules)> = MAIN_TEXT
+            .design
+            .levers()
+            .into_iter()
+            .map(|(key, value, design)| {
+                let rules = Rules {
+                    design,
+                    ..MAIN_TEXT
+                };
+                (format!("{key}={value}"), rules)
+            })
+            .collect();
+
+        let mut units = Vec::new();
+        for rules in PRESETS {
+            units.push(Unit::Solve { rules });
+            for strategy in 0..strategies.len() {
+                units.push(Unit::Exact { strategy, rules });
             }
-            Done::Solved {
-                rules,
-                solver,
-                figures,
-            } => {
-                self.solved.insert(rules, (solver, figures));
+        }
+        for (i, s) in strategies.iter().enumerate() {
+            if !DECISIONS_LEFT_OUT.contains(&s.name()) {
+                units.push(Unit::Decisions {
+                    strategy: i,
+                    headline: i == reference,
+                });
             }
-            Done::Values { rules, values } => {
-                self.values.insert(rules, values);
+        }
+        for (_, rules) in variants.iter().chain(&levers) {
+            units.push(Unit::Values { rules: *rules });
+            units.push(Unit::Exact {
+                strategy: reference,
+                rules: *rules,
+            });
+        }
+        // Longest first, each worker taking the next unit as it frees up, so that no long
+        // unit starts last while the other cores idle (and shards, dealt units in this
+        // order, get a fair share of the long ones).
+        units.sort_by_key(|u| std::cmp::Reverse(u.cost(&names)));
+        let heavy = units.len();
+        for rules in PRESETS {
+            for strategy in 0..strategies.len() {
+                for &stealth in &all {
+                    units.push(Unit::Play {
+                        strategy,
+                        rules,
+                        stealth,
+                    });
+                }
             }
-            Done::Decisions { strategy, result } => {
-                self.decisions.insert(strategy, result);
+        }
+        for rules in PRESETS {
+            for &stealth in &plan.headline {
+                units.push(Unit::Compare { rules, stealth });
             }
+        }
+        Ok(Work {
+            plan: plan.clone(),
+            names,
+            strategies,
+            reference,
+            all,
+            variants,
+            levers,
+            units,
+            heavy,
+        })
+    }
+
+    /// How many units the report's work has.
+    pub fn len(&self) -> usize {
+        self.units.len()
+    }
+
+    /// Whether there is no work (never: every report solves).
+    pub fn is_empty(&self) -> bool {
+        self.units.is_empty()
+    }
+
+    /// Runs the units `owns` accepts (by index; every unit for the whole report) and returns
+    /// their results by index: first the exact evaluations and solves in parallel, then the
+    /// Monte Carlo runs one after another, each parallel inside.
+    pub fn run(
+        &self,
+        owns: &dyn Fn(usize) -> bool,
+        pool: &rayon::ThreadPool,
+        progress: &dyn Progress,
+        cancel: &AtomicBool,
+    ) -> Result<Vec<(usize, Finished)>> {
+        let heavy: Vec<usize> = (0..self.heavy).filter(|&i| owns(i)).collect();
+        progress.stage("exact & optimal", heavy.len() as u64);
+        let mut finished: Vec<(usize, Finished)> = pool.install(|| {
+            heavy
+                .iter()
+                .par_bridge()
+                .map(|&i| {
+                    let result = self.run_unit(self.units[i], &|_| {}, cancel);
+                    progress.advance(1);
+                    result.map(|f| (i, f))
+                })
+                .collect::<Result<_>>()
+        })?;
+        progress.finish();
+        check(cancel)?;
+
+        let light: Vec<usize> = (self.heavy..self.units.len())
+            .filter(|&i| owns(i))
+            .collect();
+        let total = light.iter().map(|&i| self.games(self.units[i])).sum();
+        progress.stage("monte carlo", total);
+        let advance = |n| progress.advance(n);
+        for i in light {
+            let result = pool.install(|| self.run_unit(self.units[i], &advance, cancel))?;
+            finished.push((i, result));
+        }
+        progress.finish();
+        check(cancel)?;
+        finished.sort_by_key(|(i, _)| *i);
+        Ok(finished)
+    }
+
+    /// Games a Monte Carlo unit plays, counted as its progress (every game once per
+    /// strategy that plays it).
+    fn games(&self, unit: Unit) -> u64 {
+        match unit {
+            Unit::Play { .. } => self.plan.games,
+            Unit::Compare { .. } => self.plan.games * self.strategies.len() as u64,
+            _ => 0,
         }
     }
 
-    /// A missing result is a bug in the task list, not a user error.
+    /// Games of optimal play per stealth: a tenth (its table lookups are slower).
+    fn optimal_games(&self) -> u64 {
+        (self.plan.games / 10).max(1)
+    }
+
+    /// The stealths a unit's values cover.
+    fn stealths(&self, unit: Unit) -> &[u8] {
+        match unit {
+            Unit::Exact { rules, .. } if is_preset(rules) => &self.all,
+            Unit::Solve { .. } => &self.all,
+            Unit::Decisions {
+                headline: false, ..
+            } => {
+                let headline = &self.plan.headline;
+                std::slice::from_ref(&headline[headline.len() / 2])
+            }
+            _ => &self.plan.headline,
+        }
+    }
+
+    /// Runs one unit; each engine polls `cancel`; Monte Carlo reports its games to
+    /// `advance`.
+    fn run_unit(
+        &self,
+        unit: Unit,
+        advance: &(dyn Fn(u64) + Sync),
+        cancel: &AtomicBool,
+    ) -> Result<Finished> {
+        let flags = [cancel];
+        let unlimited = Budget {
+            max_states: usize::MAX,
+            cancel: &flags,
+        };
+        let limited = Budget {
+            max_states: STATE_LIMIT,
+            cancel: &flags,
+        };
+        let stealths = self.stealths(unit);
+        let seed = self.plan.seed;
+        Ok(match unit {
+            Unit::Exact { strategy, rules } => {
+                let s = self.strategies[strategy].as_ref();
+                Finished::Exact(match exact_within(&rules, s, stealths, limited) {
+                    Ok(run) => Some(run.expectations),
+                    // Over the budget: the report says so and shows Monte Carlo alone.
+                    Err(Halt::TooLarge(_)) => None,
+                    Err(halt) => return Err(halt.into()),
+                })
+            }
+            Unit::Solve { rules } => {
+                let solver = Solver::new(rules);
+                let figures = solve_with_figures(&solver, stealths, &unlimited)?
+                    .into_iter()
+                    .map(|(_, figures)| figures)
+                    .collect();
+                let player = OptimalStrategy::from_solver(solver);
+                let played = stealths
+                    .iter()
+                    .map(|&stealth| {
+                        let job = Job {
+                            rules: &rules,
+                            strategy: &player,
+                            stealth,
+                            games: self.optimal_games(),
+                            seed,
+                        };
+                        simulate(&job, advance, cancel).map_err(Error::from)
+                    })
+                    .collect::<Result<_>>()?;
+                Finished::Solved { figures, played }
+            }
+            Unit::Values { rules } => {
+                let solver = Solver::new(rules);
+                let values = solve_within(&solver, stealths, &unlimited)?;
+                Finished::Values(values.iter().map(|s| s.value).collect())
+            }
+            Unit::Decisions { strategy, .. } => {
+                let s = self.strategies[strategy].as_ref();
+                Finished::Decisions(match decisions(&MAIN_TEXT, s, stealths, limited) {
+                    Ok(result) => Some(result.iter().map(|d| Told::of(&MAIN_TEXT, d)).collect()),
+                    Err(Halt::TooLarge(_)) => None,
+                    Err(halt) => return Err(halt.into()),
+                })
+            }
+            Unit::Play {
+                strategy,
+                rules,
+                stealth,
+            } => {
+                let job = Job {
+                    rules: &rules,
+                    strategy: self.strategies[strategy].as_ref(),
+                    stealth,
+                    games: self.plan.games,
+                    seed,
+                };
+                Finished::Played(simulate(&job, advance, cancel)?)
+            }
+            Unit::Compare { rules, stealth } => {
+                let played: Vec<&dyn Strategy> =
+                    self.strategies.iter().map(|s| s.as_ref()).collect();
+                let job = PairedJob {
+                    rules: &rules,
+                    strategies: &played,
+                    stealth,
+                    games: self.plan.games,
+                    seed,
+                };
+                let per = played.len() as u64;
+                Finished::Compared(simulate_paired(&job, &|n| advance(n * per), cancel)?)
+            }
+        })
+    }
+
+    /// Whether `finished` can be unit `index`'s result: of its kind, one value per stealth
+    /// it covers, the games it plays. `Err` says what is wrong (for a shard file that was
+    /// edited, or written for other work).
+    pub fn check(&self, index: usize, finished: &Finished) -> std::result::Result<(), String> {
+        let Some(&unit) = self.units.get(index) else {
+            return Err(format!(
+                "unit {index} is not part of this report (it has {})",
+                self.units.len()
+            ));
+        };
+        let stealths = self.stealths(unit).len();
+        let count = |what: &str, n: usize| {
+            if n == stealths {
+                Ok(())
+            } else {
+                Err(format!(
+                    "unit {index} has {n} {what} where it covers {stealths} stealths"
+                ))
+            }
+        };
+        let games = |t: &Tally, expected: u64| {
+            let ended = t.wins + t.losses.iter().sum::<u64>();
+            if t.games == expected && ended == t.games {
+                Ok(())
+            } else {
+                Err(format!(
+                    "unit {index} counts {} games where it plays {expected}",
+                    t.games
+                ))
+            }
+        };
+        match (unit, finished) {
+            (Unit::Exact { .. }, Finished::Exact(values)) => {
+                values.as_ref().map_or(Ok(()), |v| count("values", v.len()))
+            }
+            (Unit::Solve { .. }, Finished::Solved { figures, played }) => {
+                count("values", figures.len())?;
+                count("Monte Carlo counts", played.len())?;
+                played
+                    .iter()
+                    .try_for_each(|t| games(t, self.optimal_games()))
+            }
+            (Unit::Values { .. }, Finished::Values(values)) => count("values", values.len()),
+            (Unit::Decisions { .. }, Finished::Decisions(told)) => match told {
+                None => Ok(()),
+                Some(told) => {
+                    count("decompositions", told.len())?;
+                    let covered = self.stealths(unit);
+                    if told.iter().zip(covered).all(|(t, &s)| t.stealth == s) {
+                        Ok(())
+                    } else {
+                        Err(format!(
+                            "unit {index} decomposes other stealths than it covers"
+                        ))
+                    }
+                }
+            },
+            (Unit::Play { .. }, Finished::Played(tally)) => games(tally, self.plan.games),
+            (Unit::Compare { .. }, Finished::Compared(paired)) => {
+                let n = self.strategies.len();
+                if paired.tallies.len() != n || paired.joint.len() != n {
+                    return Err(format!("unit {index} compares other than {n} strategies"));
+                }
+                paired
+                    .tallies
+                    .iter()
+                    .try_for_each(|t| games(t, self.plan.games))
+            }
+            _ => Err(format!(
+                "unit {index} holds the result of another kind of work"
+            )),
+        }
+    }
+
+    /// The report from every unit's result, by unit index (each once).
+    pub fn report(&self, finished: Vec<(usize, Finished)>) -> Result<Report> {
+        let mut by_unit: Vec<Option<Finished>> = vec![None; self.units.len()];
+        for (i, f) in finished {
+            self.check(i, &f)
+                .map_err(|e| Error::Runtime(format!("internal error: {e}")))?;
+            by_unit[i] = Some(f);
+        }
+        let mut results = Results::default();
+        for (unit, f) in self.units.iter().zip(by_unit) {
+            let f = f.ok_or_else(|| Results::missing(format!("result of {unit:?}")))?;
+            results.file(*unit, f);
+        }
+        self.render(results)
+    }
+
+    /// The report from the results, filed.
+    fn render(&self, mut results: Results) -> Result<Report> {
+        let plan = &self.plan;
+        let headline = &plan.headline;
+        let strategies = &self.strategies;
+        let all = &self.all;
+        let optimal_games = self.optimal_games();
+        let mut win_rates = Vec::new();
+        let mut add =
+            |name: &str, rules, method, values: Option<&Vec<Expectation>>, tallies: &[Tally]| {
+                for (i, &stealth) in all.iter().enumerate() {
+                    if let Some(values) = values {
+                        win_rates.push(Summary::from_expectation(
+                            name, rules, stealth, method, values[i],
+                        ));
+                    }
+                    win_rates.push(Summary::from_tally(
+                        name, rules, stealth, tallies[i], plan.seed, LEVEL,
+                    ));
+                }
+            };
+        // Every strategy under each preset, optimal last.
+        for rules in PRESETS {
+            for (i, s) in strategies.iter().enumerate() {
+                let values = results
+                    .exact
+                    .remove(&(i, rules))
+                    .ok_or_else(|| Results::missing(format!("exact run of {}", s.name())))?;
+                let tallies: Vec<Tally> = all
+                    .iter()
+                    .map(|&stealth| {
+                        results
+                            .played
+                            .remove(&(i, rules, stealth))
+                            .ok_or_else(|| Results::missing(format!("games of {}", s.name())))
+                    })
+                    .collect::<Result<_>>()?;
+                add(s.name(), rules, Method::Exact, values.as_ref(), &tallies);
+            }
+            let (figures, played) = results
+                .solved
+                .remove(&rules)
+                .ok_or_else(|| Results::missing(format!("solve under {rules}")))?;
+            debug_assert!(played.iter().all(|t| t.games == optimal_games));
+            add(OPTIMAL, rules, Method::Optimal, Some(&figures), &played);
+        }
+
+        let mut comparisons: Vec<CompareRow> = Vec::new();
+        for rules in PRESETS {
+            for &stealth in headline {
+                let tally = results
+                    .compared
+                    .remove(&(rules, stealth))
+                    .ok_or_else(|| Results::missing(format!("comparison at {stealth}")))?;
+                comparisons.extend(compare_rows(
+                    &self.names,
+                    rules,
+                    stealth,
+                    &tally,
+                    plan.seed,
+                    LEVEL,
+                ));
+            }
+        }
+
+        // Rule variants (each flag alone) and levers (each number one step), against the
+        // default reading of the printed game.
+        let variants = variant_rows(
+            &win_rates,
+            headline,
+            &departures(&mut results, self.reference, &self.variants)?,
+        );
+        let levers = variant_rows(
+            &win_rates,
+            headline,
+            &departures(&mut results, self.reference, &self.levers)?,
+        );
+
+        // The decompositions, in report order; one over the budget is left out like the costly.
+        let mut decomposed = Vec::new();
+        let mut left_out: Vec<String> = Vec::new();
+        for (i, s) in strategies.iter().enumerate() {
+            match results.decisions.remove(&i) {
+                Some(Some(results)) => decomposed.push(Decomposed {
+                    strategy: s.name().to_string(),
+                    rules: MAIN_TEXT,
+                    results,
+                }),
+                Some(None) | None => left_out.push(s.name().to_string()),
+            }
+        }
+
+        Ok(Report {
+            balance: Balance {
+                exact_budget: STATE_LIMIT,
+                command: plan.command.clone(),
+                presets: PRESETS.to_vec(),
+                strategies: self.names.clone(),
+                headline: headline.clone(),
+                win_rates,
+                variants,
+                levers,
+                decisions: decomposed,
+                decisions_left_out: left_out,
+            },
+            comparisons,
+        })
+    }
+}
+
+/// Results, filed by what they are results of.
+#[derive(Default)]
+struct Results {
+    exact: HashMap<(usize, Rules), Option<Vec<Expectation>>>,
+    solved: HashMap<Rules, (Vec<Expectation>, Vec<Tally>)>,
+    values: HashMap<Rules, Vec<f64>>,
+    decisions: HashMap<usize, Option<Vec<Told>>>,
+    played: HashMap<(usize, Rules, u8), Tally>,
+    compared: HashMap<(Rules, u8), PairedTally>,
+}
+
+impl Results {
+    /// Files `finished` under `unit` (checked to be of its kind by [`Work::check`]).
+    fn file(&mut self, unit: Unit, finished: Finished) {
+        match (unit, finished) {
+            (Unit::Exact { strategy, rules }, Finished::Exact(values)) => {
+                self.exact.insert((strategy, rules), values);
+            }
+            (Unit::Solve { rules }, Finished::Solved { figures, played }) => {
+                self.solved.insert(rules, (figures, played));
+            }
+            (Unit::Values { rules }, Finished::Values(values)) => {
+                self.values.insert(rules, values);
+            }
+            (Unit::Decisions { strategy, .. }, Finished::Decisions(told)) => {
+                self.decisions.insert(strategy, told);
+            }
+            (
+                Unit::Play {
+                    strategy,
+                    rules,
+                    stealth,
+                },
+                Finished::Played(tally),
+            ) => {
+                self.played.insert((strategy, rules, stealth), tally);
+            }
+            (Unit::Compare { rules, stealth }, Finished::Compared(tally)) => {
+                self.compared.insert((rules, stealth), tally);
+            }
+            (unit, _) => unreachable!("{unit:?}: checked by Work::check"),
+        }
+    }
+
+    /// A missing result is a bug in the unit list, not a user error.
     fn missing(what: String) -> Error {
         Error::Runtime(format!("internal error: the report has no {what}"))
     }
 }
 
-/// Computes the report.
+/// Computes the whole report on this machine.
 pub fn assemble(
     plan: &Plan,
     pool: &rayon::ThreadPool,
     progress: &dyn Progress,
     cancel: &AtomicBool,
 ) -> Result<Report> {
-    let names = playbook();
-    let strategies: Vec<Box<dyn Strategy>> = names
-        .iter()
-        .map(|name| {
-            resolve(name).map_err(|e| Error::Runtime(format!("bundled strategy {name}: {e}")))
-        })
-        .collect::<Result<_>>()?;
-    let reference = names
-        .iter()
-        .position(|n| n == REFERENCE)
-        .expect("the playbook starts with the reference");
-    let presets = [MAIN_TEXT, CLARIFIED];
-    let all: Vec<u8> = (0..=plan.max_stealth).collect();
-    let headline = &plan.headline;
-    let variants: Vec<(String, Rules)> = MAIN_TEXT
-        .variants()
-        .into_iter()
-        .map(|(key, value, rules)| (format!("{key}={value}"), rules))
-        .collect();
-    // Each of the game's numbers one step either way from the printed game (main-text).
-    let levers: Vec<(String, Rules)> = MAIN_TEXT
-        .design
-        .levers()
-        .into_iter()
-        .map(|(key, value, design)| {
-            let rules = Rules {
-                design,
-                ..MAIN_TEXT
-            };
-            (format!("{key}={value}"), rules)
-        })
-        .collect();
-
-    // Stage 1: exact evaluations and solves, the heavy part, in parallel.
-    let mut tasks = Vec::new();
-    for rules in presets {
-        tasks.push(Task::Solve { rules });
-        for strategy in 0..strategies.len() {
-            tasks.push(Task::Exact { strategy, rules });
-        }
-    }
-    for (i, s) in strategies.iter().enumerate() {
-        if !DECISIONS_LEFT_OUT.contains(&s.name()) {
-            tasks.push(Task::Decisions {
-                strategy: i,
-                headline: i == reference,
-            });
-        }
-    }
-    for (_, rules) in variants.iter().chain(&levers) {
-        tasks.push(Task::Values { rules: *rules });
-        tasks.push(Task::Exact {
-            strategy: reference,
-            rules: *rules,
-        });
-    }
-    progress.stage("exact & optimal", tasks.len() as u64);
-    // Longest first, each worker taking the next task as it frees up, so that no long task
-    // starts last while the other cores idle.
-    tasks.sort_by_key(|t| std::cmp::Reverse(t.cost(&strategies)));
-    let done: Vec<Done> = pool.install(|| {
-        tasks
-            .iter()
-            .par_bridge()
-            .map(|task| {
-                let result = task.run(&strategies, &all, headline, cancel);
-                progress.advance(1);
-                result
-            })
-            .collect::<Result<_>>()
-    })?;
-    progress.finish();
-    check(cancel)?;
-    let mut results = Results::default();
-    for d in done {
-        results.file(d);
-    }
-
-    // The exact (and optimal) rows of every strategy under each preset, optimal last.
-    let mut exact_rows: Vec<(String, Rules, Method, Option<Vec<Expectation>>)> = Vec::new();
-    let mut players: Vec<(Rules, OptimalStrategy)> = Vec::new();
-    for rules in presets {
-        for (i, s) in strategies.iter().enumerate() {
-            let values = results
-                .exact
-                .remove(&(i, rules))
-                .ok_or_else(|| Results::missing(format!("exact run of {}", s.name())))?;
-            exact_rows.push((s.name().to_string(), rules, Method::Exact, values));
-        }
-        let (solver, figures) = results
-            .solved
-            .remove(&rules)
-            .ok_or_else(|| Results::missing(format!("solve under {rules}")))?;
-        players.push((rules, OptimalStrategy::from_solver(*solver)));
-        exact_rows.push((OPTIMAL.into(), rules, Method::Optimal, Some(figures)));
-    }
-
-    // Stage 2: Monte Carlo of every strategy (optimal from its solved table) and comparisons.
-    let optimal_games = (plan.games / 10).max(1);
-    let total = (presets.len() * all.len()) as u64
-        * (plan.games * strategies.len() as u64 + optimal_games)
-        + (presets.len() * headline.len()) as u64 * plan.games * strategies.len() as u64;
-    progress.stage("monte carlo", total);
-    let advance = |n| progress.advance(n);
-    let mut win_rates = Vec::new();
-    for (name, rules, method, values) in &exact_rows {
-        let (strategy, games): (&dyn Strategy, u64) = if name == OPTIMAL {
-            let player = &players
-                .iter()
-                .find(|(r, _)| r == rules)
-                .expect("solved above")
-                .1;
-            (player, optimal_games)
-        } else {
-            let s = strategies
-                .iter()
-                .find(|s| s.name() == name)
-                .expect("listed");
-            (s.as_ref(), plan.games)
-        };
-        for (i, &stealth) in all.iter().enumerate() {
-            if let Some(values) = values {
-                win_rates.push(Summary::from_expectation(
-                    name, *rules, stealth, *method, values[i],
-                ));
-            }
-            let job = Job {
-                rules,
-                strategy,
-                stealth,
-                games,
-                seed: plan.seed,
-            };
-            let tally: Tally = pool.install(|| simulate(&job, &advance, cancel))?;
-            win_rates.push(Summary::from_tally(
-                name, *rules, stealth, tally, plan.seed, LEVEL,
-            ));
-        }
-    }
-    let mut comparisons: Vec<CompareRow> = Vec::new();
-    let played: Vec<&dyn Strategy> = strategies.iter().map(|s| s.as_ref()).collect();
-    let played_names: Vec<String> = played.iter().map(|s| s.name().to_string()).collect();
-    for rules in presets {
-        for &stealth in headline {
-            let job = PairedJob {
-                rules: &rules,
-                strategies: &played,
-                stealth,
-                games: plan.games,
-                seed: plan.seed,
-            };
-            let per = played.len() as u64;
-            let tally = pool.install(|| simulate_paired(&job, &|n| advance(n * per), cancel))?;
-            comparisons.extend(compare_rows(
-                &played_names,
-                rules,
-                stealth,
-                &tally,
-                plan.seed,
-                LEVEL,
-            ));
-        }
-    }
-    progress.finish();
-
-    // Rule variants (each flag alone) and levers (each number one step), against the
-    // default reading of the printed game.
-    let variants = variant_rows(
-        &win_rates,
-        headline,
-        &departures(&mut results, reference, &variants)?,
-    );
-    let levers = variant_rows(
-        &win_rates,
-        headline,
-        &departures(&mut results, reference, &levers)?,
-    );
-
-    // The decompositions, in report order; one over the budget is left out like the costly.
-    let mut decomposed = Vec::new();
-    let mut left_out: Vec<String> = Vec::new();
-    for (i, s) in strategies.iter().enumerate() {
-        match results.decisions.remove(&i) {
-            Some(Some(results)) => decomposed.push(Decomposed {
-                strategy: s.name().to_string(),
-                rules: MAIN_TEXT,
-                results,
-            }),
-            Some(None) | None => left_out.push(s.name().to_string()),
-        }
-    }
-
-    check(cancel)?;
-    Ok(Report {
-        balance: Balance {
-            exact_budget: STATE_LIMIT,
-            command: plan.command.clone(),
-            presets: presets.to_vec(),
-            strategies: names,
-            headline: headline.clone(),
-            win_rates,
-            variants,
-            levers,
-            decisions: decomposed,
-            decisions_left_out: left_out,
-        },
-        comparisons,
-    })
+    let work = Work::new(plan)?;
+    let finished = work.run(&|_| true, pool, progress, cancel)?;
+    work.report(finished)
 }
 
 /// A departure from the default reading: its label (`key=value`), its rules, and the
@@ -458,104 +760,28 @@ fn variant_rows(win_rates: &[Summary], headline: &[u8], variants: &[Departure]) 
     rows
 }
 
-impl Task {
-    /// Runs one stage-1 task; each engine polls `cancel`.
-    fn run(
-        &self,
-        strategies: &[Box<dyn Strategy>],
-        all: &[u8],
-        headline: &[u8],
-        cancel: &AtomicBool,
-    ) -> Result<Done> {
-        let cancel = [cancel];
-        let unlimited = Budget {
-            max_states: usize::MAX,
-            cancel: &cancel,
-        };
-        match *self {
-            Task::Exact { strategy, rules } => {
-                let stealths = if is_preset(rules) { all } else { headline };
-                let s = strategies[strategy].as_ref();
-                let budget = Budget {
-                    max_states: STATE_LIMIT,
-                    cancel: &cancel,
-                };
-                let values = match exact_within(&rules, s, stealths, budget) {
-                    Ok(run) => Some(run.expectations),
-                    // Over the budget: the report says so and shows Monte Carlo alone.
-                    Err(Halt::TooLarge(_)) => None,
-                    Err(halt) => return Err(halt.into()),
-                };
-                Ok(Done::Exact {
-                    strategy,
-                    rules,
-                    values,
-                })
-            }
-            Task::Solve { rules } => {
-                let solver = Solver::new(rules);
-                let figures = solve_with_figures(&solver, all, &unlimited)?
-                    .into_iter()
-                    .map(|(_, figures)| figures)
-                    .collect();
-                Ok(Done::Solved {
-                    rules,
-                    solver: Box::new(solver),
-                    figures,
-                })
-            }
-            Task::Decisions {
-                strategy,
-                headline: all_headline,
-            } => {
-                let mid = [headline[headline.len() / 2]];
-                let stealths: &[u8] = if all_headline { headline } else { &mid };
-                let budget = Budget {
-                    max_states: STATE_LIMIT,
-                    cancel: &cancel,
-                };
-                let s = strategies[strategy].as_ref();
-                let result = match decisions(&MAIN_TEXT, s, stealths, budget) {
-                    Ok(result) => Some(result),
-                    Err(Halt::TooLarge(_)) => None,
-                    Err(halt) => return Err(halt.into()),
-                };
-                Ok(Done::Decisions { strategy, result })
-            }
-            Task::Values { rules } => {
-                let solver = Solver::new(rules);
-                Ok(Done::Values {
-                    rules,
-                    values: solve_within(&solver, headline, &unlimited)?
-                        .iter()
-                        .map(|s| s.value)
-                        .collect(),
-                })
-            }
-        }
-    }
-
+impl Unit {
     /// A rough relative cost, for scheduling: a full solve, then the strategies whose team
     /// depends on the complication roll (tens of millions of positions), then the rest.
-    fn cost(&self, strategies: &[Box<dyn Strategy>]) -> u32 {
+    fn cost(&self, names: &[String]) -> u32 {
         match self {
-            Task::Solve { .. } => 50,
-            Task::Values { .. } => 25,
-            Task::Decisions { headline, .. } => {
+            Unit::Solve { .. } => 50,
+            Unit::Values { .. } => 25,
+            Unit::Decisions { headline, .. } => {
                 if *headline {
                     20
                 } else {
                     10
                 }
             }
-            Task::Exact { strategy, rules } => {
-                match (is_preset(*rules), strategies[*strategy].name()) {
-                    (true, "reckless") => 70,
-                    (true, "cautious" | "medic-main") => 20,
-                    (true, _) => 5,
-                    (false, _) => 1,
-                }
-            }
+            Unit::Exact { strategy, rules } => match (is_preset(*rules), names[*strategy].as_str())
+            {
+                (true, "reckless") => 70,
+                (true, "cautious" | "medic-main") => 20,
+                (true, _) => 5,
+                (false, _) => 1,
+            },
+            Unit::Play { .. } | Unit::Compare { .. } => 0,
         }
     }
 }

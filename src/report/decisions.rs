@@ -2,9 +2,9 @@
 //! (strategy, rules, stealth, kind of decision) and one per costly position, and the costly
 //! positions in words. Shared by `raven decisions` and the report.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::engine::decisions::{Costly, DecisionKind, Decisions, MATTERS};
+use crate::engine::decisions::{ByKind, Costly, DecisionKind, Decisions, MATTERS};
 use crate::rules::Rules;
 
 use super::words;
@@ -17,12 +17,107 @@ pub struct Decomposed {
     /// The rules in force.
     pub rules: Rules,
     /// One per starting stealth.
-    pub results: Vec<Decisions>,
+    pub results: Vec<Told>,
+}
+
+/// One stealth's decomposition as the outputs tell it: the engine's [`Decisions`] with its
+/// costliest positions put in words once, so that every output (the terminal, both CSVs,
+/// the report's text) says the same, and so that a report shard can carry it to
+/// `raven merge` as plain data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Told {
+    /// Starting stealth.
+    pub stealth: u8,
+    /// The optimal win probability.
+    pub optimal: f64,
+    /// The strategy's exact win probability.
+    pub exact: f64,
+    /// Regret, arising and mattering by kind of decision.
+    pub by_kind: ByKind,
+    /// The costliest positions, costliest first.
+    pub top: Vec<CostlyTold>,
+}
+
+/// One of the costliest positions ([`Costly`]) in words, with its figures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CostlyTold {
+    /// Its kind of decision.
+    pub kind: DecisionKind,
+    /// The position, its choice and the best option in words ([`Said`]).
+    pub position: String,
+    /// The strategy's answer.
+    pub choice: String,
+    /// The best option.
+    pub best: String,
+    /// The probability that the strategy reaches the position.
+    pub reach: f64,
+    /// `V*`.
+    pub best_value: f64,
+    /// `Q*` of the strategy's choice.
+    pub chosen_value: f64,
+    /// Equal for two positions in the same game and team with the same choice and best
+    /// option, which the report reads as one ([`alike_runs`]).
+    pub alike: String,
+}
+
+impl CostlyTold {
+    /// `c` told under `rules` (the dice an option rolls depend on them).
+    pub fn of(rules: &Rules, c: &Costly) -> CostlyTold {
+        let said = Said::of(rules, c);
+        CostlyTold {
+            kind: c.kind(),
+            position: said.position,
+            choice: said.choice,
+            best: said.best,
+            reach: c.reach,
+            best_value: c.best_value,
+            chosen_value: c.chosen_value,
+            alike: format!(
+                "{}; {}; {:?}; {:?}",
+                words::stage(&c.state, rules),
+                words::status(&c.state),
+                c.choice,
+                c.best
+            ),
+        }
+    }
+
+    /// Win probability lost here when the position is reached: `V* − Q*`.
+    pub fn shortfall(&self) -> f64 {
+        self.best_value - self.chosen_value
+    }
+
+    /// Its term of the decomposition: `P(reach) × (V* − Q*)`.
+    pub fn regret(&self) -> f64 {
+        self.reach * self.shortfall()
+    }
+}
+
+impl Told {
+    /// `d` told under `rules`.
+    pub fn of(rules: &Rules, d: &Decisions) -> Told {
+        Told {
+            stealth: d.stealth,
+            optimal: d.optimal,
+            exact: d.exact,
+            by_kind: d.by_kind,
+            top: d.top.iter().map(|c| CostlyTold::of(rules, c)).collect(),
+        }
+    }
 }
 
 impl Decomposed {
+    /// The decomposition of `strategy` under `rules`, told.
+    pub fn new(strategy: &str, rules: Rules, results: &[Decisions]) -> Decomposed {
+        Decomposed {
+            strategy: strategy.to_string(),
+            rules,
+            results: results.iter().map(|d| Told::of(&rules, d)).collect(),
+        }
+    }
+
     /// The decomposition at `stealth`, if it covers it.
-    pub fn at(&self, stealth: u8) -> Option<&Decisions> {
+    pub fn at(&self, stealth: u8) -> Option<&Told> {
         self.results.iter().find(|d| d.stealth == stealth)
     }
 
@@ -63,7 +158,7 @@ pub struct DecisionRow {
 }
 
 /// The CSV rows of `result`, one per (stealth, kind of decision).
-pub fn rows(strategy: &str, rules: Rules, result: &[Decisions]) -> Vec<DecisionRow> {
+pub fn rows(strategy: &str, rules: Rules, result: &[Told]) -> Vec<DecisionRow> {
     result
         .iter()
         .flat_map(|d| {
@@ -120,28 +215,25 @@ pub struct TopRow {
 }
 
 /// The CSV rows of the costliest positions of `result`, one per (stealth, rank).
-pub fn top_rows(strategy: &str, rules: Rules, result: &[Decisions]) -> Vec<TopRow> {
+pub fn top_rows(strategy: &str, rules: Rules, result: &[Told]) -> Vec<TopRow> {
     result
         .iter()
         .flat_map(|d| {
-            d.top.iter().enumerate().map(move |(i, c)| {
-                let said = Said::of(&rules, c);
-                TopRow {
-                    strategy: strategy.to_string(),
-                    rules: rules.to_string(),
-                    stealth: d.stealth,
-                    rank: i + 1,
-                    decision: c.kind().key(),
-                    position: said.position,
-                    choice: said.choice,
-                    best: said.best,
-                    regret: c.regret(),
-                    reach: c.reach,
-                    shortfall: c.shortfall(),
-                    best_value: c.best_value,
-                    choice_value: c.chosen_value,
-                    raven_version: env!("CARGO_PKG_VERSION"),
-                }
+            d.top.iter().enumerate().map(move |(i, c)| TopRow {
+                strategy: strategy.to_string(),
+                rules: rules.to_string(),
+                stealth: d.stealth,
+                rank: i + 1,
+                decision: c.kind.key(),
+                position: c.position.clone(),
+                choice: c.choice.clone(),
+                best: c.best.clone(),
+                regret: c.regret(),
+                reach: c.reach,
+                shortfall: c.shortfall(),
+                best_value: c.best_value,
+                choice_value: c.chosen_value,
+                raven_version: env!("CARGO_PKG_VERSION"),
             })
         })
         .collect()
@@ -170,26 +262,25 @@ impl Said {
 
 /// One stealth's costliest positions for a terminal, numbered, each in three lines: what it
 /// costs, where, and the choice against the best.
-pub fn top_text(rules: &Rules, d: &Decisions) -> String {
+pub fn top_text(d: &Told) -> String {
     if d.top.is_empty() {
         return "  no position costs anything: the strategy plays optimally here\n".to_string();
     }
     let mut text = format!("  costliest positions (top {}):\n", d.top.len());
     for (i, c) in d.top.iter().enumerate() {
-        let said = Said::of(rules, c);
         text += &format!(
             "  {:>3}. {:.3} pp  {} (reached in {:.2}% of games, {:.2} pp lost each time)\n\
              {:>8}{}\n{:>8}chose: {}; best: {}\n",
             i + 1,
             100.0 * c.regret(),
-            c.kind().key(),
+            c.kind.key(),
             100.0 * c.reach,
             100.0 * c.shortfall(),
             "",
-            said.position,
+            c.position,
             "",
-            said.choice,
-            said.best,
+            c.choice,
+            c.best,
         );
     }
     text
@@ -217,7 +308,7 @@ const WORTH_SAYING: f64 = 1e-4;
 const LISTED: usize = 5;
 
 /// The kinds of `d` with a regret worth saying, biggest first, as "name 12.1 (34%)".
-fn losses(d: &Decisions) -> Vec<String> {
+fn losses(d: &Told) -> Vec<String> {
     let total = d.optimal - d.exact;
     let mut kinds: Vec<DecisionKind> = DecisionKind::ALL
         .into_iter()
@@ -241,14 +332,11 @@ fn losses(d: &Decisions) -> Vec<String> {
 /// `top` in runs of neighbours alike: the same term, kind, choice and best option in the same
 /// game and team (positions that differ only in what neither option reads, such as the
 /// complication of a character nobody will recruit, are listed apart but read as one).
-fn alike_runs<'a>(top: &'a [Costly], rules: &Rules) -> impl Iterator<Item = &'a [Costly]> {
+fn alike_runs(top: &[CostlyTold]) -> impl Iterator<Item = &[CostlyTold]> {
     top.chunk_by(|a, b| {
-        a.kind() == b.kind()
-            && a.choice == b.choice
-            && a.best == b.best
+        a.kind == b.kind
+            && a.alike == b.alike
             && (a.regret() - b.regret()).abs() <= 1e-12 * a.regret()
-            && words::stage(&a.state, rules) == words::stage(&b.state, rules)
-            && words::status(&a.state) == words::status(&b.state)
     })
 }
 
@@ -309,9 +397,8 @@ pub fn reading(
             d.top.len()
         );
         let mut rank = 0;
-        for group in alike_runs(&d.top, &rules).take(LISTED) {
+        for group in alike_runs(&d.top).take(LISTED) {
             let c = &group[0];
-            let said = Said::of(&rules, c);
             // A bulleted list: a numbered one would be renumbered past a run of alike ranks.
             let (ranks, each) = match group.len() {
                 1 => (format!("{}", rank + 1), String::new()),
@@ -327,9 +414,9 @@ pub fn reading(
                 "\n- **{ranks}.** {:.2} points{each}: *{}* It chooses {}; best is {} ({:.1} \
                  points better, reached in {:.1}% of games).",
                 100.0 * c.regret(),
-                said.position,
-                said.choice,
-                said.best,
+                c.position,
+                c.choice,
+                c.best,
                 100.0 * c.shortfall(),
                 100.0 * c.reach,
             );
@@ -382,7 +469,7 @@ pub fn reading(
 /// Which kinds of decision are real choices along the strategy's games: per kind, how often
 /// it arises with more than one option, and the share of those whose best and worst options
 /// differ by more than [`MATTERS`].
-fn choices(d: &Decisions) -> String {
+fn choices(d: &Told) -> String {
     let arises: f64 = d.by_kind.arises.iter().sum();
     let matters: f64 = d.by_kind.matters.iter().sum();
     let mut kinds: Vec<DecisionKind> = DecisionKind::ALL

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::engine::Tally;
 use crate::game::LossCause;
@@ -32,7 +32,7 @@ impl fmt::Display for Method {
 }
 
 /// Exact probabilities and expectations of the same quantities a [`Tally`] counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Expectation {
     /// P(win).
     pub win: f64,

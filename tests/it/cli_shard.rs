@@ -312,3 +312,149 @@ fn the_readme_shows_the_slurm_script() {
         );
     }
 }
+
+/// A small report's arguments (stealth 0..=2), as `raven report` and its shards take them.
+const SMALL_REPORT: [&str; 8] = [
+    "report",
+    "--games",
+    "700",
+    "--max-stealth",
+    "2",
+    "--stealth",
+    "2,0",
+    "--quiet",
+];
+
+/// Runs `raven ARGS` in `dir` (the report quotes its relative `--out`), expecting success.
+fn run_in(dir: &Path, args: &[&str]) -> String {
+    let output = raven().current_dir(dir).args(args).output().unwrap();
+    assert!(output.status.success(), "{args:?}: {output:?}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// Report shards: `report --shard k/3` for k = 1..=3 in `dir`, returning the shard files.
+fn report_shards(dir: &Path) -> Vec<PathBuf> {
+    (1..=3)
+        .map(|k| {
+            let name = format!("report-{k}.csv");
+            let note = run_in(
+                dir,
+                &[
+                    &SMALL_REPORT[..],
+                    &["--shard", &format!("{k}/3"), "--out", &name],
+                ]
+                .concat(),
+            );
+            assert!(note.contains(&format!("shard {k}/3")), "{note}");
+            dir.join(name)
+        })
+        .collect()
+}
+
+#[test]
+fn report_shards_merge_to_the_whole_report_byte_for_byte() {
+    let (whole, sharded) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    run_in(
+        whole.path(),
+        &[&SMALL_REPORT[..], &["--out", "rep"]].concat(),
+    );
+    let shards = report_shards(sharded.path());
+    let mut merge = vec!["merge", "--out", "rep"];
+    let names: Vec<String> = shards
+        .iter()
+        .rev()
+        .map(|p| p.file_name().unwrap().to_str().unwrap().to_string())
+        .collect();
+    merge.extend(names.iter().map(String::as_str));
+    let note = run_in(sharded.path(), &merge);
+    assert!(
+        note.contains("3 shards of one `raven report` run"),
+        "{note}"
+    );
+    let mut files = entries(&whole.path().join("rep"));
+    files.sort();
+    assert_eq!(files.len(), 11, "{files:?}");
+    let mut merged = entries(&sharded.path().join("rep"));
+    merged.sort();
+    assert_eq!(merged, files);
+    for name in &files {
+        let a = std::fs::read(whole.path().join("rep").join(name)).unwrap();
+        let b = std::fs::read(sharded.path().join("rep").join(name)).unwrap();
+        assert!(a == b, "{name} differs");
+    }
+    // Each unit of work is in one shard, its result as JSON under the run's inputs.
+    let text = std::fs::read_to_string(&shards[0]).unwrap();
+    assert!(text.starts_with("# raven shard 1/3 of report, "), "{text}");
+    assert!(text.contains("\n# stealth: 0,2\n"), "{text}");
+    assert!(text.contains("\nunit,result\n0,\"{"), "{text}");
+}
+
+#[test]
+fn report_shards_that_do_not_make_one_report_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let shards = report_shards(d);
+    let refused_in = |args: &[&str]| {
+        let output = raven().current_dir(d).args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
+        assert!(!d.join("rep").exists(), "{args:?} wrote the report");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        stderr
+    };
+    let [s1, s2, s3] = ["report-1.csv", "report-2.csv", "report-3.csv"];
+    let message = refused_in(&["merge", "--out", "rep", s1, s3]);
+    assert!(
+        message.contains("shard 2/3 of the run is missing"),
+        "{message}"
+    );
+    let message = refused_in(&["merge", s1, s2, s3]);
+    assert!(
+        message.contains("give `raven merge --out DIR`"),
+        "{message}"
+    );
+    // A result edited into another kind of work, a unit moved to another shard.
+    let text = std::fs::read_to_string(&shards[1]).unwrap();
+    let first = text.lines().position(|l| l.starts_with("unit,")).unwrap() + 1;
+    let lines: Vec<String> = text.lines().map(String::from).collect();
+    let (unit, _) = lines[first].split_once(',').unwrap();
+    let unit = unit.to_string();
+    let edited = |line: String| {
+        let mut lines = lines.clone();
+        lines[first] = line;
+        std::fs::write(d.join("edited.csv"), lines.join("\n") + "\n").unwrap();
+    };
+    edited(format!("{unit},\"{{\"\"values\"\":[0.5]}}\""));
+    let message = refused_in(&["merge", "--out", "rep", s1, "edited.csv", s3]);
+    assert!(
+        message.contains("edited.csv:") && message.contains(&format!("unit {unit} ")),
+        "{message}"
+    );
+    edited(format!("0,{}", lines[first].split_once(',').unwrap().1));
+    let message = refused_in(&["merge", "--out", "rep", s1, "edited.csv", s3]);
+    assert!(message.contains("not shard 2/3's work"), "{message}");
+    edited(format!("{unit},not json"));
+    let message = refused_in(&["merge", "--out", "rep", s1, "edited.csv", s3]);
+    assert!(message.contains("not a report unit's result"), "{message}");
+    // Another run's shard: other games.
+    let other = "other.csv";
+    run_in(
+        d,
+        &[
+            "report",
+            "--games",
+            "701",
+            "--max-stealth",
+            "2",
+            "--stealth",
+            "0,2",
+            "--quiet",
+            "--shard",
+            "2/3",
+            "--out",
+            other,
+        ],
+    );
+    let message = refused_in(&["merge", "--out", "rep", s1, other, s3]);
+    assert!(message.contains("games is '700'"), "{message}");
+}
