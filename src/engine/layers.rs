@@ -431,10 +431,14 @@ impl<'s> Part<'s> {
                 std::mem::swap(&mut layers.figures_below, &mut layers.figures_here);
                 // The class's lowest stealth reads the class below.
                 layers.below_is_lower = k == 0;
+                // The buffers of two layers down, reused: a fresh one per layer costs page
+                // faults.
                 let n = self.programs[class].compiled.len();
-                layers.here = vec![f64::NAN; n];
+                layers.here.clear();
+                layers.here.resize(n, f64::NAN);
                 if self.figures.is_some() {
-                    layers.figures_here = vec![Expectation::default(); n];
+                    layers.figures_here.clear();
+                    layers.figures_here.resize(n, Expectation::default());
                 }
                 self.replay_layer(class, stealth, &mut layers)?;
                 if let Some(figures) = &self.figures {
@@ -474,15 +478,13 @@ impl<'s> Part<'s> {
         Ok(())
     }
 
-    /// The value of `entry` at `stealth`: the table's if it has one, else `replayed` (stored),
-    /// else the walk's.
+    /// The value of `entry` at `stealth`: `replayed` (stored), else the walk's.
     fn value(&self, entry: &Compiled, stealth: u8, replayed: Option<f64>) -> Result<f64, Halt> {
         let memo = self.solver.memo();
         let place = entry.place.at_stealth(stealth);
-        if let Some(v) = memo.get(place) {
-            return Ok(v);
-        }
         match replayed {
+            // Stored without looking first: a value already there (an earlier solve) has
+            // the same bits.
             Some(v) => {
                 self.budget.admit(memo.len())?;
                 memo.insert(place, v);

@@ -1,6 +1,7 @@
 //! Engines that drive the one state machine of [`crate::game`]: Monte Carlo sampling, exact
 //! expectation of a strategy ([`exact`]) and optimal play ([`solve`]).
 
+mod answers;
 pub mod decisions;
 pub mod exact;
 mod exact_layers;

@@ -10,11 +10,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use crate::game::{LossCause, Outcome, State};
+use crate::game::{LossCause, Outcome, State, Streams};
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use crate::strategy::{Known, RandomStrategy, ReferenceStrategy, Strategy};
 
-use super::play::play_game;
+use super::play::{Warming, play_game};
 use super::seed::streams;
 
 /// Games per chunk: the unit of parallel work, progress and cancellation.
@@ -193,9 +193,72 @@ fn tally_games<S: Strategy + ?Sized>(
     stealth: u8,
     range: std::ops::Range<u64>,
 ) -> Tally {
+    if strategy.prefetches() {
+        return tally_side_by_side(rules, strategy, seed, stealth, range);
+    }
     let mut tally = Tally::default();
     for game in range {
         tally.record(&seeded_game(rules, strategy, seed, stealth, game));
+    }
+    tally
+}
+
+/// Games a thread plays side by side for a strategy that prefetches: enough that the answer
+/// one game warms has arrived by the time its turn comes round again.
+const LANES: usize = 8;
+
+/// One of the games played side by side: where it stands, its own streams, and what warming
+/// the answer to the decision it stopped at returned (`None`: not warmed yet).
+struct Lane<R> {
+    state: State,
+    streams: Streams<R>,
+    warm: Option<u64>,
+}
+
+/// [`tally_games`] for a strategy that prefetches ([`Strategy::prefetches`]): [`LANES`] games
+/// at a time, each played from one decision to the next in turn; at each decision the game
+/// warms its answer ([`Strategy::prefetch`]) and stops, and answers it on its next turn.
+/// Every game is played from its own streams to the same end as alone (a game stopped at a
+/// decision resumes there), and the counts are integers: the tally is the same.
+fn tally_side_by_side<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    seed: u64,
+    stealth: u8,
+    range: std::ops::Range<u64>,
+) -> Tally {
+    let lane = |game| Lane {
+        state: State::new(stealth),
+        streams: streams(seed, stealth, game),
+        warm: None,
+    };
+    let mut games = range;
+    let mut lanes: Vec<_> = games.by_ref().take(LANES).map(lane).collect();
+    let mut tally = Tally::default();
+    while !lanes.is_empty() {
+        let mut i = 0;
+        while i < lanes.len() {
+            let Lane {
+                state,
+                streams,
+                warm,
+            } = &mut lanes[i];
+            state.resume(rules, &mut Warming::new(strategy, streams, warm));
+            if state.outcome().is_none() {
+                i += 1;
+                continue;
+            }
+            tally.record(state);
+            match games.next() {
+                Some(game) => {
+                    lanes[i] = lane(game);
+                    i += 1;
+                }
+                None => {
+                    lanes.swap_remove(i);
+                }
+            }
+        }
     }
     tally
 }

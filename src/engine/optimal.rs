@@ -7,14 +7,13 @@
 //! A Monte Carlo run thus pays for one solve of every complication roll it meets, then plays
 //! from the table; [`OptimalStrategy::from_solver`] starts from a table already solved.
 
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{OnceLock, RwLock};
 
 use crate::game::{Action, Decision, State, Team, canon};
 use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
 
-use super::options::Sharded;
+use super::answers::AnswerTable;
 use super::solve::best;
 use super::{Solver, key};
 
@@ -33,59 +32,20 @@ const RULES_KEPT: usize = 8;
 
 /// The answers given so far under one set of rules, by position as the table reads it
 /// (`sight`: counters and the first side type at the second side challenge dropped): a
-/// decision met again is one hash lookup. A position met for the first time asks the solver
-/// for its options' values, which the solver keeps by canonical class
-/// ([`Solver::options`]). The answer is always the first option of highest value in the
-/// position's own [`State::actions`] order, as if worked out afresh.
-#[derive(Debug)]
+/// decision met again is one read of an [`AnswerTable`] slot, warmed before the decision
+/// when the Monte Carlo engine plays games side by side ([`Strategy::prefetch`]). A position
+/// met for the first time asks the solver for its options' values, which the solver keeps by
+/// canonical class ([`Solver::options`]). The answer is always the first option of highest
+/// value in the position's own [`State::actions`] order, as if worked out afresh.
+#[derive(Debug, Default)]
 struct Answers {
-    /// Which answers these are, for the threads' front caches ([`Recent`]).
-    id: u32,
-    actions: Sharded<Action>,
+    actions: AnswerTable,
 }
 
-/// The most answers kept under one set of rules: eight million (16 bytes each in the map, a
-/// few hundred MB at most with its spare room; 2 M games took about 120 MB in all). Games
-/// keep meeting new positions (2 M games at stealth 10 meet about 3 M decisions and are
-/// still finding a new one every twenty), and an answer not kept is worked out again from
-/// the solver's table at every meeting: with two million kept, `simulate --strategy optimal
-/// --games 2000000` took 1.2 times as long.
-const MAX_ANSWERS: usize = 1 << 23;
-
-impl Default for Answers {
-    fn default() -> Self {
-        static NEXT: AtomicU32 = AtomicU32::new(0);
-        Answers {
-            id: NEXT.fetch_add(1, Ordering::Relaxed),
-            actions: Sharded::bounded(MAX_ANSWERS),
-        }
-    }
-}
-
-/// Slots of a thread's front cache: 256 Ki of 16 bytes (4 MB). With 32 Ki, a quarter of
-/// a game's decisions missed it for the shared map (4 M games at stealth 10: 19.5 M map reads
-/// for 78 M front hits); the larger cache answers more of the long tail.
-const RECENT: usize = 1 << 18;
-
-/// A thread's front cache of answers: the decisions it met last, by position, in a small
-/// direct-mapped table of its own. The answers are a shared map behind locks, millions of
-/// entries: two threads passing the same locks back and forth and a cache miss into the map
-/// were most of a decision's cost; the positions of a game's first decisions come back game
-/// after game, and are answered here without either.
-struct Recent(Box<[(u64, u32, Action)]>);
-
-thread_local! {
-    static FRONT: std::cell::RefCell<Recent> = std::cell::RefCell::new(Recent(
-        vec![(0, u32::MAX, Action::Stop); RECENT].into_boxed_slice(),
-    ));
-}
-
-impl Recent {
-    /// The slot of position `key`.
-    #[inline]
-    fn slot(key: u64) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - RECENT.trailing_zeros())) as usize
-    }
+/// The key of decision point `state` in the answers: the position as the table reads it.
+#[inline]
+fn answer_key(state: &State) -> u64 {
+    key::rules_key(&canon::forget(state, Team::EMPTY, false))
 }
 
 impl OptimalStrategy {
@@ -159,6 +119,35 @@ impl OptimalStrategy {
         })
     }
 
+    /// The answer at decision point `state`, whose key in the answers is `key()`.
+    #[inline]
+    fn answer(&self, state: &State, rules: &Rules, key: impl FnOnce() -> u64) -> Choice {
+        let only = || match state.actions(rules).as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        };
+        let Some(answers) = self.answers(rules) else {
+            if let Some(only) = only() {
+                return Choice::Act(only);
+            }
+            let options = self.options(state, rules);
+            return Choice::Act(best(&options).expect("a decision point has a legal option"));
+        };
+        // Decisions with a choice are kept, and most are answered before their options are
+        // listed.
+        let key = key();
+        if let Some(action) = answers.actions.get(key) {
+            return Choice::Act(action);
+        }
+        if let Some(only) = only() {
+            return Choice::Act(only);
+        }
+        let options = self.options(state, rules);
+        let action = best(&options).expect("a decision point has a legal option");
+        answers.actions.insert(key, action);
+        Choice::Act(action)
+    }
+
     /// The number of positions in the table for `rules`.
     pub fn states(&self, rules: &Rules) -> usize {
         let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
@@ -175,42 +164,25 @@ impl Strategy for OptimalStrategy {
     }
 
     fn decide(&self, state: &State, rules: &Rules, _: Decision) -> Choice {
-        let only = || match state.actions(rules).as_slice() {
-            [only] => Some(*only),
-            _ => None,
-        };
-        let Some(answers) = self.answers(rules) else {
-            if let Some(only) = only() {
-                return Choice::Act(only);
-            }
-            let options = self.options(state, rules);
-            return Choice::Act(best(&options).expect("a decision point has a legal option"));
-        };
-        // The position as the table reads it (`sight`). The front cache first: it holds only
-        // decisions with a choice, and answers most of them before their options are listed.
-        let key = key::rules_key(&canon::forget(state, Team::EMPTY, false));
-        let slot = Recent::slot(key);
-        let recent = FRONT.with_borrow(|front| {
-            let (kept, owner, action) = front.0[slot];
-            (kept == key && owner == answers.id).then_some(action)
-        });
-        if let Some(action) = recent {
-            return Choice::Act(action);
+        self.answer(state, rules, || answer_key(state))
+    }
+
+    /// Games side by side: a decision's answer is a read from a table of millions.
+    fn prefetches(&self) -> bool {
+        true
+    }
+
+    /// Warms the slot of the position's answer; returns the position's key.
+    fn prefetch(&self, state: &State, rules: &Rules) -> u64 {
+        let key = answer_key(state);
+        if let Some(answers) = self.answers(rules) {
+            answers.actions.prefetch(key);
         }
-        if let Some(only) = only() {
-            return Choice::Act(only);
-        }
-        let action = match answers.actions.get(key, |&a| a) {
-            Some(action) => action,
-            None => {
-                let options = self.options(state, rules);
-                let action = best(&options).expect("a decision point has a legal option");
-                answers.actions.insert(key, action);
-                action
-            }
-        };
-        FRONT.with_borrow_mut(|front| front.0[slot] = (key, answers.id, action));
-        Choice::Act(action)
+        key
+    }
+
+    fn decide_warm(&self, state: &State, rules: &Rules, _: Decision, key: u64) -> Choice {
+        self.answer(state, rules, || key)
     }
 
     /// The table ignores the counters, except the one bit the rules read (R8), which the
@@ -257,9 +229,8 @@ mod tests {
 
     #[test]
     fn answers_kept_under_one_set_of_rules_never_answer_under_another() {
-        // The same positions asked under both presets, one after the other on one thread:
-        // the thread's front cache holds each position's answer under the rules asked
-        // last, and must tell the two tables apart.
+        // The same positions asked under both presets, one after the other: each set of
+        // rules keeps its own answers, and must never answer for the other.
         let optimal = OptimalStrategy::new();
         let mut met = Decisions(Vec::new());
         for game in 0..200 {

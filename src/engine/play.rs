@@ -33,7 +33,13 @@ fn answer<S: Strategy + ?Sized, R: Rng>(
     decision: Decision,
     dice: &mut R,
 ) -> Action {
-    match strategy.decide(state, rules, decision) {
+    act(strategy.decide(state, rules, decision), state, rules, dice)
+}
+
+/// The action a choice at `state` stands for, "uniformly at random" drawn from `dice`.
+#[inline(always)]
+fn act<R: Rng>(choice: Choice, state: &State, rules: &Rules, dice: &mut R) -> Action {
+    match choice {
         Choice::Act(action) => action,
         Choice::Uniform => {
             let options = state.actions(rules);
@@ -59,6 +65,48 @@ impl<S: Strategy + ?Sized, R: Rng> Script for Sampler<'_, S, R> {
             &mut self.streams.dice,
         ))
     }
+    #[inline(always)]
+    fn chance(&mut self, _: &State, chance: Chance) -> Option<u32> {
+        Some(chance.sample(self.streams))
+    }
+}
+
+/// Plays a game on to its next decision, warms the answer and stops there; on the next call
+/// answers it (and plays on to the next).
+pub(super) struct Warming<'a, S: ?Sized, R> {
+    strategy: &'a S,
+    streams: &'a mut Streams<R>,
+    /// What [`Strategy::prefetch`] returned at the decision the game stopped at, if it did.
+    warm: &'a mut Option<u64>,
+}
+
+impl<'a, S: Strategy + ?Sized, R> Warming<'a, S, R> {
+    /// Plays with `strategy` from `streams`; `warm` holds what the prefetch of the decision
+    /// the game stopped at returned (`None`: not warmed yet).
+    pub(super) fn new(
+        strategy: &'a S,
+        streams: &'a mut Streams<R>,
+        warm: &'a mut Option<u64>,
+    ) -> Self {
+        Warming {
+            strategy,
+            streams,
+            warm,
+        }
+    }
+}
+
+impl<S: Strategy + ?Sized, R: Rng> Script for Warming<'_, S, R> {
+    #[inline(always)]
+    fn decide(&mut self, state: &State, rules: &Rules, decision: Decision) -> Option<Action> {
+        let Some(warm) = self.warm.take() else {
+            *self.warm = Some(self.strategy.prefetch(state, rules));
+            return None;
+        };
+        let choice = self.strategy.decide_warm(state, rules, decision, warm);
+        Some(act(choice, state, rules, &mut self.streams.dice))
+    }
+
     #[inline(always)]
     fn chance(&mut self, _: &State, chance: Chance) -> Option<u32> {
         Some(chance.sample(self.streams))

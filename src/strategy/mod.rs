@@ -56,6 +56,27 @@ pub trait Strategy: Sync + Send {
     fn stealth_alike_from(&self) -> Option<u8> {
         None
     }
+
+    /// Whether [`Strategy::prefetch`] does anything. The Monte Carlo engine then plays a few
+    /// games side by side on each thread, warming one game's next answer while it plays the
+    /// others, so that the memory reads of answers looked up in large tables overlap instead
+    /// of waiting one after another. The default, `false`, plays one game at a time.
+    fn prefetches(&self) -> bool {
+        false
+    }
+
+    /// Starts bringing into the cache whatever [`Strategy::decide`] will read to answer
+    /// decision point `state` (a hint: it answers nothing and changes nothing). Returns what
+    /// it worked out on the way (such as the position's key), for [`Strategy::decide_warm`].
+    fn prefetch(&self, _state: &State, _rules: &Rules) -> u64 {
+        0
+    }
+
+    /// [`Strategy::decide`] at a decision point warmed by [`Strategy::prefetch`], which
+    /// returned `warm`: the same answer, without working out again what `prefetch` did.
+    fn decide_warm(&self, state: &State, rules: &Rules, decision: Decision, _warm: u64) -> Choice {
+        self.decide(state, rules, decision)
+    }
 }
 
 /// A strategy the engines can specialise on ([`Strategy::known`]).

@@ -4,12 +4,12 @@
 
 use std::sync::atomic::AtomicBool;
 
-use raven::engine::montecarlo::CHUNK;
+use raven::engine::montecarlo::{CHUNK, play_range};
 use raven::engine::seed::streams;
-use raven::engine::{Job, Tally, play_game, simulate};
-use raven::game::{Aid, Chance, Character, LossCause, Outcome, State, Step};
-use raven::rules::{CLARIFIED, MAIN_TEXT};
-use raven::strategy::{RandomStrategy, ReferenceStrategy};
+use raven::engine::{Job, OptimalStrategy, Tally, key, play_game, simulate};
+use raven::game::{Aid, Chance, Character, Decision, LossCause, Outcome, State, Step};
+use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
+use raven::strategy::{Choice, RandomStrategy, ReferenceStrategy, Strategy};
 
 /// `(successes - n p) / sqrt(n p (1 - p))`: how many binomial standard errors the count is
 /// from its expectation.
@@ -18,7 +18,7 @@ fn z(successes: u64, n: u64, p: f64) -> f64 {
     (successes as f64 - n * p) / (n * p * (1.0 - p)).sqrt()
 }
 
-fn run_on(threads: usize, job: &Job<'_, impl raven::strategy::Strategy>) -> Tally {
+fn run_on<S: Strategy + ?Sized>(threads: usize, job: &Job<'_, S>) -> Tally {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -39,7 +39,7 @@ fn tallies_do_not_depend_on_thread_count() {
         games,
         seed: 42,
     };
-    let serial = raven::engine::montecarlo::play_range(&job, 0..games);
+    let serial = play_range(&job, 0..games);
     assert_eq!(serial.games, games);
     for threads in [1, 2, 3] {
         assert_eq!(run_on(threads, &job), serial, "{threads} threads");
@@ -197,4 +197,66 @@ fn golden_one_million_games() {
     assert_eq!(tally.wins, 377_652);
     // Losses by cause: recruitment, run, finale, finale character down.
     assert_eq!(tally.losses, [31_977, 113_108, 54_347, 422_916]);
+}
+
+/// Plays like the strategy inside but says it prefetches, so that the engine plays its games
+/// side by side; every warmed decision must come back with what its prefetch returned there.
+struct SideBySide<S>(S);
+
+impl<S: Strategy> Strategy for SideBySide<S> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
+        self.0.decide(state, rules, decision)
+    }
+    fn prefetches(&self) -> bool {
+        true
+    }
+    fn prefetch(&self, state: &State, _: &Rules) -> u64 {
+        key::rules_key(state)
+    }
+    fn decide_warm(&self, state: &State, rules: &Rules, decision: Decision, warm: u64) -> Choice {
+        assert_eq!(warm, key::rules_key(state), "warmed at another position");
+        self.0.decide(state, rules, decision)
+    }
+}
+
+/// Plays like the strategy inside, one game at a time.
+struct Alone<'a, S>(&'a S);
+
+impl<S: Strategy> Strategy for Alone<'_, S> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
+        self.0.decide(state, rules, decision)
+    }
+}
+
+#[test]
+fn games_played_side_by_side_are_the_games_played_alone() {
+    // More games than a chunk and not a multiple of the lanes: lanes refilled and drained.
+    let games = CHUNK + 77;
+    let job = |rules, strategy, stealth| Job {
+        rules,
+        strategy,
+        stealth,
+        games,
+        seed: 5,
+    };
+    let random: &dyn Strategy = &RandomStrategy;
+    let side: &dyn Strategy = &SideBySide(RandomStrategy);
+    let alone = play_range(&job(&CLARIFIED, random, 9), 0..games);
+    assert_eq!(play_range(&job(&CLARIFIED, side, 9), 0..games), alone);
+    let side: &dyn Strategy = &SideBySide(ReferenceStrategy);
+    let alone = play_range(&job(&MAIN_TEXT, &ReferenceStrategy, 7), 0..games);
+    assert_eq!(play_range(&job(&MAIN_TEXT, side, 7), 0..games), alone);
+    // Optimal play, which prefetches: its games side by side against the same answers
+    // asked one game at a time.
+    let optimal = OptimalStrategy::new();
+    assert!(optimal.prefetches());
+    let side = run_on(2, &job(&MAIN_TEXT, &optimal, 6));
+    assert_eq!(run_on(2, &job(&MAIN_TEXT, &Alone(&optimal), 6)), side);
+    assert_eq!(side.games, games);
 }
