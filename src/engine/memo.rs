@@ -74,8 +74,13 @@ impl Place {
     }
 }
 
-/// "Not computed yet": no win probability is NaN.
-const EMPTY: u64 = 0x7ff8_0000_0000_0000;
+/// A value is stored as its bits XOR these, the bits of NaN, which no win probability is: an
+/// entry of zero bits is "not computed yet", so a row is allocated zeroed, and pages of a row
+/// that nothing is written to never take memory.
+const NAN_BITS: u64 = 0x7ff8_0000_0000_0000;
+
+/// "Not computed yet".
+const EMPTY: u64 = 0;
 
 /// A row of values: one stealth of one chunk, allocated when its first value is stored.
 type Row = OnceLock<Box<[AtomicU64]>>;
@@ -181,7 +186,7 @@ impl Memo {
                 let rows = self.chunks[chunk as usize].get()?;
                 let row = rows[usize::from(stealth)].get()?;
                 let bits = row[index as usize].load(Ordering::Relaxed);
-                (bits != EMPTY).then(|| f64::from_bits(bits))
+                (bits != EMPTY).then(|| f64::from_bits(bits ^ NAN_BITS))
             }
             Place::Hashed(key) => lock(&self.hashed[shard(key)]).get(&key).copied(),
         }
@@ -201,8 +206,9 @@ impl Memo {
                 let rows = self.chunks[chunk as usize]
                     .get_or_init(|| (0..=MAX_STEALTH).map(|_| Row::new()).collect());
                 let row = rows[usize::from(stealth)]
-                    .get_or_init(|| (0..width).map(|_| AtomicU64::new(EMPTY)).collect());
-                let previous = row[index as usize].swap(value.to_bits(), Ordering::Relaxed);
+                    .get_or_init(|| bytemuck::allocation::zeroed_slice_box(width as usize));
+                let bits = value.to_bits() ^ NAN_BITS;
+                let previous = row[index as usize].swap(bits, Ordering::Relaxed);
                 if previous == EMPTY {
                     self.len.fetch_add(1, Ordering::Relaxed);
                 }
@@ -295,11 +301,16 @@ fn dense_place(state: &State, roles: &Roles) -> Option<Place> {
     let chunk = (usize::from(roles.form) * STEPS + code) * 2 + open;
     let members = usize::from(roles.members);
     let healths = 1usize << (2 * members);
+    // Before the finale (the run, the choice of finale character) there is no finale slot:
+    // a row per slot would stand empty for all but slot 0.
+    let slots = if code < SIDE_TYPES { 1 } else { members };
+    debug_assert!(usize::from(roles.finale) < slots);
     let index = usize::from(roles.finale) * healths + usize::from(roles.healths);
+    let width = slots * healths;
     Some(Place::Dense {
         chunk: chunk as u32,
         stealth: state.stealth(),
         index: index as u32,
-        width: (members * healths) as u32,
+        width: width as u32,
     })
 }

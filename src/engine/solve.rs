@@ -377,6 +377,7 @@ fn solve_parts(
     };
     let shared = figures.then(EntryFigures::default);
     solve_layers(solver, highest, budget, shared.as_ref())?;
+    return_freed_memory();
     let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
     let solved = phase_one(solver, &rolls, stealths, budget, shared.as_ref())?;
     Ok(stealths
@@ -390,6 +391,20 @@ fn solve_parts(
                 .expect("every stealth asked for is solved")
         })
         .collect())
+}
+
+/// Hands the memory freed so far back to the operating system. The run and finale parts
+/// compile and drop programs of megabytes while the table's rows are allocated around them;
+/// the allocator keeps the holes, and phase 1, the peak of a solve, would otherwise be
+/// allocated on top of them (`solve --stealth 10 --strategy reference`: 89–99 MiB peak,
+/// 88 MiB with this).
+fn return_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `malloc_trim` only returns whole free pages of the allocator's heap to the
+    // kernel; it frees nothing in use and may be called at any time from any thread.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// The solution at `stealth` from the value of every complication roll (by index in `rolls`)
