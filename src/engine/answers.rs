@@ -24,7 +24,7 @@ const SLOTS: usize = 1 << BITS;
 
 /// The most answers kept: three quarters of the slots (six million). Beyond, an answer is
 /// worked out again from the solver's table at every meeting.
-pub const MAX_ANSWERS: usize = SLOTS / 4 * 3;
+const MAX_ANSWERS: usize = SLOTS / 4 * 3;
 
 /// The farthest a slot may be from its home (7 bits of the word).
 const MAX_DISTANCE: usize = 127;
