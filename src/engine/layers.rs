@@ -33,7 +33,7 @@ use std::sync::Mutex;
 
 use rustc_hash::FxHashMap;
 
-use crate::game::{MAX_ACTIONS, Node, Outcome, State, canon};
+use crate::game::{Node, Outcome, State, canon};
 use crate::report::Expectation;
 
 use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
@@ -456,6 +456,9 @@ impl<'s> Part<'s> {
 
     /// Computes one layer: every position of `class`'s program at `stealth`.
     fn replay_layer(&mut self, class: usize, stealth: u8, layers: &mut Layers) -> Result<(), Halt> {
+        // With figures: the option each decision of a position chose, by the decision's
+        // instruction, from its value to its figures.
+        let mut choices = Vec::new();
         for i in 0..self.programs[class].order.len() {
             let program = &self.programs[class];
             let id = program.order[i] as usize;
@@ -463,10 +466,16 @@ impl<'s> Part<'s> {
             let ops = entry
                 .ops
                 .map(|(start, end)| &program.ops[start as usize..end as usize]);
-            let replayed = ops.and_then(|ops| self.eval(ops, &mut 0, stealth, layers));
+            if self.figures.is_some() {
+                choices.resize(ops.map_or(0, <[Op]>::len), 0);
+            }
+            let replayed =
+                ops.and_then(|ops| self.eval(ops, &mut 0, stealth, layers, &mut choices));
             layers.here[id] = self.value(entry, stealth, replayed)?;
             if self.figures.is_some() {
-                let replayed = ops.and_then(|ops| self.eval_figures(ops, &mut 0, stealth, layers));
+                let replayed = ops
+                    .filter(|_| replayed.is_some())
+                    .and_then(|ops| self.eval_figures(ops, &mut 0, stealth, layers, &choices));
                 let representative = entry.representative.with_stealth(stealth);
                 layers.figures_here[id] = match (replayed, &mut self.figures) {
                     (Some(figures), _) => figures,
@@ -500,7 +509,18 @@ impl<'s> Part<'s> {
     /// The value of the expression at `ops[*at..]` for its compiled position at `stealth`,
     /// with the walk's arithmetic in the walk's order; `None` if a position solved before
     /// this part is missing from the table.
-    fn eval(&self, ops: &[Op], at: &mut usize, stealth: u8, layers: &Layers) -> Option<f64> {
+    ///
+    /// At each decision, the first option of highest value is noted in `choices` at the
+    /// decision's instruction, if `choices` reaches that far (with figures), for
+    /// [`Part::eval_figures`].
+    fn eval(
+        &self,
+        ops: &[Op],
+        at: &mut usize,
+        stealth: u8,
+        layers: &Layers,
+        choices: &mut [u8],
+    ) -> Option<f64> {
         let op = ops[*at];
         *at += 1;
         match op {
@@ -517,9 +537,18 @@ impl<'s> Part<'s> {
                 self.solver.memo().get(place)
             }
             Op::Max(n) => {
+                let decision = *at - 1;
                 let mut best = f64::NEG_INFINITY;
-                for _ in 0..n {
-                    best = best.max(self.eval(ops, at, stealth, layers)?);
+                let mut first = 0;
+                for k in 0..n {
+                    let v = self.eval(ops, at, stealth, layers, choices)?;
+                    if v > best {
+                        first = k;
+                    }
+                    best = best.max(v);
+                }
+                if let Some(choice) = choices.get_mut(decision) {
+                    *choice = first;
                 }
                 Some(best)
             }
@@ -527,7 +556,7 @@ impl<'s> Part<'s> {
                 let mut v = 0.0;
                 for _ in 0..n {
                     let p = self.weights[weight(ops, at)];
-                    v += p * self.eval(ops, at, stealth, layers)?;
+                    v += p * self.eval(ops, at, stealth, layers, choices)?;
                 }
                 Some(v)
             }
@@ -536,7 +565,7 @@ impl<'s> Part<'s> {
                 let terms = &mut terms[..usize::from(n)];
                 for term in terms.iter_mut() {
                     let p = self.weights[weight(ops, at)];
-                    *term = (self.eval(ops, at, stealth, layers)?, p);
+                    *term = (self.eval(ops, at, stealth, layers, choices)?, p);
                 }
                 // As the walk: in order of value, so relabellings of a position agree.
                 terms.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
@@ -547,14 +576,16 @@ impl<'s> Part<'s> {
     }
 
     /// The optimal policy's figures from the expression at `ops[*at..]` for its compiled
-    /// position at `stealth`: at a decision, those of the first option of highest value;
-    /// `None` if a position solved before this part is missing.
+    /// position at `stealth`: at a decision, those of the first option of highest value, as
+    /// [`Part::eval`] noted it in `choices`; `None` if a position solved before this part is
+    /// missing.
     fn eval_figures(
         &self,
         ops: &[Op],
         at: &mut usize,
         stealth: u8,
         layers: &Layers,
+        choices: &[u8],
     ) -> Option<Expectation> {
         let figures = self.figures.as_ref().expect("figures are computed");
         let op = ops[*at];
@@ -577,24 +608,22 @@ impl<'s> Part<'s> {
             }
             Op::Max(n) => {
                 // The first option of highest value, as the walk's policy chooses.
-                let mut best: Option<(usize, f64)> = None;
-                let mut starts = [0usize; MAX_ACTIONS];
-                for (k, start) in starts.iter_mut().take(usize::from(n)).enumerate() {
-                    *start = *at;
-                    let v = self.eval(ops, at, stealth, layers)?;
-                    if best.is_none_or(|(_, b)| v > b) {
-                        best = Some((k, v));
-                    }
+                let chosen = choices[*at - 1];
+                for _ in 0..chosen {
+                    skip(ops, at);
                 }
-                let (k, _) = best?;
-                let mut from = starts[k];
-                self.eval_figures(ops, &mut from, stealth, layers)
+                let figures = self.eval_figures(ops, at, stealth, layers, choices)?;
+                for _ in chosen + 1..n {
+                    skip(ops, at);
+                }
+                Some(figures)
             }
             Op::Chance { n, .. } => {
                 let mut e = Expectation::default();
                 for _ in 0..n {
                     let p = self.weights[weight(ops, at)];
-                    add_scaled(&mut e, &self.eval_figures(ops, at, stealth, layers)?, p);
+                    let figures = self.eval_figures(ops, at, stealth, layers, choices)?;
+                    add_scaled(&mut e, &figures, p);
                 }
                 Some(e)
             }
@@ -706,6 +735,20 @@ impl<'s> Part<'s> {
 /// The weight that opens the term at `ops[*at]` (its index in `Part::weights`), stepping past
 /// it.
 #[inline]
+/// Moves `at` past the expression at `ops[*at..]` without evaluating it.
+fn skip(ops: &[Op], at: &mut usize) {
+    let op = ops[*at];
+    *at += 1;
+    match op {
+        Op::Max(n) => (0..n).for_each(|_| skip(ops, at)),
+        Op::Chance { n, .. } => (0..n).for_each(|_| {
+            weight(ops, at);
+            skip(ops, at);
+        }),
+        _ => {}
+    }
+}
+
 fn weight(ops: &[Op], at: &mut usize) -> usize {
     let Op::Weight(p) = ops[*at] else {
         unreachable!("a weight opens every term")
