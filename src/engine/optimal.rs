@@ -22,25 +22,20 @@ use super::{Solver, key};
 pub struct OptimalStrategy {
     /// One value table per set of rules met so far.
     tables: RwLock<Vec<Solver>>,
-    /// The answers given so far ([`Answers`]), per set of rules met, in a few slots that are
-    /// read without a lock; rules beyond them get no answers kept.
-    answers: [OnceLock<(Rules, Answers)>; RULES_KEPT],
+    /// The answers given so far, per set of rules met, in a few slots that are read without
+    /// a lock; rules beyond them get no answers kept. By position as the table reads it
+    /// (`sight`: counters and the first side type at the second side challenge dropped): a
+    /// decision met again is one read of an [`AnswerTable`] slot, warmed before the decision
+    /// when the Monte Carlo engine plays games side by side ([`Strategy::prefetch`]). A
+    /// position met for the first time asks the solver for its options' values, which the
+    /// solver keeps by canonical class ([`Solver::options`]). The answer is always the first
+    /// option of highest value in the position's own [`State::actions`] order, as if worked
+    /// out afresh.
+    answers: [OnceLock<(Rules, AnswerTable)>; RULES_KEPT],
 }
 
 /// How many sets of rules keep their answers.
 const RULES_KEPT: usize = 8;
-
-/// The answers given so far under one set of rules, by position as the table reads it
-/// (`sight`: counters and the first side type at the second side challenge dropped): a
-/// decision met again is one read of an [`AnswerTable`] slot, warmed before the decision
-/// when the Monte Carlo engine plays games side by side ([`Strategy::prefetch`]). A position
-/// met for the first time asks the solver for its options' values, which the solver keeps by
-/// canonical class ([`Solver::options`]). The answer is always the first option of highest
-/// value in the position's own [`State::actions`] order, as if worked out afresh.
-#[derive(Debug, Default)]
-struct Answers {
-    actions: AnswerTable,
-}
 
 /// The key of decision point `state` in the answers: the position as the table reads it.
 #[inline]
@@ -112,9 +107,9 @@ impl OptimalStrategy {
 
     /// The answers kept under `rules`, if they have a slot (the first slot free or holding
     /// them; two threads racing for a free slot both see which rules won it).
-    fn answers(&self, rules: &Rules) -> Option<&Answers> {
+    fn answers(&self, rules: &Rules) -> Option<&AnswerTable> {
         self.answers.iter().find_map(|slot| {
-            let (kept, answers) = slot.get_or_init(|| (*rules, Answers::default()));
+            let (kept, answers) = slot.get_or_init(|| (*rules, AnswerTable::default()));
             (kept == rules).then_some(answers)
         })
     }
@@ -122,29 +117,20 @@ impl OptimalStrategy {
     /// The answer at decision point `state`, whose key in the answers is `key()`.
     #[inline]
     fn answer(&self, state: &State, rules: &Rules, key: impl FnOnce() -> u64) -> Choice {
-        let only = || match state.actions(rules).as_slice() {
-            [only] => Some(*only),
-            _ => None,
-        };
-        let Some(answers) = self.answers(rules) else {
-            if let Some(only) = only() {
-                return Choice::Act(only);
-            }
-            let options = self.options(state, rules);
-            return Choice::Act(best(&options).expect("a decision point has a legal option"));
-        };
         // Decisions with a choice are kept, and most are answered before their options are
         // listed.
-        let key = key();
-        if let Some(action) = answers.actions.get(key) {
+        let kept = self.answers(rules).map(|answers| (answers, key()));
+        if let Some(action) = kept.and_then(|(answers, key)| answers.get(key)) {
             return Choice::Act(action);
         }
-        if let Some(only) = only() {
-            return Choice::Act(only);
+        if let [only] = state.actions(rules).as_slice() {
+            return Choice::Act(*only);
         }
-        let options = self.options(state, rules);
-        let action = best(&options).expect("a decision point has a legal option");
-        answers.actions.insert(key, action);
+        let action =
+            best(&self.options(state, rules)).expect("a decision point has a legal option");
+        if let Some((answers, key)) = kept {
+            answers.insert(key, action);
+        }
         Choice::Act(action)
     }
 
@@ -176,7 +162,7 @@ impl Strategy for OptimalStrategy {
     fn prefetch(&self, state: &State, rules: &Rules) -> u64 {
         let key = answer_key(state);
         if let Some(answers) = self.answers(rules) {
-            answers.actions.prefetch(key);
+            answers.prefetch(key);
         }
         key
     }

@@ -512,7 +512,6 @@ impl Work {
         let headline = &plan.headline;
         let strategies = &self.strategies;
         let all = &self.all;
-        let optimal_games = self.optimal_games();
         let mut win_rates = Vec::new();
         let mut add =
             |name: &str, rules, method, values: Option<&Vec<Expectation>>, tallies: &[Tally]| {
@@ -549,7 +548,6 @@ impl Work {
                 .solved
                 .remove(&rules)
                 .ok_or_else(|| Results::missing(format!("solve under {rules}")))?;
-            debug_assert!(played.iter().all(|t| t.games == optimal_games));
             add(OPTIMAL, rules, Method::Optimal, Some(&figures), &played);
         }
 
