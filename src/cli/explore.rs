@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::Args;
 use rayon::prelude::*;
 
-use crate::engine::{Halt, Solver, exact_within, solve_within};
+use crate::engine::{Halt, Keep, Solver, exact_within, solve_within};
 use crate::error::{Error, Result};
 use crate::report::chart::{Cells, HeatAxis, HeatMap, Series, heat_map, line_chart};
 use crate::rules::{Design, Rules};
@@ -242,7 +242,7 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
             .map(|&(i, method)| {
                 let rules = &points[i].rules;
                 let run = match method {
-                    0 => solve_within(&Solver::new(*rules), stealths, &budget)
+                    0 => solve_within(&Solver::keeping(*rules, Keep::Entries), stealths, &budget)
                         .map(|solved| solved.iter().map(|s| s.value).collect()),
                     m => exact_within(rules, strategies[m - 1].as_ref(), stealths, budget)
                         .map(|run| run.expectations.iter().map(|e| e.win).collect()),

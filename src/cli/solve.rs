@@ -9,8 +9,9 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 
+use crate::engine::solve::solve_with_figures_beside;
 use crate::engine::solve::{Opening, opening};
-use crate::engine::{Budget, Halt, Solver, exact_within, solve_with_figures};
+use crate::engine::{Budget, Halt, Keep, Solver, exact_within};
 use crate::error::{Error, Result};
 use crate::game::Character;
 use crate::report::{Expectation, Method, Summary, table};
@@ -87,14 +88,15 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let budget = args.exact.budget(&cancel);
     // Both engines poll the flag: a signal lets them unwind and remove the reserved file.
     let polled = interrupt::polled();
+    // The strategies' evaluations fill the thread phase 1 leaves idle: the solve's run and
+    // finale parts, before it, use every thread.
     let (optimal_play, exact_runs) = pool.install(|| {
-        rayon::join(
-            || {
-                raise_on_error(
-                    &failed,
-                    solve_and_explain(rules, &args.exact.stealth, args.explain, budget, started),
-                )
-            },
+        solve_and_explain(
+            rules,
+            &args.exact.stealth,
+            args.explain,
+            budget,
+            started,
             || {
                 strategies
                     .par_iter()
@@ -106,6 +108,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             },
         )
     });
+    let optimal_play = raise_on_error(&failed, optimal_play);
     progress.finish();
     drop(polled);
     // The cause first: a job over budget stops its siblings, which then say "cancelled".
@@ -235,32 +238,44 @@ fn raise_on_error<T>(failed: &AtomicBool, result: Result<T, Halt>) -> Result<T, 
 }
 
 /// Solves, explains the openings if asked, and evaluates the optimal policy's figures (its
-/// win probability must reproduce the solved value; checked by the caller).
-fn solve_and_explain(
+/// win probability must reproduce the solved value; checked by the caller); and runs
+/// `beside` beside the solve's last stretch ([`solve_with_figures_beside`]).
+fn solve_and_explain<R: Send>(
     rules: Rules,
     stealths: &[u8],
     explain: bool,
     budget: Budget<'_>,
     started: Instant,
-) -> Result<OptimalPlay, Halt> {
-    let solver = Solver::new(rules);
-    let (solutions, optimal) = solve_with_figures(&solver, stealths, &budget)?
-        .into_iter()
-        .unzip();
-    let solve_seconds = started.elapsed().as_secs_f64();
-    let states = solver.states();
-    let openings = if explain {
-        stealths.iter().map(|&s| opening(&solver, s)).collect()
-    } else {
-        Vec::new()
-    };
-    Ok(OptimalPlay {
-        solutions,
-        solve_seconds,
-        states,
-        openings,
-        optimal,
-    })
+    beside: impl FnOnce() -> R + Send,
+) -> (Result<OptimalPlay, Halt>, R) {
+    // The openings are read from the table afterwards; without them, only the values.
+    let solver = Solver::keeping(
+        rules,
+        if explain {
+            Keep::Everything
+        } else {
+            Keep::Entries
+        },
+    );
+    let (solved, beside) = solve_with_figures_beside(&solver, stealths, &budget, beside);
+    let play = solved.map(|solved| {
+        let (solutions, optimal) = solved.into_iter().unzip();
+        let solve_seconds = started.elapsed().as_secs_f64();
+        let states = solver.states();
+        let openings = if explain {
+            stealths.iter().map(|&s| opening(&solver, s)).collect()
+        } else {
+            Vec::new()
+        };
+        OptimalPlay {
+            solutions,
+            solve_seconds,
+            states,
+            openings,
+            optimal,
+        }
+    });
+    (play, beside)
 }
 
 /// The opening options and their values.

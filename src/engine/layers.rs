@@ -38,7 +38,7 @@ use crate::report::Expectation;
 
 use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
 use super::memo::{self, Place};
-use super::solve::{PolicyEvaluation, Solver};
+use super::solve::{Keep, PolicyEvaluation, Solver};
 
 /// The lowest stealth of the class that plays alike at every higher stealth: positions are
 /// compiled at 0, 1 and this.
@@ -75,6 +75,15 @@ enum Op {
     /// The probability of the term that follows: `Part::weights[.0]` (a few distinct
     /// probabilities, kept apart so that an instruction is 12 bytes, not 16).
     Weight(u32),
+}
+
+/// Where the option a decision chose begins among a position's instructions, and where the
+/// decision ends: [`Part::eval`] notes it, [`Part::eval_figures`] jumps to the option and on
+/// past the others.
+#[derive(Clone, Copy, Debug, Default)]
+struct Chosen {
+    option: u32,
+    end: u32,
 }
 
 /// The most terms a chance point below a memoised position has (two side types).
@@ -454,12 +463,32 @@ impl<'s> Part<'s> {
         Ok(())
     }
 
-    /// Computes one layer: every position of `class`'s program at `stealth`.
+    /// Computes one layer: every position of `class`'s program at `stealth`, stored in the
+    /// table if the solver keeps it ([`Keep`]).
     fn replay_layer(&mut self, class: usize, stealth: u8, layers: &mut Layers) -> Result<(), Halt> {
+        let memo = self.solver.memo();
+        let n = self.programs[class].order.len();
+        // The budget and the cancel flag, once a layer.
+        if n > 0 {
+            self.budget.admit(self.solver.states() + n - 1)?;
+        }
+        self.budget.check_cancel()?;
+        // With `Keep::Entries`, the positions other parts read: this part's entries.
+        let kept = match self.solver.keep() {
+            Keep::Everything => None,
+            Keep::Entries => {
+                let mut kept = vec![false; self.programs[class].compiled.len()];
+                for &id in &self.entries[class] {
+                    kept[id as usize] = true;
+                }
+                Some(kept)
+            }
+        };
+        let (mut stored, mut dropped) = (0, 0);
         // With figures: the option each decision of a position chose, by the decision's
         // instruction, from its value to its figures.
         let mut choices = Vec::new();
-        for i in 0..self.programs[class].order.len() {
+        for i in 0..n {
             let program = &self.programs[class];
             let id = program.order[i] as usize;
             let entry = &program.compiled[id];
@@ -467,11 +496,27 @@ impl<'s> Part<'s> {
                 .ops
                 .map(|(start, end)| &program.ops[start as usize..end as usize]);
             if self.figures.is_some() {
-                choices.resize(ops.map_or(0, <[Op]>::len), 0);
+                choices.resize(ops.map_or(0, <[Op]>::len), Chosen::default());
             }
             let replayed =
                 ops.and_then(|ops| self.eval(ops, &mut 0, stealth, layers, &mut choices));
-            layers.here[id] = self.value(entry, stealth, replayed)?;
+            layers.here[id] = match replayed {
+                // Stored without looking first: a value already there (an earlier solve) has
+                // the same bits.
+                Some(v) if kept.as_ref().is_none_or(|kept| kept[id]) => {
+                    stored += usize::from(memo.store(entry.place.at_stealth(stealth), v));
+                    v
+                }
+                Some(v) => {
+                    dropped += 1;
+                    v
+                }
+                // Not compiled, or a successor missing from the table (none is known): the
+                // walk's, which stores what it computes.
+                None => self
+                    .solver
+                    .try_value(&entry.representative.with_stealth(stealth), self.budget)?,
+            };
             if self.figures.is_some() {
                 let replayed = ops
                     .filter(|_| replayed.is_some())
@@ -484,26 +529,9 @@ impl<'s> Part<'s> {
                 };
             }
         }
+        memo.counted(stored);
+        self.solver.not_kept(dropped);
         Ok(())
-    }
-
-    /// The value of `entry` at `stealth`: `replayed` (stored), else the walk's.
-    fn value(&self, entry: &Compiled, stealth: u8, replayed: Option<f64>) -> Result<f64, Halt> {
-        let memo = self.solver.memo();
-        let place = entry.place.at_stealth(stealth);
-        match replayed {
-            // Stored without looking first: a value already there (an earlier solve) has
-            // the same bits.
-            Some(v) => {
-                self.budget.admit(memo.len())?;
-                memo.insert(place, v);
-                Ok(v)
-            }
-            // Not compiled, or a successor missing from the table (none is known).
-            None => self
-                .solver
-                .try_value(&entry.representative.with_stealth(stealth), self.budget),
-        }
     }
 
     /// The value of the expression at `ops[*at..]` for its compiled position at `stealth`,
@@ -519,7 +547,7 @@ impl<'s> Part<'s> {
         at: &mut usize,
         stealth: u8,
         layers: &Layers,
-        choices: &mut [u8],
+        choices: &mut [Chosen],
     ) -> Option<f64> {
         let op = ops[*at];
         *at += 1;
@@ -539,16 +567,20 @@ impl<'s> Part<'s> {
             Op::Max(n) => {
                 let decision = *at - 1;
                 let mut best = f64::NEG_INFINITY;
-                let mut first = 0;
-                for k in 0..n {
+                let mut first = *at;
+                for _ in 0..n {
+                    let option = *at;
                     let v = self.eval(ops, at, stealth, layers, choices)?;
                     if v > best {
-                        first = k;
+                        first = option;
                     }
                     best = best.max(v);
                 }
                 if let Some(choice) = choices.get_mut(decision) {
-                    *choice = first;
+                    *choice = Chosen {
+                        option: first as u32,
+                        end: *at as u32,
+                    };
                 }
                 Some(best)
             }
@@ -585,7 +617,7 @@ impl<'s> Part<'s> {
         at: &mut usize,
         stealth: u8,
         layers: &Layers,
-        choices: &[u8],
+        choices: &[Chosen],
     ) -> Option<Expectation> {
         let figures = self.figures.as_ref().expect("figures are computed");
         let op = ops[*at];
@@ -606,16 +638,12 @@ impl<'s> Part<'s> {
                 let place = self.tables[slot as usize].at_stealth(stealth - drop);
                 figures.shared.get(place)
             }
-            Op::Max(n) => {
+            Op::Max(_) => {
                 // The first option of highest value, as the walk's policy chooses.
                 let chosen = choices[*at - 1];
-                for _ in 0..chosen {
-                    skip(ops, at);
-                }
+                *at = chosen.option as usize;
                 let figures = self.eval_figures(ops, at, stealth, layers, choices)?;
-                for _ in chosen + 1..n {
-                    skip(ops, at);
-                }
+                *at = chosen.end as usize;
                 Some(figures)
             }
             Op::Chance { n, .. } => {
@@ -735,20 +763,6 @@ impl<'s> Part<'s> {
 /// The weight that opens the term at `ops[*at]` (its index in `Part::weights`), stepping past
 /// it.
 #[inline]
-/// Moves `at` past the expression at `ops[*at..]` without evaluating it.
-fn skip(ops: &[Op], at: &mut usize) {
-    let op = ops[*at];
-    *at += 1;
-    match op {
-        Op::Max(n) => (0..n).for_each(|_| skip(ops, at)),
-        Op::Chance { n, .. } => (0..n).for_each(|_| {
-            weight(ops, at);
-            skip(ops, at);
-        }),
-        _ => {}
-    }
-}
-
 fn weight(ops: &[Op], at: &mut usize) -> usize {
     let Op::Weight(p) = ops[*at] else {
         unreachable!("a weight opens every term")

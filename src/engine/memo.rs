@@ -195,6 +195,16 @@ impl Memo {
     /// Stores `value` at `place`.
     #[inline]
     pub fn insert(&self, place: Place, value: f64) {
+        if self.store(place, value) {
+            self.counted(1);
+        }
+    }
+
+    /// Stores `value` at `place` without counting it; whether the entry was new. For a
+    /// thread storing a layer of values, which counts them once ([`Memo::counted`]): a count
+    /// shared by every thread and bumped per value bounces between their caches.
+    #[inline]
+    pub fn store(&self, place: Place, value: f64) -> bool {
         debug_assert!(!value.is_nan(), "NaN marks an empty entry");
         match place {
             Place::Dense {
@@ -208,17 +218,15 @@ impl Memo {
                 let row = rows[usize::from(stealth)]
                     .get_or_init(|| bytemuck::allocation::zeroed_slice_box(width as usize));
                 let bits = value.to_bits() ^ NAN_BITS;
-                let previous = row[index as usize].swap(bits, Ordering::Relaxed);
-                if previous == EMPTY {
-                    self.len.fetch_add(1, Ordering::Relaxed);
-                }
+                row[index as usize].swap(bits, Ordering::Relaxed) == EMPTY
             }
-            Place::Hashed(key) => {
-                if lock(&self.hashed[shard(key)]).insert(key, value).is_none() {
-                    self.len.fetch_add(1, Ordering::Relaxed);
-                }
-            }
+            Place::Hashed(key) => lock(&self.hashed[shard(key)]).insert(key, value).is_none(),
         }
+    }
+
+    /// Counts `n` new values stored by [`Memo::store`].
+    pub fn counted(&self, n: usize) {
+        self.len.fetch_add(n, Ordering::Relaxed);
     }
 
     /// The number of positions stored.

@@ -28,4 +28,4 @@ pub use montecarlo::{Cancelled, Job, Tally, simulate};
 pub use optimal::{OptimalStrategy, resolve};
 pub use paired::{PairedJob, PairedTally, simulate_paired};
 pub use play::{Observer, play_game, play_seeded};
-pub use solve::{Solver, solve, solve_with_figures, solve_within};
+pub use solve::{Keep, Solver, solve, solve_with_figures, solve_within};

@@ -35,16 +35,71 @@ pub struct Solver {
     memo: Memo,
     /// The options' values of the decisions asked about ([`Solver::options`]), by class.
     options: ClassOptions,
+    /// Which of the positions a solve computes the table keeps.
+    keep: Keep,
+    /// Positions a solve computed and did not keep ([`Keep::Entries`]).
+    unkept: Unkept,
+}
+
+/// Which of the positions [`solve_within`] computes a [`Solver`]'s table keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// Every memoised position: for tables asked about positions afterwards (options, the
+    /// optimal strategy, the advisor, the regret decomposition).
+    Everything,
+    /// Only the positions where the parts of a solve meet: the finale's entries, which the
+    /// run reads, and the run's, which phase 1 reads. Within a part, positions are read from
+    /// the layers being replayed, never from the table; what no other part reads is dropped
+    /// with its layer (the layered solve of the game's own decomposition: values stored only
+    /// where the game returns to a few entry points). A one-shot solve — its values and its
+    /// policy's figures — then stores a small fraction of the positions; a later question
+    /// about another position is answered by walking down to the entries it reaches.
+    Entries,
+}
+
+/// A count of positions solved and not kept, shared by the threads of a solve.
+#[derive(Debug, Default)]
+struct Unkept(std::sync::atomic::AtomicUsize);
+
+impl Clone for Unkept {
+    fn clone(&self) -> Self {
+        Unkept(self.get().into())
+    }
+}
+
+impl Unkept {
+    fn get(&self) -> usize {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 impl Solver {
-    /// An empty table for `rules`.
+    /// An empty table for `rules` that keeps every position it solves.
     pub fn new(rules: Rules) -> Solver {
+        Solver::keeping(rules, Keep::Everything)
+    }
+
+    /// An empty table for `rules` that keeps the positions `keep` says.
+    pub fn keeping(rules: Rules, keep: Keep) -> Solver {
         Solver {
             rules,
             memo: Memo::default(),
             options: ClassOptions::default(),
+            keep,
+            unkept: Unkept::default(),
         }
+    }
+
+    /// Which positions a solve keeps.
+    pub(super) fn keep(&self) -> Keep {
+        self.keep
+    }
+
+    /// Counts `n` positions solved and not kept.
+    pub(super) fn not_kept(&self, n: usize) {
+        self.unkept
+            .0
+            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The rules the table is for.
@@ -57,9 +112,10 @@ impl Solver {
         &self.memo
     }
 
-    /// The number of memoised states.
+    /// The number of positions solved (memoised, or with [`Keep::Entries`] solved and
+    /// dropped with their layer).
     pub fn states(&self) -> usize {
-        self.memo.len()
+        self.memo.len() + self.unkept.get()
     }
 
     /// The optimal win probability from `state`, filling the table below it as needed.
@@ -340,7 +396,7 @@ pub fn solve_within(
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Result<Vec<Solution>, Halt> {
-    let solved = solve_parts(solver, stealths, budget, false)?;
+    let solved = solve_parts(solver, stealths, budget, false, || ()).0?;
     Ok(solved.into_iter().map(|(solution, _)| solution).collect())
 }
 
@@ -353,44 +409,67 @@ pub fn solve_with_figures(
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Result<Vec<(Solution, Expectation)>, Halt> {
-    let solved = solve_parts(solver, stealths, budget, true)?;
-    Ok(solved
-        .into_iter()
-        .map(|(solution, figures)| {
-            let mut figures = figures.expect("figures asked for");
-            // The solved value itself: the figures' own sum can differ in the last bit.
-            figures.win = solution.value;
-            (solution, figures)
-        })
-        .collect())
+    solve_with_figures_beside(solver, stealths, budget, || ()).0
 }
 
-/// The solutions at `stealths` in the order given, with the policy's figures if `figures`.
-fn solve_parts(
+/// [`solve_with_figures`], and `beside` run on the pool beside the solve's last stretch,
+/// phase 1: its two parts (the Medic as main character, and the others) are unequal, and
+/// leave a thread idle most of the time, which `beside` fills; the run and finale parts
+/// before it use every thread.
+pub fn solve_with_figures_beside<R: Send>(
+    solver: &Solver,
+    stealths: &[u8],
+    budget: &Budget<'_>,
+    beside: impl FnOnce() -> R + Send,
+) -> (Result<Vec<(Solution, Expectation)>, Halt>, R) {
+    let (solved, beside) = solve_parts(solver, stealths, budget, true, beside);
+    let solved = solved.map(|solved| {
+        solved
+            .into_iter()
+            .map(|(solution, figures)| {
+                let mut figures = figures.expect("figures asked for");
+                // The solved value itself: the figures' own sum can differ in the last bit.
+                figures.win = solution.value;
+                (solution, figures)
+            })
+            .collect()
+    });
+    (solved, beside)
+}
+
+/// The solutions at `stealths` in the order given, with the policy's figures if `figures`;
+/// and `beside`, run beside phase 1 (or alone if the solve stops before it).
+fn solve_parts<R: Send>(
     solver: &Solver,
     stealths: &[u8],
     budget: &Budget<'_>,
     figures: bool,
-) -> Result<Vec<(Solution, Option<Expectation>)>, Halt> {
+    beside: impl FnOnce() -> R + Send,
+) -> (Result<Vec<(Solution, Option<Expectation>)>, Halt>, R) {
     let Some(&highest) = stealths.iter().max() else {
-        return Ok(Vec::new());
+        return (Ok(Vec::new()), beside());
     };
     let shared = figures.then(EntryFigures::default);
-    solve_layers(solver, highest, budget, shared.as_ref())?;
+    if let Err(halt) = solve_layers(solver, highest, budget, shared.as_ref()) {
+        return (Err(halt), beside());
+    }
     return_freed_memory();
     let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
-    let solved = phase_one(solver, &rolls, stealths, budget, shared.as_ref())?;
-    Ok(stealths
-        .iter()
-        .map(|&stealth| {
-            // Cloned, not taken: a stealth may be asked for twice.
-            solved
-                .iter()
-                .find(|(s, _)| s.stealth == stealth)
-                .cloned()
-                .expect("every stealth asked for is solved")
-        })
-        .collect())
+    let (solved, beside) = phase_one(solver, &rolls, stealths, budget, shared.as_ref(), beside);
+    let solved = solved.map(|solved| {
+        stealths
+            .iter()
+            .map(|&stealth| {
+                // Cloned, not taken: a stealth may be asked for twice.
+                solved
+                    .iter()
+                    .find(|(s, _)| s.stealth == stealth)
+                    .cloned()
+                    .expect("every stealth asked for is solved")
+            })
+            .collect()
+    });
+    (solved, beside)
 }
 
 /// Hands the memory freed so far back to the operating system. The run and finale parts
@@ -457,83 +536,89 @@ struct PhaseOne {
 /// for the whole game), so they are two parts, solved side by side. The places of the 46 656
 /// rolls × 6 main characters — canonical forms, the costliest step — are found in parallel,
 /// for each stealth class asked for; most share a class, compiled once.
-fn phase_one(
+fn phase_one<R: Send>(
     solver: &Solver,
     rolls: &[(u32, f64)],
     stealths: &[u8],
     budget: &Budget<'_>,
     shared: Option<&EntryFigures>,
-) -> Result<Vec<(Solution, Option<Expectation>)>, Halt> {
+    beside: impl FnOnce() -> R + Send,
+) -> (Result<Vec<(Solution, Option<Expectation>)>, Halt>, R) {
     let rules = *solver.rules();
     let highest = stealths.iter().copied().max().unwrap_or(0);
     // The stealth each class is compiled at, if a stealth of the class is asked for.
     let classes: Vec<u8> = (0..=COMPILED_AT)
         .filter(|&c| stealths.iter().any(|&s| class_of(&rules, s) == c))
         .collect();
-    let parts = canon::MAIN_KINDS
-        .par_iter()
-        .map(|&mains| {
-            let mut part = Part::new(solver, budget, highest);
-            if let Some(shared) = shared {
-                part = part.with_figures(Figures::new(solver, shared));
-            }
-            // Per class, the local ids of the rolls' positions, roll by roll, and the
-            // distinct ones.
-            let mut distinct = Vec::new();
-            let mut opening = Vec::new();
-            for &class in &classes {
-                // The canonical forms, in parallel: the costliest step.
-                let places: Vec<memo::Place> = rolls
-                    .par_iter()
-                    .flat_map_iter(|&(outcome, _)| {
-                        mains.iter().map(move |&c| {
-                            memo::place(&after_main(&rules, class, outcome, c), &rules)
-                        })
-                    })
-                    .collect();
-                let mut ids = Vec::with_capacity(rolls.len() * mains.len());
-                let states = rolls.iter().flat_map(|&(outcome, _)| {
+    let part = |mains: &'static [Character]| -> Result<PhaseOne, Halt> {
+        let mut part = Part::new(solver, budget, highest);
+        if let Some(shared) = shared {
+            part = part.with_figures(Figures::new(solver, shared));
+        }
+        // Per class, the local ids of the rolls' positions, roll by roll, and the
+        // distinct ones.
+        let mut distinct = Vec::new();
+        let mut opening = Vec::new();
+        for &class in &classes {
+            // The canonical forms, in parallel: the costliest step.
+            let places: Vec<memo::Place> = rolls
+                .par_iter()
+                .flat_map_iter(|&(outcome, _)| {
                     mains
                         .iter()
-                        .map(move |&main| after_main(&rules, class, outcome, main))
-                });
-                for (state, &place) in states.zip(&places) {
-                    ids.push(part.add(&state, place)?);
-                }
-                let mut unique = ids.clone();
-                unique.sort_unstable();
-                unique.dedup();
-                opening.push(
-                    ids.iter()
-                        .map(|id| unique.binary_search(id).expect("listed") as u32)
-                        .collect(),
-                );
-                distinct.push(unique);
+                        .map(move |&c| memo::place(&after_main(&rules, class, outcome, c), &rules))
+                })
+                .collect();
+            let mut ids = Vec::with_capacity(rolls.len() * mains.len());
+            let states = rolls.iter().flat_map(|&(outcome, _)| {
+                mains
+                    .iter()
+                    .map(move |&main| after_main(&rules, class, outcome, main))
+            });
+            for (state, &place) in states.zip(&places) {
+                ids.push(part.add(&state, place)?);
             }
-            let mut layers = Vec::new();
-            part.replay(|stealth, values, figures| {
-                if stealths.contains(&stealth) {
-                    let class = classes
-                        .iter()
-                        .position(|&c| c == class_of(&rules, stealth))
-                        .expect("a class asked for");
-                    let distinct = &distinct[class];
-                    let values = distinct.iter().map(|&id| values[id as usize]).collect();
-                    let figures = if figures.is_empty() {
-                        Vec::new()
-                    } else {
-                        distinct.iter().map(|&id| figures[id as usize]).collect()
-                    };
-                    layers.push((stealth, values, figures));
-                }
-            })?;
-            Ok(PhaseOne {
-                mains,
-                opening,
-                layers,
-            })
+            let mut unique = ids.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            opening.push(
+                ids.iter()
+                    .map(|id| unique.binary_search(id).expect("listed") as u32)
+                    .collect(),
+            );
+            distinct.push(unique);
+        }
+        let mut layers = Vec::new();
+        part.replay(|stealth, values, figures| {
+            if stealths.contains(&stealth) {
+                let class = classes
+                    .iter()
+                    .position(|&c| c == class_of(&rules, stealth))
+                    .expect("a class asked for");
+                let distinct = &distinct[class];
+                let values = distinct.iter().map(|&id| values[id as usize]).collect();
+                let figures = if figures.is_empty() {
+                    Vec::new()
+                } else {
+                    distinct.iter().map(|&id| figures[id as usize]).collect()
+                };
+                layers.push((stealth, values, figures));
+            }
+        })?;
+        Ok(PhaseOne {
+            mains,
+            opening,
+            layers,
         })
-        .collect::<Result<Vec<PhaseOne>, Halt>>()?;
+    };
+    // The larger part (the non-medic mains, all relabellings of each other) here; the
+    // Medic's, then `beside`, on another thread.
+    let [medic, others] = canon::MAIN_KINDS;
+    let (others, (medic, beside)) = rayon::join(|| part(others), || (part(medic), beside()));
+    let parts = match (medic, others) {
+        (Ok(medic), Ok(others)) => vec![medic, others],
+        (Err(halt), _) | (_, Err(halt)) => return (Err(halt), beside),
+    };
     // Where each main character's openings are: (part, position among its mains).
     let mut of_main = [(0, 0); 6];
     for (k, part) in parts.iter().enumerate() {
@@ -541,7 +626,7 @@ fn phase_one(
             of_main[main.index()] = (k, j);
         }
     }
-    Ok((0..parts[0].layers.len())
+    let solved = (0..parts[0].layers.len())
         .map(|layer| {
             let stealth = parts[0].layers[layer].0;
             let class = classes
@@ -576,7 +661,8 @@ fn phase_one(
             });
             (solution, figures)
         })
-        .collect())
+        .collect();
+    (Ok(solved), beside)
 }
 
 /// Fills the tables of the finale, then of the run, for every team and every stealth up to

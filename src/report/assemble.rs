@@ -23,7 +23,7 @@ use crate::engine::OptimalStrategy;
 use crate::engine::decisions::decisions;
 use crate::engine::montecarlo::{Job, Tally, simulate};
 use crate::engine::paired::{PairedJob, PairedTally, simulate_paired};
-use crate::engine::solve::{Solver, solve_with_figures, solve_within};
+use crate::engine::solve::{Keep, Solver, solve_with_figures, solve_within};
 use crate::engine::{Budget, Halt, exact_within};
 use crate::error::{Error, Result};
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
@@ -374,7 +374,7 @@ impl Work {
                 Finished::Solved { figures, played }
             }
             Unit::Values { rules } => {
-                let solver = Solver::new(rules);
+                let solver = Solver::keeping(rules, Keep::Entries);
                 let values = solve_within(&solver, stealths, &unlimited)?;
                 Finished::Values(values.iter().map(|s| s.value).collect())
             }
