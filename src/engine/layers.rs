@@ -114,8 +114,9 @@ impl Program {
     /// appends a position's instructions before those of the successors it meets first, which
     /// the replay computes first: a layer would jump about the instructions (a cache miss a
     /// position, a quarter of the replay's time) instead of streaming through them.
-    fn lay_out_in_order(&mut self) {
-        let mut ops = Vec::with_capacity(self.ops.len());
+    /// `ops` is an empty buffer to lay them out in; the one they leave is returned.
+    fn lay_out_in_order(&mut self, mut ops: Vec<Op>) -> Vec<Op> {
+        ops.reserve(self.ops.len());
         for &id in &self.order {
             let compiled = &mut self.compiled[id as usize];
             if let Some((start, end)) = compiled.ops {
@@ -124,7 +125,7 @@ impl Program {
                 compiled.ops = Some((from, ops.len() as u32));
             }
         }
-        self.ops = ops;
+        std::mem::replace(&mut self.ops, ops)
     }
 }
 
@@ -150,6 +151,76 @@ struct Layers {
 impl Layers {
     fn below_id(&self, lower: u32, same: u32) -> usize {
         (if self.below_is_lower { lower } else { same }) as usize
+    }
+}
+
+/// Emptied buffers that parts hand on to the parts after them (a solve's parts run a few at
+/// a time, each building programs and layers of megabytes): a buffer reused is neither grown
+/// again by copying nor paid for again in page faults, which were a tenth of a solve's time.
+/// Dropped with the solve.
+#[derive(Default)]
+pub(super) struct Spares(Mutex<Vec<Buffers>>);
+
+/// The buffers of one part, empty.
+#[derive(Default)]
+struct Buffers {
+    ops: Vec<Vec<Op>>,
+    compiled: Vec<Vec<Compiled>>,
+    ids: Vec<Vec<u32>>,
+    values: Vec<Vec<f64>>,
+    figures: Vec<Vec<Expectation>>,
+}
+
+impl Spares {
+    fn take(&self) -> Buffers {
+        let mut spares = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        spares.pop().unwrap_or_default()
+    }
+
+    fn give(&self, buffers: Buffers) {
+        let mut spares = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        spares.push(buffers);
+    }
+}
+
+impl Buffers {
+    fn ops(&mut self) -> Vec<Op> {
+        self.ops.pop().unwrap_or_default()
+    }
+
+    fn values(&mut self) -> Vec<f64> {
+        self.values.pop().unwrap_or_default()
+    }
+
+    fn figures(&mut self) -> Vec<Expectation> {
+        self.figures.pop().unwrap_or_default()
+    }
+
+    /// Keeps `program`'s buffers, emptied.
+    fn keep_program(&mut self, program: &mut Program) {
+        let mut keep = |mut ops: Vec<Op>| {
+            ops.clear();
+            self.ops.push(ops);
+        };
+        keep(std::mem::take(&mut program.ops));
+        let mut compiled = std::mem::take(&mut program.compiled);
+        compiled.clear();
+        self.compiled.push(compiled);
+        let mut order = std::mem::take(&mut program.order);
+        order.clear();
+        self.ids.push(order);
+    }
+
+    /// Keeps a layer's buffers, emptied.
+    fn keep_layers(&mut self, layers: Layers) {
+        for mut values in [layers.here, layers.below] {
+            values.clear();
+            self.values.push(values);
+        }
+        for mut figures in [layers.figures_here, layers.figures_below] {
+            figures.clear();
+            self.figures.push(figures);
+        }
     }
 }
 
@@ -214,10 +285,25 @@ pub(super) struct Part<'s> {
     /// Whether stealth 1 is replayed from the top class's program instead of compiled
     /// ([`canon::stealth_one_plays_like_two`]).
     one_from_top: bool,
+    /// Buffers taken from `spares`, given back when the part is done.
+    buffers: Buffers,
+    spares: Option<&'s Spares>,
     /// Replayed at stealth 1, what the top class's reads a point lower read instead: the
     /// position a lost point leads to at stealth 0 ([`canon::one_lower`]) — an [`Op::Here`] of
     /// class 0, an [`Op::Table`] at stealth 0, or the game's end ([`Op::Over`]).
     at_one: Vec<Op>,
+}
+
+impl Drop for Part<'_> {
+    fn drop(&mut self) {
+        if let Some(spares) = self.spares {
+            let mut buffers = std::mem::take(&mut self.buffers);
+            for program in &mut self.programs {
+                buffers.keep_program(program);
+            }
+            spares.give(buffers);
+        }
+    }
 }
 
 /// The class whose program serves `stealth` under `rules`: stealth 0, 1 and from
@@ -245,8 +331,24 @@ impl<'s> Part<'s> {
             figures: None,
             entries: Default::default(),
             one_from_top: canon::stealth_one_plays_like_two(solver.rules()),
+            buffers: Buffers::default(),
+            spares: None,
             at_one: Vec::new(),
         }
+    }
+
+    /// The same part, building in buffers earlier parts left in `spares`, and leaving its
+    /// own there when done.
+    pub(super) fn with_spares(mut self, spares: &'s Spares) -> Self {
+        let mut buffers = spares.take();
+        for program in &mut self.programs {
+            program.ops = buffers.ops();
+            program.compiled = buffers.compiled.pop().unwrap_or_default();
+            program.order = buffers.ids.pop().unwrap_or_default();
+        }
+        self.buffers = buffers;
+        self.spares = Some(spares);
+        self
     }
 
     /// The same part, computing the optimal policy's figures too (ties between options of
@@ -447,16 +549,19 @@ impl<'s> Part<'s> {
         mut layer: impl FnMut(u8, &[f64], &[Expectation]),
     ) -> Result<(), Halt> {
         let mut layers = Layers {
-            here: Vec::new(),
-            below: Vec::new(),
-            figures_here: Vec::new(),
-            figures_below: Vec::new(),
+            here: self.buffers.values(),
+            below: self.buffers.values(),
+            figures_here: self.buffers.figures(),
+            figures_below: self.buffers.figures(),
             below_is_lower: true,
         };
         for class in 0..CLASSES {
             let stealths = self.class_stealths(class);
             if !stealths.is_empty() {
-                self.programs[class].lay_out_in_order();
+                let spare = self.buffers.ops();
+                let mut left = self.programs[class].lay_out_in_order(spare);
+                left.clear();
+                self.buffers.ops.push(left);
             }
             for (k, &stealth) in stealths.iter().enumerate() {
                 std::mem::swap(&mut layers.below, &mut layers.here);
@@ -483,6 +588,7 @@ impl<'s> Part<'s> {
                 layer(stealth, &layers.here, &layers.figures_here);
             }
         }
+        self.buffers.keep_layers(layers);
         Ok(())
     }
 

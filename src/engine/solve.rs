@@ -23,7 +23,7 @@ use crate::report::Expectation;
 use crate::rules::Rules;
 
 use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
-use super::layers::{COMPILED_AT, EntryFigures, Figures, Part, class_of};
+use super::layers::{COMPILED_AT, EntryFigures, Figures, Part, Spares, class_of};
 use super::memo::{self, Memo};
 use super::options::ClassOptions;
 
@@ -679,8 +679,10 @@ fn solve_layers(
     budget: &Budget<'_>,
     shared: Option<&EntryFigures>,
 ) -> Result<(), Halt> {
+    // What a finished part built in, for the next one.
+    let spares = Spares::default();
     let part = || {
-        let part = Part::new(solver, budget, highest);
+        let part = Part::new(solver, budget, highest).with_spares(&spares);
         match shared {
             Some(shared) => part.with_figures(Figures::new(solver, shared)),
             None => part,
