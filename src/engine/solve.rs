@@ -437,6 +437,9 @@ pub fn solve_with_figures_beside<R: Send>(
     (solved, beside)
 }
 
+/// Per stealth, its solution and, if asked for, the optimal policy's figures.
+type Solved = Vec<(Solution, Option<Expectation>)>;
+
 /// The solutions at `stealths` in the order given, with the policy's figures if `figures`;
 /// and `beside`, run beside phase 1 (or alone if the solve stops before it).
 fn solve_parts<R: Send>(
@@ -445,7 +448,7 @@ fn solve_parts<R: Send>(
     budget: &Budget<'_>,
     figures: bool,
     beside: impl FnOnce() -> R + Send,
-) -> (Result<Vec<(Solution, Option<Expectation>)>, Halt>, R) {
+) -> (Result<Solved, Halt>, R) {
     let Some(&highest) = stealths.iter().max() else {
         return (Ok(Vec::new()), beside());
     };
@@ -543,7 +546,7 @@ fn phase_one<R: Send>(
     budget: &Budget<'_>,
     shared: Option<&EntryFigures>,
     beside: impl FnOnce() -> R + Send,
-) -> (Result<Vec<(Solution, Option<Expectation>)>, Halt>, R) {
+) -> (Result<Solved, Halt>, R) {
     let rules = *solver.rules();
     let highest = stealths.iter().copied().max().unwrap_or(0);
     // The stealth each class is compiled at, if a stealth of the class is asked for.
