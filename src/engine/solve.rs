@@ -18,7 +18,9 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::game::{Action, Aid, Chance, Character, Node, Outcome, State, Step, canon};
+use crate::game::{
+    Action, Aid, COMPLICATION_OUTCOMES, Chance, Character, Node, Outcome, State, Step, canon,
+};
 use crate::report::Expectation;
 use crate::rules::Rules;
 
@@ -563,23 +565,36 @@ fn phase_one<R: Send>(
         let mut distinct = Vec::new();
         let mut opening = Vec::new();
         for &class in &classes {
-            // The canonical forms, in parallel: the costliest step.
+            // The canonical forms, the costliest step, of the first main character's openings
+            // only (in parallel): another's are relabellings of the first's, after the roll
+            // with the two characters' complications swapped.
+            let first = mains[0];
             let places: Vec<memo::Place> = rolls
                 .par_iter()
-                .flat_map_iter(|&(outcome, _)| {
-                    mains
-                        .iter()
-                        .map(move |&c| memo::place(&after_main(&rules, class, outcome, c), &rules))
+                .map(|&(outcome, _)| {
+                    memo::place(&after_main(&rules, class, outcome, first), &rules)
                 })
                 .collect();
+            let mut row = vec![0; COMPLICATION_OUTCOMES as usize];
+            for (k, &(outcome, _)) in rolls.iter().enumerate() {
+                row[outcome as usize] = k;
+            }
+            let place = |outcome: u32, main: Character| {
+                let outcome = if main == first {
+                    outcome
+                } else {
+                    canon::complications_swapped(outcome, main, first)
+                };
+                places[row[outcome as usize]]
+            };
+            // Added in roll order, each main in turn, as met: the first position met of a
+            // class is the one compiled.
             let mut ids = Vec::with_capacity(rolls.len() * mains.len());
-            let states = rolls.iter().flat_map(|&(outcome, _)| {
-                mains
-                    .iter()
-                    .map(move |&main| after_main(&rules, class, outcome, main))
-            });
-            for (state, &place) in states.zip(&places) {
-                ids.push(part.add(&state, place)?);
+            for &(outcome, _) in rolls {
+                for &main in mains {
+                    let state = after_main(&rules, class, outcome, main);
+                    ids.push(part.add(&state, place(outcome, main))?);
+                }
             }
             let mut unique = ids.clone();
             unique.sort_unstable();

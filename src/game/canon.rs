@@ -36,6 +36,26 @@ const NON_MEDIC: [Character; 5] = [
     Character::Mechanic,
 ];
 
+/// The complication roll `outcome` with non-medic characters `a` and `b` swapped, as
+/// characters and as complication types (R6): the game after roll `outcome` with `a` as main
+/// character (R7) is a relabelling of the game after the returned roll with `b` as main
+/// character, so the two share a canonical class. An engine canonicalises the openings of
+/// one non-medic main character and reads the others' from them.
+pub fn complications_swapped(outcome: u32, a: Character, b: Character) -> u32 {
+    debug_assert!(a != Character::Medic && b != Character::Medic);
+    let swap = |c: Character| match c {
+        c if c == a => b,
+        c if c == b => a,
+        c => c,
+    };
+    let rolled = super::complications_rolled(outcome);
+    let mut swapped = rolled;
+    for c in Character::ALL {
+        swapped[swap(c).index()] = swap(rolled[c.index()]);
+    }
+    super::complications_roll(swapped)
+}
+
 /// The representative of `state`'s class: equal for two positions exactly when one is a
 /// relabelling of the other (as above) once dead information and the counters are dropped.
 /// Positions with the same canonical form have the same optimal value under every rule
@@ -774,9 +794,40 @@ pub fn roles(state: &State) -> Option<Roles> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Node, uniform};
+    use crate::game::{Chance, Node, uniform};
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Every opening of a non-medic main character is a relabelling of one of the Hacker's
+    /// (the roll's complications swapped), under both presets: the same canonical class.
+    /// Fails if the swap moved only the characters and not their complication types.
+    #[test]
+    fn openings_of_non_medic_mains_are_the_hackers_with_a_swapped_roll() {
+        use crate::game::Action;
+        use crate::rules::{CLARIFIED, MAIN_TEXT};
+        for rules in [MAIN_TEXT, CLARIFIED] {
+            let opening = |outcome: u32, main: Character| {
+                let mut state = State::new(7);
+                state.apply_outcome(&rules, outcome);
+                state.apply_action(&rules, Action::Main(main));
+                canonical(&state, &rules)
+            };
+            for (outcome, _) in Chance::Complications.outcomes().step_by(7) {
+                for main in NON_MEDIC.into_iter().skip(1) {
+                    let hackers = complications_swapped(outcome, main, Character::Hacker);
+                    assert_eq!(
+                        opening(outcome, main),
+                        opening(hackers, Character::Hacker),
+                        "{rules}: roll {outcome}, main {main:?}"
+                    );
+                    assert_eq!(
+                        complications_swapped(hackers, main, Character::Hacker),
+                        outcome
+                    );
+                }
+            }
+        }
+    }
 
     /// A random phase-1 position: main, up to three recruits with random health, random
     /// complications, and a recruitment step (choosing, or a check under way).

@@ -12,7 +12,7 @@ pub use character::{Character, Health, Healths, Members, Team};
 pub use dice::{HighestOf, MAX_DICE, uniform};
 pub use node::{
     Action, Actions, COMPLICATION_OUTCOMES, Chance, Decision, LossCause, MAX_ACTIONS, Node,
-    Outcome, Streams,
+    Outcome, Streams, complications_roll, complications_rolled,
 };
 pub use state::{
     Aid, MAX_STEALTH, MAX_TEAM, Phase, RUN_CHALLENGES, Script, State, Step, TOUGH_CHALLENGES,

@@ -11,6 +11,26 @@ use super::state::MAX_TEAM;
 /// Every complication roll at once: six d6, one per character (R6).
 pub const COMPLICATION_OUTCOMES: u32 = 6 * 6 * 6 * 6 * 6 * 6;
 
+/// R6: the complication of each character (by index) that complication roll `outcome` gives:
+/// character `i` gets `(outcome / 6^i) % 6`.
+pub fn complications_rolled(outcome: u32) -> [Character; 6] {
+    let mut rest = outcome;
+    [0; 6].map(|_| {
+        let c = Character::from_index((rest % 6) as usize);
+        rest /= 6;
+        c
+    })
+}
+
+/// The complication roll that gives each character (by index) `complications`: the inverse of
+/// [`complications_rolled`].
+pub fn complications_roll(complications: [Character; 6]) -> u32 {
+    complications
+        .iter()
+        .rev()
+        .fold(0, |roll, c| roll * 6 + c.index() as u32)
+}
+
 /// The random event a chance point waits for. Outcomes are small integers; [`Chance::outcomes`]
 /// lists them with their exact probabilities and [`Chance::sample`] draws one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -289,6 +309,17 @@ pub enum Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_complication_roll_gives_character_i_its_ith_base_6_digit_and_back() {
+        for (outcome, _) in Chance::Complications.outcomes() {
+            let rolled = complications_rolled(outcome);
+            for (i, c) in rolled.iter().enumerate() {
+                assert_eq!(c.index() as u32, outcome / 6u32.pow(i as u32) % 6);
+            }
+            assert_eq!(complications_roll(rolled), outcome);
+        }
+    }
 
     #[test]
     fn chance_outcomes_sum_to_one() {

@@ -19,7 +19,7 @@ use std::ops::ControlFlow::{self, Break, Continue};
 use crate::rules::{FirstAidRecruit, RecruitCount, Rules};
 
 use super::super::character::{Character, Health};
-use super::super::node::{Action, Chance, Decision, LossCause, Outcome};
+use super::super::node::{Action, Chance, Decision, LossCause, Outcome, complications_rolled};
 use super::{Aid, Phase, State, Step};
 
 /// Whoever answers the points of a game as [`State::resume`] plays it.
@@ -219,11 +219,8 @@ impl State {
             match self.step {
                 Step::Complications => {
                     // R6: one d6 per character.
-                    let mut rest = self.draw(s, Step::Complications, Chance::Complications)?;
-                    for slot in &mut self.complications {
-                        *slot = Some(Character::from_index((rest % 6) as usize));
-                        rest /= 6;
-                    }
+                    let roll = self.draw(s, Step::Complications, Chance::Complications)?;
+                    self.complications = complications_rolled(roll).map(Some);
                     self.step = Step::ChooseMain;
                 }
                 Step::ChooseMain => {
