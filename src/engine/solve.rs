@@ -455,12 +455,22 @@ fn solve_parts<R: Send>(
         return (Ok(Vec::new()), beside());
     };
     let shared = figures.then(EntryFigures::default);
-    if let Err(halt) = solve_layers(solver, highest, budget, shared.as_ref()) {
+    let run_and_finale = RunAndFinale::new(solver, highest, budget, shared.as_ref());
+    if let Err(halt) = run_and_finale.finale() {
         return (Err(halt), beside());
     }
-    return_freed_memory();
-    let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
-    let (solved, beside) = phase_one(solver, &rolls, stealths, budget, shared.as_ref(), beside);
+    // The finale's parts keep every thread busy; `beside` runs on one from here on, beside
+    // the run's parts (a few small ones) and phase 1 (two unequal ones, the Medic's short).
+    let (solved, beside) = rayon::join(
+        || {
+            run_and_finale.run()?;
+            drop(run_and_finale);
+            return_freed_memory();
+            let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
+            phase_one(solver, &rolls, stealths, budget, shared.as_ref())
+        },
+        beside,
+    );
     let solved = solved.map(|solved| {
         stealths
             .iter()
@@ -541,14 +551,13 @@ struct PhaseOne {
 /// for the whole game), so they are two parts, solved side by side. The places of the 46 656
 /// rolls × 6 main characters — canonical forms, the costliest step — are found in parallel,
 /// for each stealth class asked for; most share a class, compiled once.
-fn phase_one<R: Send>(
+fn phase_one(
     solver: &Solver,
     rolls: &[(u32, f64)],
     stealths: &[u8],
     budget: &Budget<'_>,
     shared: Option<&EntryFigures>,
-    beside: impl FnOnce() -> R + Send,
-) -> (Result<Solved, Halt>, R) {
+) -> Result<Solved, Halt> {
     let rules = *solver.rules();
     let highest = stealths.iter().copied().max().unwrap_or(0);
     // The stealth each class is compiled at, if a stealth of the class is asked for.
@@ -629,14 +638,10 @@ fn phase_one<R: Send>(
             layers,
         })
     };
-    // The larger part (the non-medic mains, all relabellings of each other) here; the
-    // Medic's, then `beside`, on another thread.
+    // The larger part (the non-medic mains, all relabellings of each other) first.
     let [medic, others] = canon::MAIN_KINDS;
-    let (others, (medic, beside)) = rayon::join(|| part(others), || (part(medic), beside()));
-    let parts = match (medic, others) {
-        (Ok(medic), Ok(others)) => vec![medic, others],
-        (Err(halt), _) | (_, Err(halt)) => return (Err(halt), beside),
-    };
+    let (others, medic) = rayon::join(|| part(others), || part(medic));
+    let parts = vec![medic?, others?];
     // Where each main character's openings are: (part, position among its mains).
     let mut of_main = [(0, 0); 6];
     for (k, part) in parts.iter().enumerate() {
@@ -680,72 +685,98 @@ fn phase_one<R: Send>(
             (solution, figures)
         })
         .collect();
-    (Ok(solved), beside)
+    Ok(solved)
 }
 
-/// Fills the tables of the finale, then of the run, for every team and every stealth up to
-/// `highest`, before phase 1 is solved — backwards by layers, in parallel ([`Part`]).
+/// The tables of the finale and of the run, for every team and every stealth up to
+/// `highest`, filled before phase 1 is solved — backwards by layers, in parallel ([`Part`]).
 ///
 /// Most of a solve is there (at stealth 10, 85 % of the positions), and every complication
 /// roll reaches nearly all of it. The work is split where positions cannot meet: teams of
 /// different shapes ([`canon::team_shapes`]) and, in the finale, different finale characters
 /// never lead to each other's positions. The run then finds its finale solved, and phase 1
 /// its run.
-fn solve_layers(
-    solver: &Solver,
+struct RunAndFinale<'a> {
+    solver: &'a Solver,
     highest: u8,
-    budget: &Budget<'_>,
-    shared: Option<&EntryFigures>,
-) -> Result<(), Halt> {
-    // What a finished part built in, for the next one.
-    let spares = Spares::default();
-    let part = || {
-        let part = Part::new(solver, budget, highest).with_spares(&spares);
-        match shared {
-            Some(shared) => part.with_figures(Figures::new(solver, shared)),
+    budget: &'a Budget<'a>,
+    shared: Option<&'a EntryFigures>,
+    /// What a finished part built in, for the next one.
+    spares: Spares,
+    shapes: Vec<Vec<Character>>,
+}
+
+impl<'a> RunAndFinale<'a> {
+    fn new(
+        solver: &'a Solver,
+        highest: u8,
+        budget: &'a Budget<'a>,
+        shared: Option<&'a EntryFigures>,
+    ) -> Self {
+        RunAndFinale {
+            solver,
+            highest,
+            budget,
+            shared,
+            spares: Spares::default(),
+            shapes: canon::team_shapes(solver.rules()),
+        }
+    }
+
+    fn part(&self) -> Part<'_> {
+        let part = Part::new(self.solver, self.budget, self.highest).with_spares(&self.spares);
+        match self.shared {
+            Some(shared) => part.with_figures(Figures::new(self.solver, shared)),
             None => part,
         }
-    };
-    let rules = *solver.rules();
-    let shapes = canon::team_shapes(&rules);
-    // Larger teams first: the longest tasks start first, the short ones fill in. One finale
-    // character of each role: the others' parts would hold the same places.
-    let mut finales: Vec<(&[Character], Character)> = shapes
-        .iter()
-        .flat_map(|team| {
-            canon::finale_roles(team)
-                .into_iter()
-                .map(move |finale| (team.as_slice(), finale))
-        })
-        .collect();
-    finales.sort_by_key(|(team, _)| std::cmp::Reverse(team.len()));
-    // R14 variant: a substitute moves play to another finale character's positions, so the
-    // finale characters of a team are one part.
-    let substitute = rules.finale_substitute;
-    finales.retain(|(team, finale)| !substitute || *finale == team[0]);
-    largest_first(&finales, |&(team, finale)| {
-        let finales: &[Character] = if substitute { team } else { &[finale] };
-        // Every health of the team: the part's entries, before stealth is set.
-        let entries: Vec<State> = finales
+    }
+
+    /// Fills the finale's tables.
+    fn finale(&self) -> Result<(), Halt> {
+        // Larger teams first: the longest tasks start first, the short ones fill in. One
+        // finale character of each role: the others' parts would hold the same places.
+        let mut finales: Vec<(&[Character], Character)> = self
+            .shapes
             .iter()
-            .flat_map(|&finale| {
-                canon::team_healths(team, 0).map(move |state| {
-                    state
-                        .with_finale(finale)
-                        .at(Step::SideTypes { tough: 0 }, Aid::None)
-                })
+            .flat_map(|team| {
+                canon::finale_roles(team)
+                    .into_iter()
+                    .map(move |finale| (team.as_slice(), finale))
             })
             .collect();
-        part().fill(&entries)
-    })?;
-    let mut teams: Vec<&[Character]> = shapes.iter().map(Vec::as_slice).collect();
-    teams.sort_by_key(|team| std::cmp::Reverse(team.len()));
-    largest_first(&teams, |&team| {
-        let entries: Vec<State> = canon::team_healths(team, 0)
-            .map(|state| state.at(Step::RunType { challenge: 0 }, Aid::None))
-            .collect();
-        part().fill(&entries)
-    })
+        finales.sort_by_key(|(team, _)| std::cmp::Reverse(team.len()));
+        // R14 variant: a substitute moves play to another finale character's positions, so
+        // the finale characters of a team are one part.
+        let substitute = self.solver.rules().finale_substitute;
+        finales.retain(|(team, finale)| !substitute || *finale == team[0]);
+        largest_first(&finales, |&(team, finale)| {
+            let finales: &[Character] = if substitute { team } else { &[finale] };
+            // Every health of the team: the part's entries, before stealth is set.
+            let entries: Vec<State> = finales
+                .iter()
+                .flat_map(|&finale| {
+                    canon::team_healths(team, 0).map(move |state| {
+                        state
+                            .with_finale(finale)
+                            .at(Step::SideTypes { tough: 0 }, Aid::None)
+                    })
+                })
+                .collect();
+            self.part().fill(&entries)
+        })
+    }
+
+    /// Fills the run's tables, once the finale's are.
+    fn run(&self) -> Result<(), Halt> {
+        let mut teams: Vec<&[Character]> = self.shapes.iter().map(Vec::as_slice).collect();
+        teams.sort_by_key(|team| std::cmp::Reverse(team.len()));
+        largest_first(&teams, |&team| {
+            let entries: Vec<State> = canon::team_healths(team, 0)
+                .map(|state| state.at(Step::RunType { challenge: 0 }, Aid::None))
+                .collect();
+            self.part().fill(&entries)
+        })
+    }
 }
 
 /// Runs `work` on every item, each taken by the next free thread in the order given (the
