@@ -641,7 +641,7 @@ fn phase_one(
     // The larger part (the non-medic mains, all relabellings of each other) first.
     let [medic, others] = canon::MAIN_KINDS;
     let (others, medic) = rayon::join(|| part(others), || part(medic));
-    let parts = vec![medic?, others?];
+    let parts = [medic?, others?];
     // Where each main character's openings are: (part, position among its mains).
     let mut of_main = [(0, 0); 6];
     for (k, part) in parts.iter().enumerate() {
