@@ -455,20 +455,21 @@ fn solve_parts<R: Send>(
         return (Ok(Vec::new()), beside());
     };
     let shared = figures.then(EntryFigures::default);
-    let run_and_finale = RunAndFinale::new(solver, highest, budget, shared.as_ref());
+    let mut run_and_finale = RunAndFinale::new(solver, highest, budget, shared.as_ref());
     if let Err(halt) = run_and_finale.finale() {
         return (Err(halt), beside());
     }
-    // The finale's parts keep every thread busy; `beside` runs on one from here on, beside
-    // the run's parts (a few small ones) and phase 1 (two unequal ones, the Medic's short).
-    let (solved, beside) = rayon::join(
-        || {
-            run_and_finale.run()?;
-            drop(run_and_finale);
-            return_freed_memory();
-            let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
-            phase_one(solver, &rolls, stealths, budget, shared.as_ref())
-        },
+    // The finale's largest buffers are not needed again.
+    run_and_finale.spares = Spares::default();
+    return_freed_memory();
+    let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
+    let (solved, beside) = phase_one(
+        solver,
+        &rolls,
+        stealths,
+        budget,
+        shared.as_ref(),
+        |mains| run_and_finale.run(mains),
         beside,
     );
     let solved = solved.map(|solved| {
@@ -551,13 +552,15 @@ struct PhaseOne {
 /// for the whole game), so they are two parts, solved side by side. The places of the 46 656
 /// rolls × 6 main characters — canonical forms, the costliest step — are found in parallel,
 /// for each stealth class asked for; most share a class, compiled once.
-fn phase_one(
+fn phase_one<R: Send>(
     solver: &Solver,
     rolls: &[(u32, f64)],
     stealths: &[u8],
     budget: &Budget<'_>,
     shared: Option<&EntryFigures>,
-) -> Result<Solved, Halt> {
+    run: impl Fn(&[Character]) -> Result<(), Halt> + Sync,
+    beside: impl FnOnce() -> R + Send,
+) -> (Result<Solved, Halt>, R) {
     let rules = *solver.rules();
     let highest = stealths.iter().copied().max().unwrap_or(0);
     // The stealth each class is compiled at, if a stealth of the class is asked for.
@@ -565,6 +568,8 @@ fn phase_one(
         .filter(|&c| stealths.iter().any(|&s| class_of(&rules, s) == c))
         .collect();
     let part = |mains: &'static [Character]| -> Result<PhaseOne, Halt> {
+        // The run of the teams these main characters lead, first.
+        run(mains)?;
         let mut part = Part::new(solver, budget, highest);
         if let Some(shared) = shared {
             part = part.with_figures(Figures::new(solver, shared));
@@ -638,10 +643,20 @@ fn phase_one(
             layers,
         })
     };
-    // The larger part (the non-medic mains, all relabellings of each other) first.
+    // The larger part (the non-medic mains, all relabellings of each other, and their teams'
+    // run) on this thread; `beside`, then the Medic's, on another: the two sides about equal.
     let [medic, others] = canon::MAIN_KINDS;
-    let (others, medic) = rayon::join(|| part(others), || part(medic));
-    let parts = [medic?, others?];
+    let (others, (medic, beside)) = rayon::join(
+        || part(others),
+        || {
+            let beside = beside();
+            (part(medic), beside)
+        },
+    );
+    let parts = match (medic, others) {
+        (Ok(medic), Ok(others)) => [medic, others],
+        (Err(halt), _) | (_, Err(halt)) => return (Err(halt), beside),
+    };
     // Where each main character's openings are: (part, position among its mains).
     let mut of_main = [(0, 0); 6];
     for (k, part) in parts.iter().enumerate() {
@@ -685,7 +700,7 @@ fn phase_one(
             (solution, figures)
         })
         .collect();
-    Ok(solved)
+    (Ok(solved), beside)
 }
 
 /// The tables of the finale and of the run, for every team and every stealth up to
@@ -766,9 +781,14 @@ impl<'a> RunAndFinale<'a> {
         })
     }
 
-    /// Fills the run's tables, once the finale's are.
-    fn run(&self) -> Result<(), Halt> {
-        let mut teams: Vec<&[Character]> = self.shapes.iter().map(Vec::as_slice).collect();
+    /// Fills the run's tables of the teams one of `mains` leads, once the finale's are.
+    fn run(&self, mains: &[Character]) -> Result<(), Halt> {
+        let mut teams: Vec<&[Character]> = self
+            .shapes
+            .iter()
+            .filter(|team| mains.contains(&team[0]))
+            .map(Vec::as_slice)
+            .collect();
         teams.sort_by_key(|team| std::cmp::Reverse(team.len()));
         largest_first(&teams, |&team| {
             let entries: Vec<State> = canon::team_healths(team, 0)
