@@ -1,7 +1,7 @@
 //! The exact engines at the sizes the README quotes: the exact expectation of every bundled
 //! strategy and of `random` at stealth 8, 10, 12 (one memo shared by the stealths, as
 //! `raven exact` does), and the optimal solve at stealth 10, at 8, 10, 12 and at 0..=30, with
-//! and without the optimal policy's figures.
+//! and without the optimal policy's figures, and as `raven solve --strategy reference` runs it.
 //!
 //! Some of these take seconds per iteration; criterion's minimum of 10 samples makes the
 //! whole file take several minutes. Run one with a filter, e.g.
@@ -10,7 +10,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use raven::engine::{Budget, Solver, exact, solve, solve_with_figures};
+use raven::engine::solve::solve_with_figures_beside;
+use raven::engine::{Budget, Keep, Solver, exact, exact_within, solve, solve_with_figures};
 use raven::rules::MAIN_TEXT;
 use raven::strategy::{BUNDLED, RandomStrategy, ReferenceStrategy, Strategy, resolve};
 
@@ -54,13 +55,36 @@ fn bench_solve(c: &mut Criterion) {
                 black_box(solve(&solver, stealths))
             })
         });
-        // What `raven solve` computes: the values and the optimal policy's figures.
+        // The values and the optimal policy's figures, in a table that keeps every position.
         group.bench_function(format!("stealth {name} with figures"), |b| {
             b.iter(|| {
                 let solver = Solver::new(MAIN_TEXT);
                 black_box(solve_with_figures(&solver, stealths, &Budget::UNLIMITED))
             })
         });
+        // What `raven solve --strategy reference` computes: the same in a table that keeps
+        // only its entries, and the reference's exact figures beside the solve.
+        group.bench_function(
+            format!("stealth {name} as raven solve --strategy reference"),
+            |b| {
+                b.iter(|| {
+                    let solver = Solver::keeping(MAIN_TEXT, Keep::Entries);
+                    black_box(solve_with_figures_beside(
+                        &solver,
+                        stealths,
+                        &Budget::UNLIMITED,
+                        || {
+                            exact_within(
+                                &MAIN_TEXT,
+                                &ReferenceStrategy,
+                                stealths,
+                                Budget::UNLIMITED,
+                            )
+                        },
+                    ))
+                })
+            },
+        );
     }
     group.finish();
 }
