@@ -88,8 +88,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let budget = args.exact.budget(&cancel);
     // Both engines poll the flag: a signal lets them unwind and remove the reserved file.
     let polled = interrupt::polled();
-    // The strategies' evaluations fill the thread phase 1 leaves idle: the solve's run and
-    // finale parts, before it, use every thread.
+    // The strategies' evaluations run on one thread once the finale's parts, which use every
+    // thread, are done (`solve_with_figures_beside`).
     let (optimal_play, exact_runs) = pool.install(|| {
         solve_and_explain(
             rules,
@@ -109,6 +109,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         )
     });
     let optimal_play = raise_on_error(&failed, optimal_play);
+    // None: the solve stopped before the evaluations began; its error is reported below.
+    let exact_runs = exact_runs.unwrap_or_default();
     progress.finish();
     drop(polled);
     // The cause first: a job over budget stops its siblings, which then say "cancelled".
@@ -239,7 +241,8 @@ fn raise_on_error<T>(failed: &AtomicBool, result: Result<T, Halt>) -> Result<T, 
 
 /// Solves, explains the openings if asked, and evaluates the optimal policy's figures (its
 /// win probability must reproduce the solved value; checked by the caller); and runs
-/// `beside` beside the solve's last stretch ([`solve_with_figures_beside`]).
+/// `beside` beside the solve ([`solve_with_figures_beside`]; `None` if the solve stopped
+/// first).
 fn solve_and_explain<R: Send>(
     rules: Rules,
     stealths: &[u8],
@@ -247,7 +250,7 @@ fn solve_and_explain<R: Send>(
     budget: Budget<'_>,
     started: Instant,
     beside: impl FnOnce() -> R + Send,
-) -> (Result<OptimalPlay, Halt>, R) {
+) -> (Result<OptimalPlay, Halt>, Option<R>) {
     // The openings are read from the table afterwards; without them, only the values.
     let solver = Solver::keeping(
         rules,

@@ -414,16 +414,17 @@ pub fn solve_with_figures(
     solve_with_figures_beside(solver, stealths, budget, || ()).0
 }
 
-/// [`solve_with_figures`], and `beside` run on the pool beside the solve's last stretch,
-/// phase 1: its two parts (the Medic as main character, and the others) are unequal, and
-/// leave a thread idle most of the time, which `beside` fills; the run and finale parts
-/// before it use every thread.
+/// [`solve_with_figures`], and `beside` run on the pool beside the solve once the finale's
+/// parts (which use every thread) are done: on one thread, before the run and phase 1 of the
+/// games with a Medic main character, while the other thread solves the (larger) run and
+/// phase 1 of the others. `None` for `beside` if the solve stopped (over budget, cancelled)
+/// before it began.
 pub fn solve_with_figures_beside<R: Send>(
     solver: &Solver,
     stealths: &[u8],
     budget: &Budget<'_>,
     beside: impl FnOnce() -> R + Send,
-) -> (Result<Vec<(Solution, Expectation)>, Halt>, R) {
+) -> (Result<WithFigures, Halt>, Option<R>) {
     let (solved, beside) = solve_parts(solver, stealths, budget, true, beside);
     let solved = solved.map(|solved| {
         solved
@@ -439,25 +440,28 @@ pub fn solve_with_figures_beside<R: Send>(
     (solved, beside)
 }
 
+/// Per stealth, its solution and the optimal policy's figures.
+pub type WithFigures = Vec<(Solution, Expectation)>;
+
 /// Per stealth, its solution and, if asked for, the optimal policy's figures.
 type Solved = Vec<(Solution, Option<Expectation>)>;
 
 /// The solutions at `stealths` in the order given, with the policy's figures if `figures`;
-/// and `beside`, run beside phase 1 (or alone if the solve stops before it).
+/// and `beside` ([`solve_with_figures_beside`]), `None` if the solve stopped before it began.
 fn solve_parts<R: Send>(
     solver: &Solver,
     stealths: &[u8],
     budget: &Budget<'_>,
     figures: bool,
     beside: impl FnOnce() -> R + Send,
-) -> (Result<Solved, Halt>, R) {
+) -> (Result<Solved, Halt>, Option<R>) {
     let Some(&highest) = stealths.iter().max() else {
-        return (Ok(Vec::new()), beside());
+        return (Ok(Vec::new()), Some(beside()));
     };
     let shared = figures.then(EntryFigures::default);
     let mut run_and_finale = RunAndFinale::new(solver, highest, budget, shared.as_ref());
     if let Err(halt) = run_and_finale.finale() {
-        return (Err(halt), beside());
+        return (Err(halt), None);
     }
     // The finale's largest buffers are not needed again.
     run_and_finale.spares = Spares::default();
@@ -485,7 +489,7 @@ fn solve_parts<R: Send>(
             })
             .collect()
     });
-    (solved, beside)
+    (solved, Some(beside))
 }
 
 /// Hands the memory freed so far back to the operating system. The run and finale parts
