@@ -15,6 +15,8 @@
 //!
 //! **Ties** between options of equal value go to the first in [`State::actions`] order.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -61,7 +63,7 @@ pub enum Keep {
 
 /// A count of positions solved and not kept, shared by the threads of a solve.
 #[derive(Debug, Default)]
-struct Unkept(std::sync::atomic::AtomicUsize);
+struct Unkept(AtomicUsize);
 
 impl Clone for Unkept {
     fn clone(&self) -> Self {
@@ -71,7 +73,7 @@ impl Clone for Unkept {
 
 impl Unkept {
     fn get(&self) -> usize {
-        self.0.load(std::sync::atomic::Ordering::Relaxed)
+        self.0.load(Ordering::Relaxed)
     }
 }
 
@@ -99,9 +101,7 @@ impl Solver {
 
     /// Counts `n` positions solved and not kept.
     pub(super) fn not_kept(&self, n: usize) {
-        self.unkept
-            .0
-            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        self.unkept.0.fetch_add(n, Ordering::Relaxed);
     }
 
     /// The rules the table is for.
@@ -553,9 +553,12 @@ struct PhaseOne {
 /// the run is solved; the solutions (and figures, with `shared`) at `stealths`.
 ///
 /// Games with a Medic main character and with any other never meet (the main character is
-/// for the whole game), so they are two parts, solved side by side. The places of the 46 656
-/// rolls × 6 main characters — canonical forms, the costliest step — are found in parallel,
-/// for each stealth class asked for; most share a class, compiled once.
+/// for the whole game), so they are two parts, solved side by side, each after `run` has
+/// filled the run of the teams its main characters lead; `beside` runs before the Medic's
+/// (the smaller). The places of the 46 656 rolls — canonical forms, the costliest step — are
+/// found in parallel for one main character of a part, for each stealth class asked for
+/// (another's are the first's after a swapped roll, [`canon::complications_swapped`]); most
+/// share a class, compiled once.
 fn phase_one<R: Send>(
     solver: &Solver,
     rolls: &[(u32, f64)],
@@ -811,7 +814,7 @@ fn largest_first<T: Sync>(
     items: &[T],
     work: impl Fn(&T) -> Result<(), Halt> + Sync,
 ) -> Result<(), Halt> {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::atomic::AtomicBool;
     let next = AtomicUsize::new(0);
     // A part that stops (over the budget, cancelled) stops the others at their next part.
     let stopped = AtomicBool::new(false);
