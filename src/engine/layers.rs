@@ -212,7 +212,7 @@ pub(super) struct Spares(Mutex<Vec<Buffers>>);
 struct Buffers {
     ops: Vec<Vec<Op>>,
     compiled: Vec<Vec<Compiled>>,
-    ids: Vec<Vec<u32>>,
+    orders: Vec<Vec<u32>>,
     values: Vec<Vec<f64>>,
     figures: Vec<Vec<Expectation>>,
 }
@@ -254,7 +254,7 @@ impl Buffers {
         self.compiled.push(compiled);
         let mut order = std::mem::take(&mut program.order);
         order.clear();
-        self.ids.push(order);
+        self.orders.push(order);
     }
 
     /// Keeps a layer's buffers, emptied.
@@ -390,7 +390,7 @@ impl<'s> Part<'s> {
         for program in &mut self.programs {
             program.ops = buffers.ops();
             program.compiled = buffers.compiled.pop().unwrap_or_default();
-            program.order = buffers.ids.pop().unwrap_or_default();
+            program.order = buffers.orders.pop().unwrap_or_default();
         }
         self.buffers = buffers;
         self.spares = Some(spares);
@@ -603,12 +603,22 @@ impl<'s> Part<'s> {
         };
         for class in 0..CLASSES {
             let stealths = self.class_stealths(class);
-            if !stealths.is_empty() {
-                let spare = self.buffers.ops();
-                let mut left = self.programs[class].lay_out_in_order(spare);
-                left.clear();
-                self.buffers.ops.push(left);
+            if stealths.is_empty() {
+                continue;
             }
+            let spare = self.buffers.ops();
+            let mut left = self.programs[class].lay_out_in_order(spare);
+            left.clear();
+            self.buffers.ops.push(left);
+            // With `Keep::Entries`, the positions the table keeps: those other parts read,
+            // this part's entries.
+            let kept = (self.solver.keep() == Keep::Entries).then(|| {
+                let mut kept = vec![false; self.programs[class].compiled.len()];
+                for &id in &self.entries[class] {
+                    kept[id as usize] = true;
+                }
+                kept
+            });
             for (k, &stealth) in stealths.iter().enumerate() {
                 std::mem::swap(&mut layers.below, &mut layers.here);
                 std::mem::swap(&mut layers.figures_below, &mut layers.figures_here);
@@ -623,7 +633,7 @@ impl<'s> Part<'s> {
                     layers.figures_here.clear();
                     layers.figures_here.resize(n, Expectation::default());
                 }
-                self.replay_layer(class, stealth, &mut layers)?;
+                self.replay_layer(class, stealth, &mut layers, kept.as_deref())?;
                 if let Some(figures) = &self.figures {
                     for &id in &self.entries[class] {
                         let place = self.programs[class].compiled[id as usize].place;
@@ -639,8 +649,14 @@ impl<'s> Part<'s> {
     }
 
     /// Computes one layer: every position of `class`'s program at `stealth`, stored in the
-    /// table if the solver keeps it ([`Keep`]).
-    fn replay_layer(&mut self, class: usize, stealth: u8, layers: &mut Layers) -> Result<(), Halt> {
+    /// table unless `kept` says otherwise (by local id; `None`: every one).
+    fn replay_layer(
+        &mut self,
+        class: usize,
+        stealth: u8,
+        layers: &mut Layers,
+        kept: Option<&[bool]>,
+    ) -> Result<(), Halt> {
         let memo = self.solver.memo();
         let n = self.programs[class].order.len();
         // The budget and the cancel flag, once a layer.
@@ -648,17 +664,6 @@ impl<'s> Part<'s> {
             self.budget.admit(self.solver.states() + n - 1)?;
         }
         self.budget.check_cancel()?;
-        // With `Keep::Entries`, the positions other parts read: this part's entries.
-        let kept = match self.solver.keep() {
-            Keep::Everything => None,
-            Keep::Entries => {
-                let mut kept = vec![false; self.programs[class].compiled.len()];
-                for &id in &self.entries[class] {
-                    kept[id as usize] = true;
-                }
-                Some(kept)
-            }
-        };
         let (mut stored, mut dropped) = (0, 0);
         // With figures: the option each decision of a position chose, by the decision's
         // instruction, from its value to its figures.
@@ -678,7 +683,7 @@ impl<'s> Part<'s> {
             layers.here[id] = match replayed {
                 // Stored without looking first: a value already there (an earlier solve) has
                 // the same bits.
-                Some(v) if kept.as_ref().is_none_or(|kept| kept[id]) => {
+                Some(v) if kept.is_none_or(|kept| kept[id]) => {
                     stored += usize::from(memo.store(entry.place.at_stealth(stealth), v));
                     v
                 }

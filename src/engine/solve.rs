@@ -20,9 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::game::{
-    Action, Aid, COMPLICATION_OUTCOMES, Chance, Character, Node, Outcome, State, Step, canon,
-};
+use crate::game::{Action, Aid, Chance, Character, Node, Outcome, State, Step, canon};
 use crate::report::Expectation;
 use crate::rules::Rules;
 
@@ -570,6 +568,7 @@ fn phase_one<R: Send>(
 ) -> (Result<Solved, Halt>, R) {
     let rules = *solver.rules();
     let highest = stealths.iter().copied().max().unwrap_or(0);
+    debug_assert!(rolls.iter().enumerate().all(|(k, &(o, _))| o as usize == k));
     // The stealth each class is compiled at, if a stealth of the class is asked for.
     let classes: Vec<u8> = (0..=COMPILED_AT)
         .filter(|&c| stealths.iter().any(|&s| class_of(&rules, s) == c))
@@ -589,6 +588,7 @@ fn phase_one<R: Send>(
             // The canonical forms, the costliest step, of the first main character's openings
             // only (in parallel): another's are relabellings of the first's, after the roll
             // with the two characters' complications swapped.
+            // A complication roll's outcome is its index among the rolls.
             let first = mains[0];
             let places: Vec<memo::Place> = rolls
                 .par_iter()
@@ -596,17 +596,13 @@ fn phase_one<R: Send>(
                     memo::place(&after_main(&rules, class, outcome, first), &rules)
                 })
                 .collect();
-            let mut row = vec![0; COMPLICATION_OUTCOMES as usize];
-            for (k, &(outcome, _)) in rolls.iter().enumerate() {
-                row[outcome as usize] = k;
-            }
             let place = |outcome: u32, main: Character| {
                 let outcome = if main == first {
                     outcome
                 } else {
                     canon::complications_swapped(outcome, main, first)
                 };
-                places[row[outcome as usize]]
+                places[outcome as usize]
             };
             // Added in roll order, each main in turn, as met: the first position met of a
             // class is the one compiled.
@@ -711,7 +707,8 @@ fn phase_one<R: Send>(
 }
 
 /// The tables of the finale and of the run, for every team and every stealth up to
-/// `highest`, filled before phase 1 is solved — backwards by layers, in parallel ([`Part`]).
+/// `highest` — backwards by layers, in parallel ([`Part`]): the finale's first, then the run
+/// of the teams of each kind of main character before that kind's phase 1.
 ///
 /// Most of a solve is there (at stealth 10, 85 % of the positions), and every complication
 /// roll reaches nearly all of it. The work is split where positions cannot meet: teams of
