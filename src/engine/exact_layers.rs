@@ -27,17 +27,20 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::game::{Chance, Character, Node, State, canon};
+use crate::game::{Action, Chance, Character, Decision, Node, State, canon};
 use crate::report::Expectation;
 use crate::rules::Rules;
 use crate::strategy::{Choice, Strategy};
 
+use super::decisions::regret_sight;
 use super::exact::{
     Budget, ExactRun, Halt, add_scaled, kept, on_first_side, second_side_type_odds,
     second_side_type_unread, terminal, worth_memoising,
 };
 use super::ids::{Ids, NO_ID};
 use super::key;
+
+pub mod regret;
 
 /// No position (the `same` of an [`Op::Below`] outside the top class).
 const NONE: u32 = u32::MAX;
@@ -66,6 +69,10 @@ enum Op {
     Sum { n: u8 },
     /// The weight of the term that follows: [`Layered::weights`]`[.0]`.
     Weight(u16),
+    /// A decision of the strategy's ([`Decided`]`[.0]`), met where the expression that
+    /// follows is: adds nothing to the figures; the reverse pass ([`regret`]) reports its
+    /// probability of being reached. Compiled only for [`regret::program`].
+    Local(u32),
 }
 
 /// The `w` of an instruction that is not a term of a sum.
@@ -210,6 +217,35 @@ struct Layered<'a, S: ?Sized> {
     /// the top program's reads a point lower then name that position in class 0
     /// (`Op::Below::lower`), and class 1 is never compiled.
     one_from_top: bool,
+    /// For the reverse pass ([`regret::program`]): the strategy's decisions with more than
+    /// one option, each noted by an [`Op::Local`], positions told apart as optimal play's
+    /// values tell them ([`regret_sight`]), and every class's instructions kept. `None`: the
+    /// figures alone.
+    decided: Option<Noted>,
+}
+
+/// The decisions noted for the reverse pass: each position once, however many instructions
+/// note it (a decision compiled into every position it is met from), so that its
+/// probability of being reached is summed over every way in.
+#[derive(Default)]
+struct Noted {
+    list: Vec<Decided>,
+    /// By class and key (stealth cleared), the index in `list`.
+    ids: FxHashMap<(usize, u128), u32>,
+}
+
+/// A decision of the strategy's met by a compiled program ([`Op::Local`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Decided {
+    /// The position at its class's compiled stealth. With `pending`, its second side type is
+    /// a placeholder: neither the rules nor the strategy read it yet.
+    pub state: State,
+    /// The decision point.
+    pub decision: Decision,
+    /// The strategy's answer.
+    pub choice: Choice,
+    /// Whether the second side type is still to be rolled.
+    pub pending: bool,
 }
 
 /// The exact figures of `strategy` from the start of a game at each of `stealths`, in layers,
@@ -220,6 +256,18 @@ pub fn exact<S: Strategy + ?Sized>(
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Option<Result<ExactRun, Halt>> {
+    let (highest, top) = classes(strategy, stealths)?;
+    let mut layered = Layered::new(rules, strategy, budget, top);
+    match layered.run(stealths, highest, top) {
+        // The walk, then.
+        Ok(_) if layered.unexpressible => None,
+        run => Some(run),
+    }
+}
+
+/// The highest of `stealths` and the top class (the lowest stealth from which the rules and
+/// `strategy` play alike), or `None` when the layers do not pay (see [`exact`]).
+fn classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<(u8, u8)> {
     let alike = strategy.stealth_alike_from()?;
     let highest = stealths.iter().copied().max()?;
     // The lowest stealth of the class that plays and answers alike from there up. Each class
@@ -229,30 +277,31 @@ pub fn exact<S: Strategy + ?Sized>(
     // gains: `exact --stealth 8,10,12` 6.7 s walked, 4.4 s in layers (more memory: 554 MB
     // against 392 MB).
     let top = alike.max(canon::ALIKE_FROM_STEALTH);
-    if highest < top + 2 {
-        return None;
-    }
-    let mut layered = Layered {
-        rules,
-        strategy,
-        budget,
-        programs: (0..=top).map(|_| Program::default()).collect(),
-        ends: Vec::new(),
-        end_ids: FxHashMap::default(),
-        weights: Vec::new(),
-        weight_ids: FxHashMap::default(),
-        compiled: 0,
-        spare_leaves: Vec::new(),
-        spare_terms: Vec::new(),
-        unexpressible: false,
-        one_from_top: top == canon::ALIKE_FROM_STEALTH
-            && alike < top
-            && canon::stealth_one_plays_like_two(rules),
-    };
-    match layered.run(stealths, highest, top) {
-        // The walk, then.
-        Ok(_) if layered.unexpressible => None,
-        run => Some(run),
+    (highest >= top + 2).then_some((highest, top))
+}
+
+impl<'a, S: Strategy + ?Sized> Layered<'a, S> {
+    /// Nothing compiled yet: classes 0 to `top`.
+    fn new(rules: &'a Rules, strategy: &'a S, budget: &'a Budget<'a>, top: u8) -> Self {
+        let alike = strategy.stealth_alike_from().unwrap_or(top);
+        Layered {
+            rules,
+            strategy,
+            budget,
+            programs: (0..=top).map(|_| Program::default()).collect(),
+            ends: Vec::new(),
+            end_ids: FxHashMap::default(),
+            weights: Vec::new(),
+            weight_ids: FxHashMap::default(),
+            compiled: 0,
+            spare_leaves: Vec::new(),
+            spare_terms: Vec::new(),
+            unexpressible: false,
+            one_from_top: top == canon::ALIKE_FROM_STEALTH
+                && alike < top
+                && canon::stealth_one_plays_like_two(rules),
+            decided: None,
+        }
     }
 }
 
@@ -261,24 +310,8 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
     /// at each of `stealths`.
     fn run(&mut self, stealths: &[u8], highest: u8, top: u8) -> Result<ExactRun, Halt> {
         let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
-        // The stealths the top program is replayed at: from 1 when class 1 is not compiled
-        // (`one_from_top`), else above the top class (evaluated as it is compiled).
-        let replayed_from = if self.one_from_top { 1 } else { top + 1 };
-        // The games after each complication roll, at each compiled class's stealth: the
-        // roots, compiled like any position.
-        let mut roots = vec![Vec::new(); usize::from(top) + 1];
-        // A class below the replayed stealths needs its roots only if its stealth is asked
-        // for: the classes above compile what they read of it.
-        let asked = |c: u8| c == top || (c < replayed_from && stealths.contains(&c));
-        for class in (0..=top).filter(|&c| asked(c)) {
-            let ids = &mut roots[usize::from(class)];
-            ids.reserve(rolls.len());
-            for &(outcome, _) in &rolls {
-                let mut state = State::new(class);
-                state.apply_outcome(self.rules, outcome);
-                ids.push(self.visit(&state, false)?);
-            }
-        }
+        let replayed_from = self.replayed_from(top);
+        let roots = self.compile_roots(stealths, top)?;
         if self.unexpressible {
             return Ok(ExactRun {
                 expectations: Vec::new(),
@@ -388,6 +421,31 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         })
     }
 
+    /// The stealths the top program is replayed at: from 1 when class 1 is not compiled
+    /// (`one_from_top`), else above the top class (evaluated as it is compiled).
+    fn replayed_from(&self, top: u8) -> u8 {
+        if self.one_from_top { 1 } else { top + 1 }
+    }
+
+    /// Compiles the games after each complication roll (in [`Chance::outcomes`] order), at
+    /// each compiled class's stealth that is asked for: the roots, by class, local ids.
+    fn compile_roots(&mut self, stealths: &[u8], top: u8) -> Result<Vec<Vec<u32>>, Halt> {
+        let replayed_from = self.replayed_from(top);
+        let mut roots = vec![Vec::new(); usize::from(top) + 1];
+        // A class below the replayed stealths needs its roots only if its stealth is asked
+        // for: the classes above compile what they read of it.
+        let asked = |c: u8| c == top || (c < replayed_from && stealths.contains(&c));
+        for class in (0..=top).filter(|&c| asked(c)) {
+            let ids = &mut roots[usize::from(class)];
+            for (outcome, _) in Chance::Complications.outcomes() {
+                let mut state = State::new(class);
+                state.apply_outcome(self.rules, outcome);
+                ids.push(self.visit(&state, false)?);
+            }
+        }
+        Ok(roots)
+    }
+
     /// The local id of `state` (at its class's compiled stealth) in its class's program,
     /// compiling it and everything it leads to first if need be.
     fn visit(&mut self, state: &State, pending: bool) -> Result<u32, Halt> {
@@ -403,14 +461,16 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         *slot = id;
         self.compiled += 1;
         let top = self.programs.len() - 1;
+        // The reverse pass reads every class's instructions, and no figures.
+        let kept = class == top || self.decided.is_some();
         let program = &mut self.programs[class];
         program.len += 1;
         // Evaluated as it is compiled, but for the top class replayed from stealth 1.
-        let evaluated = !(class == top && self.one_from_top);
+        let evaluated = !(class == top && self.one_from_top) && self.decided.is_none();
         if evaluated {
             program.values.push(Expectation::default());
         }
-        if class == top {
+        if kept {
             program.spans.push((0, 0));
         }
         let start = program.ops.len();
@@ -460,7 +520,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             self.programs[class].values[id as usize] = value;
         }
         let program = &mut self.programs[class];
-        if class == top {
+        if kept {
             program.spans[id as usize] = (start as u32, end as u32);
             program.order.push(id);
         } else {
@@ -471,9 +531,49 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
 
     /// The key of a position as the strategy tells positions apart, stealth cleared.
     fn key(&self, state: &State, pending: bool) -> u128 {
-        let key = key::strategy_key(state, self.strategy.sight(state, self.rules), self.rules)
-            | u128::from(pending) << 127;
+        let mut sight = self.strategy.sight(state, self.rules);
+        if self.decided.is_some() {
+            sight = regret_sight(state, sight, self.rules);
+        }
+        let key = key::strategy_key(state, sight, self.rules) | u128::from(pending) << 127;
         key::strategy_key_with_stealth(key, 0)
+    }
+
+    /// The strategy's answer at `state`, noted for the reverse pass ([`Layered::note`]).
+    fn decide(&mut self, class: usize, state: &State, pending: bool, decision: Decision) -> Choice {
+        let choice = self.strategy.decide(state, self.rules, decision);
+        self.note(class, state, pending, decision, choice);
+        choice
+    }
+
+    /// For the reverse pass, an [`Op::Local`] before the instructions of a decision with
+    /// more than one option.
+    fn note(
+        &mut self,
+        class: usize,
+        state: &State,
+        pending: bool,
+        decision: Decision,
+        choice: Choice,
+    ) {
+        if self.decided.is_none() || state.actions(self.rules).len() < 2 {
+            return;
+        }
+        let key = self.key(state, pending);
+        let Some(noted) = &mut self.decided else {
+            return;
+        };
+        let next = noted.list.len() as u32;
+        let d = *noted.ids.entry((class, key)).or_insert(next);
+        if d == next {
+            noted.list.push(Decided {
+                state: *state,
+                decision,
+                choice,
+                pending,
+            });
+        }
+        self.programs[class].ops.push(Op::Local(d));
     }
 
     /// The instruction for weight `p`.
@@ -555,7 +655,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 }
                 self.push_folded(class, |w| Op::Over { w, end: id });
             }
-            Node::Decision(decision) => match self.strategy.decide(state, rules, decision) {
+            Node::Decision(decision) => match self.decide(class, state, pending, decision) {
                 Choice::Act(action) => {
                     let mut next = *state;
                     next.apply_action(rules, action);
@@ -650,7 +750,10 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 Met::Read => {}
                 Met::Compiled => return self.compile(class, next, pending, root, leaves),
                 // What compiling the decision would do, without asking the strategy again.
-                Met::Forwarded(after) => return self.child(class, &after, pending, root, leaves),
+                Met::Forwarded(after, decision, action) => {
+                    self.note(class, next, pending, decision, Choice::Act(action));
+                    return self.child(class, &after, pending, root, leaves);
+                }
             }
         }
         // A placeholder (keeping its weight), filled in by `visit`.
@@ -681,7 +784,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         next.apply_action(self.rules, action);
         let same_pending = !pending || on_first_side(&next);
         if same_pending && next.outcome().is_none() && self.kept(&next) {
-            Met::Forwarded(next)
+            Met::Forwarded(next, decision, action)
         } else {
             Met::Read
         }
@@ -744,13 +847,16 @@ impl Consts<'_> {
                             *at += 1;
                             (w, layers.below[layers.below_id(lower, same)])
                         }
-                        Op::Sum { .. } => unreachable!("a weight opens a sum's term"),
+                        Op::Sum { .. } | Op::Local(_) => {
+                            unreachable!("a weight opens a sum's term")
+                        }
                     };
                     add_scaled(&mut e, &value, self.weights[usize::from(w)]);
                 }
                 e
             }
             Op::Weight(_) => unreachable!("a weight only opens a term"),
+            Op::Local(_) => self.eval(ops, at, stealth, layers),
         }
     }
 }
@@ -762,7 +868,7 @@ enum Met {
     /// Compiled in place.
     Compiled,
     /// A decision answered with one action, compiled as the position that action leads to.
-    Forwarded(State),
+    Forwarded(State, Decision, Action),
 }
 
 /// A layer's figures by local id so far, and those of the layer below.

@@ -19,7 +19,9 @@ pub mod seed;
 pub mod solve;
 mod successors;
 
-pub use decisions::{ByKind, DecisionKind, Decisions, Terms, decisions, decisions_with};
+pub use decisions::{
+    ByKind, DecisionKind, Decisions, Engine, Terms, decisions, decisions_by, decisions_with,
+};
 pub use exact::{
     BYTES_PER_STATE, Budget, Exact, ExactRun, Figures, Halt, Measure, TooLarge, exact,
     exact_limited, exact_within,

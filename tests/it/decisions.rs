@@ -8,7 +8,9 @@ use rayon::prelude::*;
 
 use raven::engine::OptimalStrategy;
 use raven::engine::decisions::TOP;
-use raven::engine::{Budget, DecisionKind, Decisions, Solver, Terms, decisions, decisions_with};
+use raven::engine::{
+    Budget, DecisionKind, Decisions, Engine, Solver, Terms, decisions, decisions_by, decisions_with,
+};
 use raven::game::{Action, Decision, State};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use raven::strategy::{BUNDLED, Choice, Sight, Strategy, resolve};
@@ -69,12 +71,123 @@ fn decomposition_sums_to_optimal_minus_exact() {
     });
 }
 
-/// [`decisions_with`] every term computed, checked against [`decisions`], which values only
-/// the positions that may make the list: the same figures, the same costliest positions.
+/// The two engines agree: the reverse pass over the strategy's layered program and the walk
+/// give the same regret, arises and matters by kind (1e-9), the layers' parts add up to
+/// optimal − exact, and the layers list positions at least as costly as the walk's. Strategies of both layerings:
+/// the rules' own classes with stealth 1 read from the top program (the bundled strategies
+/// that never read stealth), and one that reads stealth up to 3 and 4 (a class of its own per
+/// stealth below 4, the top one replayed above it); starts in a lower class, at the lowest
+/// stealth of the top program and above it; both presets.
+#[test]
+fn layers_and_walk_agree() {
+    let floors: Box<dyn Strategy> = Box::new(
+        raven::strategy::FileStrategy::parse(
+            "floors",
+            "test",
+            "[recruit]\nstealth_floor = 3\n[side]\nstealth_floor = 4\n",
+        )
+        .expect("a valid strategy"),
+    );
+    let mut cases: Vec<(Rules, Box<dyn Strategy>, Vec<u8>)> = Vec::new();
+    for rules in [MAIN_TEXT, CLARIFIED] {
+        for name in ["reference", "duo", "lone-wolf", "no-first-aid"] {
+            let strategy = resolve(name).expect("a bundled strategy");
+            cases.push((rules, strategy, vec![0, 2, 5]));
+        }
+    }
+    cases.push((MAIN_TEXT, floors, vec![0, 3, 4, 6]));
+    cases.par_iter().for_each(|(rules, strategy, stealths)| {
+        let name = strategy.name();
+        let by = |engine| {
+            decisions_by(
+                rules,
+                strategy.as_ref(),
+                stealths,
+                Budget::UNLIMITED,
+                Terms::Costliest,
+                engine,
+            )
+            .expect("no budget")
+        };
+        let (layers, walk) = rayon::join(|| by(Engine::Layers), || by(Engine::Walk));
+        for (l, w) in layers.iter().zip(&walk) {
+            let at = format!("{name} at {} ({:?})", l.stealth, rules.preset_name());
+            assert_eq!((l.optimal, l.exact), (w.optimal, w.exact), "{at}");
+            assert!(
+                (l.by_kind.total_regret() - (l.optimal - l.exact)).abs() < 1e-9,
+                "{at}: parts {} against optimal − exact {}",
+                l.by_kind.total_regret(),
+                l.optimal - l.exact
+            );
+            for k in DecisionKind::ALL {
+                let i = k as usize;
+                for (what, a, b) in [
+                    ("regret", l.by_kind.regret[i], w.by_kind.regret[i]),
+                    ("arises", l.by_kind.arises[i], w.by_kind.arises[i]),
+                    ("matters", l.by_kind.matters[i], w.by_kind.matters[i]),
+                ] {
+                    assert!((a - b).abs() < 1e-9, "{at}: {k:?} {what} {a} against {b}");
+                }
+            }
+            // The layers gather a position's probability over every way in; the walk lists
+            // a decision compiled into several positions once per way in. So the layers'
+            // list is at least as costly, rank by rank, and lists at least as many.
+            assert!(l.top.len() >= w.top.len(), "{at}");
+            for (a, b) in l.top.iter().zip(&w.top) {
+                assert!(
+                    a.regret() >= b.regret() - 1e-12,
+                    "{at}: {a:?} against {b:?}"
+                );
+            }
+            for c in &l.top {
+                assert!(
+                    c.regret() > 0.0 && c.reach > 0.0 && c.reach <= 1.0 + 1e-12,
+                    "{at}"
+                );
+                assert!(
+                    c.regret() <= l.by_kind.regret[c.kind() as usize] + 1e-12,
+                    "{at}"
+                );
+            }
+            // A position both list (the same up to counters no one reads) costs as much in
+            // the layers as on each of the walk's ways in.
+            for b in &w.top {
+                let same = |a: &&raven::engine::decisions::Costly| {
+                    (a.state.with_counters(0, 0), a.choice)
+                        == (b.state.with_counters(0, 0), b.choice)
+                };
+                if let Some(a) = l.top.iter().find(same) {
+                    assert!(
+                        a.regret() >= b.regret() - 1e-12,
+                        "{at}: {a:?} against {b:?}"
+                    );
+                    assert_eq!(
+                        (a.best_value, a.chosen_value),
+                        (b.best_value, b.chosen_value)
+                    );
+                }
+            }
+        }
+    });
+}
+
+/// The walk with every term computed, checked against the walk valuing only the positions
+/// that may make the list: the same figures, the same costliest positions.
 fn every_term(rules: &Rules, strategy: &dyn Strategy, stealths: &[u8]) -> Vec<Decisions> {
-    let every = decisions_with(rules, strategy, stealths, Budget::UNLIMITED, Terms::Every)
-        .expect("no budget");
-    let listed = decisions(rules, strategy, stealths, Budget::UNLIMITED).expect("no budget");
+    // The walk's forward pass (the layers sum their terms position by position already).
+    let walk = |terms| {
+        decisions_by(
+            rules,
+            strategy,
+            stealths,
+            Budget::UNLIMITED,
+            terms,
+            Engine::Walk,
+        )
+        .expect("no budget")
+    };
+    let every = walk(Terms::Every);
+    let listed = walk(Terms::Costliest);
     for (e, l) in every.iter().zip(&listed) {
         assert_eq!(e.by_kind, l.by_kind);
         assert_eq!(e.top, l.top, "{} at {}", strategy.name(), e.stealth);
