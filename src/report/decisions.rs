@@ -448,7 +448,8 @@ pub fn reading(
             String::new()
         } else {
             format!(
-                " Not covered, for the time their decomposition takes: {} (`raven decisions \
+                " Not covered, for the memory their decomposition takes beside the rest of the \
+                 report: {} (`raven decisions \
                  --strategy NAME`).",
                 left_out
                     .iter()
