@@ -19,8 +19,9 @@
 //!   engine's stealth layers): the strategy's layered program, compiled with every decision
 //!   noted, is run backwards ([`super::exact_layers::regret`]), giving each decision's
 //!   probability of being reached at every stealth. A decision's options are valued once per
-//!   canonical class and stealth, not once per position met ([`Valued`]): ~30 times faster
-//!   than the walk for the bundled strategies at stealth 8, 10 and 12.
+//!   canonical class and stealth, not once per position met ([`Valued`]): 4 to 7 times faster
+//!   than the walk for the bundled strategies at stealth 8, 10 and 12 (131 s to 25 s for the
+//!   eight).
 //! - **the walk** ([`Engine::Walk`]): the exact engine's walk ([`super::exact::Exact`]) with
 //!   the [`Regret`] measure adds the terms up at each decision the strategy makes; the
 //!   positions that cost most need each term on its own, `P_S(reach y)` included, so the
@@ -193,19 +194,12 @@ impl Measure for Regret<'_> {
         let Node::Decision(decision) = state.node(rules) else {
             return Ok(None);
         };
-        if state.actions(rules).len() < 2 {
+        if !has_choice(state, rules) {
             return Ok(None);
         }
-        if !pending {
-            return Ok(Some(
-                Shortfall::of(&self.options(state), decision, choice).by_kind(),
-            ));
-        }
-        // The optimal values read the second side type the strategy does not: its
-        // shortfall is the average over the second type's roll.
+        // A pending second side type's shortfall is the average over its roll.
         let mut local = ByKind::default();
-        for (second, p) in second_side_type_odds() {
-            let rolled = state.with_second_side_type(second);
+        for (rolled, p, _) in valued_at(state, pending) {
             let shortfall = Shortfall::of(&self.options(&rolled), decision, choice);
             Self::add_scaled(&mut local, &shortfall.by_kind(), p);
         }
@@ -219,6 +213,33 @@ impl Measure for Regret<'_> {
             acc.matters[k] += weight * value.matters[k];
         }
     }
+}
+
+/// Whether a decision at `state` is a choice the decomposition counts: more than one legal
+/// option.
+pub(super) fn has_choice(state: &State, rules: &Rules) -> bool {
+    state.actions(rules).len() >= 2
+}
+
+/// Where a decision's options are valued: the position itself, or, when its second side type
+/// is `pending` (read by optimal play's values, not by the strategy), each roll of that type,
+/// with its probability and the type rolled.
+fn valued_at(
+    state: &State,
+    pending: bool,
+) -> impl Iterator<Item = (State, f64, Option<Character>)> + use<> {
+    let state = *state;
+    let own = (!pending).then_some((state, 1.0, None));
+    let rolled = pending.then(|| {
+        second_side_type_odds()
+            .map(move |(second, p)| (state.with_second_side_type(second), p, Some(second)))
+    });
+    own.into_iter().chain(rolled.into_iter().flatten())
+}
+
+/// Whether a decision whose best and worst options are worth `best` and `worst` matters.
+fn matters(best: f64, worst: f64) -> bool {
+    best - worst > MATTERS
 }
 
 /// What the decomposition tells apart of positions a strategy sees with `sight`: what optimal
@@ -294,7 +315,7 @@ impl Shortfall {
         let mut local = ByKind::default();
         local.regret[k] = self.best.1 - self.chosen;
         local.arises[k] = 1.0;
-        local.matters[k] = f64::from(u8::from(self.best.1 - self.worst > MATTERS));
+        local.matters[k] = f64::from(u8::from(matters(self.best.1, self.worst)));
         local
     }
 }
@@ -394,17 +415,11 @@ impl Costliest {
         if self.by_kind.is_none() && met.reach <= self.bar() {
             return;
         }
-        if met.state.actions(rules).len() < 2 {
+        if !has_choice(met.state, rules) {
             return;
         }
-        if met.pending {
-            // The second side type, unread by the strategy, is rolled here for the values.
-            for (second, p) in second_side_type_odds() {
-                let rolled = met.state.with_second_side_type(second);
-                self.add_rolled(solver, &rolled, &met, met.reach * p);
-            }
-        } else {
-            self.add_rolled(solver, met.state, &met, met.reach);
+        for (rolled, p, _) in valued_at(met.state, met.pending) {
+            self.add_rolled(solver, &rolled, &met, met.reach * p);
         }
     }
 
@@ -641,9 +656,8 @@ struct Lost {
 /// values.
 struct Valued<'s> {
     solver: &'s Solver,
-    /// By decision: `1 +` the index of its first part in `parts` and their number (`n << 32`),
-    /// once met; 0 before.
-    of_decided: Vec<u64>,
+    /// By decision, once met: where its parts begin in `parts`, and how many.
+    of_decided: Vec<Option<(u32, u8)>>,
     parts: Vec<Part>,
     class_ids: FxHashMap<u64, u32>,
     representatives: Vec<State>,
@@ -669,7 +683,7 @@ impl<'s> Valued<'s> {
     fn new(solver: &'s Solver, decided: usize) -> Self {
         Valued {
             solver,
-            of_decided: vec![0; decided],
+            of_decided: vec![None; decided],
             parts: Vec::new(),
             class_ids: FxHashMap::default(),
             representatives: Vec::new(),
@@ -682,25 +696,17 @@ impl<'s> Valued<'s> {
     /// The parts of decision `d`: a range of [`Valued::parts`].
     #[inline]
     fn parts(&mut self, d: u32, decided: &Decided) -> std::ops::Range<usize> {
-        let kept = self.of_decided[d as usize];
-        if kept != 0 {
-            let start = (kept as u32 - 1) as usize;
-            return start..start + (kept >> 32) as usize;
+        if let Some((start, n)) = self.of_decided[d as usize] {
+            let start = start as usize;
+            return start..start + usize::from(n);
         }
         let start = self.parts.len();
-        if decided.pending {
-            // The second side type, unread by the strategy, is rolled here for the values.
-            for (second, p) in second_side_type_odds() {
-                let rolled = decided.state.with_second_side_type(second);
-                let part = self.part(&rolled, decided.choice, p, Some(second));
-                self.parts.push(part);
-            }
-        } else {
-            let part = self.part(&decided.state, decided.choice, 1.0, None);
+        for (rolled, p, second) in valued_at(&decided.state, decided.pending) {
+            let part = self.part(&rolled, decided.choice, p, second);
             self.parts.push(part);
         }
-        let n = self.parts.len() - start;
-        self.of_decided[d as usize] = (start as u64 + 1) | (n as u64) << 32;
+        let n = (self.parts.len() - start) as u8;
+        self.of_decided[d as usize] = Some((start as u32, n));
         start..self.parts.len()
     }
 
@@ -753,7 +759,7 @@ impl<'s> Valued<'s> {
         };
         Lost {
             regret: options.best - chosen,
-            matters: options.best - options.worst > MATTERS,
+            matters: matters(options.best, options.worst),
         }
     }
 

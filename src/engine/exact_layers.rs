@@ -32,7 +32,7 @@ use crate::report::Expectation;
 use crate::rules::Rules;
 use crate::strategy::{Choice, Strategy};
 
-use super::decisions::regret_sight;
+use super::decisions::{has_choice, regret_sight};
 use super::exact::{
     Budget, ExactRun, Halt, add_scaled, kept, on_first_side, second_side_type_odds,
     second_side_type_unread, terminal, worth_memoising,
@@ -256,8 +256,12 @@ pub fn exact<S: Strategy + ?Sized>(
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Option<Result<ExactRun, Halt>> {
-    let (highest, top) = classes(strategy, stealths)?;
-    let mut layered = Layered::new(rules, strategy, budget, top);
+    let Classes {
+        highest,
+        top,
+        alike,
+    } = classes(strategy, stealths)?;
+    let mut layered = Layered::new(rules, strategy, budget, top, alike);
     match layered.run(stealths, highest, top) {
         // The walk, then.
         Ok(_) if layered.unexpressible => None,
@@ -265,9 +269,20 @@ pub fn exact<S: Strategy + ?Sized>(
     }
 }
 
-/// The highest of `stealths` and the top class (the lowest stealth from which the rules and
-/// `strategy` play alike), or `None` when the layers do not pay (see [`exact`]).
-fn classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<(u8, u8)> {
+/// How a layered evaluation splits stealths into classes.
+struct Classes {
+    /// The highest stealth asked for.
+    highest: u8,
+    /// The top class: the lowest stealth from which the rules and the strategy play alike.
+    top: u8,
+    /// The lowest stealth from which the strategy answers alike
+    /// ([`Strategy::stealth_alike_from`]).
+    alike: u8,
+}
+
+/// The classes of `strategy`'s layered evaluation at `stealths`, or `None` when the layers do
+/// not pay (see [`exact`]).
+fn classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<Classes> {
     let alike = strategy.stealth_alike_from()?;
     let highest = stealths.iter().copied().max()?;
     // The lowest stealth of the class that plays and answers alike from there up. Each class
@@ -277,13 +292,16 @@ fn classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<(u8, u
     // gains: `exact --stealth 8,10,12` 6.7 s walked, 4.4 s in layers (more memory: 554 MB
     // against 392 MB).
     let top = alike.max(canon::ALIKE_FROM_STEALTH);
-    (highest >= top + 2).then_some((highest, top))
+    (highest >= top + 2).then_some(Classes {
+        highest,
+        top,
+        alike,
+    })
 }
 
 impl<'a, S: Strategy + ?Sized> Layered<'a, S> {
-    /// Nothing compiled yet: classes 0 to `top`.
-    fn new(rules: &'a Rules, strategy: &'a S, budget: &'a Budget<'a>, top: u8) -> Self {
-        let alike = strategy.stealth_alike_from().unwrap_or(top);
+    /// Nothing compiled yet: classes 0 to `top`, the strategy answering alike from `alike`.
+    fn new(rules: &'a Rules, strategy: &'a S, budget: &'a Budget<'a>, top: u8, alike: u8) -> Self {
         Layered {
             rules,
             strategy,
@@ -556,7 +574,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         decision: Decision,
         choice: Choice,
     ) {
-        if self.decided.is_none() || state.actions(self.rules).len() < 2 {
+        if self.decided.is_none() || !has_choice(state, self.rules) {
             return;
         }
         let key = self.key(state, pending);

@@ -20,7 +20,7 @@ use crate::game::Chance;
 use crate::rules::Rules;
 use crate::strategy::Strategy;
 
-use super::{Decided, Layered, NONE, Noted, Op, Program, classes};
+use super::{Classes, Decided, Layered, NONE, Noted, Op, Program, classes};
 
 /// A strategy's compiled positions at every stealth class, its decisions with more than one
 /// option noted, positions told apart as optimal play's values tell them.
@@ -49,8 +49,8 @@ pub fn program<S: Strategy + ?Sized>(
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Option<Result<Compiled, Halt>> {
-    let (_, top) = classes(strategy, stealths)?;
-    let mut layered = Layered::new(rules, strategy, budget, top);
+    let Classes { top, alike, .. } = classes(strategy, stealths)?;
+    let mut layered = Layered::new(rules, strategy, budget, top, alike);
     layered.decided = Some(Noted::default());
     let mut roots = match layered.compile_roots(stealths, top) {
         Ok(roots) => roots,
