@@ -6,21 +6,27 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::engine::decisions::{DecisionKind, MATTERS, decisions};
+use crate::engine::decisions::{DecisionKind, MATTERS, Solved, decisions};
 use crate::error::{Error, Result};
 use crate::report::decisions::{Decomposed, Told, top_text};
 use crate::report::table::{self, Align, Table};
-use crate::strategy::REFERENCE;
+use crate::strategy::{REFERENCE, Strategy};
 
-use super::args::{ExactEngineArgs, RulesArgs, load_strategy, stealth_list};
+use super::args::{ExactEngineArgs, RulesArgs, load_strategies, stealth_list};
 use super::output::Output;
 
 /// Arguments of `raven decisions`.
 #[derive(Args, Debug)]
 pub struct DecisionsArgs {
-    /// Strategy: a built-in name or a strategy file.
-    #[arg(long, default_value = REFERENCE)]
-    pub strategy: String,
+    /// Strategy: a built-in or bundled name, or a strategy file; repeat for several (one
+    /// solve serves them all, and as many are decomposed at once as there are threads).
+    #[arg(
+        long = "strategy",
+        value_name = "NAME|FILE",
+        default_value = REFERENCE,
+        num_args = 1
+    )]
+    pub strategies: Vec<String>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub rules: RulesArgs,
@@ -39,7 +45,7 @@ pub struct DecisionsArgs {
 /// Runs `raven decisions`.
 pub fn run(args: &DecisionsArgs) -> Result<()> {
     let rules = args.rules.rules()?;
-    let strategy = load_strategy(&args.strategy)?;
+    let strategies = load_strategies(&args.strategies)?;
     // Before the evaluation, which can take minutes: an unusable path fails now.
     if args.out.as_deref() == Some(Path::new("-"))
         && args.top_out.as_deref() == Some(Path::new("-"))
@@ -57,33 +63,58 @@ pub fn run(args: &DecisionsArgs) -> Result<()> {
         .map(|p| Output::open(Some(p)))
         .transpose()?;
     let stealths = stealth_list(&args.exact.stealth);
-    let result = args.exact.run_job(
-        &format!("decisions: {} under {rules}", strategy.name()),
-        |budget| decisions(&rules, strategy.as_ref(), &args.exact.stealth, budget),
+    let names: Vec<&str> = strategies.iter().map(|s| s.name()).collect();
+    let results = args.exact.run_job(
+        &format!("decisions: {} under {rules}", names.join(", ")),
+        |budget| match &strategies[..] {
+            // The solve side by side with the strategy's own part.
+            [strategy] => Ok(vec![decisions(
+                &rules,
+                strategy.as_ref(),
+                &args.exact.stealth,
+                budget,
+            )?]),
+            _ => {
+                let solved = Solved::new(&rules, &args.exact.stealth, &budget)?;
+                let each: Vec<&dyn Strategy> = strategies.iter().map(|s| s.as_ref()).collect();
+                solved.decisions_of_each(&each, budget)
+            }
+        },
     )?;
-    let told = Decomposed::new(strategy.name(), rules, &result);
-    let rows = told.rows();
-    let top_rows = told.top_rows();
+    let told: Vec<Decomposed> = names
+        .iter()
+        .zip(&results)
+        .map(|(name, result)| Decomposed::new(name, rules, result))
+        .collect();
+    let rows: Vec<_> = told.iter().flat_map(Decomposed::rows).collect();
+    let top_rows: Vec<_> = told.iter().flat_map(Decomposed::top_rows).collect();
     let mut text = String::new();
     if !output.is_stdout() && !top_output.as_ref().is_some_and(Output::is_stdout) {
         let inputs = [
-            format!("strategy {}", strategy.name()),
+            format!("strategy {}", names.join(", ")),
             format!("rules {rules}"),
             format!("stealth {stealths}"),
             "every outcome, no sampling".to_string(),
         ];
         text = table::inputs_line("decisions", &inputs);
-        for d in &told.results {
-            text += &format!(
-                "\nstealth {}: optimal {:.2}%, {} {:.2}%, regret {:.2} points\n",
-                d.stealth,
-                100.0 * d.optimal,
-                strategy.name(),
-                100.0 * d.exact,
-                100.0 * (d.optimal - d.exact)
-            );
-            text += &kinds_table(d);
-            text += &top_text(d);
+        for told in &told {
+            for d in &told.results {
+                text += &format!(
+                    "\n{}stealth {}: optimal {:.2}%, {} {:.2}%, regret {:.2} points\n",
+                    if names.len() > 1 {
+                        format!("{}, ", told.strategy)
+                    } else {
+                        String::new()
+                    },
+                    d.stealth,
+                    100.0 * d.optimal,
+                    told.strategy,
+                    100.0 * d.exact,
+                    100.0 * (d.optimal - d.exact)
+                );
+                text += &kinds_table(d);
+                text += &top_text(d);
+            }
         }
         text += &format!(
             "\nregret: win probability lost at that kind of decision against optimal play \

@@ -33,6 +33,7 @@ use std::collections::BinaryHeap;
 
 use serde::{Deserialize, Serialize};
 
+use rayon::iter::{ParallelBridge, ParallelIterator};
 use rustc_hash::FxHashMap;
 
 use crate::game::{Action, Character, Decision, Node, State, canon};
@@ -548,25 +549,130 @@ pub fn decisions_by<S: Strategy + ?Sized>(
     engine: Engine,
 ) -> Result<Vec<Decisions>, Halt> {
     let solver = Solver::new(*rules);
-    // The optimal values, the strategy's own and its program with its decisions noted do
-    // not depend on each other: side by side.
-    let ((optimal, exact), compiled) = rayon::join(
-        || {
-            rayon::join(
-                || solve_within(&solver, stealths, &budget),
-                || exact_within(rules, strategy, stealths, budget),
-            )
-        },
+    // The optimal values do not depend on the strategy: side by side with its part.
+    let (optimal, prepared) = rayon::join(
+        || solve_within(&solver, stealths, &budget),
+        || prepare(rules, strategy, stealths, budget, engine),
+    );
+    let optimal: Vec<f64> = optimal?.iter().map(|s| s.value).collect();
+    finish(
+        &solver, &optimal, strategy, stealths, budget, terms, prepared?,
+    )
+}
+
+/// Optimal play's values at some stealths, solved once and shared by the decompositions of
+/// any number of strategies ([`Solved::decisions`]): a solve is most of the work of
+/// decomposing a small strategy.
+pub struct Solved {
+    solver: Solver,
+    stealths: Vec<u8>,
+    values: Vec<f64>,
+}
+
+impl Solved {
+    /// Solves `rules` at each of `stealths`, within `budget`.
+    pub fn new(rules: &Rules, stealths: &[u8], budget: &Budget<'_>) -> Result<Solved, Halt> {
+        let solver = Solver::new(*rules);
+        let values = solve_within(&solver, stealths, budget)?
+            .iter()
+            .map(|s| s.value)
+            .collect();
+        Ok(Solved {
+            solver,
+            stealths: stealths.to_vec(),
+            values,
+        })
+    }
+
+    /// [`decisions`] of `strategy` at the stealths solved.
+    pub fn decisions<S: Strategy + ?Sized>(
+        &self,
+        strategy: &S,
+        budget: Budget<'_>,
+    ) -> Result<Vec<Decisions>, Halt> {
+        let rules = self.solver.rules();
+        let prepared = prepare(rules, strategy, &self.stealths, budget, Engine::Layers)?;
+        finish(
+            &self.solver,
+            &self.values,
+            strategy,
+            &self.stealths,
+            budget,
+            Terms::Costliest,
+            prepared,
+        )
+    }
+}
+
+impl Solved {
+    /// [`Solved::decisions`] of each of `strategies`, in their order. As many run at once as
+    /// the pool has threads, each taking the next strategy as it finishes one (the costliest
+    /// first balance best), each within its share of `budget`'s positions, so that together
+    /// they stay within it.
+    pub fn decisions_of_each(
+        &self,
+        strategies: &[&dyn Strategy],
+        budget: Budget<'_>,
+    ) -> Result<Vec<Vec<Decisions>>, Halt> {
+        let side_by_side = rayon::current_num_threads().clamp(1, strategies.len().max(1));
+        let share = Budget {
+            max_states: budget.max_states / side_by_side,
+            ..budget
+        };
+        let mut found: Vec<(usize, Result<Vec<Decisions>, Halt>)> = strategies
+            .iter()
+            .enumerate()
+            .par_bridge()
+            .map(|(i, strategy)| (i, self.decisions(*strategy, share)))
+            .collect();
+        found.sort_by_key(|(i, _)| *i);
+        found.into_iter().map(|(_, result)| result).collect()
+    }
+}
+
+/// What a decomposition needs of the strategy alone: its exact win probability at each
+/// stealth, and its layered program with its decisions noted (`None`: the walk follows it).
+struct Prepared {
+    wins: Vec<f64>,
+    compiled: Option<regret::Compiled>,
+}
+
+/// The strategy's part of a decomposition by `engine`: its exact figures and its program
+/// with its decisions noted do not depend on each other, side by side.
+fn prepare<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    stealths: &[u8],
+    budget: Budget<'_>,
+    engine: Engine,
+) -> Result<Prepared, Halt> {
+    let (exact, compiled) = rayon::join(
+        || exact_within(rules, strategy, stealths, budget),
         || match engine {
             Engine::Layers => regret::program(rules, strategy, stealths, &budget),
             Engine::Walk => None,
         },
     );
-    let optimal = optimal?;
-    let wins: Vec<f64> = exact?.expectations.iter().map(|e| e.win).collect();
-    let found = match compiled {
-        Some(compiled) => in_layers(&solver, &compiled?, stealths, &budget)?,
-        None => walked(&solver, strategy, stealths, budget, terms)?,
+    Ok(Prepared {
+        wins: exact?.expectations.iter().map(|e| e.win).collect(),
+        compiled: compiled.transpose()?,
+    })
+}
+
+/// The decomposition from optimal play's values at each of `stealths` and the strategy's
+/// part.
+fn finish<S: Strategy + ?Sized>(
+    solver: &Solver,
+    optimal: &[f64],
+    strategy: &S,
+    stealths: &[u8],
+    budget: Budget<'_>,
+    terms: Terms,
+    prepared: Prepared,
+) -> Result<Vec<Decisions>, Halt> {
+    let found = match &prepared.compiled {
+        Some(compiled) => in_layers(solver, compiled, stealths, &budget)?,
+        None => walked(solver, strategy, stealths, budget, terms)?,
     };
     Ok(stealths
         .iter()
@@ -574,8 +680,8 @@ pub fn decisions_by<S: Strategy + ?Sized>(
         .enumerate()
         .map(|(i, (&stealth, (by_kind, costliest)))| Decisions {
             stealth,
-            optimal: optimal[i].value,
-            exact: wins[i],
+            optimal: optimal[i],
+            exact: prepared.wins[i],
             by_kind,
             by_position: match (terms, costliest.by_kind) {
                 (Terms::Costliest, _) => None,

@@ -20,7 +20,7 @@ pub mod solve;
 mod successors;
 
 pub use decisions::{
-    ByKind, DecisionKind, Decisions, Engine, Terms, decisions, decisions_by, decisions_with,
+    ByKind, DecisionKind, Decisions, Engine, Solved, Terms, decisions, decisions_by, decisions_with,
 };
 pub use exact::{
     BYTES_PER_STATE, Budget, Exact, ExactRun, Figures, Halt, Measure, TooLarge, exact,

@@ -471,3 +471,54 @@ fn cli_decisions_top_out_lists_the_costliest_positions() {
         .assert()
         .code(2);
 }
+
+/// `raven decisions` with several `--strategy` (one solve shared, strategies decomposed side
+/// by side): each strategy's rows of both CSVs are those of the strategy decomposed alone, in
+/// the order asked, whatever the thread count.
+#[test]
+fn cli_decisions_of_several_strategies_are_each_alone() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let run = |strategies: &[&str], threads: &str, name: &str| -> (String, String) {
+        let kinds = dir.path().join(format!("{name}.csv"));
+        let top = dir.path().join(format!("{name}.top.csv"));
+        let mut args: Vec<&OsStr> = vec![
+            "decisions".as_ref(),
+            "--stealth".as_ref(),
+            "3,5".as_ref(),
+            "--quiet".as_ref(),
+            "--threads".as_ref(),
+            threads.as_ref(),
+            "--out".as_ref(),
+            kinds.as_os_str(),
+            "--top-out".as_ref(),
+            top.as_os_str(),
+        ];
+        for s in strategies {
+            args.push("--strategy".as_ref());
+            args.push(s.as_ref());
+        }
+        raven_ok(args);
+        let read = |p: &std::path::Path| std::fs::read_to_string(p).expect("a CSV");
+        (read(&kinds), read(&top))
+    };
+    let strategies = ["duo", "random", "lone-wolf"];
+    let mut alone = (String::new(), String::new());
+    for (i, s) in strategies.iter().enumerate() {
+        let (kinds, top) = run(&[s], "2", s);
+        // The header once, then each strategy's rows.
+        let skip = |csv: String| -> String {
+            if i == 0 {
+                csv
+            } else {
+                csv.split_once('\n').expect("a header").1.to_string()
+            }
+        };
+        alone.0 += &skip(kinds);
+        alone.1 += &skip(top);
+    }
+    for threads in ["1", "2", "3"] {
+        let together = run(&strategies, threads, &format!("together{threads}"));
+        assert_eq!(together.0, alone.0, "{threads} threads");
+        assert_eq!(together.1, alone.1, "{threads} threads");
+    }
+}
