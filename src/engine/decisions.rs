@@ -630,15 +630,16 @@ impl Solved {
     }
 }
 
-/// What a decomposition needs of the strategy alone: its exact win probability at each
-/// stealth, and its layered program with its decisions noted (`None`: the walk follows it).
-struct Prepared {
-    wins: Vec<f64>,
-    compiled: Option<regret::Compiled>,
+/// What a decomposition needs of the strategy alone, before optimal play's values.
+enum Prepared {
+    /// Its layered program with its decisions noted, whose reverse pass gives its exact win
+    /// probabilities too.
+    Layers(regret::Compiled),
+    /// The walk follows it; its exact win probability at each stealth.
+    Walk { wins: Vec<f64> },
 }
 
-/// The strategy's part of a decomposition by `engine`: its exact figures and its program
-/// with its decisions noted do not depend on each other, side by side.
+/// The strategy's part of a decomposition by `engine`.
 fn prepare<S: Strategy + ?Sized>(
     rules: &Rules,
     strategy: &S,
@@ -646,16 +647,14 @@ fn prepare<S: Strategy + ?Sized>(
     budget: Budget<'_>,
     engine: Engine,
 ) -> Result<Prepared, Halt> {
-    let (exact, compiled) = rayon::join(
-        || exact_within(rules, strategy, stealths, budget),
-        || match engine {
-            Engine::Layers => regret::program(rules, strategy, stealths, &budget),
-            Engine::Walk => None,
-        },
-    );
-    Ok(Prepared {
-        wins: exact?.expectations.iter().map(|e| e.win).collect(),
-        compiled: compiled.transpose()?,
+    if engine == Engine::Layers
+        && let Some(compiled) = regret::program(rules, strategy, stealths, &budget)
+    {
+        return Ok(Prepared::Layers(compiled?));
+    }
+    let exact = exact_within(rules, strategy, stealths, budget)?;
+    Ok(Prepared::Walk {
+        wins: exact.expectations.iter().map(|e| e.win).collect(),
     })
 }
 
@@ -670,9 +669,9 @@ fn finish<S: Strategy + ?Sized>(
     terms: Terms,
     prepared: Prepared,
 ) -> Result<Vec<Decisions>, Halt> {
-    let found = match &prepared.compiled {
-        Some(compiled) => in_layers(solver, compiled, stealths, &budget)?,
-        None => walked(solver, strategy, stealths, budget, terms)?,
+    let (found, wins) = match prepared {
+        Prepared::Layers(compiled) => in_layers(solver, &compiled, stealths, &budget)?,
+        Prepared::Walk { wins } => (walked(solver, strategy, stealths, budget, terms)?, wins),
     };
     Ok(stealths
         .iter()
@@ -681,7 +680,7 @@ fn finish<S: Strategy + ?Sized>(
         .map(|(i, (&stealth, (by_kind, costliest)))| Decisions {
             stealth,
             optimal: optimal[i],
-            exact: prepared.wins[i],
+            exact: wins[i],
             by_kind,
             by_position: match (terms, costliest.by_kind) {
                 (Terms::Costliest, _) => None,
@@ -696,20 +695,21 @@ fn finish<S: Strategy + ?Sized>(
 
 /// The decomposition at each of `stealths` from the strategy's layered program: the reverse
 /// pass gives every decision's probability of being reached ([`regret::Compiled::reach`]),
-/// and each decision's term is that times its shortfall, valued by class.
+/// and each decision's term is that times its shortfall, valued by class. With the
+/// strategy's exact win probability at each stealth, from the same pass.
 fn in_layers(
     solver: &Solver,
     compiled: &regret::Compiled,
     stealths: &[u8],
     budget: &Budget<'_>,
-) -> Result<Vec<(ByKind, Costliest)>, Halt> {
+) -> Result<(Vec<(ByKind, Costliest)>, Vec<f64>), Halt> {
     let mut valued = Valued::new(solver, compiled.decided().len());
     let mut found: Vec<(ByKind, Costliest)> = stealths
         .iter()
         .map(|_| (ByKind::default(), Costliest::new(false)))
         .collect();
     let decided = compiled.decided();
-    compiled.reach(stealths, budget, &mut |lane, stealth, d, reach| {
+    let wins = compiled.reach(stealths, budget, &mut |lane, stealth, d, reach| {
         let decided = &decided[d as usize];
         let kind = DecisionKind::of(decided.decision) as usize;
         let (by_kind, costliest) = &mut found[lane];
@@ -729,7 +729,7 @@ fn in_layers(
             }
         }
     })?;
-    Ok(found)
+    Ok((found, wins))
 }
 
 /// One rolled position of a decision the reverse pass meets (a decision whose second side

@@ -16,7 +16,7 @@
 //! class below it) do the starts part, each followed through the lower classes on its own.
 
 use crate::engine::exact::{Budget, Halt};
-use crate::game::Chance;
+use crate::game::{Chance, Outcome};
 use crate::rules::Rules;
 use crate::strategy::Strategy;
 
@@ -30,6 +30,8 @@ pub struct Compiled {
     /// compiled in (successors first).
     programs: Vec<Program>,
     weights: Vec<f64>,
+    /// By the index an [`Op::Over`] names: whether that finished game is won.
+    won: Vec<bool>,
     /// In the order of the instructions that note them (lower classes, then the top program).
     decided: Vec<Decided>,
     /// The roots by class (the games after each complication roll), local ids.
@@ -75,6 +77,11 @@ pub fn program<S: Strategy + ?Sized>(
     Some(Ok(Compiled {
         programs,
         weights: std::mem::take(&mut layered.weights),
+        won: layered
+            .ends
+            .iter()
+            .map(|(end, _)| end.outcome() == Some(Outcome::Win))
+            .collect(),
         decided,
         roots,
         top,
@@ -144,13 +151,15 @@ impl Compiled {
     /// Follows the games from the start at each of `stealths` (lane `i` is `stealths[i]`),
     /// calling `met(lane, stealth, decided, reach)` once for each decision a lane meets at
     /// each stealth, with `decided` its index in [`Compiled::decided`] and `reach` the
-    /// probability of meeting it there from the lane's start.
+    /// probability of meeting it there from the lane's start. Returns each lane's probability
+    /// of winning: the strategy's exact win probability, summed over the games it wins.
     pub fn reach(
         &self,
         stealths: &[u8],
         budget: &Budget<'_>,
         met: &mut impl FnMut(usize, u8, u32, f64),
-    ) -> Result<(), Halt> {
+    ) -> Result<Vec<f64>, Halt> {
+        let mut wins = vec![0.0; stealths.len()];
         let first_top = self.first_top;
         let lowest = usize::from(first_top);
         // By lane: the probabilities of the classes below the top program, each met at its
@@ -186,6 +195,8 @@ impl Compiled {
                     .position(|&s| s >= first_top && s - first_top == d);
                 let mut push = Push {
                     weights: &self.weights,
+                    won: &self.won,
+                    wins: 0.0,
                     here: &mut here,
                     same: (d < deepest).then_some(&mut below[..]),
                     lower: leaving
@@ -197,6 +208,12 @@ impl Compiled {
                     let reach = push.here[id];
                     if reach != 0.0 {
                         push.expression(&top.ops, &mut (top.starts[id] as usize), reach);
+                    }
+                }
+                let won = push.wins;
+                for (lane, &s) in stealths.iter().enumerate() {
+                    if s >= first_top + d {
+                        wins[lane] += won;
                     }
                 }
                 gathered.drain(|decided, reach| {
@@ -222,6 +239,8 @@ impl Compiled {
                 let program = &self.programs[class];
                 let mut push = Push {
                     weights: &self.weights,
+                    won: &self.won,
+                    wins: 0.0,
                     here,
                     same: None,
                     lower: rest.last_mut().map(|v| &mut v[..]),
@@ -234,16 +253,21 @@ impl Compiled {
                         push.expression(&program.ops, &mut (start as usize), reach);
                     }
                 }
+                wins[lane] += push.wins;
                 gathered.drain(|decided, reach| met(lane, class as u8, decided, reach));
             }
         }
-        Ok(())
+        Ok(wins)
     }
 }
 
 /// One layer's positions, pushing their probabilities on.
 struct Push<'p> {
     weights: &'p [f64],
+    /// By finished game: whether it is won.
+    won: &'p [bool],
+    /// The probability of the games won met so far.
+    wins: f64,
     /// This layer's probabilities, by local id.
     here: &'p mut [f64],
     /// The same program a layer down (`Op::Below::same`), if any start reads it.
@@ -278,7 +302,11 @@ impl Push<'_> {
                 self.gathered.add(decided, reach);
                 self.expression(ops, at, reach);
             }
-            Op::Over { .. } => {}
+            Op::Over { end, .. } => {
+                if self.won[end as usize] {
+                    self.wins += reach;
+                }
+            }
             Op::Here { id, .. } => self.here[id as usize] += reach,
             Op::Below { lower, same, .. } => {
                 if let Some(layer) = &mut self.same {
