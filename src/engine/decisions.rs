@@ -693,6 +693,9 @@ fn finish<S: Strategy + ?Sized>(
         .collect())
 }
 
+/// By stealth asked: the regret by kind and the costliest positions.
+type Found = Vec<(ByKind, Costliest)>;
+
 /// The decomposition at each of `stealths` from the strategy's layered program: the reverse
 /// pass gives every decision's probability of being reached ([`regret::Compiled::reach`]),
 /// and each decision's term is that times its shortfall, valued by class. With the
@@ -702,9 +705,9 @@ fn in_layers(
     compiled: &regret::Compiled,
     stealths: &[u8],
     budget: &Budget<'_>,
-) -> Result<(Vec<(ByKind, Costliest)>, Vec<f64>), Halt> {
+) -> Result<(Found, Vec<f64>), Halt> {
     let mut valued = Valued::new(solver, compiled.decided().len());
-    let mut found: Vec<(ByKind, Costliest)> = stealths
+    let mut found: Found = stealths
         .iter()
         .map(|_| (ByKind::default(), Costliest::new(false)))
         .collect();
@@ -900,7 +903,7 @@ fn walked<S: Strategy + ?Sized>(
     stealths: &[u8],
     budget: Budget<'_>,
     terms: Terms,
-) -> Result<Vec<(ByKind, Costliest)>, Halt> {
+) -> Result<Found, Halt> {
     let rules = solver.rules();
     let mut order: Vec<usize> = (0..stealths.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(stealths[i]));
