@@ -230,8 +230,11 @@ struct Layered<'a, S: ?Sized> {
 #[derive(Default)]
 struct Noted {
     list: Vec<Decided>,
-    /// By class and key (stealth cleared), the index in `list`.
-    ids: FxHashMap<(usize, u128), u32>,
+    /// By class, by key (stealth cleared): the index in `list`.
+    ids: Vec<Ids>,
+    /// The position [`Layered::visit`] compiles and its key: the first decision noted is
+    /// often that position's own, whose key is then not worked out again.
+    visiting: Option<(State, bool, u128)>,
 }
 
 /// A decision of the strategy's met by a compiled program ([`Op::Local`]).
@@ -474,6 +477,9 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         if *slot != NO_ID {
             return Ok(*slot);
         }
+        if let Some(noted) = &mut self.decided {
+            noted.visiting = Some((*state, pending, key));
+        }
         self.budget.admit(self.compiled)?;
         let id = program.len;
         *slot = id;
@@ -577,12 +583,22 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         if self.decided.is_none() || !has_choice(state, self.rules) {
             return;
         }
-        let key = self.key(state, pending);
+        let key = match self.decided.as_ref().and_then(|n| n.visiting) {
+            Some((visited, p, key)) if p == pending && visited == *state => key,
+            _ => self.key(state, pending),
+        };
         let Some(noted) = &mut self.decided else {
             return;
         };
         let next = noted.list.len() as u32;
-        let d = *noted.ids.entry((class, key)).or_insert(next);
+        if noted.ids.len() <= class {
+            noted.ids.resize_with(class + 1, Ids::default);
+        }
+        let slot = noted.ids[class].slot(key);
+        if *slot == NO_ID {
+            *slot = next;
+        }
+        let d = *slot;
         if d == next {
             noted.list.push(Decided {
                 state: *state,
