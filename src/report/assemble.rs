@@ -14,13 +14,14 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::OptimalStrategy;
-use crate::engine::decisions::decisions;
+use crate::engine::decisions::Solved;
 use crate::engine::montecarlo::{Job, Tally, simulate};
 use crate::engine::paired::{PairedJob, PairedTally, simulate_paired};
 use crate::engine::solve::{Keep, Solver, solve_with_figures, solve_within};
@@ -38,13 +39,6 @@ use super::{Expectation, Method, Summary};
 /// needs less than 40 M over stealth 0..=16). A strategy that needs more is reported from
 /// Monte Carlo only (the report says so).
 pub const STATE_LIMIT: usize = 50_000_000;
-
-/// Bundled strategies whose regret decomposition the report leaves out: each needs 1.1–1.3 GB
-/// (`raven decisions --strategy NAME --stealth 8,10,12`: `cautious` 8.1 s and 1.31 GB,
-/// `reckless` 9.0 s and 1.08 GB; every other bundled strategy 0.4–3.8 s and at most 0.56 GB),
-/// and with both in, beside the report's other units, its peak passed 2 GB (2.1 GB, 37 s).
-/// `raven decisions --strategy NAME` gives theirs.
-pub const DECISIONS_LEFT_OUT: [&str; 2] = ["cautious", "reckless"];
 
 /// The confidence level of every interval in the report (fixed so that reports compare).
 const LEVEL: f64 = 0.95;
@@ -146,6 +140,11 @@ pub struct Work {
     units: Vec<Unit>,
     /// How many of `units` come before the Monte Carlo.
     heavy: usize,
+    /// Optimal play's values for the decompositions, by the stealths they cover: solved
+    /// before the units run ([`Work::run`]), each once, and shared. (Not solved by the first
+    /// unit that needs them while the others wait: a thread waiting inside a solve may take
+    /// up another unit, which would then wait for itself.)
+    solved: Mutex<Vec<(Vec<u8>, Arc<Solved>)>>,
 }
 
 /// The two presets the report covers at every stealth.
@@ -191,13 +190,11 @@ impl Work {
                 units.push(Unit::Exact { strategy, rules });
             }
         }
-        for (i, s) in strategies.iter().enumerate() {
-            if !DECISIONS_LEFT_OUT.contains(&s.name()) {
-                units.push(Unit::Decisions {
-                    strategy: i,
-                    headline: i == reference,
-                });
-            }
+        for i in 0..strategies.len() {
+            units.push(Unit::Decisions {
+                strategy: i,
+                headline: i == reference,
+            });
         }
         for (_, rules) in variants.iter().chain(&levers) {
             units.push(Unit::Values { rules: *rules });
@@ -237,6 +234,7 @@ impl Work {
             levers,
             units,
             heavy,
+            solved: Mutex::default(),
         })
     }
 
@@ -262,6 +260,30 @@ impl Work {
     ) -> Result<Vec<(usize, Finished)>> {
         let heavy: Vec<usize> = (0..self.heavy).filter(|&i| owns(i)).collect();
         progress.stage("exact & optimal", heavy.len() as u64);
+        // The decompositions' optimal values first, each solve parallel inside.
+        let flags = [cancel];
+        let limited = Budget {
+            max_states: STATE_LIMIT,
+            cancel: &flags,
+        };
+        for &i in &heavy {
+            if let Unit::Decisions { .. } = self.units[i] {
+                let stealths = self.stealths(self.units[i]);
+                let known = self
+                    .solved
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .iter()
+                    .any(|(at, _)| at == stealths);
+                if !known {
+                    let solved = pool.install(|| Solved::new(&MAIN_TEXT, stealths, &limited))?;
+                    self.solved
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((stealths.to_vec(), Arc::new(solved)));
+                }
+            }
+        }
         let mut finished: Vec<(usize, Finished)> = pool.install(|| {
             heavy
                 .iter()
@@ -274,6 +296,8 @@ impl Work {
                 .collect::<Result<_>>()
         })?;
         progress.finish();
+        // Their tables are no longer needed.
+        self.solved.lock().unwrap_or_else(|e| e.into_inner()).clear();
         check(cancel)?;
 
         let light: Vec<usize> = (self.heavy..self.units.len())
@@ -319,6 +343,20 @@ impl Work {
                 std::slice::from_ref(&headline[headline.len() / 2])
             }
             _ => &self.plan.headline,
+        }
+    }
+
+    /// Optimal play's values at `stealths` for a decomposition: those solved before the units
+    /// ran, else solved now.
+    fn solved(
+        &self,
+        stealths: &[u8],
+        budget: &Budget<'_>,
+    ) -> std::result::Result<Arc<Solved>, Halt> {
+        let solved = self.solved.lock().unwrap_or_else(|e| e.into_inner());
+        match solved.iter().find(|(at, _)| at == stealths) {
+            Some((_, s)) => Ok(Arc::clone(s)),
+            None => Ok(Arc::new(Solved::new(&MAIN_TEXT, stealths, budget)?)),
         }
     }
 
@@ -380,7 +418,10 @@ impl Work {
             }
             Unit::Decisions { strategy, .. } => {
                 let s = self.strategies[strategy].as_ref();
-                Finished::Decisions(match decisions(&MAIN_TEXT, s, stealths, limited) {
+                let decomposed = self
+                    .solved(stealths, &limited)
+                    .and_then(|solved| solved.decisions(s, limited));
+                Finished::Decisions(match decomposed {
                     Ok(result) => Some(result.iter().map(|d| Told::of(&MAIN_TEXT, d)).collect()),
                     Err(Halt::TooLarge(_)) => None,
                     Err(halt) => return Err(halt.into()),

@@ -448,9 +448,8 @@ pub fn reading(
             String::new()
         } else {
             format!(
-                " Not covered, for the memory their decomposition takes beside the rest of the \
-                 report: {} (`raven decisions \
-                 --strategy NAME`).",
+                " Not covered, over the report's memory budget: {} (`raven decisions \
+                 --strategy NAME --max-memory SIZE`).",
                 left_out
                     .iter()
                     .map(|n| format!("`{n}`"))
