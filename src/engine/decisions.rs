@@ -602,9 +602,7 @@ impl Solved {
             prepared,
         )
     }
-}
 
-impl Solved {
     /// [`Solved::decisions`] of each of `strategies`, in their order. As many run at once as
     /// the pool has threads, each taking the next strategy as it finishes one (the costliest
     /// first balance best), each within its share of `budget`'s positions, so that together

@@ -266,24 +266,17 @@ impl Work {
             max_states: STATE_LIMIT,
             cancel: &flags,
         };
+        let mut solved: Vec<(Vec<u8>, Arc<Solved>)> = Vec::new();
         for &i in &heavy {
-            if let Unit::Decisions { .. } = self.units[i] {
-                let stealths = self.stealths(self.units[i]);
-                let known = self
-                    .solved
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .iter()
-                    .any(|(at, _)| at == stealths);
-                if !known {
-                    let solved = pool.install(|| Solved::new(&MAIN_TEXT, stealths, &limited))?;
-                    self.solved
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((stealths.to_vec(), Arc::new(solved)));
-                }
+            let stealths = self.stealths(self.units[i]);
+            if matches!(self.units[i], Unit::Decisions { .. })
+                && !solved.iter().any(|(at, _)| at == stealths)
+            {
+                let values = pool.install(|| Solved::new(&MAIN_TEXT, stealths, &limited))?;
+                solved.push((stealths.to_vec(), Arc::new(values)));
             }
         }
+        *self.solves() = solved;
         let mut finished: Vec<(usize, Finished)> = pool.install(|| {
             heavy
                 .iter()
@@ -297,7 +290,7 @@ impl Work {
         })?;
         progress.finish();
         // Their tables are no longer needed.
-        self.solved.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.solves().clear();
         check(cancel)?;
 
         let light: Vec<usize> = (self.heavy..self.units.len())
@@ -346,6 +339,12 @@ impl Work {
         }
     }
 
+    /// The decompositions' optimal values solved before the units ran.
+    fn solves(&self) -> std::sync::MutexGuard<'_, Vec<(Vec<u8>, Arc<Solved>)>> {
+        // Nothing is left half-written under the lock: a poisoned one is as good.
+        self.solved.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Optimal play's values at `stealths` for a decomposition: those solved before the units
     /// ran, else solved now.
     fn solved(
@@ -353,9 +352,14 @@ impl Work {
         stealths: &[u8],
         budget: &Budget<'_>,
     ) -> std::result::Result<Arc<Solved>, Halt> {
-        let solved = self.solved.lock().unwrap_or_else(|e| e.into_inner());
-        match solved.iter().find(|(at, _)| at == stealths) {
-            Some((_, s)) => Ok(Arc::clone(s)),
+        let known = self
+            .solves()
+            .iter()
+            .find(|(at, _)| at == stealths)
+            .map(|(_, s)| Arc::clone(s));
+        // The lock is released before a solve (see `solved`'s field).
+        match known {
+            Some(s) => Ok(s),
             None => Ok(Arc::new(Solved::new(&MAIN_TEXT, stealths, budget)?)),
         }
     }
