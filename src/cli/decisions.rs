@@ -121,7 +121,8 @@ pub fn run(args: &DecisionsArgs) -> Result<()> {
              (points); per game: decisions of that kind with a choice, and those whose best \
              and worst options differ by more than {:.0} point; costliest: the positions \
              where the most win probability is lost per game (chance of reaching them × \
-             what the choice loses there)\n",
+             what the choice loses there; positions alike but for the names of members the \
+             strategy tells apart only by their order are one, named as first met)\n",
             100.0 * MATTERS
         );
     }

@@ -179,8 +179,7 @@ impl Measure for Regret<'_> {
 
     /// The optimal values read every complication optimal play may still read: those a
     /// strategy never names as a target (and so may forget) are kept unless no play can read
-    /// them again ([`canon::unread_complications`]). Positions are told apart by name: the
-    /// costliest ones are listed as met, each with its own probability of being reached.
+    /// them again ([`canon::unread_complications`]); see [`regret_sight`].
     fn sight(&self, state: &State, sight: Sight) -> Sight {
         regret_sight(state, sight, self.solver.rules())
     }
@@ -245,8 +244,13 @@ fn matters(best: f64, worst: f64) -> bool {
 
 /// What the decomposition tells apart of positions a strategy sees with `sight`: what optimal
 /// play's values read too. Complications a strategy never names as a target (and so may
-/// forget) are kept unless no play can read them again ([`canon::unread_complications`]), and
-/// positions are told apart by name, so that the costliest ones are listed as met.
+/// forget) are kept unless no play can read them again ([`canon::unread_complications`]).
+/// Positions alike but for the names of members that the strategy tells apart only by their
+/// order (`member_order`) stay one: optimal play values them alike (its canonical form
+/// relabels the non-medic characters) and the strategy answers them alike, so they lose alike
+/// and are one term, listed among the costliest under the names of the first met. Told apart
+/// by name, `cautious`'s and `reckless`'s programs at stealth 8, 10, 12 held three times the
+/// positions and took 2.6 times as long.
 pub(super) fn regret_sight(state: &State, sight: Sight, rules: &Rules) -> Sight {
     match sight {
         Sight::Partial {
@@ -254,14 +258,14 @@ pub(super) fn regret_sight(state: &State, sight: Sight, rules: &Rules) -> Sight 
             unread_complications,
             first_side_type,
             second_side_type,
-            ..
+            member_order,
         } => Sight::Partial {
             counters,
             unread_complications: unread_complications
                 .and(canon::unread_complications(state, rules)),
             first_side_type,
             second_side_type,
-            member_order: false,
+            member_order,
         },
         Sight::RulesOnly => Sight::RulesOnly,
     }

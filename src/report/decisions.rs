@@ -392,8 +392,10 @@ pub fn reading(
     if !d.top.is_empty() {
         let mut list = format!(
             "**Its costliest positions** at stealth {mid}: points lost per game (how often the \
-             position is reached × what the choice loses there); `decisions-top.csv` has the \
-             top {} at every stealth covered, for every strategy covered.\n",
+             position is reached × what the choice loses there; positions alike but for the \
+             names of members the strategy tells apart only by their order are one, named as \
+             first met); `decisions-top.csv` has the top {} at every stealth covered, for \
+             every strategy covered.\n",
             d.top.len()
         );
         let mut rank = 0;
