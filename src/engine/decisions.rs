@@ -554,16 +554,12 @@ pub fn decisions_by<S: Strategy + ?Sized>(
     terms: Terms,
     engine: Engine,
 ) -> Result<Vec<Decisions>, Halt> {
-    let solver = Solver::new(*rules);
     // The optimal values do not depend on the strategy: side by side with its part.
-    let (optimal, prepared) = rayon::join(
-        || solve_within(&solver, stealths, &budget),
+    let (solved, prepared) = rayon::join(
+        || Solved::new(rules, stealths, &budget),
         || prepare(rules, strategy, stealths, budget, engine),
     );
-    let optimal: Vec<f64> = optimal?.iter().map(|s| s.value).collect();
-    finish(
-        &solver, &optimal, strategy, stealths, budget, terms, prepared?,
-    )
+    solved?.finish(strategy, budget, terms, prepared?)
 }
 
 /// Optimal play's values at some stealths, solved once and shared by the decompositions of
@@ -598,15 +594,40 @@ impl Solved {
     ) -> Result<Vec<Decisions>, Halt> {
         let rules = self.solver.rules();
         let prepared = prepare(rules, strategy, &self.stealths, budget, Engine::Layers)?;
-        finish(
-            &self.solver,
-            &self.values,
-            strategy,
-            &self.stealths,
-            budget,
-            Terms::Costliest,
-            prepared,
-        )
+        self.finish(strategy, budget, Terms::Costliest, prepared)
+    }
+
+    /// The decomposition from optimal play's values and the strategy's part.
+    fn finish<S: Strategy + ?Sized>(
+        &self,
+        strategy: &S,
+        budget: Budget<'_>,
+        terms: Terms,
+        prepared: Prepared,
+    ) -> Result<Vec<Decisions>, Halt> {
+        let (solver, stealths) = (&self.solver, &self.stealths[..]);
+        let (found, wins) = match prepared {
+            Prepared::Layers(compiled) => in_layers(solver, &compiled, stealths, &budget)?,
+            Prepared::Walk { wins } => (walked(solver, strategy, stealths, budget, terms)?, wins),
+        };
+        Ok(stealths
+            .iter()
+            .zip(found)
+            .enumerate()
+            .map(|(i, (&stealth, (by_kind, costliest)))| Decisions {
+                stealth,
+                optimal: self.values[i],
+                exact: wins[i],
+                by_kind,
+                by_position: match (terms, costliest.by_kind) {
+                    (Terms::Costliest, _) => None,
+                    (Terms::Every, Some(by_position)) => Some(by_position),
+                    // Summed position by position already.
+                    (Terms::Every, None) => Some(by_kind.regret),
+                },
+                top: costliest.into_sorted(),
+            })
+            .collect())
     }
 
     /// [`Solved::decisions`] of each of `strategies`, in their order. As many run at once as
@@ -660,41 +681,6 @@ fn prepare<S: Strategy + ?Sized>(
     Ok(Prepared::Walk {
         wins: exact.expectations.iter().map(|e| e.win).collect(),
     })
-}
-
-/// The decomposition from optimal play's values at each of `stealths` and the strategy's
-/// part.
-fn finish<S: Strategy + ?Sized>(
-    solver: &Solver,
-    optimal: &[f64],
-    strategy: &S,
-    stealths: &[u8],
-    budget: Budget<'_>,
-    terms: Terms,
-    prepared: Prepared,
-) -> Result<Vec<Decisions>, Halt> {
-    let (found, wins) = match prepared {
-        Prepared::Layers(compiled) => in_layers(solver, &compiled, stealths, &budget)?,
-        Prepared::Walk { wins } => (walked(solver, strategy, stealths, budget, terms)?, wins),
-    };
-    Ok(stealths
-        .iter()
-        .zip(found)
-        .enumerate()
-        .map(|(i, (&stealth, (by_kind, costliest)))| Decisions {
-            stealth,
-            optimal: optimal[i],
-            exact: wins[i],
-            by_kind,
-            by_position: match (terms, costliest.by_kind) {
-                (Terms::Costliest, _) => None,
-                (Terms::Every, Some(by_position)) => Some(by_position),
-                // Summed position by position already.
-                (Terms::Every, None) => Some(by_kind.regret),
-            },
-            top: costliest.into_sorted(),
-        })
-        .collect())
 }
 
 /// By stealth asked: the regret by kind and the costliest positions.

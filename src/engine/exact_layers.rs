@@ -230,7 +230,7 @@ struct Layered<'a, S: ?Sized> {
 #[derive(Default)]
 struct Noted {
     list: Vec<Decided>,
-    /// By class, by key (stealth cleared): the index in `list`.
+    /// By class (one per program), by key (stealth cleared): the index in `list`.
     ids: Vec<Ids>,
     /// The position [`Layered::visit`] compiles and its key: the first decision noted is
     /// often that position's own, whose key is then not worked out again.
@@ -591,9 +591,6 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             return;
         };
         let next = noted.list.len() as u32;
-        if noted.ids.len() <= class {
-            noted.ids.resize_with(class + 1, Ids::default);
-        }
         let slot = noted.ids[class].slot(key);
         if *slot == NO_ID {
             *slot = next;

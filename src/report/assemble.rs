@@ -14,7 +14,6 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -140,11 +139,6 @@ pub struct Work {
     units: Vec<Unit>,
     /// How many of `units` come before the Monte Carlo.
     heavy: usize,
-    /// Optimal play's values for the decompositions, by the stealths they cover: solved
-    /// before the units run ([`Work::run`]), each once, and shared. (Not solved by the first
-    /// unit that needs them while the others wait: a thread waiting inside a solve may take
-    /// up another unit, which would then wait for itself.)
-    solved: Mutex<Vec<(Vec<u8>, Arc<Solved>)>>,
 }
 
 /// The two presets the report covers at every stealth.
@@ -234,7 +228,6 @@ impl Work {
             levers,
             units,
             heavy,
-            solved: Mutex::default(),
         })
     }
 
@@ -260,29 +253,30 @@ impl Work {
     ) -> Result<Vec<(usize, Finished)>> {
         let heavy: Vec<usize> = (0..self.heavy).filter(|&i| owns(i)).collect();
         progress.stage("exact & optimal", heavy.len() as u64);
-        // The decompositions' optimal values first, each solve parallel inside.
+        // The decompositions' optimal values first, each once, each solve parallel inside
+        // (not by the first unit that needs them while the others wait: a thread waiting
+        // inside a solve may take up another unit, which would then wait for itself).
         let flags = [cancel];
         let limited = Budget {
             max_states: STATE_LIMIT,
             cancel: &flags,
         };
-        let mut solved: Vec<(Vec<u8>, Arc<Solved>)> = Vec::new();
+        let mut solved: Vec<(Vec<u8>, Solved)> = Vec::new();
         for &i in &heavy {
             let stealths = self.stealths(self.units[i]);
             if matches!(self.units[i], Unit::Decisions { .. })
                 && !solved.iter().any(|(at, _)| at == stealths)
             {
                 let values = pool.install(|| Solved::new(&MAIN_TEXT, stealths, &limited))?;
-                solved.push((stealths.to_vec(), Arc::new(values)));
+                solved.push((stealths.to_vec(), values));
             }
         }
-        *self.solves() = solved;
         let mut finished: Vec<(usize, Finished)> = pool.install(|| {
             heavy
                 .iter()
                 .par_bridge()
                 .map(|&i| {
-                    let result = self.run_unit(self.units[i], &|_| {}, cancel);
+                    let result = self.run_unit(self.units[i], &solved, &|_| {}, cancel);
                     progress.advance(1);
                     result.map(|f| (i, f))
                 })
@@ -290,7 +284,7 @@ impl Work {
         })?;
         progress.finish();
         // Their tables are no longer needed.
-        self.solves().clear();
+        drop(solved);
         check(cancel)?;
 
         let light: Vec<usize> = (self.heavy..self.units.len())
@@ -300,7 +294,7 @@ impl Work {
         progress.stage("monte carlo", total);
         let advance = |n| progress.advance(n);
         for i in light {
-            let result = pool.install(|| self.run_unit(self.units[i], &advance, cancel))?;
+            let result = pool.install(|| self.run_unit(self.units[i], &[], &advance, cancel))?;
             finished.push((i, result));
         }
         progress.finish();
@@ -339,36 +333,13 @@ impl Work {
         }
     }
 
-    /// The decompositions' optimal values solved before the units ran.
-    fn solves(&self) -> std::sync::MutexGuard<'_, Vec<(Vec<u8>, Arc<Solved>)>> {
-        // Nothing is left half-written under the lock: a poisoned one is as good.
-        self.solved.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Optimal play's values at `stealths` for a decomposition: those solved before the units
-    /// ran, else solved now.
-    fn solved(
-        &self,
-        stealths: &[u8],
-        budget: &Budget<'_>,
-    ) -> std::result::Result<Arc<Solved>, Halt> {
-        let known = self
-            .solves()
-            .iter()
-            .find(|(at, _)| at == stealths)
-            .map(|(_, s)| Arc::clone(s));
-        // The lock is released before a solve (see `solved`'s field).
-        match known {
-            Some(s) => Ok(s),
-            None => Ok(Arc::new(Solved::new(&MAIN_TEXT, stealths, budget)?)),
-        }
-    }
-
     /// Runs one unit; each engine polls `cancel`; Monte Carlo reports its games to
-    /// `advance`.
+    /// `advance`; a decomposition reads optimal play's values from `solved` (by the stealths
+    /// they cover), or solves them if they are not there.
     fn run_unit(
         &self,
         unit: Unit,
+        solved: &[(Vec<u8>, Solved)],
         advance: &(dyn Fn(u64) + Sync),
         cancel: &AtomicBool,
     ) -> Result<Finished> {
@@ -422,9 +393,11 @@ impl Work {
             }
             Unit::Decisions { strategy, .. } => {
                 let s = self.strategies[strategy].as_ref();
-                let decomposed = self
-                    .solved(stealths, &limited)
-                    .and_then(|solved| solved.decisions(s, limited));
+                let decomposed = match solved.iter().find(|(at, _)| at == stealths) {
+                    Some((_, solved)) => solved.decisions(s, limited),
+                    None => Solved::new(&MAIN_TEXT, stealths, &limited)
+                        .and_then(|solved| solved.decisions(s, limited)),
+                };
                 Finished::Decisions(match decomposed {
                     Ok(result) => Some(result.iter().map(|d| Told::of(&MAIN_TEXT, d)).collect()),
                     Err(Halt::TooLarge(_)) => None,
