@@ -46,6 +46,7 @@ use super::exact::{Budget, Exact, Halt, Measure, exact_within, second_side_type_
 use super::exact_layers::Decided;
 use super::exact_layers::regret;
 use super::key;
+use super::options::Sharded;
 use super::reach::{LANES, Met};
 use super::solve::{Solver, solve_within};
 
@@ -569,6 +570,8 @@ pub struct Solved {
     solver: Solver,
     stealths: Vec<u8>,
     values: Vec<f64>,
+    /// The options of the decisions' classes valued so far, for every strategy.
+    options: Shared,
 }
 
 impl Solved {
@@ -583,6 +586,7 @@ impl Solved {
             solver,
             stealths: stealths.to_vec(),
             values,
+            options: Shared::bounded(SHARED_OPTIONS),
         })
     }
 
@@ -607,7 +611,9 @@ impl Solved {
     ) -> Result<Vec<Decisions>, Halt> {
         let (solver, stealths) = (&self.solver, &self.stealths[..]);
         let (found, wins) = match prepared {
-            Prepared::Layers(compiled) => in_layers(solver, &compiled, stealths, &budget)?,
+            Prepared::Layers(compiled) => {
+                in_layers(solver, &self.options, &compiled, stealths, &budget)?
+            }
             Prepared::Walk { wins } => (walked(solver, strategy, stealths, budget, terms)?, wins),
         };
         Ok(stealths
@@ -655,6 +661,10 @@ impl Solved {
     }
 }
 
+/// The most classes at a stealth [`Solved`] keeps the options of for every strategy (a class
+/// is about 100 bytes kept).
+const SHARED_OPTIONS: usize = 1 << 22;
+
 /// What a decomposition needs of the strategy alone, before optimal play's values.
 enum Prepared {
     /// Its layered program with its decisions noted, whose reverse pass gives its exact win
@@ -692,33 +702,38 @@ type Found = Vec<(ByKind, Costliest)>;
 /// strategy's exact win probability at each stealth, from the same pass.
 fn in_layers(
     solver: &Solver,
+    shared: &Shared,
     compiled: &regret::Compiled,
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Result<(Found, Vec<f64>), Halt> {
-    let mut valued = Valued::new(solver, compiled.decided().len());
+    let highest = stealths.iter().copied().max().unwrap_or(0);
+    let mut valued = Valued::new(solver, shared, compiled.decided().len(), highest);
     let mut found: Found = stealths
         .iter()
         .map(|_| (ByKind::default(), Costliest::new(false)))
         .collect();
     let decided = compiled.decided();
-    let wins = compiled.reach(stealths, budget, &mut |lane, stealth, d, reach| {
+    let wins = compiled.reach(stealths, budget, &mut |lanes, d, reach| {
         let decided = &decided[d as usize];
         let kind = DecisionKind::of(decided.decision) as usize;
-        let (by_kind, costliest) = &mut found[lane];
         for i in valued.parts(d, decided) {
             let part = valued.parts[i];
-            let shortfall = valued.shortfall(part, stealth);
-            let r = reach * part.p;
-            by_kind.regret[kind] += r * shortfall.regret;
-            by_kind.arises[kind] += r;
-            by_kind.matters[kind] += r * f64::from(u8::from(shortfall.matters));
-            if r * shortfall.regret > costliest.bar() {
-                let mut state = decided.state.with_stealth(stealth);
-                if let Some(second) = part.second {
-                    state = state.with_second_side_type(second);
+            valued.value(part.class, lanes);
+            for &(lane, stealth) in lanes {
+                let shortfall = valued.shortfall(part, stealth);
+                let (by_kind, costliest) = &mut found[lane];
+                let r = reach * part.p;
+                by_kind.regret[kind] += r * shortfall.regret;
+                by_kind.arises[kind] += r;
+                by_kind.matters[kind] += r * f64::from(u8::from(shortfall.matters));
+                if r * shortfall.regret > costliest.bar() {
+                    let mut state = decided.state.with_stealth(stealth);
+                    if let Some(second) = part.second {
+                        state = state.with_second_side_type(second);
+                    }
+                    costliest.add_valued(solver, &state, decided.decision, decided.choice, r);
                 }
-                costliest.add_valued(solver, &state, decided.decision, decided.choice, r);
             }
         }
     })?;
@@ -760,34 +775,45 @@ struct Valued<'s> {
     parts: Vec<Part>,
     class_ids: FxHashMap<u64, u32>,
     representatives: Vec<State>,
-    /// By stealth, by class: `1 +` the index of its [`Options`] in `options`, or 0.
-    valued: Vec<Vec<u32>>,
-    options: Vec<Options>,
-    /// The options' values, in the representative's order.
+    /// Stealths valued: 0 up to the highest start.
+    width: usize,
+    /// By class, then stealth (`class × width + stealth`): where its options begin in
+    /// `values`, plus one; 0 when not valued yet. A decision is met at the stealths of
+    /// several starts at once, a few points apart: their entries share a cache line.
+    valued: Vec<u32>,
+    /// Per class and stealth valued: [`BEST`], [`WORST`], [`MEAN`] of its options, then each
+    /// option's value in the representative's order.
     values: Vec<f64>,
+    /// The same, by class (its representative's key) and stealth, for every strategy
+    /// decomposed with the same solve: their classes overlap (the eight bundled strategies
+    /// at stealth 8, 10, 12 value 3.6 M classes at a stealth, 1.9 M of them distinct).
+    shared: &'s Shared,
 }
 
-/// A class's options at one stealth, valued by optimal play.
-#[derive(Clone, Copy, Debug)]
-struct Options {
-    best: f64,
-    worst: f64,
-    /// Their average (a uniform choice's value).
-    mean: f64,
-    /// Where their values begin in [`Valued::values`].
-    at: u32,
-}
+/// A class's [`Valued::values`] at one stealth, by the key of its representative at that
+/// stealth, shared by the strategies decomposed with one solve.
+type Shared = Sharded<Box<[f64]>>;
+
+/// Where a class's best option's value is among its [`Valued::values`].
+const BEST: usize = 0;
+/// Its worst option's.
+const WORST: usize = 1;
+/// Its options' average (a uniform choice's value).
+const MEAN: usize = 2;
+/// Where its options' own values begin.
+const OPTIONS: usize = 3;
 
 impl<'s> Valued<'s> {
-    fn new(solver: &'s Solver, decided: usize) -> Self {
+    fn new(solver: &'s Solver, shared: &'s Shared, decided: usize, highest: u8) -> Self {
         Valued {
             solver,
+            shared,
             of_decided: vec![None; decided],
             parts: Vec::new(),
             class_ids: FxHashMap::default(),
             representatives: Vec::new(),
+            width: usize::from(highest) + 1,
             valued: Vec::new(),
-            options: Vec::new(),
             values: Vec::new(),
         }
     }
@@ -816,6 +842,7 @@ impl<'s> Valued<'s> {
         let class = *self.class_ids.entry(key::rules_key(&form)).or_insert(next);
         if class == next {
             self.representatives.push(form);
+            self.valued.resize(self.valued.len() + self.width, 0);
         }
         let option = match choice {
             Choice::Act(action) => {
@@ -835,55 +862,76 @@ impl<'s> Valued<'s> {
         }
     }
 
-    /// What the part's choice loses at `stealth`.
+    /// What the part's choice loses at `stealth` (valued already: [`Valued::value`]).
     #[inline]
-    fn shortfall(&mut self, part: Part, stealth: u8) -> Lost {
-        let s = usize::from(stealth);
-        if self.valued.len() <= s {
-            self.valued.resize(s + 1, Vec::new());
-        }
-        let by_class = &mut self.valued[s];
-        if by_class.len() <= part.class as usize {
-            by_class.resize(self.representatives.len(), 0);
-        }
-        let mut at = by_class[part.class as usize];
-        if at == 0 {
-            at = self.value(part.class, stealth);
-            self.valued[s][part.class as usize] = at;
-        }
-        let options = self.options[at as usize - 1];
+    fn shortfall(&self, part: Part, stealth: u8) -> Lost {
+        let at = self.valued[part.class as usize * self.width + usize::from(stealth)];
+        debug_assert_ne!(at, 0, "valued before it is read");
+        let options = &self.values[at as usize - 1..];
         let chosen = match part.option {
-            UNIFORM => options.mean,
-            option => self.values[options.at as usize + usize::from(option)],
+            UNIFORM => options[MEAN],
+            option => options[OPTIONS + usize::from(option)],
         };
         Lost {
-            regret: options.best - chosen,
-            matters: matters(options.best, options.worst),
+            regret: options[BEST] - chosen,
+            matters: matters(options[BEST], options[WORST]),
         }
     }
 
-    /// Values the options of `class` at `stealth`: `1 +` the index of its [`Options`]. Read
-    /// through the solver's options by class ([`Solver::options`]), which every strategy
-    /// decomposed with the same solver shares (the eight bundled strategies in one run: 0.975
-    /// of the time of valuing each strategy's classes on its own).
+    /// Values the options of `class` at each stealth of `lanes` not valued yet, in one walk
+    /// ([`Solver::options_at`]: a decision is met at the stealths of several starts at once,
+    /// and most of a walk is the same at each).
+    #[inline]
+    fn value(&mut self, class: u32, lanes: &[(usize, u8)]) {
+        let row = class as usize * self.width;
+        if lanes
+            .iter()
+            .all(|&(_, s)| self.valued[row + usize::from(s)] != 0)
+        {
+            return;
+        }
+        self.value_missing(class, lanes);
+    }
+
+    /// Reads from the options valued for other strategies, or values, each stealth of
+    /// `lanes` at which `class` is not valued yet.
     #[cold]
-    fn value(&mut self, class: u32, stealth: u8) -> u32 {
-        let representative = self.representatives[class as usize].with_stealth(stealth);
-        let at = self.values.len() as u32;
-        self.values.extend(
-            self.solver
-                .options(&representative)
-                .into_iter()
-                .map(|(_, v)| v),
-        );
-        let values = &self.values[at as usize..];
-        self.options.push(Options {
-            best: values.iter().copied().fold(f64::MIN, f64::max),
-            worst: values.iter().copied().fold(f64::MAX, f64::min),
-            mean: values.iter().sum::<f64>() / values.len() as f64,
-            at,
-        });
-        self.options.len() as u32
+    fn value_missing(&mut self, class: u32, lanes: &[(usize, u8)]) {
+        let row = class as usize * self.width;
+        let representative = self.representatives[class as usize];
+        let key = key::rules_key(&representative);
+        let mut missing = Vec::with_capacity(lanes.len());
+        for &(_, stealth) in lanes {
+            let entry = &mut self.valued[row + usize::from(stealth)];
+            if *entry != 0 {
+                continue;
+            }
+            let all = &mut self.values;
+            let kept = self.shared.get(key::with_stealth(key, stealth), |kept| {
+                all.extend_from_slice(kept);
+                all.len() - kept.len()
+            });
+            match kept {
+                Some(at) => *entry = at as u32 + 1,
+                None => missing.push(stealth),
+            }
+        }
+        if missing.is_empty() {
+            return;
+        }
+        let (valued, all, shared) = (&mut self.valued, &mut self.values, self.shared);
+        self.solver
+            .options_at(&representative, &missing, |i, values| {
+                let at = all.len();
+                valued[row + usize::from(missing[i])] = at as u32 + 1;
+                all.extend([
+                    values.iter().copied().fold(f64::MIN, f64::max),
+                    values.iter().copied().fold(f64::MAX, f64::min),
+                    values.iter().sum::<f64>() / values.len() as f64,
+                ]);
+                all.extend_from_slice(values);
+                shared.insert(key::with_stealth(key, missing[i]), all[at..].into());
+            });
     }
 }
 

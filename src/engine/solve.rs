@@ -29,6 +29,8 @@ use super::layers::{COMPILED_AT, EntryFigures, Figures, Part, Spares, class_of};
 use super::memo::{self, Memo};
 use super::options::ClassOptions;
 
+mod alike;
+
 /// A memoised optimal-value table for one set of rules, filled on demand — by one thread or
 /// many at once ([`solve_within`] fills it in parallel).
 #[derive(Clone, Debug)]

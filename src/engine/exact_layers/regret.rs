@@ -152,15 +152,16 @@ impl Compiled {
     }
 
     /// Follows the games from the start at each of `stealths` (lane `i` is `stealths[i]`),
-    /// calling `met(lane, stealth, decided, reach)` once for each decision a lane meets at
-    /// each stealth, with `decided` its index in [`Compiled::decided`] and `reach` the
-    /// probability of meeting it there from the lane's start. Returns each lane's probability
-    /// of winning: the strategy's exact win probability, summed over the games it wins.
+    /// calling `met(lanes, decided, reach)` once for each decision met at the same distance
+    /// below the starts of `lanes` (each lane with the stealth it meets the decision at), with
+    /// `decided` its index in [`Compiled::decided`] and `reach` the probability of meeting it
+    /// there from each of those starts. Returns each lane's probability of winning: the
+    /// strategy's exact win probability, summed over the games it wins.
     pub fn reach(
         &self,
         stealths: &[u8],
         budget: &Budget<'_>,
-        met: &mut impl FnMut(usize, u8, u32, f64),
+        met: &mut impl FnMut(&[(usize, u8)], u32, f64),
     ) -> Result<Vec<f64>, Halt> {
         let mut wins = vec![0.0; stealths.len()];
         let first_top = self.first_top;
@@ -213,19 +214,15 @@ impl Compiled {
                         push.expression(&top.ops, &mut (top.starts[id] as usize), reach);
                     }
                 }
-                let won = push.wins;
-                for (lane, &s) in stealths.iter().enumerate() {
-                    if s >= first_top + d {
-                        wins[lane] += won;
-                    }
+                // The starts that read this layer, each at its own stealth.
+                let lanes: Vec<(usize, u8)> = (stealths.iter().enumerate())
+                    .filter(|&(_, &s)| s >= first_top + d)
+                    .map(|(lane, &s)| (lane, s - d))
+                    .collect();
+                for &(lane, _) in &lanes {
+                    wins[lane] += push.wins;
                 }
-                gathered.drain(|decided, reach| {
-                    for (lane, &s) in stealths.iter().enumerate() {
-                        if s >= first_top + d {
-                            met(lane, s - d, decided, reach);
-                        }
-                    }
-                });
+                gathered.drain(|decided, reach| met(&lanes, decided, reach));
                 std::mem::swap(&mut here, &mut below);
                 below.fill(0.0);
             }
@@ -257,7 +254,7 @@ impl Compiled {
                     }
                 }
                 wins[lane] += push.wins;
-                gathered.drain(|decided, reach| met(lane, class as u8, decided, reach));
+                gathered.drain(|decided, reach| met(&[(lane, class as u8)], decided, reach));
             }
         }
         Ok(wins)
