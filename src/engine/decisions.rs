@@ -19,11 +19,12 @@
 //!   engine's stealth layers): the strategy's layered program, compiled with every decision
 //!   noted, is run backwards ([`super::exact_layers::regret`]), giving each decision's
 //!   probability of being reached at every stealth. A decision's options are valued once per
-//!   canonical class and stealth, not once per position met ([`Valued`]); its exact win
-//!   probability is summed by the same pass. The eight bundled strategies at stealth 8, 10
-//!   and 12: 131 s walked, 25 s in layers one by one, and 0.22 of that in one run with one
-//!   solve shared by all ([`Solved`]), two strategies at a time, and positions alike up to
-//!   names kept as one ([`regret_sight`]).
+//!   canonical class and stealth, not once per position met ([`Valued`]), at the stealths of
+//!   every start that meets it in one walk ([`Solver::options_at`]), and shared by the
+//!   strategies decomposed with one solve; its exact win probability is summed by the same
+//!   pass. The eight bundled strategies at stealth 8, 10 and 12: 131 s walked, 25 s in layers
+//!   one by one, and 0.19 of that in one run with one solve shared by all ([`Solved`]), two
+//!   strategies at a time, and positions alike up to names kept as one ([`regret_sight`]).
 //! - **the walk** ([`Engine::Walk`]): the exact engine's walk ([`super::exact::Exact`]) with
 //!   the [`Regret`] measure adds the terms up at each decision the strategy makes; the
 //!   positions that cost most need each term on its own, `P_S(reach y)` included, so the
