@@ -222,4 +222,55 @@ mod tests {
         }
         assert!(checked > 100, "{checked} decisions checked");
     }
+
+    /// A solve that records options keeps, for the decisions it memoises, the values
+    /// [`Solver::options`] gives their canonical form, bit for bit.
+    #[test]
+    fn recorded_options_are_the_solvers() {
+        let rules = MAIN_TEXT;
+        let solver = Solver::new(rules).recording_options();
+        crate::engine::solve_within(&solver, &[6], &crate::engine::Budget::UNLIMITED)
+            .expect("no budget");
+        let (mut kept, mut decisions) = (0, 0);
+        for complications in Chance::Complications.outcomes().map(|(o, _)| o).step_by(5) {
+            let mut state = State::new(6);
+            state.apply_outcome(&rules, complications);
+            let mut dice = 7u32;
+            while let Node::Chance(_) | Node::Decision(_) = state.node(&rules) {
+                match state.node(&rules) {
+                    Node::Decision(decision) => {
+                        if state.actions(&rules).len() >= 2 {
+                            decisions += 1;
+                            let (form, _) = canon::canonical_labelled(&state, &rules);
+                            let class = crate::engine::key::rules_key(&form);
+                            let recorded =
+                                solver.recorded_options(class, state.stealth(), <[f64]>::to_vec);
+                            if let Some(recorded) = recorded {
+                                let options: Vec<u64> = (solver.options(&form).into_iter())
+                                    .map(|(_, v)| v.to_bits())
+                                    .collect();
+                                let recorded: Vec<u64> =
+                                    recorded.iter().map(|v| v.to_bits()).collect();
+                                assert_eq!(recorded, options, "{state:?}");
+                                kept += 1;
+                            }
+                        }
+                        let action: Action =
+                            match ReferenceStrategy.decide(&state, &rules, decision) {
+                                Choice::Act(a) => a,
+                                Choice::Uniform => state.actions(&rules)[0],
+                            };
+                        state.apply_action(&rules, action);
+                    }
+                    Node::Chance(chance) => {
+                        dice = dice.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                        state.apply_outcome(&rules, chance.outcome((dice >> 16) % chance.len()).0);
+                    }
+                    Node::Over(_) => unreachable!(),
+                }
+            }
+        }
+        // Most decisions are memoised (not the main character or a run type on a 6).
+        assert!(kept * 2 > decisions, "{kept} of {decisions} decisions kept");
+    }
 }
