@@ -37,7 +37,6 @@ use crate::game::{Node, Outcome, State, canon};
 use crate::report::Expectation;
 
 use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
-use super::key;
 use super::memo::{self, Place};
 use super::solve::{Keep, PolicyEvaluation, Solver};
 
@@ -96,16 +95,6 @@ struct Compiled {
     place: Place,
     representative: State,
     ops: Option<(u32, u32)>,
-    /// For a decision whose options' values the solver keeps
-    /// ([`Solver::recording_options`]): its class and where each option goes.
-    record: Option<Box<Record>>,
-}
-
-/// Where a decision's options' values are kept: its class (the key of its canonical form),
-/// and by option in the compiled position's order, its index in the canonical form's.
-struct Record {
-    class: u64,
-    order: Box<[u8]>,
 }
 
 /// Local ids by place (at stealth 0). A dense place's id sits in a table of its chunk, by the
@@ -470,13 +459,10 @@ impl<'s> Part<'s> {
         let program = &mut self.programs[class];
         let id = program.compiled.len() as u32;
         program.ids.insert(place, id);
-        let record = self.record(state);
-        let program = &mut self.programs[class];
         program.compiled.push(Compiled {
             place,
             representative: *state,
             ops: None,
-            record,
         });
         let start = program.ops.len();
         let mut leaves = Vec::new();
@@ -525,35 +511,6 @@ impl<'s> Part<'s> {
         }
         self.programs[class].order.push(id);
         Ok(id)
-    }
-
-    /// Where the values of `state`'s options go, if the solver keeps them and it is a
-    /// decision with more than one option.
-    fn record(&self, state: &State) -> Option<Box<Record>> {
-        let rules = self.solver.rules();
-        if !self.solver.records_options() || !matches!(state.node(rules), Node::Decision(_)) {
-            return None;
-        }
-        let actions = state.actions(rules);
-        if actions.len() < 2 {
-            return None;
-        }
-        let (form, labels) = canon::canonical_labelled(state, rules);
-        let canonical = form.actions(rules);
-        let order = actions
-            .iter()
-            .map(|&action| {
-                let theirs = labels.action(action);
-                canonical
-                    .iter()
-                    .position(|&a| a == theirs)
-                    .expect("relabelled options are the canonical form's") as u8
-            })
-            .collect();
-        Some(Box::new(Record {
-            class: key::rules_key(&form),
-            order,
-        }))
     }
 
     /// The index in [`Part::at_one`] of what a read of `low` (a position at stealth 0) is,
@@ -721,10 +678,8 @@ impl<'s> Part<'s> {
             if self.figures.is_some() {
                 choices.resize(ops.map_or(0, <[Op]>::len), Chosen::default());
             }
-            let replayed = ops.and_then(|ops| match &entry.record {
-                Some(record) => self.eval_recording(ops, stealth, layers, &mut choices, record),
-                None => self.eval(ops, &mut 0, stealth, layers, &mut choices),
-            });
+            let replayed =
+                ops.and_then(|ops| self.eval(ops, &mut 0, stealth, layers, &mut choices));
             layers.here[id] = match replayed {
                 // Stored without looking first: a value already there (an earlier solve) has
                 // the same bits.
@@ -789,7 +744,26 @@ impl<'s> Part<'s> {
                 let place = self.tables[slot as usize].at_stealth(stealth - drop);
                 self.solver.memo().get(place)
             }
-            Op::Max(n) => self.eval_max(ops, at, n, stealth, layers, choices, |_, _| {}),
+            Op::Max(n) => {
+                let decision = *at - 1;
+                let mut best = f64::NEG_INFINITY;
+                let mut first = *at;
+                for _ in 0..n {
+                    let option = *at;
+                    let v = self.eval(ops, at, stealth, layers, choices)?;
+                    if v > best {
+                        first = option;
+                    }
+                    best = best.max(v);
+                }
+                if let Some(choice) = choices.get_mut(decision) {
+                    *choice = Chosen {
+                        option: first as u32,
+                        end: *at as u32,
+                    };
+                }
+                Some(best)
+            }
             Op::Chance { n, by_value: false } => {
                 let mut v = 0.0;
                 for _ in 0..n {
@@ -811,64 +785,6 @@ impl<'s> Part<'s> {
             }
             Op::Weight(_) => unreachable!("a weight only opens a term"),
         }
-    }
-
-    /// The value of a decision whose `n` options' expressions begin at `ops[*at..]`: the best
-    /// of them (the first of highest value noted in `choices`, as [`Part::eval`] does), each
-    /// option's value handed to `each` with its index.
-    #[allow(clippy::too_many_arguments)]
-    fn eval_max(
-        &self,
-        ops: &[Op],
-        at: &mut usize,
-        n: u8,
-        stealth: u8,
-        layers: &Layers,
-        choices: &mut [Chosen],
-        mut each: impl FnMut(usize, f64),
-    ) -> Option<f64> {
-        let decision = *at - 1;
-        let mut best = f64::NEG_INFINITY;
-        let mut first = *at;
-        for i in 0..usize::from(n) {
-            let option = *at;
-            let v = self.eval(ops, at, stealth, layers, choices)?;
-            each(i, v);
-            if v > best {
-                first = option;
-            }
-            best = best.max(v);
-        }
-        if let Some(choice) = choices.get_mut(decision) {
-            *choice = Chosen {
-                option: first as u32,
-                end: *at as u32,
-            };
-        }
-        Some(best)
-    }
-
-    /// [`Part::eval`] of a decision's instructions, its options' values kept by the solver
-    /// where `record` says.
-    fn eval_recording(
-        &self,
-        ops: &[Op],
-        stealth: u8,
-        layers: &Layers,
-        choices: &mut [Chosen],
-        record: &Record,
-    ) -> Option<f64> {
-        let Op::Max(n) = ops[0] else {
-            unreachable!("a decision's instructions open with its options")
-        };
-        let mut values = vec![0.0; usize::from(n)];
-        let mut at = 1;
-        let best = self.eval_max(ops, &mut at, n, stealth, layers, choices, |i, v| {
-            values[usize::from(record.order[i])] = v;
-        })?;
-        self.solver
-            .record_options(record.class, stealth, values.into_boxed_slice());
-        Some(best)
     }
 
     /// The optimal policy's figures from the expression at `ops[*at..]` for its compiled

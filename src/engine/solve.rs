@@ -43,22 +43,7 @@ pub struct Solver {
     keep: Keep,
     /// Positions a solve computed and did not keep ([`Keep::Entries`]).
     unkept: Unkept,
-    /// With [`Solver::recording_options`], the options' values of decisions by class and
-    /// stealth ([`Solver::recorded_options`]).
-    recorded: Option<Recorded>,
 }
-
-/// The values of a decision's options, by the key of its class's canonical form
-/// ([`canon::canonical_labelled`], [`super::key::rules_key`]) at a stealth, in the canonical
-/// form's [`State::actions`] order. A layered solve computes every option of every memoised
-/// decision at every stealth anyway: kept, a question about a decision's options is a
-/// lookup instead of a walk down each option to the memoised positions. Bounded (beyond
-/// [`RECORDED`] classes at a stealth, nothing more is kept).
-type Recorded = super::options::Sharded<Box<[f64]>>;
-
-/// The most decisions (class and stealth) [`Solver::recording_options`] keeps: 2^23, a few
-/// hundred MB at most (a decision and its options take about 80 bytes).
-const RECORDED: usize = 1 << 23;
 
 /// Which of the positions [`solve_within`] computes a [`Solver`]'s table keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,43 +91,6 @@ impl Solver {
             options: ClassOptions::default(),
             keep,
             unkept: Unkept::default(),
-            recorded: None,
-        }
-    }
-
-    /// The same table, keeping the values of every decision's options a solve computes, by
-    /// class and stealth ([`Solver::recorded_options`]): for callers that ask about the
-    /// options of many decisions (the regret decomposition).
-    pub fn recording_options(mut self) -> Solver {
-        self.recorded = Some(Recorded::bounded(RECORDED));
-        self
-    }
-
-    /// Whether this table keeps the values of decisions' options.
-    pub(super) fn records_options(&self) -> bool {
-        self.recorded.is_some()
-    }
-
-    /// What `read` makes of the values of the options of the decisions of class `class` (the
-    /// key of its canonical form, any stealth) at `stealth`, in the canonical form's
-    /// [`State::actions`] order, if kept.
-    pub(super) fn recorded_options<T>(
-        &self,
-        class: u64,
-        stealth: u8,
-        read: impl FnOnce(&[f64]) -> T,
-    ) -> Option<T> {
-        let recorded = self.recorded.as_ref()?;
-        recorded.get(super::key::with_stealth(class, stealth), |values| {
-            read(values)
-        })
-    }
-
-    /// Keeps `values`, the options' values of the decisions of class `class` at `stealth` in
-    /// its canonical form's order, if this table keeps such values.
-    pub(super) fn record_options(&self, class: u64, stealth: u8, values: Box<[f64]>) {
-        if let Some(recorded) = &self.recorded {
-            recorded.insert(super::key::with_stealth(class, stealth), values);
         }
     }
 
