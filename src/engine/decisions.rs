@@ -47,7 +47,6 @@ use super::exact::{Budget, Exact, Halt, Measure, exact_within, second_side_type_
 use super::exact_layers::Decided;
 use super::exact_layers::regret;
 use super::key;
-use super::options::Sharded;
 use super::reach::{LANES, Met};
 use super::solve::{Solver, solve_within};
 
@@ -571,8 +570,6 @@ pub struct Solved {
     solver: Solver,
     stealths: Vec<u8>,
     values: Vec<f64>,
-    /// The options of the decisions' classes valued so far, for every strategy.
-    options: Shared,
 }
 
 impl Solved {
@@ -587,7 +584,6 @@ impl Solved {
             solver,
             stealths: stealths.to_vec(),
             values,
-            options: Shared::bounded(SHARED_OPTIONS),
         })
     }
 
@@ -612,9 +608,7 @@ impl Solved {
     ) -> Result<Vec<Decisions>, Halt> {
         let (solver, stealths) = (&self.solver, &self.stealths[..]);
         let (found, wins) = match prepared {
-            Prepared::Layers(compiled) => {
-                in_layers(solver, &self.options, &compiled, stealths, &budget)?
-            }
+            Prepared::Layers(compiled) => in_layers(solver, &compiled, stealths, &budget)?,
             Prepared::Walk { wins } => (walked(solver, strategy, stealths, budget, terms)?, wins),
         };
         Ok(stealths
@@ -662,10 +656,6 @@ impl Solved {
     }
 }
 
-/// The most classes at a stealth [`Solved`] keeps the options of for every strategy (a class
-/// is about 100 bytes kept).
-const SHARED_OPTIONS: usize = 1 << 22;
-
 /// What a decomposition needs of the strategy alone, before optimal play's values.
 enum Prepared {
     /// Its layered program with its decisions noted, whose reverse pass gives its exact win
@@ -703,13 +693,12 @@ type Found = Vec<(ByKind, Costliest)>;
 /// strategy's exact win probability at each stealth, from the same pass.
 fn in_layers(
     solver: &Solver,
-    shared: &Shared,
     compiled: &regret::Compiled,
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Result<(Found, Vec<f64>), Halt> {
     let highest = stealths.iter().copied().max().unwrap_or(0);
-    let mut valued = Valued::new(solver, shared, compiled.decided().len(), highest);
+    let mut valued = Valued::new(solver, compiled.decided().len(), highest);
     let mut found: Found = stealths
         .iter()
         .map(|_| (ByKind::default(), Costliest::new(false)))
@@ -721,10 +710,10 @@ fn in_layers(
         for i in valued.parts(d, decided) {
             let part = valued.parts[i];
             valued.value(part.class, lanes);
+            let r = reach * part.p;
             for &(lane, stealth) in lanes {
                 let shortfall = valued.shortfall(part, stealth);
                 let (by_kind, costliest) = &mut found[lane];
-                let r = reach * part.p;
                 by_kind.regret[kind] += r * shortfall.regret;
                 by_kind.arises[kind] += r;
                 by_kind.matters[kind] += r * f64::from(u8::from(shortfall.matters));
@@ -785,15 +774,7 @@ struct Valued<'s> {
     /// Per class and stealth valued: [`BEST`], [`WORST`], [`MEAN`] of its options, then each
     /// option's value in the representative's order.
     values: Vec<f64>,
-    /// The same, by class (its representative's key) and stealth, for every strategy
-    /// decomposed with the same solve: their classes overlap (the eight bundled strategies
-    /// at stealth 8, 10, 12 value 3.6 M classes at a stealth, 1.9 M of them distinct).
-    shared: &'s Shared,
 }
-
-/// A class's [`Valued::values`] at one stealth, by the key of its representative at that
-/// stealth, shared by the strategies decomposed with one solve.
-type Shared = Sharded<Box<[f64]>>;
 
 /// Where a class's best option's value is among its [`Valued::values`].
 const BEST: usize = 0;
@@ -805,10 +786,9 @@ const MEAN: usize = 2;
 const OPTIONS: usize = 3;
 
 impl<'s> Valued<'s> {
-    fn new(solver: &'s Solver, shared: &'s Shared, decided: usize, highest: u8) -> Self {
+    fn new(solver: &'s Solver, decided: usize, highest: u8) -> Self {
         Valued {
             solver,
-            shared,
             of_decided: vec![None; decided],
             parts: Vec::new(),
             class_ids: FxHashMap::default(),
@@ -894,8 +874,10 @@ impl<'s> Valued<'s> {
         self.value_missing(class, lanes);
     }
 
-    /// Reads from the options valued for other strategies, or values, each stealth of
-    /// `lanes` at which `class` is not valued yet.
+    /// Reads from the solver's options by class ([`Solver::class_options`], shared by every
+    /// strategy decomposed with the same solve: the eight bundled strategies at stealth 8,
+    /// 10, 12 value 3.6 M classes at a stealth, 1.9 M of them distinct), or values in one
+    /// walk and keeps there, each stealth of `lanes` at which `class` is not valued yet.
     #[cold]
     fn value_missing(&mut self, class: u32, lanes: &[(usize, u8)]) {
         let row = class as usize * self.width;
@@ -907,33 +889,36 @@ impl<'s> Valued<'s> {
             if *entry != 0 {
                 continue;
             }
-            let all = &mut self.values;
-            let kept = self.shared.get(key::with_stealth(key, stealth), |kept| {
-                all.extend_from_slice(kept);
-                all.len() - kept.len()
-            });
+            let values = &mut self.values;
+            let kept = (self.solver)
+                .class_options(key::with_stealth(key, stealth), |kept| keep(values, kept));
             match kept {
-                Some(at) => *entry = at as u32 + 1,
+                Some(at) => *entry = at,
                 None => missing.push(stealth),
             }
         }
         if missing.is_empty() {
             return;
         }
-        let (valued, all, shared) = (&mut self.valued, &mut self.values, self.shared);
-        self.solver
-            .options_at(&representative, &missing, |i, values| {
-                let at = all.len();
-                valued[row + usize::from(missing[i])] = at as u32 + 1;
-                all.extend([
-                    values.iter().copied().fold(f64::MIN, f64::max),
-                    values.iter().copied().fold(f64::MAX, f64::min),
-                    values.iter().sum::<f64>() / values.len() as f64,
-                ]);
-                all.extend_from_slice(values);
-                shared.insert(key::with_stealth(key, missing[i]), all[at..].into());
-            });
+        let (valued, values, solver) = (&mut self.valued, &mut self.values, self.solver);
+        solver.options_at(&representative, &missing, |i, options| {
+            valued[row + usize::from(missing[i])] = keep(values, options);
+            solver.keep_class_options(key::with_stealth(key, missing[i]), options);
+        });
     }
+}
+
+/// Appends a class's `options` at a stealth to [`Valued::values`]: their best, worst and
+/// mean values, then each option's. Returns where they begin, plus one.
+fn keep(values: &mut Vec<f64>, options: &[(Action, f64)]) -> u32 {
+    let at = values.len() as u32;
+    values.extend([
+        options.iter().map(|o| o.1).fold(f64::MIN, f64::max),
+        options.iter().map(|o| o.1).fold(f64::MAX, f64::min),
+        options.iter().map(|o| o.1).sum::<f64>() / options.len() as f64,
+    ]);
+    values.extend(options.iter().map(|o| o.1));
+    at + 1
 }
 
 /// The decomposition at each of `stealths` by the exact walk with the [`Regret`] measure,

@@ -38,7 +38,7 @@ use crate::report::Expectation;
 
 use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
 use super::memo::{self, Place};
-use super::solve::{Keep, PolicyEvaluation, Solver};
+use super::solve::{Keep, PolicyEvaluation, Solver, sum_in_value_order};
 
 /// The lowest stealth of the class that plays alike at every higher stealth: positions are
 /// compiled at 0, 1 and this.
@@ -780,8 +780,7 @@ impl<'s> Part<'s> {
                     *term = (self.eval(ops, at, stealth, layers, choices)?, p);
                 }
                 // As the walk: in order of value, so relabellings of a position agree.
-                terms.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-                Some(terms.iter().map(|(v, p)| p * v).sum())
+                Some(sum_in_value_order(terms))
             }
             Op::Weight(_) => unreachable!("a weight only opens a term"),
         }

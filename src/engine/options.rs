@@ -5,9 +5,14 @@
 //! table costs each option's successors up to the memoised positions, each canonicalised and
 //! looked up; a kept class costs one canonical form and one lookup.
 //!
-//! Values are kept in the representative's labels ([`canon::canonical_labelled`]) and carried
-//! back to the position's own options, in its own [`State::actions`] order: the same list,
-//! the same bits, as worked out afresh (the solver's values do not depend on labels).
+//! Values are kept in the representative's labels ([`canon::canonical_labelled`]) and order
+//! (its own [`State::actions`]), and carried back to the position's own options, in its own
+//! order: the same list, the same bits, as worked out afresh (the solver's values do not
+//! depend on labels). A caller that holds the canonical form already reads and keeps them
+//! as they are ([`ClassOptions::of_class`], [`ClassOptions::keep`]).
+//!
+//! The bound is four million classes (the regret decomposition of the eight bundled
+//! strategies at stealth 8, 10, 12 values 1.9 M classes at a stealth).
 
 use std::hash::BuildHasher;
 use std::sync::{Mutex, MutexGuard};
@@ -22,9 +27,9 @@ use super::key;
 /// Shards of a [`Sharded`] map.
 const SHARDS: usize = 64;
 
-/// The most entries of a [`Sharded`] map by default: two million (the option values of a
+/// The most entries of a [`Sharded`] map by default: four million (the option values of a
 /// class are about 100 bytes: a few hundred MB at most).
-const MAX_ENTRIES: usize = 1 << 21;
+const MAX_ENTRIES: usize = 1 << 22;
 
 /// A map by packed position ([`key::rules_key`]) in shards behind locks, so that threads
 /// rarely wait on one; bounded ([`Sharded::bounded`]): beyond the bound, nothing more is
@@ -119,8 +124,30 @@ impl ClassOptions {
             return kept;
         }
         let options = work_out()?;
-        let values = options.iter().map(|&(a, v)| (labels.action(a), v));
-        self.values.insert(class, values.collect());
+        let actions = form.actions(rules);
+        let canonical = actions.iter().map(|&a| {
+            let (_, v) = options
+                .iter()
+                .find(|(b, _)| labels.action(*b) == a)
+                .expect("relabelled options are the representative's");
+            (a, *v)
+        });
+        self.values.insert(class, canonical.collect());
         Some(options)
+    }
+
+    /// What `read` makes of the options kept for `class` (the key of a canonical form,
+    /// [`key::rules_key`]), in the canonical form's own [`State::actions`] order, if kept.
+    pub(super) fn of_class<T>(
+        &self,
+        class: u64,
+        read: impl FnOnce(&[(Action, f64)]) -> T,
+    ) -> Option<T> {
+        self.values.get(class, |values| read(values))
+    }
+
+    /// Keeps `options`, those of the canonical form whose key is `class`, in its order.
+    pub(super) fn keep(&self, class: u64, options: &[(Action, f64)]) {
+        self.values.insert(class, options.into());
     }
 }

@@ -148,25 +148,11 @@ impl Solver {
                 if chance.names_characters() {
                     self.chance_value_by_value(state, chance, budget)?
                 } else {
-                    // Outcomes with the same effect (a highest die of 1 or 2, of 3 or 4) lead
-                    // to the same position, evaluated once with the summed weight.
                     let mut v = 0.0;
-                    let mut pending: Option<(State, f64)> = None;
-                    for (outcome, p) in chance.outcomes() {
-                        let mut next = *state;
-                        next.apply_outcome(&rules, outcome);
-                        match &mut pending {
-                            Some((same, weight)) if *same == next => *weight += p,
-                            _ => {
-                                if let Some((previous, weight)) = pending.replace((next, p)) {
-                                    v += weight * self.try_value(&previous, budget)?;
-                                }
-                            }
-                        }
-                    }
-                    if let Some((last, weight)) = pending {
-                        v += weight * self.try_value(&last, budget)?;
-                    }
+                    merged_outcomes(state, chance, &rules, |next, weight| {
+                        v += weight * self.try_value(next, budget)?;
+                        Ok::<(), Halt>(())
+                    })?;
                     v
                 }
             }
@@ -214,8 +200,7 @@ impl Solver {
             next.apply_outcome(&self.rules, outcome);
             *term = (self.try_value(&next, budget)?, p);
         }
-        terms.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-        Ok(terms.iter().map(|(v, p)| p * v).sum())
+        Ok(sum_in_value_order(terms))
     }
 
     /// The optimal win probability from `state` read from the table alone; `None` when a state
@@ -275,6 +260,23 @@ impl Solver {
         self.options
             .options(state, &self.rules, || Some(self.worked_out_options(state)))
             .expect("worked out in full")
+    }
+
+    /// What `read` makes of the options of the canonical form whose key is `class`
+    /// ([`super::key::rules_key`]), in its [`State::actions`] order, if kept by
+    /// [`Solver::options`] or [`Solver::keep_class_options`].
+    pub(super) fn class_options<T>(
+        &self,
+        class: u64,
+        read: impl FnOnce(&[(Action, f64)]) -> T,
+    ) -> Option<T> {
+        self.options.of_class(class, read)
+    }
+
+    /// Keeps `options`, those of the canonical form whose key is `class`, in its order, for
+    /// [`Solver::options`] and [`Solver::class_options`].
+    pub(super) fn keep_class_options(&self, class: u64, options: &[(Action, f64)]) {
+        self.options.keep(class, options);
     }
 
     /// [`Solver::options`] worked out from the table, not kept: for a caller that meets each
@@ -356,6 +358,43 @@ impl<'a> PolicyEvaluation<'a> {
 }
 
 /// 1 for a win, 0 for a loss.
+/// The outcomes of `chance` at `state`, each position once: outcomes with the same effect (a
+/// highest die of 1 or 2, of 3 or 4) lead to the same position, handed to `each` once with
+/// their summed weight, in outcome order.
+fn merged_outcomes<E>(
+    state: &State,
+    chance: Chance,
+    rules: &Rules,
+    mut each: impl FnMut(&State, f64) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut pending: Option<(State, f64)> = None;
+    for (outcome, p) in chance.outcomes() {
+        let mut next = *state;
+        next.apply_outcome(rules, outcome);
+        match &mut pending {
+            Some((same, weight)) if *same == next => *weight += p,
+            _ => {
+                if let Some((previous, weight)) = pending.replace((next, p)) {
+                    each(&previous, weight)?;
+                }
+            }
+        }
+    }
+    match pending {
+        Some((last, weight)) => each(&last, weight),
+        None => Ok(()),
+    }
+}
+
+/// The value of a chance point whose outcomes name characters, from its `(value, weight)`
+/// terms: summed in order of value, not of outcome. Relabelling a position permutes such
+/// outcomes, so in outcome order two positions of one class would round differently; in
+/// value order every member of a class gets the same bits.
+pub(super) fn sum_in_value_order(terms: &mut [(f64, f64)]) -> f64 {
+    terms.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    terms.iter().map(|(v, p)| p * v).sum()
+}
+
 fn win(outcome: Outcome) -> f64 {
     if outcome == Outcome::Win { 1.0 } else { 0.0 }
 }

@@ -14,11 +14,13 @@
 //! the same sums in value order at chance points that name characters, the same maximum, so
 //! every value has the same bits as [`Solver::options`] at that stealth.
 
-use crate::game::{Node, State, canon};
+use std::convert::Infallible;
+
+use crate::game::{Action, Node, State, canon};
 
 use super::super::exact::worth_memoising;
 use super::super::memo;
-use super::{Solver, win};
+use super::{Solver, merged_outcomes, sum_in_value_order, win};
 
 /// Stealths valued by one walk (more are valued a group at a time).
 const WIDTH: usize = 8;
@@ -26,28 +28,26 @@ const WIDTH: usize = 8;
 /// One value per stealth of a walk.
 type Lanes = [f64; WIDTH];
 
+/// The most outcomes of a chance point below a decision (two side types).
+const MAX_TERMS: usize = 36;
+
 impl Solver {
     /// The value of every legal option at `state` played at each of `stealths` (its own
-    /// stealth ignored): `each(i, values)` with the values at `stealths[i]` in
+    /// stealth ignored): `each(i, options)` with the options at `stealths[i]` in
     /// [`State::actions`] order, bit for bit [`Solver::options`]'s. Stealths of one class
     /// share a walk.
     pub(in crate::engine) fn options_at(
         &self,
         state: &State,
         stealths: &[u8],
-        mut each: impl FnMut(usize, &[f64]),
+        mut each: impl FnMut(usize, &[(Action, f64)]),
     ) {
-        let alike: Vec<usize> = (0..stealths.len())
-            .filter(|&i| stealths[i] >= canon::ALIKE_FROM_STEALTH)
-            .collect();
+        let mut alike = Vec::with_capacity(stealths.len());
         for (i, &stealth) in stealths.iter().enumerate() {
             if stealth < canon::ALIKE_FROM_STEALTH {
-                let values: Vec<f64> = self
-                    .worked_out_options(&state.with_stealth(stealth))
-                    .into_iter()
-                    .map(|(_, v)| v)
-                    .collect();
-                each(i, &values);
+                each(i, &self.worked_out_options(&state.with_stealth(stealth)));
+            } else {
+                alike.push(i);
             }
         }
         for group in alike.chunks(WIDTH) {
@@ -60,18 +60,18 @@ impl Solver {
             let base = state.with_stealth(lowest);
             let actions = base.actions(&self.rules);
             // By stealth, by option.
-            let mut values = vec![Vec::with_capacity(actions.len()); group.len()];
+            let mut options = vec![Vec::with_capacity(actions.len()); group.len()];
             for &action in actions.iter() {
                 let mut next = base;
                 next.apply_action(&self.rules, action);
                 let mut lanes = [0.0; WIDTH];
                 self.value_alike(&next, up, &mut lanes);
-                for (v, lane) in values.iter_mut().zip(lanes) {
-                    v.push(lane);
+                for (o, lane) in options.iter_mut().zip(lanes) {
+                    o.push((action, lane));
                 }
             }
-            for (&i, v) in group.iter().zip(&values) {
-                each(i, v);
+            for (&i, o) in group.iter().zip(&options) {
+                each(i, o);
             }
         }
     }
@@ -79,21 +79,27 @@ impl Solver {
     /// The optimal value of `state` played `up[i]` points higher, into `out[i]` (`up` holds
     /// 0 first).
     fn value_alike(&self, state: &State, up: &[u8], out: &mut Lanes) {
+        let lanes = up.len();
         let at = |i: usize| state.with_stealth(state.stealth() + up[i]);
-        if up.len() == 1 || state.stealth() < canon::ALIKE_FROM_STEALTH {
-            for (i, v) in out.iter_mut().enumerate().take(up.len()) {
+        let alone = |out: &mut Lanes| {
+            for (i, v) in out.iter_mut().enumerate().take(lanes) {
                 *v = self.value(&at(i));
             }
-            return;
+        };
+        if lanes == 1 || state.stealth() < canon::ALIKE_FROM_STEALTH {
+            return alone(out);
         }
         let node = state.node(&self.rules);
+        if matches!(node, Node::Chance(chance) if chance.len() as usize > MAX_TERMS) {
+            return alone(out);
+        }
         if let Node::Over(outcome) = node {
-            out[..up.len()].fill(win(outcome));
+            out[..lanes].fill(win(outcome));
             return;
         }
         if worth_memoising(state) {
             let place = memo::place(state, &self.rules);
-            for (i, v) in out.iter_mut().enumerate().take(up.len()) {
+            for (i, v) in out.iter_mut().enumerate().take(lanes) {
                 let stealth = state.stealth() + up[i];
                 *v = match self.memo.get(place.at_stealth(stealth)) {
                     Some(v) => v,
@@ -102,55 +108,42 @@ impl Solver {
             }
             return;
         }
-        let lanes = up.len();
         let mut sub = [0.0; WIDTH];
         match node {
             Node::Over(_) => unreachable!(),
             Node::Chance(chance) if chance.names_characters() => {
-                // `Solver::chance_value_by_value`, stealth by stealth.
-                let len = chance.len() as usize;
-                let mut terms = vec![[(0.0, 0.0); WIDTH]; len];
-                for ((outcome, p), term) in chance.outcomes().zip(terms.iter_mut()) {
+                // By outcome, its value at each stealth; then each stealth's sum.
+                let n = chance.len() as usize;
+                let mut values = [[0.0; WIDTH]; MAX_TERMS];
+                let mut weights = [0.0; MAX_TERMS];
+                for ((outcome, p), (value, weight)) in
+                    chance.outcomes().zip(values.iter_mut().zip(&mut weights))
+                {
                     let mut next = *state;
                     next.apply_outcome(&self.rules, outcome);
-                    self.value_alike(&next, up, &mut sub);
-                    for i in 0..lanes {
-                        term[i] = (sub[i], p);
-                    }
+                    self.value_alike(&next, up, value);
+                    *weight = p;
                 }
-                let mut lane: Vec<(f64, f64)> = Vec::with_capacity(len);
+                let mut terms = [(0.0, 0.0); MAX_TERMS];
                 for (i, v) in out.iter_mut().enumerate().take(lanes) {
-                    lane.clear();
-                    lane.extend(terms.iter().map(|t| t[i]));
-                    lane.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-                    *v = lane.iter().map(|(v, p)| p * v).sum();
+                    for (term, (value, &weight)) in
+                        terms.iter_mut().zip(values.iter().zip(&weights))
+                    {
+                        *term = (value[i], weight);
+                    }
+                    *v = sum_in_value_order(&mut terms[..n]);
                 }
             }
             Node::Chance(chance) => {
-                // Outcomes with the same effect merged, as `Solver::try_value` merges them.
                 out[..lanes].fill(0.0);
-                let mut pending: Option<(State, f64)> = None;
-                let mut add = |next: &State, weight: f64, out: &mut Lanes| {
+                let merged = merged_outcomes(state, chance, &self.rules, |next, weight| {
                     self.value_alike(next, up, &mut sub);
                     for i in 0..lanes {
                         out[i] += weight * sub[i];
                     }
-                };
-                for (outcome, p) in chance.outcomes() {
-                    let mut next = *state;
-                    next.apply_outcome(&self.rules, outcome);
-                    match &mut pending {
-                        Some((same, weight)) if *same == next => *weight += p,
-                        _ => {
-                            if let Some((previous, weight)) = pending.replace((next, p)) {
-                                add(&previous, weight, out);
-                            }
-                        }
-                    }
-                }
-                if let Some((last, weight)) = pending {
-                    add(&last, weight, out);
-                }
+                    Ok::<(), Infallible>(())
+                });
+                let Ok(()) = merged;
             }
             Node::Decision(_) => {
                 out[..lanes].fill(f64::NEG_INFINITY);
@@ -200,7 +193,7 @@ mod tests {
                                     && alone
                                         .iter()
                                         .zip(values)
-                                        .all(|(a, b)| a.to_bits() == b.to_bits());
+                                        .all(|(a, b)| a.to_bits() == b.1.to_bits());
                                 assert!(same, "{state:?} at {}: {alone:?} {values:?}", stealths[i]);
                                 checked += 1;
                             });
