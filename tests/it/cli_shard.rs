@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common;
 
-use common::{entries, raven, refused, stdout};
+use common::{entries, raven, refused, run_in, small_report, stdout};
 
 /// Not a multiple of 3 (nor of the engine's chunk of 16 384): blocks of unequal size, one
 /// straddling a chunk boundary.
@@ -313,77 +313,34 @@ fn the_readme_shows_the_slurm_script() {
     }
 }
 
-/// A small report's arguments (stealth 0..=2), as `raven report` and its shards take them.
-const SMALL_REPORT: [&str; 8] = [
-    "report",
-    "--games",
-    "700",
-    "--max-stealth",
-    "2",
-    "--stealth",
-    "2,0",
-    "--quiet",
-];
-
-/// Runs `raven ARGS` in `dir` (the report quotes its relative `--out`), expecting success.
-fn run_in(dir: &Path, args: &[&str]) -> String {
-    let output = raven().current_dir(dir).args(args).output().unwrap();
-    assert!(output.status.success(), "{args:?}: {output:?}");
-    String::from_utf8(output.stdout).unwrap()
-}
-
-/// Report shards: `report --shard k/3` for k = 1..=3 in `dir`, returning the shard files.
-fn report_shards(dir: &Path) -> Vec<PathBuf> {
-    (1..=3)
-        .map(|k| {
-            let name = format!("report-{k}.csv");
-            let note = run_in(
-                dir,
-                &[
-                    &SMALL_REPORT[..],
-                    &["--shard", &format!("{k}/3"), "--out", &name],
-                ]
-                .concat(),
-            );
-            assert!(note.contains(&format!("shard {k}/3")), "{note}");
-            dir.join(name)
-        })
-        .collect()
-}
-
+/// The three shards of the small report, each made in a process of its own on one thread,
+/// merge to the whole run's files byte for byte (made on every core): a report is the same
+/// for the same seed, whatever the process and the thread count.
 #[test]
 fn report_shards_merge_to_the_whole_report_byte_for_byte() {
-    let (whole, sharded) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    run_in(
-        whole.path(),
-        &[&SMALL_REPORT[..], &["--out", "rep"]].concat(),
-    );
-    let shards = report_shards(sharded.path());
-    let mut merge = vec!["merge", "--out", "rep"];
-    let names: Vec<String> = shards
-        .iter()
-        .rev()
-        .map(|p| p.file_name().unwrap().to_str().unwrap().to_string())
-        .collect();
-    merge.extend(names.iter().map(String::as_str));
+    let report = small_report();
+    let sharded = tempfile::tempdir().unwrap();
+    let mut merge: Vec<String> = vec!["merge".into(), "--out".into(), "rep".into()];
+    merge.extend(report.shards.iter().rev().map(|p| p.display().to_string()));
+    let merge: Vec<&str> = merge.iter().map(String::as_str).collect();
     let note = run_in(sharded.path(), &merge);
     assert!(
         note.contains("3 shards of one `raven report` run"),
         "{note}"
     );
-    let mut files = entries(&whole.path().join("rep"));
+    let mut files = entries(&report.dir.join("rep"));
     files.sort();
     assert_eq!(files.len(), 11, "{files:?}");
     let mut merged = entries(&sharded.path().join("rep"));
     merged.sort();
     assert_eq!(merged, files);
     for name in &files {
-        let a = std::fs::read(whole.path().join("rep").join(name)).unwrap();
+        let a = std::fs::read(report.dir.join("rep").join(name)).unwrap();
         let b = std::fs::read(sharded.path().join("rep").join(name)).unwrap();
         assert!(a == b, "{name} differs");
     }
     // Each unit of work is in one shard, its result as JSON under the run's inputs.
-    let text = std::fs::read_to_string(&shards[0]).unwrap();
+    let text = std::fs::read_to_string(&report.shards[0]).unwrap();
     assert!(text.starts_with("# raven shard 1/3 of report, "), "{text}");
     assert!(text.contains("\n# stealth: 0,2\n"), "{text}");
     assert!(text.contains("\nunit,result\n0,\"{"), "{text}");
@@ -393,7 +350,15 @@ fn report_shards_merge_to_the_whole_report_byte_for_byte() {
 fn report_shards_that_do_not_make_one_report_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let shards = report_shards(d);
+    let shards: Vec<PathBuf> = small_report()
+        .shards
+        .iter()
+        .map(|shard| {
+            let copy = d.join(shard.file_name().unwrap());
+            std::fs::copy(shard, &copy).unwrap();
+            copy
+        })
+        .collect();
     let refused_in = |args: &[&str]| {
         let output = raven().current_dir(d).args(args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
@@ -436,25 +401,14 @@ fn report_shards_that_do_not_make_one_report_are_refused() {
     edited(format!("{unit},not json"));
     let message = refused_in(&["merge", "--out", "rep", s1, "edited.csv", s3]);
     assert!(message.contains("not a report unit's result"), "{message}");
-    // Another run's shard: other games.
+    // Another run's shard: other games (its inputs, as its header names them).
     let other = "other.csv";
-    run_in(
-        d,
-        &[
-            "report",
-            "--games",
-            "701",
-            "--max-stealth",
-            "2",
-            "--stealth",
-            "0,2",
-            "--quiet",
-            "--shard",
-            "2/3",
-            "--out",
-            other,
-        ],
-    );
+    assert!(text.contains("\n# games: 700\n"), "{text}");
+    std::fs::write(
+        d.join(other),
+        text.replace("\n# games: 700\n", "\n# games: 701\n"),
+    )
+    .unwrap();
     let message = refused_in(&["merge", "--out", "rep", s1, other, s3]);
     assert!(message.contains("games is '700'"), "{message}");
 }

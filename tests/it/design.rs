@@ -6,11 +6,9 @@
 
 use crate::common;
 
-use std::collections::HashMap;
-
 use rayon::prelude::*;
 
-use common::brute::brute;
+use common::brute::{Memo, brute};
 
 use raven::engine::seed::streams;
 use raven::engine::{Solver, exact, play_game, solve};
@@ -152,7 +150,7 @@ fn the_layered_solver_matches_brute_force_on_small_designs() {
         let rules = design(&settings);
         // Stealth 5: layered (the classes 0, 1, 2 compiled, the top one replayed).
         let solved = solve(&Solver::new(rules), &[1, 5]);
-        let mut memo = HashMap::new();
+        let mut memo = Memo::default();
         for solution in solved {
             let slow = brute(&rules, &State::new(solution.stealth), &mut memo);
             assert!(
@@ -202,7 +200,7 @@ fn complications_a_larger_team_can_still_read_are_kept() {
         let solver = Solver::new(rules);
         for state in [chained, own] {
             let fast = solver.value(&state);
-            let slow = brute(&rules, &state, &mut HashMap::new());
+            let slow = brute(&rules, &state, &mut Memo::default());
             assert!(
                 (fast - slow).abs() < 1e-12,
                 "{rules}: solver {fast} vs brute force {slow} at {state:?}"

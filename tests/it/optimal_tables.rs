@@ -4,9 +4,7 @@
 
 use crate::common;
 
-use std::collections::HashMap;
-
-use common::brute::brute;
+use common::brute::{Memo, brute};
 use raven::engine::Solver;
 use raven::game::{Aid, Character, Health, State, Step};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
@@ -66,7 +64,7 @@ fn position(stealth: u8, main: Character, members: &[(Character, Health)], step:
 fn run_and_finale_values_match_brute_force_under_every_rule_set() {
     for rules in every_rule_set() {
         let solver = Solver::new(rules);
-        let mut memo = HashMap::new();
+        let mut memo = Memo::default();
         for (main, members) in teams() {
             for stealth in [0, 2] {
                 for step in [Step::RunType { challenge: 4 }, Step::ChooseFinale] {

@@ -8,6 +8,7 @@
 pub mod brute;
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use assert_cmd::Command;
 
@@ -40,6 +41,69 @@ pub fn refused(args: &[&str]) -> String {
     let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error")).collect();
     assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
     errors[0].to_string()
+}
+
+/// A small report's arguments (stealth 0..=2, headline stealths 2 and 0), as `raven report`
+/// and its shards take them.
+pub const SMALL_REPORT: [&str; 8] = [
+    "report",
+    "--games",
+    "700",
+    "--max-stealth",
+    "2",
+    "--stealth",
+    "2,0",
+    "--quiet",
+];
+
+/// The small report the report tests read, made once per test run: a report is about half a
+/// minute of CPU (its thirty-odd solves), and three tests read the same one.
+pub struct SmallReport {
+    /// Where it was run, its output in `rep/` (relative, as the README quotes it); shard
+    /// files may be made beside it.
+    pub dir: PathBuf,
+    /// `report --shard k/3 --threads 1` for k = 1..=3 (`report-k.csv`, in `dir`): each unit of
+    /// work recomputed in another process on one thread.
+    pub shards: [PathBuf; 3],
+    /// Kept for as long as the test binary runs.
+    _temp: tempfile::TempDir,
+}
+
+/// The small report and its shards ([`SmallReport`]), made by whichever test asks first.
+pub fn small_report() -> &'static SmallReport {
+    static REPORT: OnceLock<SmallReport> = OnceLock::new();
+    REPORT.get_or_init(|| {
+        let temp = tempfile::Builder::new()
+            .prefix("small-report")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .unwrap();
+        let dir = temp.path().to_path_buf();
+        run_in(&dir, &[&SMALL_REPORT[..], &["--out", "rep"]].concat());
+        let shards = [1, 2, 3].map(|k| {
+            let name = format!("report-{k}.csv");
+            let spec = format!("{k}/3");
+            let args = [&SMALL_REPORT[..], &["--threads", "1"]].concat();
+            let note = run_in(
+                &dir,
+                &[&args[..], &["--shard", &spec, "--out", &name]].concat(),
+            );
+            assert!(note.contains(&format!("shard {spec}")), "{note}");
+            dir.join(name)
+        });
+        SmallReport {
+            dir,
+            shards,
+            _temp: temp,
+        }
+    })
+}
+
+/// Runs `raven ARGS` in `dir` (a report quotes its relative `--out`), expecting success;
+/// returns standard output.
+pub fn run_in(dir: &Path, args: &[&str]) -> String {
+    let output = raven().current_dir(dir).args(args).output().unwrap();
+    assert!(output.status.success(), "{args:?}: {output:?}");
+    String::from_utf8(output.stdout).unwrap()
 }
 
 /// A temporary file with `text`, kept alive by the returned directory.
