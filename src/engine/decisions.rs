@@ -593,9 +593,20 @@ impl Solved {
         strategy: &S,
         budget: Budget<'_>,
     ) -> Result<Vec<Decisions>, Halt> {
+        self.decisions_by(strategy, budget, Terms::Costliest, Engine::Layers)
+    }
+
+    /// [`decisions_by`] of `strategy` at the stealths solved.
+    pub fn decisions_by<S: Strategy + ?Sized>(
+        &self,
+        strategy: &S,
+        budget: Budget<'_>,
+        terms: Terms,
+        engine: Engine,
+    ) -> Result<Vec<Decisions>, Halt> {
         let rules = self.solver.rules();
-        let prepared = prepare(rules, strategy, &self.stealths, budget, Engine::Layers)?;
-        self.finish(strategy, budget, Terms::Costliest, prepared)
+        let prepared = prepare(rules, strategy, &self.stealths, budget, engine)?;
+        self.finish(strategy, budget, terms, prepared)
     }
 
     /// The decomposition from optimal play's values and the strategy's part.

@@ -8,12 +8,20 @@ use rayon::prelude::*;
 
 use raven::engine::OptimalStrategy;
 use raven::engine::decisions::TOP;
-use raven::engine::{
-    Budget, DecisionKind, Decisions, Engine, Solver, Terms, decisions, decisions_by, decisions_with,
-};
+use raven::engine::{Budget, DecisionKind, Decisions, Engine, Solved, Solver, Terms, decisions};
 use raven::game::{Action, Decision, State};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use raven::strategy::{BUNDLED, Choice, Sight, Strategy, resolve};
+
+/// Optimal play's values under each of `at` (rules and stealths), solved side by side: the
+/// decompositions of one test that share rules and stealths share a solve, as `raven
+/// decisions` shares it between the strategies it is given (a solve is most of the work of
+/// decomposing a small strategy).
+fn solved(at: &[(Rules, &[u8])]) -> Vec<Solved> {
+    at.par_iter()
+        .map(|(rules, stealths)| Solved::new(rules, stealths, &Budget::UNLIMITED).expect("solved"))
+        .collect()
+}
 
 /// Every bundled strategy and `random`: the regret by kind sums to optimal − exact (1e-9),
 /// and no kind has negative regret (no choice beats the optimal one). Both presets from the
@@ -30,6 +38,8 @@ fn decomposition_sums_to_optimal_minus_exact() {
     for name in ["reference", "random"] {
         cases.push((MAIN_TEXT, 2, name));
     }
+    let at: [(Rules, &[u8]); 3] = [(MAIN_TEXT, &[0]), (CLARIFIED, &[0]), (MAIN_TEXT, &[2])];
+    let solves = solved(&at);
     cases.par_iter().for_each(|&(rules, stealth, name)| {
         let strategy = resolve(name).expect("a bundled strategy");
         // Every term (and the position-by-position check) for the reference and random only:
@@ -41,14 +51,14 @@ fn decomposition_sums_to_optimal_minus_exact() {
         } else {
             Terms::Costliest
         };
-        let result = decisions_with(
-            &rules,
-            strategy.as_ref(),
-            &[stealth],
-            Budget::UNLIMITED,
-            terms,
-        )
-        .expect("no budget");
+        let solved = at
+            .iter()
+            .position(|(r, s)| *r == rules && *s == [stealth])
+            .map(|i| &solves[i])
+            .expect("solved for the case");
+        let result = solved
+            .decisions_by(strategy.as_ref(), Budget::UNLIMITED, terms, Engine::Layers)
+            .expect("no budget");
         let d = &result[0];
         let regret = d.optimal - d.exact;
         assert!(
@@ -96,18 +106,33 @@ fn layers_and_walk_agree() {
         }
     }
     cases.push((MAIN_TEXT, floors, vec![0, 3, 4, 6]));
+    // One solve per rules and stealths for each engine: the two engines are checked against
+    // each other, so neither reads values the other's decompositions kept.
+    let at: [(Rules, &[u8]); 3] = [
+        (MAIN_TEXT, &[0, 2, 5]),
+        (CLARIFIED, &[0, 2, 5]),
+        (MAIN_TEXT, &[0, 3, 4, 6]),
+    ];
+    let (for_layers, for_walk) = rayon::join(|| solved(&at), || solved(&at));
     cases.par_iter().for_each(|(rules, strategy, stealths)| {
         let name = strategy.name();
+        let i = at
+            .iter()
+            .position(|(r, s)| r == rules && s == stealths)
+            .expect("solved for the case");
         let by = |engine| {
-            decisions_by(
-                rules,
-                strategy.as_ref(),
-                stealths,
-                Budget::UNLIMITED,
-                Terms::Costliest,
-                engine,
-            )
-            .expect("no budget")
+            let solved = match engine {
+                Engine::Layers => &for_layers[i],
+                Engine::Walk => &for_walk[i],
+            };
+            solved
+                .decisions_by(
+                    strategy.as_ref(),
+                    Budget::UNLIMITED,
+                    Terms::Costliest,
+                    engine,
+                )
+                .expect("no budget")
         };
         let (layers, walk) = rayon::join(|| by(Engine::Layers), || by(Engine::Walk));
         for (l, w) in layers.iter().zip(&walk) {
@@ -181,18 +206,12 @@ fn layers_and_walk_agree() {
 
 /// The walk with every term computed, checked against the walk valuing only the positions
 /// that may make the list: the same figures, the same costliest positions.
-fn every_term(rules: &Rules, strategy: &dyn Strategy, stealths: &[u8]) -> Vec<Decisions> {
+fn every_term(solved: &Solved, strategy: &dyn Strategy) -> Vec<Decisions> {
     // The walk's forward pass (the layers sum their terms position by position already).
     let walk = |terms| {
-        decisions_by(
-            rules,
-            strategy,
-            stealths,
-            Budget::UNLIMITED,
-            terms,
-            Engine::Walk,
-        )
-        .expect("no budget")
+        solved
+            .decisions_by(strategy, Budget::UNLIMITED, terms, Engine::Walk)
+            .expect("no budget")
     };
     let every = walk(Terms::Every);
     let listed = walk(Terms::Costliest);
@@ -248,9 +267,12 @@ fn positions_add_up_to_the_decomposition_at_higher_stealth() {
         .into_iter()
         .flat_map(|rules| ["reference", "random"].map(move |name| (rules, name)))
         .collect();
+    let at: [(Rules, &[u8]); 2] = [(MAIN_TEXT, &[4, 3]), (CLARIFIED, &[4, 3])];
+    let solves = solved(&at);
     cases.par_iter().for_each(|&(rules, name)| {
         let strategy = resolve(name).expect("a built-in strategy");
-        let result = every_term(&rules, strategy.as_ref(), &[4, 3]);
+        let solved = &solves[usize::from(rules != MAIN_TEXT)];
+        let result = every_term(solved, strategy.as_ref());
         for d in &result {
             assert!(((d.optimal - d.exact) - d.by_kind.total_regret()).abs() < 1e-9);
             positions_reproduce_the_decomposition(name, d);
