@@ -2,7 +2,7 @@
 //! 200 000) of `STRATEGY` (default `reference`; any `--strategy` name) at stealth 10 under
 //! main-text rules, on one thread, through the engine's own range player.
 //!
-//! `cargo run --release --example hot -- [STRATEGY] [GAMES]`
+//! `cargo run --release --features tools --example hot -- [STRATEGY] [GAMES]`
 use raven::engine::montecarlo::{Job, play_range};
 use raven::rules::MAIN_TEXT;
 

@@ -1,5 +1,5 @@
 //! Redraws the report's charts from the committed CSV files, without recomputing anything:
-//! `cargo run --example redraw_charts -- reports` rewrites `reports/*.svg` from
+//! `cargo run --features tools --example redraw_charts -- reports` rewrites `reports/*.svg` from
 //! `reports/win-rates.csv` and `reports/rule-variants.csv`. For work on the charts themselves;
 //! `raven report` remains the one way to regenerate the report. With `--png`, each chart is
 //! also rendered to PNG beside it (resvg, with the system's fonts), to look at.

@@ -1,4 +1,4 @@
-//! Times a solve with the optimal policy's figures: `cargo run --release --example solvefig -- 10`.
+//! Times a solve with the optimal policy's figures: `cargo run --release --features tools --example solvefig -- 10`.
 use raven::engine::{Budget, Solver, solve_with_figures};
 use raven::rules::MAIN_TEXT;
 fn main() {

@@ -1,4 +1,4 @@
-//! Times a solve of the game at the stealths given (default 10): `cargo run --release --example solvetime -- 8 10 12`.
+//! Times a solve of the game at the stealths given (default 10): `cargo run --release --features tools --example solvetime -- 8 10 12`.
 use raven::engine::{Solver, solve};
 use raven::rules::MAIN_TEXT;
 fn main() {
