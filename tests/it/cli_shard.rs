@@ -342,7 +342,7 @@ fn report_shards_merge_to_the_whole_report_byte_for_byte() {
     // Each unit of work is in one shard, its result as JSON under the run's inputs.
     let text = std::fs::read_to_string(&report.shards[0]).unwrap();
     assert!(text.starts_with("# raven shard 1/3 of report, "), "{text}");
-    assert!(text.contains("\n# stealth: 0,2\n"), "{text}");
+    assert!(text.contains("\n# stealth: 0,1\n"), "{text}");
     assert!(text.contains("\nunit,result\n0,\"{"), "{text}");
 }
 

@@ -100,7 +100,7 @@ fn report_writes_every_file_with_its_columns_and_series() {
     strategies.push(OPTIMAL.to_string());
     for strategy in &strategies {
         for rules in ["main-text", "clarified"] {
-            for stealth in ["0", "1", "2"] {
+            for stealth in ["0", "1"] {
                 let methods: Vec<&str> = rows
                     .iter()
                     .filter(|r| r[0] == **strategy && &r[1] == rules && &r[2] == stealth)
@@ -148,8 +148,8 @@ fn report_writes_every_file_with_its_columns_and_series() {
     let text = fs::read_to_string(dir.join("win-probability-main-text.svg")).unwrap();
     assert_eq!(
         text.matches(r#"class="interval""#).count(),
-        3 * strategies.len(),
-        "an interval per strategy and stealth (0, 1, 2)"
+        2 * strategies.len(),
+        "an interval per strategy and stealth (0, 1)"
     );
     // The rule-variant chart has a panel per headline stealth and a value on every bar.
     let text = fs::read_to_string(dir.join("rule-variants.svg")).unwrap();

@@ -43,16 +43,17 @@ pub fn refused(args: &[&str]) -> String {
     errors[0].to_string()
 }
 
-/// A small report's arguments (stealth 0..=2, headline stealths 2 and 0), as `raven report`
-/// and its shards take them.
+/// A small report's arguments (stealth 0..=1, headline stealths 1 and 0, given out of order),
+/// as `raven report` and its shards take them: the cheapest report with two headline stealths
+/// (65 s of CPU at stealth 0..=2, 52 s here).
 pub const SMALL_REPORT: [&str; 8] = [
     "report",
     "--games",
     "700",
     "--max-stealth",
-    "2",
+    "1",
     "--stealth",
-    "2,0",
+    "1,0",
     "--quiet",
 ];
 
