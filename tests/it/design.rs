@@ -137,7 +137,8 @@ fn the_layered_solver_matches_brute_force_on_small_designs() {
         &["team-size=2", "recruit-checks=2", "first-aid-after-run=no"],
         &["team-size=2", "threshold=4", "finale-substitute=yes"],
     ];
-    for extra in variations {
+    // Side by side, each design with a memo of its own.
+    variations.into_par_iter().for_each(|extra| {
         let mut settings: Vec<&str> = small
             .iter()
             .copied()
@@ -160,7 +161,7 @@ fn the_layered_solver_matches_brute_force_on_small_designs() {
                 solution.value
             );
         }
-    }
+    });
 }
 
 /// Complications are forgotten only where no play can read them again (R8), and that depends

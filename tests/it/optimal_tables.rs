@@ -8,6 +8,7 @@ use common::brute::{Memo, brute};
 use raven::engine::Solver;
 use raven::game::{Aid, Character, Health, State, Step};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
+use rayon::prelude::*;
 
 /// Both presets and every single-flag departure from the default reading.
 fn every_rule_set() -> Vec<Rules> {
@@ -62,7 +63,9 @@ fn position(stealth: u8, main: Character, members: &[(Character, Health)], step:
 
 #[test]
 fn run_and_finale_values_match_brute_force_under_every_rule_set() {
-    for rules in every_rule_set() {
+    // Each rule set on its own (solver and memo), side by side: a sequential loop made this
+    // the suite's last test to finish, alone on one core.
+    every_rule_set().into_par_iter().for_each(|rules| {
         let solver = Solver::new(rules);
         let mut memo = Memo::default();
         for (main, members) in teams() {
@@ -78,7 +81,7 @@ fn run_and_finale_values_match_brute_force_under_every_rule_set() {
                 }
             }
         }
-    }
+    });
 }
 
 /// A parallel solve fills the one table from several threads in whatever order they reach
@@ -88,11 +91,13 @@ fn run_and_finale_values_match_brute_force_under_every_rule_set() {
 fn parallel_solves_give_the_same_bits_for_any_thread_count() {
     use raven::engine::solve::{PolicyEvaluation, solve};
     let stealths = [3u8, 10];
-    for rules in [
+    // The rule sets side by side, each run on pools of its own.
+    let rule_sets = [
         MAIN_TEXT,
         CLARIFIED,
         every_rule_set().pop().expect("a variant"),
-    ] {
+    ];
+    rule_sets.into_par_iter().for_each(|rules| {
         let run = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -120,7 +125,7 @@ fn parallel_solves_give_the_same_bits_for_any_thread_count() {
         for threads in [2, 7] {
             assert_eq!(run(threads), serial, "{rules} with {threads} threads");
         }
-    }
+    });
 }
 
 /// What makes the parallel solve's table independent of the thread count: every position of
