@@ -124,15 +124,22 @@ impl ClassOptions {
             return kept;
         }
         let options = work_out()?;
-        let actions = form.actions(rules);
-        let canonical = actions.iter().map(|&a| {
-            let (_, v) = options
-                .iter()
-                .find(|(b, _)| labels.action(*b) == a)
-                .expect("relabelled options are the representative's");
-            (a, *v)
-        });
-        self.values.insert(class, canonical.collect());
+        // Each option relabelled once, then put in the representative's order.
+        let relabelled: Vec<(Action, f64)> = options
+            .iter()
+            .map(|&(a, v)| (labels.action(a), v))
+            .collect();
+        let canonical = form
+            .actions(rules)
+            .iter()
+            .map(|&a| {
+                *relabelled
+                    .iter()
+                    .find(|(b, _)| *b == a)
+                    .expect("relabelled options are the representative's")
+            })
+            .collect();
+        self.values.insert(class, canonical);
         Some(options)
     }
 

@@ -57,8 +57,8 @@ pub const SMALL_REPORT: [&str; 8] = [
     "--quiet",
 ];
 
-/// The small report the report tests read, made once per test run: a report is about half a
-/// minute of CPU (its thirty-odd solves), and three tests read the same one.
+/// The small report the report tests read, made once per test run: a report is about a minute
+/// of CPU on two cores (its thirty-odd solves), and three tests read the same one.
 pub struct SmallReport {
     /// Where it was run, its output in `rep/` (relative, as the README quotes it); shard
     /// files may be made beside it.
