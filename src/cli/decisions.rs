@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::engine::decisions::{DecisionKind, MATTERS, Solved, decisions};
+use crate::engine::decisions::{DecisionKind, MATTERS, decisions, decisions_of_each};
 use crate::error::{Error, Result};
 use crate::report::decisions::{Decomposed, Told, top_text};
 use crate::report::table::{self, Align, Table};
@@ -75,9 +75,8 @@ pub fn run(args: &DecisionsArgs) -> Result<()> {
                 budget,
             )?]),
             _ => {
-                let solved = Solved::new(&rules, &args.exact.stealth, &budget)?;
                 let each: Vec<&dyn Strategy> = strategies.iter().map(|s| s.as_ref()).collect();
-                solved.decisions_of_each(&each, budget)
+                decisions_of_each(&rules, &each, &args.exact.stealth, budget)
             }
         },
     )?;

@@ -33,6 +33,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
@@ -651,11 +652,7 @@ impl Solved {
         strategies: &[&dyn Strategy],
         budget: Budget<'_>,
     ) -> Result<Vec<Vec<Decisions>>, Halt> {
-        let side_by_side = rayon::current_num_threads().clamp(1, strategies.len().max(1));
-        let share = Budget {
-            max_states: budget.max_states / side_by_side,
-            ..budget
-        };
+        let share = share(budget, strategies.len());
         let mut found: Vec<(usize, Result<Vec<Decisions>, Halt>)> = strategies
             .iter()
             .enumerate()
@@ -665,6 +662,85 @@ impl Solved {
         found.sort_by_key(|(i, _)| *i);
         found.into_iter().map(|(_, result)| result).collect()
     }
+}
+
+/// Each of `n` strategies decomposed side by side: its share of `budget`'s positions, so
+/// that together they stay within it.
+fn share(budget: Budget<'_>, n: usize) -> Budget<'_> {
+    let side_by_side = rayon::current_num_threads().clamp(1, n.max(1));
+    Budget {
+        max_states: budget.max_states / side_by_side,
+        ..budget
+    }
+}
+
+/// [`decisions`] of each of `strategies` at `stealths`, in their order, with one solve
+/// shared by all: the solve and the strategies' own parts (their noted programs) run side
+/// by side, and each strategy is decomposed as soon as both its part and the solve are done.
+/// The strategies are taken in their order (the costliest first balance best), each part
+/// within its share of `budget`'s positions; the results are each strategy's alone.
+/// Compared with the solve first and then the strategies (`Solved::decisions_of_each`), no
+/// thread waits while the solve's last parts run, and a strategy's own part and its
+/// decomposition are two tasks, which pack better.
+pub fn decisions_of_each(
+    rules: &Rules,
+    strategies: &[&dyn Strategy],
+    stealths: &[u8],
+    budget: Budget<'_>,
+) -> Result<Vec<Vec<Decisions>>, Halt> {
+    let share = share(budget, strategies.len());
+    let solved: OnceLock<Result<Solved, Halt>> = OnceLock::new();
+    // Parts done before the solve, each waiting for it.
+    let waiting: Mutex<Vec<(usize, Prepared)>> = Mutex::new(Vec::new());
+    let found: Mutex<Vec<Option<Decomposed>>> =
+        Mutex::new(strategies.iter().map(|_| None).collect());
+    let finish = |i: usize, prepared: Prepared| {
+        let result = match solved.get().expect("solved before it is read") {
+            Ok(solved) => solved.finish(strategies[i], share, Terms::Costliest, prepared),
+            Err(halt) => Err(*halt),
+        };
+        lock(&found)[i] = Some(result);
+    };
+    let (solved, waiting, results, finish) = (&solved, &waiting, &found, &finish);
+    rayon::scope_fifo(move |scope| {
+        scope.spawn_fifo(move |scope| {
+            let result = Solved::new(rules, stealths, &budget);
+            let mut waiting = lock(waiting);
+            let _ = solved.set(result);
+            for (i, prepared) in waiting.drain(..) {
+                scope.spawn_fifo(move |_| finish(i, prepared));
+            }
+        });
+        for (i, &strategy) in strategies.iter().enumerate() {
+            scope.spawn_fifo(move |_| {
+                match prepare(rules, strategy, stealths, share, Engine::Layers) {
+                    Err(halt) => lock(results)[i] = Some(Err(halt)),
+                    Ok(prepared) => {
+                        let mut waiting = lock(waiting);
+                        if solved.get().is_some() {
+                            drop(waiting);
+                            finish(i, prepared);
+                        } else {
+                            waiting.push((i, prepared));
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
+    found
+        .into_iter()
+        .map(|result| result.expect("every strategy decomposed"))
+        .collect()
+}
+
+/// A strategy's decomposition at each stealth, or why it stopped.
+type Decomposed = Result<Vec<Decisions>, Halt>;
+
+/// `mutex`'s guard, poisoned or not (a panic elsewhere is reported by the scope).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// What a decomposition needs of the strategy alone, before optimal play's values.
