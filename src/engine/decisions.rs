@@ -33,6 +33,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde::{Deserialize, Serialize};
@@ -688,7 +689,15 @@ pub fn decisions_of_each(
     stealths: &[u8],
     budget: Budget<'_>,
 ) -> Result<Vec<Vec<Decisions>>, Halt> {
-    let share = share(budget, strategies.len());
+    // A solve that stops stops the strategies' parts too: nothing can be decomposed.
+    let solve_stopped = AtomicBool::new(false);
+    let cancel: Vec<&AtomicBool> = (budget.cancel.iter().copied())
+        .chain([&solve_stopped])
+        .collect();
+    let share = Budget {
+        cancel: &cancel,
+        ..share(budget, strategies.len())
+    };
     let solved: OnceLock<Result<Solved, Halt>> = OnceLock::new();
     // Parts done before the solve, each waiting for it.
     let waiting: Mutex<Vec<(usize, Prepared)>> = Mutex::new(Vec::new());
@@ -702,9 +711,13 @@ pub fn decisions_of_each(
         lock(&found)[i] = Some(result);
     };
     let (solved, waiting, results, finish) = (&solved, &waiting, &found, &finish);
+    let solve_stopped = &solve_stopped;
     rayon::scope_fifo(move |scope| {
         scope.spawn_fifo(move |scope| {
             let result = Solved::new(rules, stealths, &budget);
+            if result.is_err() {
+                solve_stopped.store(true, Ordering::Relaxed);
+            }
             let mut waiting = lock(waiting);
             let _ = solved.set(result);
             for (i, prepared) in waiting.drain(..) {
@@ -728,6 +741,9 @@ pub fn decisions_of_each(
             });
         }
     });
+    if let Some(Err(halt)) = solved.get() {
+        return Err(*halt);
+    }
     let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
     found
         .into_iter()

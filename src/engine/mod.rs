@@ -20,7 +20,8 @@ pub mod solve;
 mod successors;
 
 pub use decisions::{
-    ByKind, DecisionKind, Decisions, Engine, Solved, Terms, decisions, decisions_by, decisions_with,
+    ByKind, DecisionKind, Decisions, Engine, Solved, Terms, decisions, decisions_by,
+    decisions_of_each, decisions_with,
 };
 pub use exact::{
     BYTES_PER_STATE, Budget, Exact, ExactRun, Figures, Halt, Measure, TooLarge, exact,

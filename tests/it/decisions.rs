@@ -8,7 +8,10 @@ use rayon::prelude::*;
 
 use raven::engine::OptimalStrategy;
 use raven::engine::decisions::TOP;
-use raven::engine::{Budget, DecisionKind, Decisions, Engine, Solved, Solver, Terms, decisions};
+use raven::engine::{
+    Budget, DecisionKind, Decisions, Engine, Halt, Solved, Solver, Terms, TooLarge, decisions,
+    decisions_of_each,
+};
 use raven::game::{Action, Decision, State};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use raven::strategy::{BUNDLED, Choice, Sight, Strategy, resolve};
@@ -21,6 +24,26 @@ fn solved(at: &[(Rules, &[u8])]) -> Vec<Solved> {
     at.par_iter()
         .map(|(rules, stealths)| Solved::new(rules, stealths, &Budget::UNLIMITED).expect("solved"))
         .collect()
+}
+
+/// Several strategies with one solve, side by side with their own parts
+/// ([`decisions_of_each`]): a solve that needs more positions than the budget allows stops the
+/// run with its own limit — not a strategy's share of it, nor the cancellation it sends the
+/// strategies' parts, which cannot be decomposed without it.
+#[test]
+fn several_strategies_stop_with_the_solve_that_ran_out() {
+    let strategies = ["reference", "duo"].map(|name| resolve(name).expect("bundled"));
+    let each: Vec<&dyn Strategy> = strategies.iter().map(|s| s.as_ref()).collect();
+    let budget = Budget {
+        max_states: 1000,
+        cancel: &[],
+    };
+    let result = decisions_of_each(&MAIN_TEXT, &each, &[8, 10], budget);
+    assert!(
+        matches!(result, Err(Halt::TooLarge(TooLarge { limit: 1000 }))),
+        "{:?}",
+        result.map(|r| r.len())
+    );
 }
 
 /// Every bundled strategy and `random`: the regret by kind sums to optimal − exact (1e-9),
