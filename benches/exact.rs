@@ -1,7 +1,9 @@
 //! The exact engines at the sizes the README quotes: the exact expectation of every bundled
 //! strategy and of `random` at stealth 8, 10, 12 (one memo shared by the stealths, as
 //! `raven exact` does), and the optimal solve at stealth 10, at 8, 10, 12 and at 0..=30, with
-//! and without the optimal policy's figures, and as `raven solve --strategy reference` runs it.
+//! and without the optimal policy's figures, and as `raven solve --strategy reference` runs it;
+//! the regret decomposition of the reference alone and of every bundled strategy in one run,
+//! at 8, 10, 12, as `raven decisions` runs them.
 //!
 //! Some of these take seconds per iteration; criterion's minimum of 10 samples makes the
 //! whole file take several minutes. Run one with a filter, e.g.
@@ -11,7 +13,10 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use raven::engine::solve::solve_with_figures_beside;
-use raven::engine::{Budget, Keep, Solver, exact, exact_within, solve, solve_with_figures};
+use raven::engine::{
+    Budget, Keep, Solver, decisions, decisions_of_each, exact, exact_within, solve,
+    solve_with_figures,
+};
 use raven::rules::MAIN_TEXT;
 use raven::strategy::{BUNDLED, RandomStrategy, ReferenceStrategy, Strategy, resolve};
 
@@ -132,5 +137,60 @@ fn bench_sweep(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_exact, bench_solve, bench_sweep);
+/// The regret decomposition (issue 16's target: every bundled strategy at 8, 10, 12 in under
+/// 5 s on two cores): the reference alone (its solve beside its noted program), and the eight
+/// in one run with one solve, the costliest named first, as `raven decisions --strategy
+/// reckless --strategy cautious … --stealth 8,10,12` runs them.
+fn bench_decisions(c: &mut Criterion) {
+    let mut group = c.benchmark_group("decisions");
+    group.sample_size(10);
+    group.bench_function("reference/stealth 8,10,12", |b| {
+        b.iter(|| {
+            black_box(decisions(
+                &MAIN_TEXT,
+                &ReferenceStrategy,
+                &STEALTHS,
+                Budget::UNLIMITED,
+            ))
+        })
+    });
+    let names = [
+        "reckless",
+        "cautious",
+        "medic-main",
+        "side-maximiser",
+        "reference",
+        "no-first-aid",
+        "duo",
+        "lone-wolf",
+    ];
+    assert!(
+        BUNDLED.iter().all(|(name, _)| names.contains(name)),
+        "every bundled strategy, the costliest first"
+    );
+    let strategies: Vec<Box<dyn Strategy>> = names
+        .iter()
+        .map(|name| resolve(name).expect("a bundled strategy"))
+        .collect();
+    let each: Vec<&dyn Strategy> = strategies.iter().map(|s| s.as_ref()).collect();
+    group.bench_function("every bundled/stealth 8,10,12", |b| {
+        b.iter(|| {
+            black_box(decisions_of_each(
+                &MAIN_TEXT,
+                &each,
+                &STEALTHS,
+                Budget::UNLIMITED,
+            ))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_exact,
+    bench_solve,
+    bench_sweep,
+    bench_decisions
+);
 criterion_main!(benches);
