@@ -207,6 +207,7 @@ impl Compiled {
                         .and_then(|lane| lower[lane].last_mut())
                         .map(|v| &mut v[..]),
                     gathered: &mut gathered,
+                    open: Vec::new(),
                 };
                 for id in (0..top.len as usize).rev() {
                     let reach = push.here[id];
@@ -245,6 +246,7 @@ impl Compiled {
                     same: None,
                     lower: rest.last_mut().map(|v| &mut v[..]),
                     gathered: &mut gathered,
+                    open: Vec::new(),
                 };
                 for &id in program.order.iter().rev() {
                     let reach = push.here[id as usize];
@@ -275,49 +277,79 @@ struct Push<'p> {
     /// The class below (`Op::Below::lower`), if a start's games leave into it from here.
     lower: Option<&'p mut [f64]>,
     gathered: &'p mut Gathered,
+    /// The sums an expression has open ([`Push::expression`]), reused.
+    open: Vec<(u8, f64)>,
 }
 
 impl Push<'_> {
-    /// The expression at `ops[*at..]`, reached with probability `reach`.
+    /// The expression at `ops[*at..]`, reached with probability `reach`: streamed in one
+    /// loop, the sums still open on a stack (`open`: each one's terms left and its
+    /// probability), rather than a call per term.
     fn expression(&mut self, ops: &[Op], at: &mut usize, reach: f64) {
-        let op = ops[*at];
-        *at += 1;
-        match op {
-            Op::Sum { n } => {
-                for _ in 0..n {
-                    // A term opens with its weight, or is a read carrying it.
-                    let w = match ops[*at] {
-                        Op::Weight(w) => {
-                            *at += 1;
-                            w
-                        }
-                        Op::Over { w, .. } | Op::Here { w, .. } | Op::Below { w, .. } => w,
-                        Op::Sum { .. } | Op::Local(_) => unreachable!("a weight opens a term"),
-                    };
-                    let p = self.weights[usize::from(w)];
-                    self.expression(ops, at, reach * p);
+        let mut reach = reach;
+        let base = self.open.len();
+        loop {
+            let op = ops[*at];
+            *at += 1;
+            match op {
+                Op::Sum { n } if n > 0 => {
+                    self.open.push((n, reach));
+                    reach *= self.term_weight(ops, at);
+                    continue;
                 }
-            }
-            Op::Local(decided) => {
-                self.gathered.add(decided, reach);
-                self.expression(ops, at, reach);
-            }
-            Op::Over { end, .. } => {
-                if self.won[end as usize] {
-                    self.wins += reach;
+                Op::Sum { .. } => {}
+                // The decision's expression follows, reached as often.
+                Op::Local(decided) => {
+                    self.gathered.add(decided, reach);
+                    continue;
                 }
-            }
-            Op::Here { id, .. } => self.here[id as usize] += reach,
-            Op::Below { lower, same, .. } => {
-                if let Some(layer) = &mut self.same {
-                    debug_assert_ne!(same, NONE);
-                    layer[same as usize] += reach;
+                Op::Over { end, .. } => {
+                    if self.won[end as usize] {
+                        self.wins += reach;
+                    }
                 }
-                if let Some(class) = &mut self.lower {
-                    class[lower as usize] += reach;
+                Op::Here { id, .. } => self.here[id as usize] += reach,
+                Op::Below { lower, same, .. } => {
+                    if let Some(layer) = &mut self.same {
+                        debug_assert_ne!(same, NONE);
+                        layer[same as usize] += reach;
+                    }
+                    if let Some(class) = &mut self.lower {
+                        class[lower as usize] += reach;
+                    }
                 }
+                Op::Weight(_) => unreachable!("a weight only opens a term"),
             }
-            Op::Weight(_) => unreachable!("a weight only opens a term"),
+            // A term ended: the next term of the innermost sum with one left.
+            loop {
+                if self.open.len() == base {
+                    return;
+                }
+                let last = self.open.len() - 1;
+                let (left, sum) = &mut self.open[last];
+                *left -= 1;
+                if *left > 0 {
+                    reach = *sum;
+                    break;
+                }
+                self.open.pop();
+            }
+            reach *= self.term_weight(ops, at);
         }
+    }
+
+    /// The weight of the term at `ops[*at..]`: it opens with its weight, or is a read
+    /// carrying it.
+    #[inline]
+    fn term_weight(&self, ops: &[Op], at: &mut usize) -> f64 {
+        let w = match ops[*at] {
+            Op::Weight(w) => {
+                *at += 1;
+                w
+            }
+            Op::Over { w, .. } | Op::Here { w, .. } | Op::Below { w, .. } => w,
+            Op::Sum { .. } | Op::Local(_) => unreachable!("a weight opens a term"),
+        };
+        self.weights[usize::from(w)]
     }
 }
