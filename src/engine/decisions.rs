@@ -38,7 +38,6 @@ use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
-use rayon::iter::{ParallelBridge, ParallelIterator};
 use rustc_hash::FxHashMap;
 
 use crate::game::{Action, Character, Decision, Node, State, canon};
@@ -643,36 +642,6 @@ impl Solved {
             })
             .collect())
     }
-
-    /// [`Solved::decisions`] of each of `strategies`, in their order. As many run at once as
-    /// the pool has threads, each taking the next strategy as it finishes one (the costliest
-    /// first balance best), each within its share of `budget`'s positions, so that together
-    /// they stay within it.
-    pub fn decisions_of_each(
-        &self,
-        strategies: &[&dyn Strategy],
-        budget: Budget<'_>,
-    ) -> Result<Vec<Vec<Decisions>>, Halt> {
-        let share = share(budget, strategies.len());
-        let mut found: Vec<(usize, Result<Vec<Decisions>, Halt>)> = strategies
-            .iter()
-            .enumerate()
-            .par_bridge()
-            .map(|(i, strategy)| (i, self.decisions(*strategy, share)))
-            .collect();
-        found.sort_by_key(|(i, _)| *i);
-        found.into_iter().map(|(_, result)| result).collect()
-    }
-}
-
-/// Each of `n` strategies decomposed side by side: its share of `budget`'s positions, so
-/// that together they stay within it.
-fn share(budget: Budget<'_>, n: usize) -> Budget<'_> {
-    let side_by_side = rayon::current_num_threads().clamp(1, n.max(1));
-    Budget {
-        max_states: budget.max_states / side_by_side,
-        ..budget
-    }
 }
 
 /// [`decisions`] of each of `strategies` at `stealths`, in their order, with one solve
@@ -680,9 +649,8 @@ fn share(budget: Budget<'_>, n: usize) -> Budget<'_> {
 /// by side, and each strategy is decomposed as soon as both its part and the solve are done.
 /// The strategies are taken in their order (the costliest first balance best), each part
 /// within its share of `budget`'s positions; the results are each strategy's alone.
-/// Compared with the solve first and then the strategies (`Solved::decisions_of_each`), no
-/// thread waits while the solve's last parts run, and a strategy's own part and its
-/// decomposition are two tasks, which pack better.
+/// Compared with the solve first and then the strategies, no thread waits while the solve's
+/// last parts run.
 pub fn decisions_of_each(
     rules: &Rules,
     strategies: &[&dyn Strategy],
@@ -694,9 +662,11 @@ pub fn decisions_of_each(
     let cancel: Vec<&AtomicBool> = (budget.cancel.iter().copied())
         .chain([&solve_stopped])
         .collect();
+    // Each part's share of the positions, so that those side by side stay within `budget`.
+    let side_by_side = rayon::current_num_threads().clamp(1, strategies.len().max(1));
     let share = Budget {
+        max_states: budget.max_states / side_by_side,
         cancel: &cancel,
-        ..share(budget, strategies.len())
     };
     let solved: OnceLock<Result<Solved, Halt>> = OnceLock::new();
     // Parts done before the solve, each waiting for it.

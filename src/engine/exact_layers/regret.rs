@@ -286,8 +286,8 @@ impl Push<'_> {
     /// loop, the sums still open on a stack (`open`: each one's terms left and its
     /// probability), rather than a call per term.
     fn expression(&mut self, ops: &[Op], at: &mut usize, reach: f64) {
+        debug_assert!(self.open.is_empty());
         let mut reach = reach;
-        let base = self.open.len();
         loop {
             let op = ops[*at];
             *at += 1;
@@ -322,11 +322,9 @@ impl Push<'_> {
             }
             // A term ended: the next term of the innermost sum with one left.
             loop {
-                if self.open.len() == base {
+                let Some((left, sum)) = self.open.last_mut() else {
                     return;
-                }
-                let last = self.open.len() - 1;
-                let (left, sum) = &mut self.open[last];
+                };
                 *left -= 1;
                 if *left > 0 {
                     reach = *sum;
