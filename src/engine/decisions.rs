@@ -673,14 +673,17 @@ pub fn decisions_of_each(
     let waiting: Mutex<Vec<(usize, Prepared)>> = Mutex::new(Vec::new());
     let found: Mutex<Vec<Option<Decomposed>>> =
         Mutex::new(strategies.iter().map(|_| None).collect());
+    let record = |i: usize, result: Decomposed| lock(&found)[i] = Some(result);
     let finish = |i: usize, prepared: Prepared| {
-        let result = match solved.get().expect("solved before it is read") {
-            Ok(solved) => solved.finish(strategies[i], share, Terms::Costliest, prepared),
-            Err(halt) => Err(*halt),
-        };
-        lock(&found)[i] = Some(result);
+        record(
+            i,
+            match solved.get().expect("solved before it is read") {
+                Ok(solved) => solved.finish(strategies[i], share, Terms::Costliest, prepared),
+                Err(halt) => Err(*halt),
+            },
+        );
     };
-    let (solved, waiting, results, finish) = (&solved, &waiting, &found, &finish);
+    let (solved, waiting, record, finish) = (&solved, &waiting, &record, &finish);
     let solve_stopped = &solve_stopped;
     rayon::scope_fifo(move |scope| {
         scope.spawn_fifo(move |scope| {
@@ -697,7 +700,7 @@ pub fn decisions_of_each(
         for (i, &strategy) in strategies.iter().enumerate() {
             scope.spawn_fifo(move |_| {
                 match prepare(rules, strategy, stealths, share, Engine::Layers) {
-                    Err(halt) => lock(results)[i] = Some(Err(halt)),
+                    Err(halt) => record(i, Err(halt)),
                     Ok(prepared) => {
                         let mut waiting = lock(waiting);
                         if solved.get().is_some() {
