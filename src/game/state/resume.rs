@@ -213,65 +213,75 @@ impl State {
 
     /// R6–R9: complications, the main character, then targets until the team is full or the
     /// strategy stops. Passes through if phase 1 is over.
+    ///
+    /// The saved step is matched once, on entering; from there the phase runs in the rules'
+    /// order, asking only whether the step is still "choose a target". A `match` on the step
+    /// at every turn compiled to a jump table whose target changed at every turn: about seven
+    /// mispredicted indirect branches a game.
     #[inline(always)]
     fn recruitment_phase<S: Script>(&mut self, rules: &Rules, s: &mut S) -> ControlFlow<()> {
-        loop {
-            match self.step {
-                Step::Complications => {
-                    // R6: one d6 per character.
-                    let roll = self.draw(s, Step::Complications, Chance::Complications)?;
-                    self.complications = complications_rolled(roll).map(Some);
-                    self.step = Step::ChooseMain;
-                }
-                Step::ChooseMain => {
-                    let decision = Decision::MainCharacter;
-                    match self.ask(rules, s, Step::ChooseMain, decision)? {
-                        // R7: the main character starts on the team, healthy; their
-                        // complication is ignored.
-                        Action::Main(c) => {
-                            self.main = Some(c);
-                            self.join(c);
-                            self.step = Step::ChooseTarget;
-                        }
-                        action => illegal(action, self.step),
-                    }
-                }
-                Step::ChooseTarget => {
-                    // R8: recruiting ends when the team has four (`team-size`) members, dead
-                    // ones count.
-                    if self.team.len() >= rules.design.team_size {
-                        return self.start_run(rules);
-                    }
-                    let decision = Decision::RecruitTarget;
-                    match self.ask(rules, s, Step::ChooseTarget, decision)? {
-                        Action::Stop => return self.start_run(rules),
-                        // R8: N = team size when the target is named (or living members
-                        // under the variant), unless the design fixes it (`recruit-checks`).
-                        Action::Recruit(target) => {
-                            let needed = match (rules.design.recruit_checks, rules.recruit_count) {
-                                (Some(n), _) => n,
-                                (None, RecruitCount::All) => self.team.len(),
-                                (None, RecruitCount::Living) => self.living(),
-                            };
-                            self.new_task();
-                            self.recruit(rules, s, target, 0, needed, None)?;
-                        }
-                        action => illegal(action, self.step),
-                    }
-                }
-                Step::Recruit {
-                    target,
-                    done,
-                    needed,
-                } => self.recruit(rules, s, target, done, needed, None)?,
-                Step::RecruitCheck {
-                    target,
-                    done,
-                    needed,
-                    roller,
-                } => self.recruit(rules, s, target, done, needed, Some(roller))?,
-                _ => return Continue(()),
+        match self.step {
+            Step::Complications => {
+                // R6: one d6 per character.
+                let roll = self.draw(s, Step::Complications, Chance::Complications)?;
+                self.complications = complications_rolled(roll).map(Some);
+                self.choose_main(rules, s)?;
             }
+            Step::ChooseMain => self.choose_main(rules, s)?,
+            Step::ChooseTarget => {}
+            Step::Recruit {
+                target,
+                done,
+                needed,
+            } => self.recruit(rules, s, target, done, needed, None)?,
+            Step::RecruitCheck {
+                target,
+                done,
+                needed,
+                roller,
+            } => self.recruit(rules, s, target, done, needed, Some(roller))?,
+            _ => return Continue(()),
+        }
+        // A target recruited comes back here; a stop has moved on to the run.
+        while let Step::ChooseTarget = self.step {
+            // R8: recruiting ends when the team has four (`team-size`) members, dead ones
+            // count.
+            if self.team.len() >= rules.design.team_size {
+                return self.start_run(rules);
+            }
+            let decision = Decision::RecruitTarget;
+            match self.ask(rules, s, Step::ChooseTarget, decision)? {
+                Action::Stop => return self.start_run(rules),
+                // R8: N = team size when the target is named (or living members under the
+                // variant), unless the design fixes it (`recruit-checks`).
+                Action::Recruit(target) => {
+                    let needed = match (rules.design.recruit_checks, rules.recruit_count) {
+                        (Some(n), _) => n,
+                        (None, RecruitCount::All) => self.team.len(),
+                        (None, RecruitCount::Living) => self.living(),
+                    };
+                    self.new_task();
+                    self.recruit(rules, s, target, 0, needed, None)?;
+                }
+                action => illegal(action, self.step),
+            }
+        }
+        Continue(())
+    }
+
+    /// R7: the strategy names the main character.
+    #[inline(always)]
+    fn choose_main<S: Script>(&mut self, rules: &Rules, s: &mut S) -> ControlFlow<()> {
+        match self.ask(rules, s, Step::ChooseMain, Decision::MainCharacter)? {
+            // R7: the main character starts on the team, healthy; their complication is
+            // ignored.
+            Action::Main(c) => {
+                self.main = Some(c);
+                self.join(c);
+                self.step = Step::ChooseTarget;
+                Continue(())
+            }
+            action => illegal(action, self.step),
         }
     }
 
@@ -462,65 +472,91 @@ impl State {
 
     /// R11–R14: the finale character, then each Tough Challenge after its side challenges.
     /// Always ends the walk: the game is over or the script stopped.
+    ///
+    /// As in phase 1, the saved step is matched once, on entering; then each Tough Challenge
+    /// follows the rules' order (its side challenges' roll, the side challenges, the Tough
+    /// check), each part asking only whether the step is its own.
     #[inline(always)]
     fn finale_phase<S: Script>(&mut self, rules: &Rules, s: &mut S) -> ControlFlow<()> {
+        match self.step {
+            // R11
+            Step::ChooseFinale => {
+                match self.ask(rules, s, Step::ChooseFinale, Decision::FinaleCharacter)? {
+                    Action::Finale(c) => {
+                        self.finale = Some(c);
+                        self.step = self.before_tough(rules, 0);
+                    }
+                    action => illegal(action, self.step),
+                }
+            }
+            Step::Side {
+                tough,
+                types,
+                index,
+                successes,
+            } => self.sides(rules, s, tough, types, index, successes, None)?,
+            Step::SideCheck {
+                tough,
+                types,
+                index,
+                successes,
+                roller,
+            } => self.sides(rules, s, tough, types, index, successes, Some(roller))?,
+            Step::SideTypes { .. } | Step::Tough { .. } | Step::Substitute { .. } => {}
+            _ => return Break(()),
+        }
         loop {
-            match self.step {
-                // R11
-                Step::ChooseFinale => {
-                    let decision = Decision::FinaleCharacter;
-                    match self.ask(rules, s, Step::ChooseFinale, decision)? {
-                        Action::Finale(c) => {
-                            self.finale = Some(c);
-                            self.step = self.before_tough(rules, 0);
-                        }
-                        action => illegal(action, self.step),
+            // R12: two d6, 6 = medical.
+            if let Step::SideTypes { tough } = self.step {
+                let outcome = self.draw(s, Step::SideTypes { tough }, Chance::SideTypes)?;
+                self.new_task();
+                let types = Chance::side_types(outcome);
+                self.sides(rules, s, tough, types, 0, 0, None)?;
+            }
+            // R14 variant: the substitute takes over, with R13 applying to them from now on.
+            if let Step::Substitute { tough, successes } = self.step {
+                let at = Step::Substitute { tough, successes };
+                match self.ask(rules, s, at, Decision::Substitute)? {
+                    Action::Finale(c) => {
+                        self.finale = Some(c);
+                        self.step = Step::Tough { tough, successes };
                     }
+                    action => illegal(action, at),
                 }
-                // R12: two d6, 6 = medical.
-                Step::SideTypes { tough } => {
-                    let outcome = self.draw(s, Step::SideTypes { tough }, Chance::SideTypes)?;
-                    self.new_task();
-                    self.step = Step::Side {
-                        tough,
-                        types: Chance::side_types(outcome),
-                        index: 0,
-                        successes: 0,
-                    };
-                }
-                Step::Side {
-                    tough,
-                    types,
-                    index,
-                    successes,
-                } => self.side(rules, s, tough, types, index, successes, None)?,
-                Step::SideCheck {
-                    tough,
-                    types,
-                    index,
-                    successes,
-                    roller,
-                } => self.side(rules, s, tough, types, index, successes, Some(roller))?,
-                Step::Tough { tough, successes } => self.tough(rules, s, tough, successes)?,
-                // R14 variant: the substitute takes over, with R13 applying to them from now
-                // on.
-                Step::Substitute { tough, successes } => {
-                    let at = Step::Substitute { tough, successes };
-                    match self.ask(rules, s, at, Decision::Substitute)? {
-                        Action::Finale(c) => {
-                            self.finale = Some(c);
-                            self.step = Step::Tough { tough, successes };
-                        }
-                        action => illegal(action, at),
-                    }
-                }
-                _ => return Break(()),
+            }
+            let Step::Tough { tough, successes } = self.step else {
+                return Break(());
+            };
+            self.tough(rules, s, tough, successes)?;
+        }
+    }
+
+    /// R12: the side challenges before Tough Challenge `tough` in rolled order, from side
+    /// challenge `index` on (`named` its roller already named); the Tough check's step
+    /// follows.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn sides<S: Script>(
+        &mut self,
+        rules: &Rules,
+        s: &mut S,
+        tough: u8,
+        types: [Character; 2],
+        mut index: u8,
+        mut successes: u8,
+        mut named: Option<Character>,
+    ) -> ControlFlow<()> {
+        loop {
+            successes = self.side(rules, s, tough, types, index, successes, named.take())?;
+            index += 1;
+            if index >= rules.design.side_challenges {
+                return Continue(());
             }
         }
     }
 
     /// R12: attempts at side challenge `index` until it succeeds or is passed (a failure may
-    /// be retried or given up).
+    /// be retried or given up); the side successes so far come back.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn side<S: Script>(
@@ -532,7 +568,7 @@ impl State {
         index: u8,
         successes: u8,
         mut named: Option<Character>,
-    ) -> ControlFlow<()> {
+    ) -> ControlFlow<(), u8> {
         let ty = types[usize::from(index)];
         loop {
             let roller = match named.take() {
@@ -552,7 +588,7 @@ impl State {
                     match self.ask(rules, s, at, decision)? {
                         Action::Pass => {
                             self.step = self.next_side(rules, tough, types, index, successes);
-                            return Continue(());
+                            return Continue(successes);
                         }
                         Action::Roll(roller) => roller,
                         action => illegal(action, at),
@@ -576,7 +612,8 @@ impl State {
                 }
                 self.step = self.next_side(rules, tough, types, index, successes + 1);
                 self.check_able()?;
-                return self.pending_aid(rules, s);
+                self.pending_aid(rules, s)?;
+                return Continue(successes + 1);
             }
             self.step = Step::Side {
                 tough,
