@@ -215,9 +215,9 @@ impl State {
     /// strategy stops. Passes through if phase 1 is over.
     ///
     /// The saved step is matched once, on entering; from there the phase runs in the rules'
-    /// order, asking only whether the step is still "choose a target". A `match` on the step
-    /// at every turn compiled to a jump table whose target changed at every turn: about seven
-    /// mispredicted indirect branches a game.
+    /// order, asking only whether the step is still "choose a target": a `match` on the step
+    /// at every turn compiles to a jump table whose target changes at every turn, an indirect
+    /// branch the processor mispredicts.
     #[inline(always)]
     fn recruitment_phase<S: Script>(&mut self, rules: &Rules, s: &mut S) -> ControlFlow<()> {
         match self.step {
@@ -474,8 +474,9 @@ impl State {
     /// Always ends the walk: the game is over or the script stopped.
     ///
     /// As in phase 1, the saved step is matched once, on entering; then each Tough Challenge
-    /// follows the rules' order (its side challenges' roll, the side challenges, the Tough
-    /// check), each part asking only whether the step is its own.
+    /// follows the rules' order (its side challenges' roll, the side challenges, a substitute
+    /// finale character if one is due, the Tough check), each part asking only whether the
+    /// step is its own.
     #[inline(always)]
     fn finale_phase<S: Script>(&mut self, rules: &Rules, s: &mut S) -> ControlFlow<()> {
         match self.step {
