@@ -1,93 +1,36 @@
 //! A yardstick, not part of raven: the reference strategy under main-text rules written by
 //! hand as one specialised kernel, to measure what this machine allows a Monte Carlo kernel
-//! (README, "What stands between us and a hand kernel"). It is deliberately a second copy of
-//! the rules for that one case — raven's engines never use it; it checks itself against
-//! raven's exact win probability instead (the z-score it prints).
+//! (README, "What stands between us and a hand kernel"). Its game flow is deliberately a
+//! second copy of the rules for that one case — raven's engines never use it; it checks
+//! itself against raven's exact win probability instead (the z-score it prints). What raven
+//! has besides the flow it takes from raven: R1's dice table ([`HighestOf`]), the generator
+//! (xoshiro256++) and the per-game seeding ([`seed::mix`]).
 //!
 //! What makes it fast, as in the hand kernel the Monte Carlo targets were set by: the rules'
 //! own loops as the control flow; the team's health as bit planes (`team`, at least one
 //! wound, at least two, dead) so that a wound, "able" and "fewest wounds" are a few bit
 //! operations; one 64-bit draw per check, its high half deciding the check and its low half
-//! the first aid that may follow; the generator's state seeded directly; fat LTO, one codegen
-//! unit, `panic = "abort"` (the release profile).
+//! the first aid that may follow; one random stream a game; fat LTO, one codegen unit,
+//! `panic = "abort"` (the release profile).
 //!
 //! `cargo run --release --features tools --example yardstick -- [GAMES] [STEALTH] [SEED]`
 //! (defaults 4 000 000 games, stealth 10, seed 1); time it with `/usr/bin/time`, count its
 //! instructions with `valgrind --tool=callgrind`.
 use std::time::Instant;
 
+use rand::{Rng as _, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
 use raven::engine::exact::exact;
+use raven::engine::seed;
+use raven::game::HighestOf;
 use raven::rules::MAIN_TEXT;
 use raven::strategy::ReferenceStrategy;
 
+/// R1: the highest of `k` d6 from the 32 random bits at the top of `u` (raven's own table).
 #[inline(always)]
-fn splitmix(x: &mut u64) -> u64 {
-    *x = x.wrapping_add(0x9E3779B97F4A7C15);
-    let mut z = *x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
-    z ^ (z >> 31)
-}
-
-struct Rng([u64; 4]);
-impl Rng {
-    #[inline(always)]
-    fn new(seed: u64) -> Self {
-        let mut x = seed;
-        Rng([
-            splitmix(&mut x),
-            splitmix(&mut x),
-            splitmix(&mut x),
-            splitmix(&mut x),
-        ])
-    }
-    #[inline(always)]
-    fn next(&mut self) -> u64 {
-        let s = &mut self.0;
-        let result = (s[0].wrapping_add(s[3])).rotate_left(23).wrapping_add(s[0]);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        result
-    }
-}
-
-const fn thresholds() -> [[u32; 6]; 4] {
-    let mut t = [[u32::MAX; 6]; 4];
-    let mut k = 1;
-    while k < 4 {
-        let mut j = 1;
-        while j < 6 {
-            let mut num: u64 = 1;
-            let mut den: u64 = 1;
-            let mut i = 0;
-            while i < k {
-                num *= j as u64;
-                den *= 6;
-                i += 1;
-            }
-            t[k][j] = ((num << 32) / den) as u32;
-            j += 1;
-        }
-        k += 1;
-    }
-    t
-}
-const T: [[u32; 6]; 4] = thresholds();
-
-/// R1: the highest of `k` d6 from 32 uniform bits.
-#[inline(always)]
-fn roll(u: u32, k: u32) -> u32 {
-    let t = &T[k as usize];
-    1 + (u >= t[1]) as u32
-        + (u >= t[2]) as u32
-        + (u >= t[3]) as u32
-        + (u >= t[4]) as u32
-        + (u >= t[5]) as u32
+fn roll(u: u64, k: u32) -> u32 {
+    u32::from(HighestOf::of(k as u8).from_u64(u))
 }
 
 #[inline(always)]
@@ -111,7 +54,7 @@ struct Game {
     w2: u32,
     dead: u32,
     stealth: i32,
-    rng: Rng,
+    rng: Xoshiro256PlusPlus,
 }
 
 impl Game {
@@ -163,7 +106,7 @@ impl Game {
     }
     /// R15 with the reference's choices; `fin` the finale character (penalty 1) or 0.
     #[inline(always)]
-    fn first_aid(&mut self, u: u32, fin: u32) {
+    fn first_aid(&mut self, u: u64, fin: u32) {
         let patients = self.w1 & !self.dead;
         let able = self.able();
         if patients == 0 || able == 0 {
@@ -193,7 +136,7 @@ impl Game {
     #[inline(always)]
     fn play(&mut self) -> u32 {
         // R6
-        let mut x = self.rng.next();
+        let mut x = self.rng.next_u64();
         let mut comp = [0u32; 7];
         for c in comp.iter_mut().skip(1) {
             *c = die(&mut x);
@@ -205,10 +148,10 @@ impl Game {
             let tb = 1u32 << (comp[target as usize] - 1);
             let mut succ = 0;
             while succ < n {
-                let u = self.rng.next();
+                let u = self.rng.next_u64();
                 let roller = self.roller(tb);
                 let k = if roller == tb { 3 } else { 2 };
-                let r = roll((u >> 32) as u32, k);
+                let r = roll(u, k);
                 self.effects(r, roller);
                 if r >= 5 {
                     succ += 1;
@@ -219,7 +162,7 @@ impl Game {
                     if self.able() == 0 {
                         return 0;
                     }
-                    self.first_aid(u as u32, 0);
+                    self.first_aid(u << 32, 0);
                 }
                 if self.able() == 0 {
                     return 0;
@@ -231,23 +174,23 @@ impl Game {
         }
         // R10
         for _ in 0..6 {
-            let mut ty = die(&mut self.rng.next());
+            let mut ty = die(&mut self.rng.next_u64());
             if ty == 6 {
                 let l = low(self.able() & !MEDIC);
                 ty = if l == 0 { 1 } else { l.trailing_zeros() + 1 };
             }
             let tb = 1u32 << (ty - 1);
             loop {
-                let u = self.rng.next();
+                let u = self.rng.next_u64();
                 let roller = self.roller(tb);
                 let k = if roller == tb { 3 } else { 2 };
-                let r = roll((u >> 32) as u32, k);
+                let r = roll(u, k);
                 self.effects(r, roller);
                 if self.able() == 0 {
                     return 0;
                 }
                 if r >= 5 {
-                    self.first_aid(u as u32, 0);
+                    self.first_aid(u << 32, 0);
                     if self.able() == 0 {
                         return 0;
                     }
@@ -263,7 +206,7 @@ impl Game {
         };
         let base = if fin == HACKER { 3 } else { 2 };
         for tough in 0..3 {
-            let mut x = self.rng.next();
+            let mut x = self.rng.next_u64();
             let sides = [die(&mut x), die(&mut x)];
             let mut s = 0;
             for t in sides {
@@ -272,8 +215,8 @@ impl Game {
                     continue;
                 }
                 for _ in 0..3 {
-                    let u = self.rng.next();
-                    let r = roll((u >> 32) as u32, 3);
+                    let u = self.rng.next_u64();
+                    let r = roll(u, 3);
                     self.effects(r, tb);
                     if self.able() == 0 {
                         return 0;
@@ -293,8 +236,8 @@ impl Game {
                 if self.able() & fin == 0 {
                     return 0;
                 }
-                let u = self.rng.next();
-                let r = roll((u >> 32) as u32, k);
+                let u = self.rng.next_u64();
+                let r = roll(u, k);
                 self.effects(r, fin);
                 if r >= threshold {
                     if tough == 2 {
@@ -303,7 +246,7 @@ impl Game {
                     if self.able() == 0 {
                         return 0;
                     }
-                    self.first_aid(u as u32, fin);
+                    self.first_aid(u << 32, fin);
                     if self.able() == 0 {
                         return 0;
                     }
@@ -332,7 +275,7 @@ fn main() {
             w2: 0,
             dead: 0,
             stealth: i32::from(stealth),
-            rng: Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ i),
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed::mix(seed, stealth, i, 2)),
         };
         wins += u64::from(game.play());
     }
