@@ -25,6 +25,10 @@
 //!   pass. The eight bundled strategies at stealth 8, 10 and 12: 131 s walked, 25 s in layers
 //!   one by one, and 0.19 of that in one run with one solve shared by all ([`Solved`]), two
 //!   strategies at a time, and positions alike up to names kept as one ([`regret_sight`]).
+//!   The pass hands on a layer's decisions together: their classes and options are worked
+//!   out side by side over the pool ([`Valued::prepare`]) and each start's terms are summed
+//!   on a thread of its own, in the pass's order — the same bits on any pool, and on many
+//!   cores the largest strategy's decomposition is no longer one thread's work.
 //! - **the walk** ([`Engine::Walk`]): the exact engine's walk ([`super::exact::Exact`]) with
 //!   the [`Regret`] measure adds the terms up at each decision the strategy makes; the
 //!   positions that cost most need each term on its own, `P_S(reach y)` included, so the
@@ -38,6 +42,7 @@ use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::game::{Action, Character, Decision, Node, State, canon};
@@ -780,31 +785,47 @@ fn in_layers(
         .map(|_| (ByKind::default(), Costliest::new(false)))
         .collect();
     let decided = compiled.decided();
-    let wins = compiled.reach(stealths, budget, &mut |lanes, d, reach| {
-        let decided = &decided[d as usize];
-        let kind = DecisionKind::of(decided.decision) as usize;
-        for i in valued.parts(d, decided) {
-            let part = valued.parts[i];
-            valued.value(part.class, lanes);
-            let r = reach * part.p;
-            for &(lane, stealth) in lanes {
-                let shortfall = valued.shortfall(part, stealth);
-                let (by_kind, costliest) = &mut found[lane];
-                by_kind.regret[kind] += r * shortfall.regret;
-                by_kind.arises[kind] += r;
-                by_kind.matters[kind] += r * f64::from(u8::from(shortfall.matters));
-                if r * shortfall.regret > costliest.bar() {
-                    let mut state = decided.state.with_stealth(stealth);
-                    if let Some(second) = part.second {
-                        state = state.with_second_side_type(second);
+    let wins = compiled.reach(stealths, budget, &mut |lanes, layer| {
+        for batch in layer.chunks(BATCH) {
+            valued.prepare(decided, batch, lanes);
+            // Each start's sums on their own, side by side: in the pass's order, so the same
+            // bits whatever the thread count.
+            let valued = &valued;
+            (found.par_iter_mut().enumerate())
+                .filter_map(|(lane, found)| {
+                    let &(_, stealth) = lanes.iter().find(|&&(l, _)| l == lane)?;
+                    Some((found, stealth))
+                })
+                .for_each(|((by_kind, costliest), stealth)| {
+                    for &(d, reach) in batch {
+                        let decided = &decided[d as usize];
+                        let kind = DecisionKind::of(decided.decision) as usize;
+                        for &part in valued.parts(d) {
+                            let r = reach * part.p;
+                            let shortfall = valued.shortfall(part, stealth);
+                            by_kind.regret[kind] += r * shortfall.regret;
+                            by_kind.arises[kind] += r;
+                            by_kind.matters[kind] += r * f64::from(u8::from(shortfall.matters));
+                            if r * shortfall.regret > costliest.bar() {
+                                let mut state = decided.state.with_stealth(stealth);
+                                if let Some(second) = part.second {
+                                    state = state.with_second_side_type(second);
+                                }
+                                let (decision, choice) = (decided.decision, decided.choice);
+                                costliest.add_valued(solver, &state, decision, choice, r);
+                            }
+                        }
                     }
-                    costliest.add_valued(solver, &state, decided.decision, decided.choice, r);
-                }
-            }
+                });
         }
     })?;
     Ok((found, wins))
 }
+
+/// Decisions of a layer prepared at a time ([`Valued::prepare`]) before their terms are
+/// summed: their classes' values are still in cache when summed, and what is worked out side
+/// by side is held a batch at a time.
+const BATCH: usize = 1 << 13;
 
 /// One rolled position of a decision the reverse pass meets (a decision whose second side
 /// type is pending is met as each of the six, weighted), by canonical class.
@@ -850,6 +871,7 @@ struct Valued<'s> {
     /// Per class and stealth valued: [`BEST`], [`WORST`], [`MEAN`] of its options, then each
     /// option's value in the representative's order.
     values: Vec<f64>,
+    scratch: Scratch,
 }
 
 /// Where a class's best option's value is among its [`Valued::values`].
@@ -872,58 +894,81 @@ impl<'s> Valued<'s> {
             width: usize::from(highest) + 1,
             valued: Vec::new(),
             values: Vec::new(),
+            scratch: Scratch::default(),
         }
     }
 
-    /// The parts of decision `d`: a range of [`Valued::parts`].
-    #[inline]
-    fn parts(&mut self, d: u32, decided: &Decided) -> std::ops::Range<usize> {
-        if let Some((start, n)) = self.of_decided[d as usize] {
-            let start = start as usize;
-            return start..start + usize::from(n);
-        }
-        let start = self.parts.len();
-        for (rolled, p, second) in valued_at(&decided.state, decided.pending) {
-            let part = self.part(&rolled, decided.choice, p, second);
-            self.parts.push(part);
-        }
-        let n = (self.parts.len() - start) as u8;
-        self.of_decided[d as usize] = Some((start as u32, n));
-        start..self.parts.len()
+    /// Works out what a layer's decisions `layer` (met at the stealths of `lanes`) need and
+    /// was not worked out before, each side by side over the pool: the canonical classes of
+    /// the decisions met for the first time, then the options of each class not yet valued
+    /// at a stealth of `lanes` (in one walk for all its stealths, [`Solver::options_at`]).
+    /// The terms are then summed in the pass's order, whatever the thread count, so the
+    /// figures come out in the same bits; on many cores, the largest strategy's
+    /// decomposition is no longer one thread's work.
+    fn prepare(&mut self, decided: &[Decided], layer: &[(u32, f64)], lanes: &[(usize, u8)]) {
+        self.classify(decided, layer);
+        self.value(layer, lanes);
     }
 
-    fn part(&mut self, state: &State, choice: Choice, p: f64, second: Option<Character>) -> Part {
+    /// The parts of the decisions of `layer` met for the first time.
+    fn classify(&mut self, decided: &[Decided], layer: &[(u32, f64)]) {
         let rules = self.solver.rules();
-        let (form, labels) = canon::canonical_labelled(state, rules);
-        let next = self.representatives.len() as u32;
-        let class = *self.class_ids.entry(key::rules_key(&form)).or_insert(next);
-        if class == next {
-            self.representatives.push(form);
-            self.valued.resize(self.valued.len() + self.width, 0);
-        }
-        let option = match choice {
-            Choice::Act(action) => {
-                let theirs = labels.action(action);
-                form.actions(rules)
-                    .iter()
-                    .position(|&a| a == theirs)
-                    .expect("the strategy's action is legal") as u8
+        let new = &mut self.scratch.new;
+        new.clear();
+        new.extend(
+            (layer.iter())
+                .map(|&(d, _)| d)
+                .filter(|&d| self.of_decided[d as usize].is_none()),
+        );
+        let rolled: Vec<Vec<(u32, Rolled)>> = new
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut rolled = Vec::with_capacity(chunk.len());
+                for &d in chunk {
+                    let decided = &decided[d as usize];
+                    rolled.extend(valued_at(&decided.state, decided.pending).map(
+                        |(state, p, second)| {
+                            (d, Rolled::of(&state, decided.choice, p, second, rules))
+                        },
+                    ));
+                }
+                rolled
+            })
+            .collect();
+        for (d, rolled) in rolled.into_iter().flatten() {
+            let next = self.representatives.len() as u32;
+            let class = *self
+                .class_ids
+                .entry(key::rules_key(&rolled.form))
+                .or_insert(next);
+            if class == next {
+                self.representatives.push(rolled.form);
+                self.valued.resize(self.valued.len() + self.width, 0);
             }
-            Choice::Uniform => UNIFORM,
-        };
-        Part {
-            class,
-            option,
-            p,
-            second,
+            let start = self.parts.len() as u32;
+            let (_, n) = self.of_decided[d as usize].get_or_insert((start, 0));
+            *n += 1;
+            self.parts.push(Part {
+                class,
+                option: rolled.option,
+                p: rolled.p,
+                second: rolled.second,
+            });
         }
     }
 
-    /// What the part's choice loses at `stealth` (valued already: [`Valued::value`]).
+    /// The parts of decision `d`, classified already ([`Valued::prepare`]).
+    #[inline]
+    fn parts(&self, d: u32) -> &[Part] {
+        let (start, n) = self.of_decided[d as usize].expect("classified before it is read");
+        &self.parts[start as usize..start as usize + usize::from(n)]
+    }
+
+    /// What the part's choice loses at `stealth` (valued already: [`Valued::prepare`]).
     #[inline]
     fn shortfall(&self, part: Part, stealth: u8) -> Lost {
         let at = self.valued[part.class as usize * self.width + usize::from(stealth)];
-        debug_assert_ne!(at, 0, "valued before it is read");
+        debug_assert!(at != 0 && at != PENDING, "valued before it is read");
         let options = &self.values[at as usize - 1..];
         let chosen = match part.option {
             UNIFORM => options[MEAN],
@@ -935,66 +980,161 @@ impl<'s> Valued<'s> {
         }
     }
 
-    /// Values the options of `class` at each stealth of `lanes` not valued yet, in one walk
-    /// ([`Solver::options_at`]: a decision is met at the stealths of several starts at once,
-    /// and most of a walk is the same at each).
-    #[inline]
-    fn value(&mut self, class: u32, lanes: &[(usize, u8)]) {
-        let row = class as usize * self.width;
-        if lanes
-            .iter()
-            .all(|&(_, s)| self.valued[row + usize::from(s)] != 0)
-        {
-            return;
-        }
-        self.value_missing(class, lanes);
-    }
-
-    /// Reads from the solver's options by class ([`Solver::class_options`], shared by every
-    /// strategy decomposed with the same solve: the eight bundled strategies at stealth 8,
-    /// 10, 12 value 3.6 M classes at a stealth, 1.9 M of them distinct), or values in one
-    /// walk and keeps there, each stealth of `lanes` at which `class` is not valued yet.
-    #[cold]
-    fn value_missing(&mut self, class: u32, lanes: &[(usize, u8)]) {
-        let row = class as usize * self.width;
-        let representative = self.representatives[class as usize];
-        let key = key::rules_key(&representative);
-        let mut missing = Vec::with_capacity(lanes.len());
-        for &(_, stealth) in lanes {
-            let entry = &mut self.valued[row + usize::from(stealth)];
-            if *entry != 0 {
-                continue;
-            }
-            let values = &mut self.values;
-            let kept = (self.solver)
-                .class_options(key::with_stealth(key, stealth), |kept| keep(values, kept));
-            match kept {
-                Some(at) => *entry = at,
-                None => missing.push(stealth),
+    /// Values the options of every class of `layer`'s decisions at each stealth of `lanes`
+    /// not valued yet: read from the solver's options by class ([`Solver::class_options`],
+    /// shared by every strategy decomposed with the same solve: the eight bundled strategies
+    /// at stealth 8, 10, 12 value 3.6 M classes at a stealth, 1.9 M of them distinct), or
+    /// valued in one walk and kept there.
+    fn value(&mut self, layer: &[(u32, f64)], lanes: &[(usize, u8)]) {
+        // Each class with stealths not valued: the class, and where its stealths are in
+        // `stealths`.
+        let Scratch {
+            missing, stealths, ..
+        } = &mut self.scratch;
+        missing.clear();
+        stealths.clear();
+        for &(d, _) in layer {
+            let (start, n) = self.of_decided[d as usize].expect("classified");
+            for part in &self.parts[start as usize..start as usize + usize::from(n)] {
+                let row = part.class as usize * self.width;
+                let from = stealths.len() as u32;
+                for &(_, stealth) in lanes {
+                    let entry = &mut self.valued[row + usize::from(stealth)];
+                    if *entry == 0 {
+                        *entry = PENDING;
+                        stealths.push(stealth);
+                    }
+                }
+                let to = stealths.len() as u32;
+                if to > from {
+                    missing.push((part.class, from, to));
+                }
             }
         }
-        if missing.is_empty() {
-            return;
+        let (solver, representatives) = (self.solver, &self.representatives);
+        let stealths = &stealths[..];
+        let worked: Vec<Worked> = missing
+            .par_chunks(CHUNK / 8)
+            .map(|chunk| {
+                let mut worked = Worked::default();
+                for &(class, from, to) in chunk {
+                    let at = &stealths[from as usize..to as usize];
+                    worked.options(solver, class, &representatives[class as usize], at);
+                }
+                worked
+            })
+            .collect();
+        for worked in worked {
+            let mut values = &worked.values[..];
+            for (class, stealth, n) in worked.blocks {
+                let (block, rest) = values.split_at(n as usize);
+                values = rest;
+                self.valued[class as usize * self.width + usize::from(stealth)] =
+                    self.values.len() as u32 + 1;
+                self.values.extend_from_slice(block);
+            }
         }
-        let (valued, values, solver) = (&mut self.valued, &mut self.values, self.solver);
-        solver.options_at(&representative, &missing, |i, options| {
-            valued[row + usize::from(missing[i])] = keep(values, options);
-            solver.keep_class_options(key::with_stealth(key, missing[i]), options);
-        });
     }
 }
 
-/// Appends a class's `options` at a stealth to [`Valued::values`]: their best, worst and
-/// mean values, then each option's. Returns where they begin, plus one.
-fn keep(values: &mut Vec<f64>, options: &[(Action, f64)]) -> u32 {
-    let at = values.len() as u32;
-    values.extend([
-        options.iter().map(|o| o.1).fold(f64::MIN, f64::max),
-        options.iter().map(|o| o.1).fold(f64::MAX, f64::min),
-        options.iter().map(|o| o.1).sum::<f64>() / options.len() as f64,
-    ]);
-    values.extend(options.iter().map(|o| o.1));
-    at + 1
+/// Buffers [`Valued::prepare`] reuses from layer to layer.
+#[derive(Default)]
+struct Scratch {
+    /// The decisions of a layer met for the first time.
+    new: Vec<u32>,
+    /// The classes with stealths not valued: the class, and the range of `stealths` that
+    /// are its own.
+    missing: Vec<(u32, u32, u32)>,
+    stealths: Vec<u8>,
+}
+
+/// Options valued by one thread ([`Valued::value`]): blocks of [`Valued::values`], each
+/// with its class, stealth and length.
+#[derive(Default)]
+struct Worked {
+    values: Vec<f64>,
+    blocks: Vec<(u32, u8, u32)>,
+}
+
+impl Worked {
+    /// The options of the canonical form `representative` (of `class`) at each of
+    /// `stealths`, from the solver's options by class or worked out in one walk and kept
+    /// there.
+    fn options(&mut self, solver: &Solver, class: u32, representative: &State, stealths: &[u8]) {
+        let key = key::rules_key(representative);
+        let mut missing = Vec::new();
+        for &stealth in stealths {
+            let kept = solver.class_options(key::with_stealth(key, stealth), |kept| {
+                self.keep(class, stealth, kept)
+            });
+            if kept.is_none() {
+                missing.push(stealth);
+            }
+        }
+        if !missing.is_empty() {
+            solver.options_at(representative, &missing, |j, options| {
+                self.keep(class, missing[j], options);
+                solver.keep_class_options(key::with_stealth(key, missing[j]), options);
+            });
+        }
+    }
+
+    /// Appends a class's `options` at `stealth`: their best, worst and mean values, then
+    /// each option's.
+    fn keep(&mut self, class: u32, stealth: u8, options: &[(Action, f64)]) {
+        let values = options.iter().map(|o| o.1);
+        self.values.extend([
+            values.clone().fold(f64::MIN, f64::max),
+            values.clone().fold(f64::MAX, f64::min),
+            values.clone().sum::<f64>() / options.len() as f64,
+        ]);
+        self.values.extend(values);
+        let n = OPTIONS + options.len();
+        self.blocks.push((class, stealth, n as u32));
+    }
+}
+
+/// A class being valued ([`Valued::valued`]), not yet done.
+const PENDING: u32 = u32::MAX;
+
+/// Decisions a thread classifies at a time ([`Valued::classify`]); classes valued, an eighth
+/// of it (a walk costs about eight canonical forms).
+const CHUNK: usize = 256;
+
+/// A rolled position of a decision, in its canonical class's labels.
+struct Rolled {
+    form: State,
+    option: u8,
+    p: f64,
+    second: Option<Character>,
+}
+
+impl Rolled {
+    fn of(
+        state: &State,
+        choice: Choice,
+        p: f64,
+        second: Option<Character>,
+        rules: &Rules,
+    ) -> Rolled {
+        let (form, labels) = canon::canonical_labelled(state, rules);
+        let option = match choice {
+            Choice::Act(action) => {
+                let theirs = labels.action(action);
+                form.actions(rules)
+                    .iter()
+                    .position(|&a| a == theirs)
+                    .expect("the strategy's action is legal") as u8
+            }
+            Choice::Uniform => UNIFORM,
+        };
+        Rolled {
+            form,
+            option,
+            p,
+            second,
+        }
+    }
 }
 
 /// The decomposition at each of `stealths` by the exact walk with the [`Regret`] measure,

@@ -136,11 +136,11 @@ impl Gathered {
         *sum += reach;
     }
 
-    /// Each decision met and its probability, emptied for the next layer.
-    fn drain(&mut self, mut each: impl FnMut(u32, f64)) {
-        for &d in &self.met {
-            each(d, std::mem::take(&mut self.reach[d as usize]));
-        }
+    /// Each decision met and its probability, in the order first met, into `layer`
+    /// (emptied first); emptied for the next layer.
+    fn drain(&mut self, layer: &mut Vec<(u32, f64)>) {
+        layer.clear();
+        layer.extend((self.met.iter()).map(|&d| (d, std::mem::take(&mut self.reach[d as usize]))));
         self.met.clear();
     }
 }
@@ -152,16 +152,17 @@ impl Compiled {
     }
 
     /// Follows the games from the start at each of `stealths` (lane `i` is `stealths[i]`),
-    /// calling `met(lanes, decided, reach)` once for each decision met at the same distance
-    /// below the starts of `lanes` (each lane with the stealth it meets the decision at), with
-    /// `decided` its index in [`Compiled::decided`] and `reach` the probability of meeting it
-    /// there from each of those starts. Returns each lane's probability of winning: the
-    /// strategy's exact win probability, summed over the games it wins.
+    /// calling `met(lanes, layer)` once for each layer: `layer` holds the decisions met at the
+    /// same distance below the starts of `lanes` (each lane with the stealth it meets them
+    /// at), each as its index in [`Compiled::decided`] and the probability of meeting it
+    /// there from each of those starts, in the order first met. A layer's decisions handed
+    /// on together let the caller value them side by side. Returns each lane's probability
+    /// of winning: the strategy's exact win probability, summed over the games it wins.
     pub fn reach(
         &self,
         stealths: &[u8],
         budget: &Budget<'_>,
-        met: &mut impl FnMut(&[(usize, u8)], u32, f64),
+        met: &mut impl FnMut(&[(usize, u8)], &[(u32, f64)]),
     ) -> Result<Vec<f64>, Halt> {
         let mut wins = vec![0.0; stealths.len()];
         let first_top = self.first_top;
@@ -179,6 +180,7 @@ impl Compiled {
             .collect();
         let rolls: Vec<f64> = Chance::Complications.outcomes().map(|(_, p)| p).collect();
         let mut gathered = Gathered::new(self.decided.len());
+        let mut layer = Vec::new();
         let start = |roots: &[u32], reach: &mut [f64]| {
             for (&id, &p) in roots.iter().zip(&rolls) {
                 reach[id as usize] += p;
@@ -223,7 +225,8 @@ impl Compiled {
                 for &(lane, _) in &lanes {
                     wins[lane] += push.wins;
                 }
-                gathered.drain(|decided, reach| met(&lanes, decided, reach));
+                gathered.drain(&mut layer);
+                met(&lanes, &layer);
                 std::mem::swap(&mut here, &mut below);
                 below.fill(0.0);
             }
@@ -256,7 +259,8 @@ impl Compiled {
                     }
                 }
                 wins[lane] += push.wins;
-                gathered.drain(|decided, reach| met(&[(lane, class as u8)], decided, reach));
+                gathered.drain(&mut layer);
+                met(&[(lane, class as u8)], &layer);
             }
         }
         Ok(wins)
