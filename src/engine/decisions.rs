@@ -797,29 +797,43 @@ fn in_layers(
                     Some((found, stealth))
                 })
                 .for_each(|((by_kind, costliest), stealth)| {
-                    for &(d, reach) in batch {
-                        let decided = &decided[d as usize];
-                        let kind = DecisionKind::of(decided.decision) as usize;
-                        for &part in valued.parts(d) {
-                            let r = reach * part.p;
-                            let shortfall = valued.shortfall(part, stealth);
-                            by_kind.regret[kind] += r * shortfall.regret;
-                            by_kind.arises[kind] += r;
-                            by_kind.matters[kind] += r * f64::from(u8::from(shortfall.matters));
-                            if r * shortfall.regret > costliest.bar() {
-                                let mut state = decided.state.with_stealth(stealth);
-                                if let Some(second) = part.second {
-                                    state = state.with_second_side_type(second);
-                                }
-                                let (decision, choice) = (decided.decision, decided.choice);
-                                costliest.add_valued(solver, &state, decision, choice, r);
-                            }
-                        }
-                    }
+                    add_terms(batch, stealth, decided, valued, by_kind, costliest);
                 });
         }
     })?;
     Ok((found, wins))
+}
+
+/// Adds to one start's sums the terms of `batch`'s decisions (each with its probability of
+/// being reached), met at `stealth` and valued already ([`Valued::prepare`]); keeps the
+/// costliest.
+fn add_terms(
+    batch: &[(u32, f64)],
+    stealth: u8,
+    decided: &[Decided],
+    valued: &Valued<'_>,
+    by_kind: &mut ByKind,
+    costliest: &mut Costliest,
+) {
+    for &(d, reach) in batch {
+        let decided = &decided[d as usize];
+        let kind = DecisionKind::of(decided.decision) as usize;
+        for &part in valued.parts.of(d) {
+            let r = reach * part.p;
+            let shortfall = valued.shortfall(part, stealth);
+            by_kind.regret[kind] += r * shortfall.regret;
+            by_kind.arises[kind] += r;
+            by_kind.matters[kind] += r * f64::from(u8::from(shortfall.matters));
+            if r * shortfall.regret > costliest.bar() {
+                let mut state = decided.state.with_stealth(stealth);
+                if let Some(second) = part.second {
+                    state = state.with_second_side_type(second);
+                }
+                let (decision, choice) = (decided.decision, decided.choice);
+                costliest.add_valued(valued.solver, &state, decision, choice, r);
+            }
+        }
+    }
 }
 
 /// Decisions of a layer prepared at a time ([`Valued::prepare`]) before their terms are
@@ -857,15 +871,14 @@ struct Lost {
 /// values.
 struct Valued<'s> {
     solver: &'s Solver,
-    /// By decision, once met: where its parts begin in `parts`, and how many.
-    of_decided: Vec<Option<(u32, u8)>>,
-    parts: Vec<Part>,
+    parts: Parts,
     class_ids: FxHashMap<u64, u32>,
     representatives: Vec<State>,
     /// Stealths valued: 0 up to the highest start.
     width: usize,
     /// By class, then stealth (`class × width + stealth`): where its options begin in
-    /// `values`, plus one; 0 when not valued yet. A decision is met at the stealths of
+    /// `values`, plus one; 0 when not valued yet, [`PENDING`] while being valued
+    /// ([`Valued::value`]). A decision is met at the stealths of
     /// several starts at once, a few points apart: their entries share a cache line.
     valued: Vec<u32>,
     /// Per class and stealth valued: [`BEST`], [`WORST`], [`MEAN`] of its options, then each
@@ -887,8 +900,10 @@ impl<'s> Valued<'s> {
     fn new(solver: &'s Solver, decided: usize, highest: u8) -> Self {
         Valued {
             solver,
-            of_decided: vec![None; decided],
-            parts: Vec::new(),
+            parts: Parts {
+                of_decided: vec![None; decided],
+                list: Vec::new(),
+            },
             class_ids: FxHashMap::default(),
             representatives: Vec::new(),
             width: usize::from(highest) + 1,
@@ -898,28 +913,29 @@ impl<'s> Valued<'s> {
         }
     }
 
-    /// Works out what a layer's decisions `layer` (met at the stealths of `lanes`) need and
-    /// was not worked out before, each side by side over the pool: the canonical classes of
-    /// the decisions met for the first time, then the options of each class not yet valued
-    /// at a stealth of `lanes` (in one walk for all its stealths, [`Solver::options_at`]).
-    /// The terms are then summed in the pass's order, whatever the thread count, so the
-    /// figures come out in the same bits; on many cores, the largest strategy's
-    /// decomposition is no longer one thread's work.
-    fn prepare(&mut self, decided: &[Decided], layer: &[(u32, f64)], lanes: &[(usize, u8)]) {
-        self.classify(decided, layer);
-        self.value(layer, lanes);
+    /// Works out, side by side over the pool, what the decisions of `batch` (met at the
+    /// stealths of `lanes`) need and nobody worked out before: the canonical classes of those
+    /// met for the first time, then the options of each class not yet valued at a stealth of
+    /// `lanes` (in one walk for all its stealths, [`Solver::options_at`]).
+    fn prepare(&mut self, decided: &[Decided], batch: &[(u32, f64)], lanes: &[(usize, u8)]) {
+        self.classify(decided, batch);
+        self.value(batch, lanes);
     }
 
-    /// The parts of the decisions of `layer` met for the first time.
-    fn classify(&mut self, decided: &[Decided], layer: &[(u32, f64)]) {
+    /// The parts of the decisions of `batch` met for the first time. Classes are numbered
+    /// in the order of the batch, whatever thread worked out their canonical form.
+    fn classify(&mut self, decided: &[Decided], batch: &[(u32, f64)]) {
         let rules = self.solver.rules();
         let new = &mut self.scratch.new;
         new.clear();
-        new.extend(
-            (layer.iter())
-                .map(|&(d, _)| d)
-                .filter(|&d| self.of_decided[d as usize].is_none()),
-        );
+        for &(d, _) in batch {
+            // Marked as met (no parts yet), so that a decision is classified once.
+            let entry = &mut self.parts.of_decided[d as usize];
+            if entry.is_none() {
+                *entry = Some((0, 0));
+                new.push(d);
+            }
+        }
         let rolled: Vec<Vec<(u32, Rolled)>> = new
             .par_chunks(CHUNK)
             .map(|chunk| {
@@ -945,23 +961,19 @@ impl<'s> Valued<'s> {
                 self.representatives.push(rolled.form);
                 self.valued.resize(self.valued.len() + self.width, 0);
             }
-            let start = self.parts.len() as u32;
-            let (_, n) = self.of_decided[d as usize].get_or_insert((start, 0));
+            let start = self.parts.list.len() as u32;
+            let (first, n) = (self.parts.of_decided[d as usize].as_mut()).expect("marked as met");
+            if *n == 0 {
+                *first = start;
+            }
             *n += 1;
-            self.parts.push(Part {
+            self.parts.list.push(Part {
                 class,
                 option: rolled.option,
                 p: rolled.p,
                 second: rolled.second,
             });
         }
-    }
-
-    /// The parts of decision `d`, classified already ([`Valued::prepare`]).
-    #[inline]
-    fn parts(&self, d: u32) -> &[Part] {
-        let (start, n) = self.of_decided[d as usize].expect("classified before it is read");
-        &self.parts[start as usize..start as usize + usize::from(n)]
     }
 
     /// What the part's choice loses at `stealth` (valued already: [`Valued::prepare`]).
@@ -980,12 +992,12 @@ impl<'s> Valued<'s> {
         }
     }
 
-    /// Values the options of every class of `layer`'s decisions at each stealth of `lanes`
+    /// Values the options of every class of `batch`'s decisions at each stealth of `lanes`
     /// not valued yet: read from the solver's options by class ([`Solver::class_options`],
     /// shared by every strategy decomposed with the same solve: the eight bundled strategies
     /// at stealth 8, 10, 12 value 3.6 M classes at a stealth, 1.9 M of them distinct), or
     /// valued in one walk and kept there.
-    fn value(&mut self, layer: &[(u32, f64)], lanes: &[(usize, u8)]) {
+    fn value(&mut self, batch: &[(u32, f64)], lanes: &[(usize, u8)]) {
         // Each class with stealths not valued: the class, and where its stealths are in
         // `stealths`.
         let Scratch {
@@ -993,9 +1005,8 @@ impl<'s> Valued<'s> {
         } = &mut self.scratch;
         missing.clear();
         stealths.clear();
-        for &(d, _) in layer {
-            let (start, n) = self.of_decided[d as usize].expect("classified");
-            for part in &self.parts[start as usize..start as usize + usize::from(n)] {
+        for &(d, _) in batch {
+            for part in self.parts.of(d) {
                 let row = part.class as usize * self.width;
                 let from = stealths.len() as u32;
                 for &(_, stealth) in lanes {
@@ -1014,12 +1025,12 @@ impl<'s> Valued<'s> {
         let (solver, representatives) = (self.solver, &self.representatives);
         let stealths = &stealths[..];
         let worked: Vec<Worked> = missing
-            .par_chunks(CHUNK / 8)
+            .par_chunks(CLASSES_PER_TASK)
             .map(|chunk| {
                 let mut worked = Worked::default();
                 for &(class, from, to) in chunk {
                     let at = &stealths[from as usize..to as usize];
-                    worked.options(solver, class, &representatives[class as usize], at);
+                    worked.value_class(solver, class, &representatives[class as usize], at);
                 }
                 worked
             })
@@ -1029,8 +1040,11 @@ impl<'s> Valued<'s> {
             for (class, stealth, n) in worked.blocks {
                 let (block, rest) = values.split_at(n as usize);
                 values = rest;
-                self.valued[class as usize * self.width + usize::from(stealth)] =
-                    self.values.len() as u32 + 1;
+                let at = u32::try_from(self.values.len() + 1)
+                    .ok()
+                    .filter(|&at| at < PENDING)
+                    .expect("fewer than 4 G option values");
+                self.valued[class as usize * self.width + usize::from(stealth)] = at;
                 self.values.extend_from_slice(block);
             }
         }
@@ -1048,8 +1062,8 @@ struct Scratch {
     stealths: Vec<u8>,
 }
 
-/// Options valued by one thread ([`Valued::value`]): blocks of [`Valued::values`], each
-/// with its class, stealth and length.
+/// The options of one task's chunk of classes ([`Valued::value`]): blocks of
+/// [`Valued::values`], each with its class, stealth and length.
 #[derive(Default)]
 struct Worked {
     values: Vec<f64>,
@@ -1060,7 +1074,13 @@ impl Worked {
     /// The options of the canonical form `representative` (of `class`) at each of
     /// `stealths`, from the solver's options by class or worked out in one walk and kept
     /// there.
-    fn options(&mut self, solver: &Solver, class: u32, representative: &State, stealths: &[u8]) {
+    fn value_class(
+        &mut self,
+        solver: &Solver,
+        class: u32,
+        representative: &State,
+        stealths: &[u8],
+    ) {
         let key = key::rules_key(representative);
         let mut missing = Vec::new();
         for &stealth in stealths {
@@ -1097,9 +1117,27 @@ impl Worked {
 /// A class being valued ([`Valued::valued`]), not yet done.
 const PENDING: u32 = u32::MAX;
 
-/// Decisions a thread classifies at a time ([`Valued::classify`]); classes valued, an eighth
-/// of it (a walk costs about eight canonical forms).
+/// Decisions a task classifies ([`Valued::classify`]).
 const CHUNK: usize = 256;
+
+/// Classes a task values ([`Valued::value`]): a walk costs about eight canonical forms.
+const CLASSES_PER_TASK: usize = CHUNK / 8;
+
+/// The rolled positions of each decision met, by canonical class ([`Valued::classify`]).
+struct Parts {
+    /// By decision, once met: where its parts begin in `list`, and how many.
+    of_decided: Vec<Option<(u32, u8)>>,
+    list: Vec<Part>,
+}
+
+impl Parts {
+    /// The parts of decision `d`, classified already.
+    #[inline]
+    fn of(&self, d: u32) -> &[Part] {
+        let (start, n) = self.of_decided[d as usize].expect("classified before it is read");
+        &self.list[start as usize..start as usize + usize::from(n)]
+    }
+}
 
 /// A rolled position of a decision, in its canonical class's labels.
 struct Rolled {

@@ -579,24 +579,32 @@ fn cli_decisions_of_several_strategies_are_each_alone() {
 /// Within one strategy's decomposition the work is shared out over the pool (its decisions'
 /// classes and their options worked out side by side, each start's sums on a thread of its
 /// own): the figures and the costliest positions are the same bits on a pool of one thread
-/// as on several, the second and third decompositions reading the options the first kept.
+/// as on several — each with a solve of its own, so that the options are worked out on that
+/// pool, and once more reading the options a decomposition kept.
 #[test]
 fn decomposition_is_the_same_bits_on_any_pool() {
-    let solved = Solved::new(&MAIN_TEXT, &[4, 6], &Budget::UNLIMITED).expect("solved");
     let strategy = resolve("reference").expect("a bundled strategy");
-    let on = |threads: usize| -> String {
-        let pool = rayon::ThreadPoolBuilder::new()
+    let pool = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .expect("a pool");
-        let found = pool.install(|| {
-            (solved.decisions(strategy.as_ref(), Budget::UNLIMITED)).expect("no budget")
-        });
-        // `Debug` writes each float as the shortest text that reads back as its bits.
-        format!("{found:?}")
+            .expect("a pool")
     };
-    let one = on(1);
-    for threads in [3, 2] {
-        assert_eq!(on(threads), one, "{threads} threads");
-    }
+    let solve = |threads: usize| {
+        pool(threads).install(|| Solved::new(&MAIN_TEXT, &[4, 6], &Budget::UNLIMITED))
+    };
+    let decompose = |threads: usize, solved: &Solved| -> String {
+        let found =
+            pool(threads).install(|| solved.decisions(strategy.as_ref(), Budget::UNLIMITED));
+        // `Debug` writes each float as the shortest text that reads back as its bits.
+        format!("{:?}", found.expect("no budget"))
+    };
+    let one = decompose(1, &solve(1).expect("solved"));
+    let solved = solve(3).expect("solved");
+    assert_eq!(decompose(3, &solved), one, "3 threads");
+    assert_eq!(
+        decompose(2, &solved),
+        one,
+        "2 threads, reading the options kept"
+    );
 }

@@ -136,8 +136,8 @@ impl Gathered {
         *sum += reach;
     }
 
-    /// Each decision met and its probability, in the order first met, into `layer`
-    /// (emptied first); emptied for the next layer.
+    /// Each decision met and its probability (once: reaches are positive), in the order first
+    /// met, into `layer` (emptied first); emptied for the next layer.
     fn drain(&mut self, layer: &mut Vec<(u32, f64)>) {
         layer.clear();
         layer.extend((self.met.iter()).map(|&d| (d, std::mem::take(&mut self.reach[d as usize]))));
