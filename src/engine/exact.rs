@@ -130,7 +130,7 @@ pub(super) enum Slot {
 
 /// What an exact walk adds up over the rest of a game, weighted by probability: the figures
 /// of the end ([`Figures`], the exact engine), or terms collected at the strategy's decisions
-/// (the regret decomposition, [`super::decisions`]). One walk serves them all.
+/// (the regret decomposition, [`mod@super::decisions`]). One walk serves them all.
 pub trait Measure {
     /// What the rest of a game adds up to from a position.
     type Value: Copy;

@@ -1,5 +1,5 @@
 //! Engines that drive the one state machine of [`crate::game`]: Monte Carlo sampling, exact
-//! expectation of a strategy ([`exact`]) and optimal play ([`solve`]).
+//! expectation of a strategy ([`mod@exact`]) and optimal play ([`mod@solve`]).
 
 mod answers;
 pub mod decisions;

@@ -299,7 +299,7 @@ impl Solver {
 /// [`crate::report::Expectation`]), by evaluating the table's greedy policy (ties to the first
 /// option) over the same canonical classes as the values. The win probability equals
 /// [`Solver::value`]; the other figures are those of an optimal policy, and can differ from
-/// [`crate::strategy::OptimalStrategy`]'s only where two options tie exactly in win
+/// [`crate::engine::OptimalStrategy`]'s only where two options tie exactly in win
 /// probability (the class representative met first decides the tie for its class).
 pub struct PolicyEvaluation<'a> {
     solver: &'a Solver,

@@ -1,4 +1,4 @@
-//! The regret decomposition ([`crate::engine::decisions`]) as outputs: tidy CSV rows, one per
+//! The regret decomposition ([`mod@crate::engine::decisions`]) as outputs: tidy CSV rows, one per
 //! (strategy, rules, stealth, kind of decision) and one per costly position, and the costly
 //! positions in words. Shared by `raven decisions` and the report.
 

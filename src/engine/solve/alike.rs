@@ -7,7 +7,7 @@
 //! of that is the same at every stealth: a position plays alike at every stealth from
 //! [`canon::ALIKE_FROM_STEALTH`] up (the same options, the same outcomes, every successor the
 //! same number of points higher), so the walk is done once, and only the memoised positions'
-//! values are read at each stealth ([`Place::at_stealth`]). Where the lowest stealth drops
+//! values are read at each stealth ([`super::super::memo::Place::at_stealth`]). Where the lowest stealth drops
 //! below the class, each stealth goes on alone.
 //!
 //! The arithmetic is [`Solver::try_value`]'s, stealth by stealth: the same merged outcomes,
