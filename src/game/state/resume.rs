@@ -476,7 +476,8 @@ impl State {
     /// As in phase 1, the saved step is matched once, on entering; then each Tough Challenge
     /// follows the rules' order (its side challenges' roll, the side challenges, a substitute
     /// finale character if one is due, the Tough check), each part asking only whether the
-    /// step is its own.
+    /// step is its own — the side challenges too, so that which comes next is
+    /// [`State::next_side`]'s alone.
     #[inline(always)]
     fn finale_phase<S: Script>(&mut self, rules: &Rules, s: &mut S) -> ControlFlow<()> {
         match self.step {
@@ -490,20 +491,17 @@ impl State {
                     action => illegal(action, self.step),
                 }
             }
-            Step::Side {
-                tough,
-                types,
-                index,
-                successes,
-            } => self.sides(rules, s, tough, types, index, successes, None)?,
             Step::SideCheck {
                 tough,
                 types,
                 index,
                 successes,
                 roller,
-            } => self.sides(rules, s, tough, types, index, successes, Some(roller))?,
-            Step::SideTypes { .. } | Step::Tough { .. } | Step::Substitute { .. } => {}
+            } => self.side(rules, s, tough, types, index, successes, Some(roller))?,
+            Step::SideTypes { .. }
+            | Step::Side { .. }
+            | Step::Tough { .. }
+            | Step::Substitute { .. } => {}
             _ => return Break(()),
         }
         loop {
@@ -512,7 +510,17 @@ impl State {
                 let outcome = self.draw(s, Step::SideTypes { tough }, Chance::SideTypes)?;
                 self.new_task();
                 let types = Chance::side_types(outcome);
-                self.sides(rules, s, tough, types, 0, 0, None)?;
+                self.side(rules, s, tough, types, 0, 0, None)?;
+            }
+            // R12: the side challenges in rolled order, then the Tough check.
+            while let Step::Side {
+                tough,
+                types,
+                index,
+                successes,
+            } = self.step
+            {
+                self.side(rules, s, tough, types, index, successes, None)?;
             }
             // R14 variant: the substitute takes over, with R13 applying to them from now on.
             if let Step::Substitute { tough, successes } = self.step {
@@ -532,32 +540,8 @@ impl State {
         }
     }
 
-    /// R12: the side challenges before Tough Challenge `tough` in rolled order, from side
-    /// challenge `index` on (`named` its roller already named); the Tough check's step
-    /// follows.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn sides<S: Script>(
-        &mut self,
-        rules: &Rules,
-        s: &mut S,
-        tough: u8,
-        types: [Character; 2],
-        mut index: u8,
-        mut successes: u8,
-        mut named: Option<Character>,
-    ) -> ControlFlow<()> {
-        loop {
-            successes = self.side(rules, s, tough, types, index, successes, named.take())?;
-            index += 1;
-            if index >= rules.design.side_challenges {
-                return Continue(());
-            }
-        }
-    }
-
     /// R12: attempts at side challenge `index` until it succeeds or is passed (a failure may
-    /// be retried or given up); the side successes so far come back.
+    /// be retried or given up).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn side<S: Script>(
@@ -569,7 +553,7 @@ impl State {
         index: u8,
         successes: u8,
         mut named: Option<Character>,
-    ) -> ControlFlow<(), u8> {
+    ) -> ControlFlow<()> {
         let ty = types[usize::from(index)];
         loop {
             let roller = match named.take() {
@@ -589,7 +573,7 @@ impl State {
                     match self.ask(rules, s, at, decision)? {
                         Action::Pass => {
                             self.step = self.next_side(rules, tough, types, index, successes);
-                            return Continue(successes);
+                            return Continue(());
                         }
                         Action::Roll(roller) => roller,
                         action => illegal(action, at),
@@ -613,8 +597,7 @@ impl State {
                 }
                 self.step = self.next_side(rules, tough, types, index, successes + 1);
                 self.check_able()?;
-                self.pending_aid(rules, s)?;
-                return Continue(successes + 1);
+                return self.pending_aid(rules, s);
             }
             self.step = Step::Side {
                 tough,
