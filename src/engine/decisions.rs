@@ -54,6 +54,7 @@ use super::exact::{Budget, Exact, Halt, Measure, exact_within, second_side_type_
 use super::exact_layers::Decided;
 use super::exact_layers::regret;
 use super::key;
+use super::options::Sharded;
 use super::reach::{LANES, Met};
 use super::solve::{Solver, solve_within};
 
@@ -577,6 +578,9 @@ pub struct Solved {
     solver: Solver,
     stealths: Vec<u8>,
     values: Vec<f64>,
+    /// The options of every class valued, by class: each strategy decomposed values only
+    /// the classes and stealths no strategy before it did.
+    options: Sharded<ClassRow>,
 }
 
 impl Solved {
@@ -591,6 +595,7 @@ impl Solved {
             solver,
             stealths: stealths.to_vec(),
             values,
+            options: Sharded::default(),
         })
     }
 
@@ -626,7 +631,9 @@ impl Solved {
     ) -> Result<Vec<Decisions>, Halt> {
         let (solver, stealths) = (&self.solver, &self.stealths[..]);
         let (found, wins) = match prepared {
-            Prepared::Layers(compiled) => in_layers(solver, &compiled, stealths, &budget)?,
+            Prepared::Layers(compiled) => {
+                in_layers(solver, &self.options, &compiled, stealths, &budget)?
+            }
             Prepared::Walk { wins } => (walked(solver, strategy, stealths, budget, terms)?, wins),
         };
         Ok(stealths
@@ -775,12 +782,13 @@ type Found = Vec<(ByKind, Costliest)>;
 /// strategy's exact win probability at each stealth, from the same pass.
 fn in_layers(
     solver: &Solver,
+    shared: &Sharded<ClassRow>,
     compiled: &regret::Compiled,
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Result<(Found, Vec<f64>), Halt> {
     let highest = stealths.iter().copied().max().unwrap_or(0);
-    let mut valued = Valued::new(solver, compiled.decided().len(), highest);
+    let mut valued = Valued::new(solver, shared, compiled.decided().len(), highest);
     let mut found: Found = stealths
         .iter()
         .map(|_| (ByKind::default(), Costliest::new(false)))
@@ -872,6 +880,7 @@ struct Lost {
 /// values.
 struct Valued<'s> {
     solver: &'s Solver,
+    shared: &'s Sharded<ClassRow>,
     parts: Parts,
     class_ids: FxHashMap<u64, u32>,
     representatives: Vec<State>,
@@ -903,9 +912,10 @@ const MEAN: usize = 2;
 const OPTIONS: usize = 3;
 
 impl<'s> Valued<'s> {
-    fn new(solver: &'s Solver, decided: usize, highest: u8) -> Self {
+    fn new(solver: &'s Solver, shared: &'s Sharded<ClassRow>, decided: usize, highest: u8) -> Self {
         Valued {
             solver,
+            shared,
             parts: Parts {
                 of_decided: vec![None; decided],
                 list: Vec::new(),
@@ -1034,10 +1044,10 @@ impl<'s> Valued<'s> {
     }
 
     /// Values the options of every class of `batch`'s decisions at each stealth of `lanes`
-    /// not valued yet: read from the solver's options by class ([`Solver::class_options`],
-    /// shared by every strategy decomposed with the same solve: the eight bundled strategies
-    /// at stealth 8, 10, 12 value 3.6 M classes at a stealth, 1.9 M of them distinct), or
-    /// valued in one walk and kept there.
+    /// not valued yet: read from the options by class that every strategy decomposed with
+    /// the same solve keeps ([`Solved`]: the eight bundled strategies at stealth 8, 10, 12
+    /// value 3.6 M classes at a stealth, 1.9 M of them distinct), or valued in one walk and
+    /// kept there.
     fn value(&mut self, batch: &[(u32, f64)], lanes: &[(usize, u8)]) {
         // Each class with stealths not valued: the class, and where its stealths are in
         // `stealths`.
@@ -1063,7 +1073,7 @@ impl<'s> Valued<'s> {
                 }
             }
         }
-        let (solver, representatives) = (self.solver, &self.representatives);
+        let (solver, shared, representatives) = (self.solver, self.shared, &self.representatives);
         let stealths = &stealths[..];
         let worked: Vec<Worked> = missing
             .par_chunks(CLASSES_PER_TASK)
@@ -1071,7 +1081,8 @@ impl<'s> Valued<'s> {
                 let mut worked = Worked::default();
                 for &(class, from, to) in chunk {
                     let at = &stealths[from as usize..to as usize];
-                    worked.value_class(solver, class, &representatives[class as usize], at);
+                    let representative = &representatives[class as usize];
+                    worked.value_class(solver, shared, class, representative, at);
                 }
                 worked
             })
@@ -1113,45 +1124,91 @@ struct Worked {
 
 impl Worked {
     /// The options of the canonical form `representative` (of `class`) at each of
-    /// `stealths`, from the solver's options by class or worked out in one walk and kept
-    /// there.
+    /// `stealths`: those valued before, for this strategy or another (`shared`), and the
+    /// others worked out in one walk and kept there.
     fn value_class(
         &mut self,
         solver: &Solver,
+        shared: &Sharded<ClassRow>,
         class: u32,
         representative: &State,
         stealths: &[u8],
     ) {
-        let key = key::rules_key(representative);
+        let key = key::with_stealth(key::rules_key(representative), 0);
         let mut missing = Vec::new();
-        for &stealth in stealths {
-            let kept = solver.class_options(key::with_stealth(key, stealth), |kept| {
-                self.keep(class, stealth, kept)
-            });
-            if kept.is_none() {
-                missing.push(stealth);
+        let kept = shared.get(key, |row| {
+            for &stealth in stealths {
+                match row.at(stealth) {
+                    Some(values) => self.keep(class, stealth, values),
+                    None => missing.push(stealth),
+                }
             }
+        });
+        if kept.is_none() {
+            missing.extend_from_slice(stealths);
         }
-        if !missing.is_empty() {
-            solver.options_at(representative, &missing, |j, options| {
-                self.keep(class, missing[j], options);
-                solver.keep_class_options(key::with_stealth(key, missing[j]), options);
-            });
+        if missing.is_empty() {
+            return;
         }
+        let mut walked = ClassRow::default();
+        solver.options_at(representative, &missing, |j, options| {
+            let from = walked.values.len();
+            walked.push(missing[j], options.iter().map(|o| o.1));
+            self.keep(class, missing[j], &walked.values[from..]);
+        });
+        shared.update(key, |row| row.add(&walked));
     }
 
-    /// Appends a class's `options` at `stealth`: their best, worst and mean values, then
+    /// Appends a class's option `values` at `stealth`: their best, worst and mean, then
     /// each option's.
-    fn keep(&mut self, class: u32, stealth: u8, options: &[(Action, f64)]) {
-        let values = options.iter().map(|o| o.1);
+    fn keep(&mut self, class: u32, stealth: u8, values: &[f64]) {
         self.values.extend([
-            values.clone().fold(f64::MIN, f64::max),
-            values.clone().fold(f64::MAX, f64::min),
-            values.clone().sum::<f64>() / options.len() as f64,
+            values.iter().copied().fold(f64::MIN, f64::max),
+            values.iter().copied().fold(f64::MAX, f64::min),
+            values.iter().sum::<f64>() / values.len() as f64,
         ]);
-        self.values.extend(values);
-        let n = OPTIONS + options.len();
+        self.values.extend_from_slice(values);
+        let n = OPTIONS + values.len();
         self.blocks.push((class, stealth, n as u32));
+    }
+}
+
+/// A class's option values at the stealths valued so far, in its representative's order,
+/// one stealth after the other (each stealth with where its values end: discovered, a
+/// position may have fewer options); kept by [`Solved`] for every strategy it decomposes.
+#[derive(Debug, Default)]
+struct ClassRow {
+    stealths: Vec<(u8, u32)>,
+    values: Vec<f64>,
+}
+
+impl ClassRow {
+    /// The options' values at `stealth`, if valued.
+    fn at(&self, stealth: u8) -> Option<&[f64]> {
+        let i = self.stealths.iter().position(|&(s, _)| s == stealth)?;
+        Some(&self.values[self.start(i)..self.stealths[i].1 as usize])
+    }
+
+    /// Where the values of the `i`-th stealth valued begin.
+    fn start(&self, i: usize) -> usize {
+        i.checked_sub(1).map_or(0, |j| self.stealths[j].1 as usize)
+    }
+
+    /// Appends the options' `values` at `stealth`.
+    fn push(&mut self, stealth: u8, values: impl IntoIterator<Item = f64>) {
+        self.values.extend(values);
+        self.stealths.push((stealth, self.values.len() as u32));
+    }
+
+    /// Adds the stealths of `other` (the same class's) not valued yet: another strategy may
+    /// have valued some since this one looked.
+    fn add(&mut self, other: &ClassRow) {
+        for (i, &(stealth, end)) in other.stealths.iter().enumerate() {
+            if self.at(stealth).is_none() {
+                let values = &other.values[other.start(i)..end as usize];
+                self.push(stealth, values.iter().copied());
+            }
+        }
     }
 }
 
@@ -1338,6 +1395,23 @@ mod tests {
     use super::*;
     use crate::rules::{CLARIFIED, MAIN_TEXT};
     use crate::strategy::ReferenceStrategy;
+
+    /// A class's options at each stealth read back as kept, however many there are at each
+    /// (discovered, a position may have fewer), and a stealth valued twice kept once.
+    #[test]
+    fn class_rows_keep_each_stealths_options_apart() {
+        let mut row = ClassRow::default();
+        row.push(5, [0.5, 0.25, 0.125]);
+        row.push(0, [0.75, 0.0]);
+        let mut walked = ClassRow::default();
+        walked.push(0, [1.0, 1.0]);
+        walked.push(9, [0.1, 0.2, 0.3, 0.4]);
+        row.add(&walked);
+        assert_eq!(row.at(5), Some(&[0.5, 0.25, 0.125][..]));
+        assert_eq!(row.at(0), Some(&[0.75, 0.0][..]));
+        assert_eq!(row.at(9), Some(&[0.1, 0.2, 0.3, 0.4][..]));
+        assert_eq!(row.at(1), None);
+    }
 
     /// A pending decision's parts, from its one canonical form and its form's rolls, are
     /// those of each roll canonicalised on its own: the same class representative, the

@@ -8,11 +8,10 @@
 //! Values are kept in the representative's labels ([`canon::canonical_labelled`]) and order
 //! (its own [`State::actions`]), and carried back to the position's own options, in its own
 //! order: the same list, the same bits, as worked out afresh (the solver's values do not
-//! depend on labels). A caller that holds the canonical form already reads and keeps them
-//! as they are ([`ClassOptions::of_class`], [`ClassOptions::keep`]).
+//! depend on labels).
 //!
-//! The bound is four million classes (the regret decomposition of the eight bundled
-//! strategies at stealth 8, 10, 12 values 1.9 M classes at a stealth).
+//! The bound is four million classes. [`Sharded`] also keeps the regret decomposition's
+//! options by class, every stealth valued in one entry (`decisions::ClassRow`).
 
 use std::hash::BuildHasher;
 use std::sync::{Mutex, MutexGuard};
@@ -80,6 +79,20 @@ impl<V> Sharded<V> {
         self.shard(key).get(&key).map(read)
     }
 
+    /// Applies `update` to the entry for `key`, made empty first if there is none, unless the
+    /// shard is full.
+    pub(super) fn update(&self, key: u64, update: impl FnOnce(&mut V))
+    where
+        V: Default,
+    {
+        let mut shard = self.shard(key);
+        if let Some(value) = shard.get_mut(&key) {
+            update(value);
+        } else if shard.len() < self.max_per_shard {
+            update(shard.entry(key).or_default());
+        }
+    }
+
     /// Keeps `value` for `key`, unless the shard is full.
     pub(super) fn insert(&self, key: u64, value: V) {
         let mut shard = self.shard(key);
@@ -141,20 +154,5 @@ impl ClassOptions {
             .collect();
         self.values.insert(class, canonical);
         Some(options)
-    }
-
-    /// What `read` makes of the options kept for `class` (the key of a canonical form,
-    /// [`key::rules_key`]), in the canonical form's own [`State::actions`] order, if kept.
-    pub(super) fn of_class<T>(
-        &self,
-        class: u64,
-        read: impl FnOnce(&[(Action, f64)]) -> T,
-    ) -> Option<T> {
-        self.values.get(class, |values| read(values))
-    }
-
-    /// Keeps `options`, those of the canonical form whose key is `class`, in its order.
-    pub(super) fn keep(&self, class: u64, options: &[(Action, f64)]) {
-        self.values.insert(class, options.into());
     }
 }

@@ -262,23 +262,6 @@ impl Solver {
             .expect("worked out in full")
     }
 
-    /// What `read` makes of the options of the canonical form whose key is `class`
-    /// ([`super::key::rules_key`]), in its [`State::actions`] order, if kept by
-    /// [`Solver::options`] or [`Solver::keep_class_options`].
-    pub(super) fn class_options<T>(
-        &self,
-        class: u64,
-        read: impl FnOnce(&[(Action, f64)]) -> T,
-    ) -> Option<T> {
-        self.options.of_class(class, read)
-    }
-
-    /// Keeps `options`, those of the canonical form whose key is `class`, in its order, for
-    /// [`Solver::options`] and [`Solver::class_options`].
-    pub(super) fn keep_class_options(&self, class: u64, options: &[(Action, f64)]) {
-        self.options.keep(class, options);
-    }
-
     /// [`Solver::options`] worked out from the table, not kept: for a caller that meets each
     /// canonical class once (one walking canonical positions), where keeping them by class
     /// would only add a canonical form and an insertion to every call.
