@@ -529,8 +529,7 @@ fn cli_decisions_top_out_lists_the_costliest_positions() {
 /// by side): each strategy's rows of both CSVs are those of the strategy decomposed alone, in
 /// the order asked, whatever the thread count. Under the clarified rules, where a class may
 /// have fewer options at some stealths than at others (first aid while discovered: R13,
-/// R15), which
-/// the options the strategies share by class must keep apart.
+/// R15), which the options the strategies share by class must keep apart.
 #[test]
 fn cli_decisions_of_several_strategies_are_each_alone() {
     let dir = tempfile::tempdir().expect("a temporary directory");
