@@ -883,7 +883,9 @@ struct Valued<'s> {
     shared: &'s Sharded<ClassRow>,
     parts: Parts,
     class_ids: FxHashMap<u64, u32>,
-    representatives: Vec<State>,
+    /// By class: its canonical form, and its key in the options every strategy shares
+    /// ([`Solved`]; stealth cleared).
+    representatives: Vec<(State, u64)>,
     /// Pending decisions' canonical forms (the second side type a placeholder) by key: the
     /// index of their rolled forms in `rolled_forms`.
     pending_ids: FxHashMap<u64, u32>,
@@ -1004,12 +1006,10 @@ impl<'s> Valued<'s> {
             .collect();
         for (d, rolled) in rolled.into_iter().flatten() {
             let next = self.representatives.len() as u32;
-            let class = *self
-                .class_ids
-                .entry(key::rules_key(&rolled.form))
-                .or_insert(next);
+            let key = key::rules_key(&rolled.form);
+            let class = *self.class_ids.entry(key).or_insert(next);
             if class == next {
-                self.representatives.push(rolled.form);
+                (self.representatives).push((rolled.form, key::with_stealth(key, 0)));
                 self.valued.resize(self.valued.len() + self.width, 0);
             }
             let start = self.parts.list.len() as u32;
@@ -1081,8 +1081,8 @@ impl<'s> Valued<'s> {
                 let mut worked = Worked::default();
                 for &(class, from, to) in chunk {
                     let at = &stealths[from as usize..to as usize];
-                    let representative = &representatives[class as usize];
-                    worked.value_class(solver, shared, class, representative, at);
+                    let (representative, key) = &representatives[class as usize];
+                    worked.value_class(solver, shared, class, (representative, *key), at);
                 }
                 worked
             })
@@ -1123,18 +1123,17 @@ struct Worked {
 }
 
 impl Worked {
-    /// The options of the canonical form `representative` (of `class`) at each of
-    /// `stealths`: those valued before, for this strategy or another (`shared`), and the
+    /// The options of the canonical form `representative` (of `class`, `key` in `shared`)
+    /// at each of `stealths`: those valued before, for this strategy or another, and the
     /// others worked out in one walk and kept there.
     fn value_class(
         &mut self,
         solver: &Solver,
         shared: &Sharded<ClassRow>,
         class: u32,
-        representative: &State,
+        (representative, key): (&State, u64),
         stealths: &[u8],
     ) {
-        let key = key::with_stealth(key::rules_key(representative), 0);
         let mut missing = Vec::new();
         let kept = shared.get(key, |row| {
             for &stealth in stealths {
@@ -1331,15 +1330,16 @@ impl RolledForms {
     /// decision is a relabelling of the same roll of the form (the type rolled relabelled
     /// too), so the two share a class; the strategy's choice follows both relabellings.
     fn rolled(&self, labels: Labels, choice: Choice) -> impl Iterator<Item = Rolled> + '_ {
+        // The choice in this form's labels, once for every roll.
+        let choice = match choice {
+            Choice::Act(action) => Choice::Act(labels.action(action)),
+            Choice::Uniform => Choice::Uniform,
+        };
         second_side_type_odds().map(move |(second, p)| {
             let i = labels.character(second).index();
             let (form, to_form) = self.forms[i];
             let from = if i == 0 { 0 } else { self.ends[i - 1] };
             let options = &self.options[usize::from(from)..usize::from(self.ends[i])];
-            let choice = match choice {
-                Choice::Act(action) => Choice::Act(labels.action(action)),
-                Choice::Uniform => Choice::Uniform,
-            };
             Rolled {
                 form,
                 option: option_of(options, to_form, choice),
