@@ -17,6 +17,7 @@
 //!
 //! [`Tally::record`]: super::Tally::record
 
+use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::FxHashMap;
@@ -515,21 +516,27 @@ impl<'a, S: Strategy + ?Sized, M: Measure> Exact<'a, S, M> {
 
 /// The second side type's distribution given the first, from [`Chance::SideTypes`] (the dice
 /// are independent, so any first type will do): what a position whose second side type is
-/// still pending averages over.
+/// still pending averages over. Worked out once: the engines read it at every pending
+/// position (the regret decomposition of the eight bundled strategies at 8, 10, 12: 0.53 M
+/// pending decisions).
 pub fn second_side_type_odds() -> impl Iterator<Item = (Character, f64)> {
-    let first = Character::Hacker;
-    let given_first = move |types: [Character; 2]| types[0] == first;
-    let total: f64 = Chance::SideTypes
-        .outcomes()
-        .filter(|&(outcome, _)| given_first(Chance::side_types(outcome)))
-        .map(|(_, p)| p)
-        .sum();
-    Chance::SideTypes
-        .outcomes()
-        .filter_map(move |(outcome, p)| {
-            let types = Chance::side_types(outcome);
-            given_first(types).then_some((types[1], p / total))
-        })
+    static ODDS: LazyLock<Vec<(Character, f64)>> = LazyLock::new(|| {
+        let first = Character::Hacker;
+        let given_first = move |types: [Character; 2]| types[0] == first;
+        let total: f64 = Chance::SideTypes
+            .outcomes()
+            .filter(|&(outcome, _)| given_first(Chance::side_types(outcome)))
+            .map(|(_, p)| p)
+            .sum();
+        Chance::SideTypes
+            .outcomes()
+            .filter_map(move |(outcome, p)| {
+                let types = Chance::side_types(outcome);
+                given_first(types).then_some((types[1], p / total))
+            })
+            .collect()
+    });
+    ODDS.iter().copied()
 }
 
 /// `value`, plus `local` if there is one.
