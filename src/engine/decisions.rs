@@ -278,7 +278,7 @@ pub(super) fn regret_sight(state: &State, sight: Sight, rules: &Rules) -> Sight 
             second_side_type,
             member_order,
         },
-        Sight::RulesOnly => Sight::RulesOnly,
+        rules_only @ Sight::RulesOnly { .. } => rules_only,
     }
 }
 
@@ -1368,7 +1368,10 @@ fn walked<S: Strategy + ?Sized>(
     order.sort_by_key(|&i| std::cmp::Reverse(stealths[i]));
     let regret = Regret {
         solver,
-        by_class: matches!(strategy.sight(&State::new(0), rules), Sight::RulesOnly),
+        by_class: matches!(
+            strategy.sight(&State::new(0), rules),
+            Sight::RulesOnly { .. }
+        ),
     };
     let mut walk = Exact::with_measure(rules, strategy, regret, budget).recording_positions();
     let mut by_kind = vec![ByKind::default(); stealths.len()];

@@ -558,13 +558,16 @@ pub(super) fn second_side_type_unread<S: Strategy + ?Sized>(
 ) -> bool {
     let mut first = *state;
     first.apply_outcome(rules, 0);
-    // A strategy that reads only what the rules read cannot read it: the rules do not.
+    // Nor can one that reads only what the rules read, unless its answers say so (optimal
+    // play's values read it): the rules do not read it yet.
     matches!(
         strategy.sight(&first, rules),
         Sight::Partial {
             second_side_type: false,
             ..
-        } | Sight::RulesOnly
+        } | Sight::RulesOnly {
+            second_side_type: false
+        }
     )
 }
 

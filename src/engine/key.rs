@@ -57,7 +57,7 @@ pub fn strategy_key(state: &State, sight: Sight, rules: &Rules) -> u128 {
             let key = pack(&forget(&named, unread_complications, first_side_type));
             counted(key, counters)
         }
-        Sight::RulesOnly => u128::from(solver_key(state, rules)),
+        Sight::RulesOnly { .. } => u128::from(solver_key(state, rules)),
     }
 }
 

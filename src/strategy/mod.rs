@@ -120,9 +120,15 @@ pub enum Sight {
     },
     /// Only what the rules read, up to relabelling the five non-medic characters: a strategy
     /// that is symmetric under that relabelling and reads nothing the rules do not, such as
-    /// uniformly random play. It shares the optimal engine's canonical key
+    /// uniformly random play, or optimal play with its ties broken alike in every position of
+    /// a class. It shares the optimal engine's canonical key
     /// ([`crate::engine::key::solver_key`]).
-    RulesOnly,
+    RulesOnly {
+        /// Whether the answers at the first side challenge read the second one's type, as
+        /// [`Sight::Partial`]'s field: uniform play does not, optimal play does (its values
+        /// do).
+        second_side_type: bool,
+    },
 }
 
 impl Sight {

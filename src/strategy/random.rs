@@ -31,6 +31,8 @@ impl Strategy for RandomStrategy {
 
     /// Uniform play treats every character alike and reads nothing the rules do not.
     fn sight(&self, _: &State, _: &Rules) -> Sight {
-        Sight::RulesOnly
+        Sight::RulesOnly {
+            second_side_type: false,
+        }
     }
 }

@@ -298,11 +298,12 @@ fn optimal_strategy_monte_carlo_agrees_with_solve() {
 
 /// The optimal strategy keeps its answers by position, and the solver its options' values by
 /// canonical class; a kept answer, and the kept values, are those worked out afresh from the
-/// table — the first option of highest value in the position's own order — at every
+/// table — the option of highest value, ties broken by the class's own order
+/// ([`raven::engine::optimal::best_alike`]) — at every
 /// decision of many games, including positions first met as a relabelling of one met before.
 #[test]
 fn kept_optimal_answers_are_the_answers_worked_out_afresh() {
-    use raven::engine::solve::best;
+    use raven::engine::optimal::best_alike;
     use raven::game::{Action, Decision, Node};
     use raven::strategy::Choice;
     let (_, table, _) = solved();
@@ -343,7 +344,7 @@ fn kept_optimal_answers_are_the_answers_worked_out_afresh() {
                         assert_eq!(a, b);
                         assert!((v - w).abs() <= 4.0 * f64::EPSILON, "{state:?}: {v} vs {w}");
                     }
-                    let afresh = best(&worked_out).expect("an option");
+                    let afresh = best_alike(&state, &rules, &worked_out).expect("an option");
                     let value_of = |x: Action| worked_out.iter().find(|(a, _)| *a == x).unwrap().1;
                     assert!(value_of(kept) >= value_of(afresh) - 4.0 * f64::EPSILON);
                     exact_ties += usize::from(kept != afresh);
@@ -626,6 +627,65 @@ fn forgetting_what_a_strategy_does_not_read_keeps_exact_values() {
             }
             assert!((a.deaths - b.deaths).abs() < 1e-12, "{rules} {name}");
         }
+    });
+}
+
+/// Optimal play breaks ties alike in every position of a canonical class
+/// ([`raven::engine::optimal::best_alike`]), so the exact engine follows it by class, as the
+/// solver does ([`raven::strategy::Sight::RulesOnly`]): every figure is the one of the walk
+/// over labelled positions that forgets nothing, and the win probability the solver's, under
+/// the presets and every variant at once (a team of three), from the start of a run and from
+/// the start of a game — in a third of the positions or fewer.
+#[test]
+fn optimal_play_followed_by_class_keeps_every_figure() {
+    let mut every_variant = Rules {
+        recruit_count: raven::rules::RecruitCount::Living,
+        first_aid_recruit: raven::rules::FirstAidRecruit::PerRecruit,
+        finale_substitute: true,
+        first_aid_after_side: true,
+        ..CLARIFIED
+    };
+    every_variant.design.team_size = 3;
+    let starts = |rules: &Rules| {
+        let recruits = [Medic, Spy, Sniper];
+        let run = run_start_with(2, &recruits[..usize::from(rules.design.team_size) - 1]);
+        let mut game = State::new(1);
+        game.apply_outcome(rules, 0);
+        [run, game]
+    };
+    let cases: Vec<(Rules, State)> = [MAIN_TEXT, CLARIFIED, every_variant]
+        .into_iter()
+        .flat_map(|rules| starts(&rules).map(|start| (rules, start)))
+        .collect();
+    cases.par_iter().for_each(|(rules, start)| {
+        let optimal = OptimalStrategy::new();
+        let full_sight = FullSight(&optimal);
+        let mut by_class = Exact::new(rules, &optimal);
+        let mut labelled = Exact::new(rules, &full_sight);
+        let (a, b) = (by_class.expectation(start), labelled.expectation(start));
+        let value = Solver::new(*rules).value(start);
+        assert!(
+            (a.win - value).abs() < 1e-12,
+            "{rules}: {} vs {value}",
+            a.win
+        );
+        assert!((a.win - b.win).abs() < 1e-12, "{rules}");
+        for (x, y) in a.losses.iter().zip(&b.losses) {
+            assert!(
+                (x - y).abs() < 1e-12,
+                "{rules}: {:?} vs {:?}",
+                a.losses,
+                b.losses
+            );
+        }
+        assert!((a.deaths - b.deaths).abs() < 1e-12, "{rules}");
+        assert!((a.discovered - b.discovered).abs() < 1e-12, "{rules}");
+        assert!(
+            by_class.states() * 2 < labelled.states(),
+            "{rules}: {} by class, {} labelled",
+            by_class.states(),
+            labelled.states()
+        );
     });
 }
 
