@@ -27,14 +27,13 @@ pub struct OptimalStrategy {
     /// One value table per set of rules met so far.
     tables: RwLock<Vec<Solver>>,
     /// The answers given so far, per set of rules met, in a few slots that are read without
-    /// a lock; rules beyond them get no answers kept. By position as the table reads it
-    /// (`sight`: counters and the first side type at the second side challenge dropped): a
-    /// decision met again is one read of an [`AnswerTable`] slot, warmed before the decision
-    /// when the Monte Carlo engine plays games side by side ([`Strategy::prefetch`]). A
-    /// position met for the first time asks the solver for its options' values, which the
-    /// solver keeps by canonical class ([`Solver::options`]). The answer is always the first
-    /// option of highest value in the position's own [`State::actions`] order, as if worked
-    /// out afresh.
+    /// a lock; rules beyond them get no answers kept. By position, counters and the first
+    /// side type at the second side challenge dropped ([`answer_key`]): a decision met again
+    /// is one read of an [`AnswerTable`] slot, warmed before the decision when the Monte
+    /// Carlo engine plays games side by side ([`Strategy::prefetch`]). A position met for the
+    /// first time asks the solver for its options' values, which the solver keeps by
+    /// canonical class ([`Solver::options`]). The answer is always [`best_alike`]'s, as if
+    /// worked out afresh.
     answers: [OnceLock<(Rules, AnswerTable)>; RULES_KEPT],
 }
 
@@ -203,12 +202,13 @@ pub fn best_alike(state: &State, rules: &Rules, options: &[(Action, f64)]) -> Op
     let order = form.actions(rules);
     let rank = |a: Action| {
         let theirs = labels.action(a);
-        order.iter().position(|&b| b == theirs)
+        (order.iter().position(|&b| b == theirs))
+            .expect("relabelled options are the representative's")
     };
     options
         .iter()
         .filter(|(_, v)| *v == top)
-        .min_by_key(|(a, _)| rank(*a).unwrap_or(usize::MAX))
+        .min_by_key(|(a, _)| rank(*a))
         .map(|(a, _)| *a)
 }
 

@@ -26,6 +26,7 @@ use std::fmt::Write as _;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::engine::OptimalStrategy;
+use crate::engine::optimal::best_alike;
 use crate::engine::{Observer, seed};
 use crate::error::Result;
 use crate::game::{Action, Chance, Decision, Node, Outcome, State, Step, Streams, uniform};
@@ -285,7 +286,9 @@ impl<R: std::io::BufRead> Table<'_, R> {
             .map(|&a| words::option(state, &self.rules, a))
             .collect();
         let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-        let best = values.and_then(crate::engine::solve::best);
+        // Optimal play's own pick among options that tie, so that `taken` and `best` agree
+        // when it plays.
+        let best = values.and_then(|vs| best_alike(state, &self.rules, vs));
         for (i, (&action, label)) in actions.iter().zip(&labels).enumerate() {
             let mark = if Some(action) == best { '*' } else { ' ' };
             let mut line = format!("? {mark}{:>3}  {label:<width$}", i + 1);
