@@ -1378,15 +1378,21 @@ fn walked<S: Strategy + ?Sized>(
     for &i in &order {
         by_kind[i] = walk.value(&State::new(stealths[i]))?;
     }
-    // The starts followed forwards together, a few to a pass.
-    let roots: Vec<State> = stealths.iter().map(|&s| State::new(s)).collect();
     let mut costliest: Vec<Costliest> = stealths
         .iter()
         .map(|_| Costliest::new(terms == Terms::Every))
         .collect();
-    for (roots, found) in roots.chunks(LANES).zip(costliest.chunks_mut(LANES)) {
-        walk.reach(roots, &mut |lane, met| {
-            found[lane].add(solver, rules, met);
+    // A start whose terms (none negative: the best option's value less the chosen one's) sum
+    // to a rounding has no position to list, and is not followed forwards: optimal play's
+    // decomposition is its two walks' cost halved.
+    let followed: Vec<usize> = (0..stealths.len())
+        .filter(|&i| terms == Terms::Every || by_kind[i].total_regret() > NEGLIGIBLE / 2.0)
+        .collect();
+    // The starts followed forwards together, a few to a pass.
+    for starts in followed.chunks(LANES) {
+        let roots: Vec<State> = starts.iter().map(|&i| State::new(stealths[i])).collect();
+        walk.reach(&roots, &mut |lane, met| {
+            costliest[starts[lane]].add(solver, rules, met);
             Ok(())
         })?;
     }
