@@ -558,8 +558,8 @@ pub(super) fn second_side_type_unread<S: Strategy + ?Sized>(
 ) -> bool {
     let mut first = *state;
     first.apply_outcome(rules, 0);
-    // Nor can one that reads only what the rules read, unless its answers say so (optimal
-    // play's values read it): the rules do not read it yet.
+    // The rules do not read it yet: a strategy that reads only what they read ignores it too,
+    // unless it says otherwise (optimal play's values read it).
     matches!(
         strategy.sight(&first, rules),
         Sight::Partial {

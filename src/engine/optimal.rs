@@ -18,7 +18,6 @@ use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
 
 use super::answers::AnswerTable;
-use super::solve::best;
 use super::{Solver, key};
 
 /// Plays the option of highest win probability; see the module documentation.
@@ -192,24 +191,23 @@ impl Strategy for OptimalStrategy {
 /// do not ([`Sight::RulesOnly`]). The canonical form is worked out only where options tie
 /// (positions where every option loses, or options alike up to names).
 pub fn best_alike(state: &State, rules: &Rules, options: &[(Action, f64)]) -> Option<Action> {
-    let first = best(options)?;
-    let top = options.iter().find(|(a, _)| *a == first)?.1;
-    let tied = options.iter().filter(|(_, v)| *v == top).count();
-    if tied == 1 {
-        return Some(first);
+    let top = options.iter().map(|&(_, v)| v).reduce(f64::max)?;
+    let tied = || {
+        options
+            .iter()
+            .filter(move |&&(_, v)| v == top)
+            .map(|&(a, _)| a)
+    };
+    if tied().nth(1).is_none() {
+        return tied().next();
     }
     let (form, labels) = canon::canonical_labelled(state, rules);
     let order = form.actions(rules);
-    let rank = |a: Action| {
+    tied().min_by_key(|&a| {
         let theirs = labels.action(a);
         (order.iter().position(|&b| b == theirs))
             .expect("relabelled options are the representative's")
-    };
-    options
-        .iter()
-        .filter(|(_, v)| *v == top)
-        .min_by_key(|(a, _)| rank(*a))
-        .map(|(a, _)| *a)
+    })
 }
 
 /// Resolves `--strategy` as [`crate::strategy::resolve`] does, `optimal` included: an

@@ -198,6 +198,16 @@ fn run_start(stealth: u8) -> State {
     run_start_with(stealth, &[Medic, Spy, Sniper])
 }
 
+/// The start of the run with a team of the design's size (the Hacker main, then the Medic, the
+/// Spy and the Sniper as many as fit), all healthy.
+fn run_start_of_design(rules: &Rules, stealth: u8) -> State {
+    let recruits = [Medic, Spy, Sniper];
+    run_start_with(
+        stealth,
+        &recruits[..usize::from(rules.design.team_size) - 1],
+    )
+}
+
 /// The start of the run with the Hacker as main character and `recruits`, all healthy.
 fn run_start_with(stealth: u8, recruits: &[Character]) -> State {
     let team = (recruits.iter()).fold(State::new(stealth), |state, &recruit| {
@@ -614,8 +624,7 @@ fn forgetting_what_a_strategy_does_not_read_keeps_exact_values() {
     let cases: Vec<(Rules, Option<&str>)> = random.into_iter().chain(bundled).collect();
     cases.par_iter().for_each(|&(rules, name)| {
         let Some(name) = name else {
-            let recruits = [Medic, Spy, Sniper];
-            let start = run_start_with(1, &recruits[..usize::from(rules.design.team_size) - 1]);
+            let start = run_start_of_design(&rules, 1);
             let symmetric = Exact::new(&rules, &RandomStrategy).expectation(&start);
             let full = Exact::new(&rules, &FullSight(RandomStrategy)).expectation(&start);
             assert!((symmetric.win - full.win).abs() < 1e-12, "{rules}");
@@ -648,8 +657,7 @@ fn forgetting_what_a_strategy_does_not_read_keeps_exact_values() {
 fn optimal_play_followed_by_class_keeps_every_figure() {
     let every_variant = every_variant_with_a_team_of_three();
     let starts = |rules: &Rules| {
-        let recruits = [Medic, Spy, Sniper];
-        let run = run_start_with(2, &recruits[..usize::from(rules.design.team_size) - 1]);
+        let run = run_start_of_design(rules, 2);
         let game = |outcome| {
             let mut game = State::new(1);
             game.apply_outcome(rules, outcome);
