@@ -18,11 +18,13 @@
 //! - **in layers** ([`Engine::Layers`], wherever the strategy's answers allow the exact
 //!   engine's stealth layers): the strategy's layered program, compiled with every decision
 //!   noted, is run backwards ([`super::exact_layers::regret`]), giving each decision's
-//!   probability of being reached at every stealth. A decision's options are valued once per
-//!   canonical class and stealth, not once per position met ([`Valued`]), at the stealths of
-//!   every start that meets it in one walk ([`Solver::options_at`]), and shared by the
-//!   strategies decomposed with one solve; its exact win probability is summed by the same
-//!   pass. The eight bundled strategies at stealth 8, 10 and 12: 131 s walked, 25 s in layers
+//!   probability of being reached at every stealth ([`Reached`]: the pass runs as part of the
+//!   strategy's own work, before optimal play's values are read). A decision's options are
+//!   valued once per canonical class and stealth, not once per position met ([`Valued`]), at
+//!   the stealths of every start that meets it in one walk ([`Solver::options_at`]); the
+//!   classes met and their values ([`Classes`]) are shared by the strategies decomposed with
+//!   one solve, each classifying and valuing only what none before it did. Its exact win
+//!   probability is summed by the same pass. The eight bundled strategies at stealth 8, 10 and 12: 131 s walked, 25 s in layers
 //!   one by one, and 0.19 of that in one run with one solve shared by all ([`Solved`]), two
 //!   strategies at a time, and positions alike up to names kept as one ([`regret_sight`]).
 //!   The pass hands on a layer's decisions together: their classes and options are worked
@@ -54,7 +56,6 @@ use super::exact::{Budget, Exact, Halt, Measure, exact_within, second_side_type_
 use super::exact_layers::Decided;
 use super::exact_layers::regret;
 use super::key;
-use super::options::Sharded;
 use super::reach::{LANES, Met};
 use super::solve::{Solver, solve_within};
 
@@ -578,9 +579,10 @@ pub struct Solved {
     solver: Solver,
     stealths: Vec<u8>,
     values: Vec<f64>,
-    /// The options of every class valued, by class: each strategy decomposed values only
-    /// the classes and stealths no strategy before it did.
-    options: Sharded<ClassRow>,
+    /// The classes met and their options valued: each strategy decomposed classifies and
+    /// values only what no strategy before it did. Held by one decomposition at a time (a
+    /// decomposition that finds it held works on classes of its own).
+    classes: Mutex<Classes>,
 }
 
 impl Solved {
@@ -591,11 +593,12 @@ impl Solved {
             .iter()
             .map(|s| s.value)
             .collect();
+        let highest = stealths.iter().copied().max().unwrap_or(0);
         Ok(Solved {
             solver,
             stealths: stealths.to_vec(),
             values,
-            options: Sharded::default(),
+            classes: Mutex::new(Classes::new(highest)),
         })
     }
 
@@ -631,8 +634,23 @@ impl Solved {
     ) -> Result<Vec<Decisions>, Halt> {
         let (solver, stealths) = (&self.solver, &self.stealths[..]);
         let (found, wins) = match prepared {
-            Prepared::Layers(compiled) => {
-                in_layers(solver, &self.options, &compiled, stealths, &budget)?
+            Prepared::Layers(reached) => {
+                let highest = stealths.iter().copied().max().unwrap_or(0);
+                // Never waiting for it: a thread of the pool waiting may be the one holding it,
+                // further up its stack.
+                let (mut held, mut own);
+                let classes = match self.classes.try_lock() {
+                    Ok(guard) => {
+                        held = guard;
+                        &mut *held
+                    }
+                    Err(_) => {
+                        own = Classes::new(highest);
+                        &mut own
+                    }
+                };
+                let found = in_layers(solver, classes, &reached, stealths, &budget)?;
+                (found, reached.wins)
             }
             Prepared::Walk { wins } => (walked(solver, strategy, stealths, budget, terms)?, wins),
         };
@@ -658,12 +676,15 @@ impl Solved {
 }
 
 /// [`decisions`] of each of `strategies` at `stealths`, in their order, with one solve
-/// shared by all: the solve and the strategies' own parts (their noted programs) run side
-/// by side, and each strategy is decomposed as soon as both its part and the solve are done.
-/// The strategies are taken in their order (the costliest first balance best), each part
-/// within its share of `budget`'s positions; the results are each strategy's alone.
-/// Compared with the solve first and then the strategies, no thread waits while the solve's
-/// last parts run.
+/// shared by all: the solve and the strategies' own parts (their noted programs, run
+/// backwards) run side by side, and the strategies whose part is done are decomposed one at
+/// a time once the solve is, each reading the classes valued by those before it
+/// ([`Classes`]) and sharing its own work out over the pool. The strategies are taken in
+/// their order (the costliest first balance best), each part within its share of `budget`'s
+/// positions; the results are each strategy's alone. Compared with the solve first and then
+/// the strategies, no thread waits while the solve's last parts run; compared with
+/// decomposing two strategies at once, each with classes of its own (stop 42), the eight
+/// bundled strategies at 8, 10, 12 take a tenth less time and memory.
 pub fn decisions_of_each(
     rules: &Rules,
     strategies: &[&dyn Strategy],
@@ -696,19 +717,45 @@ pub fn decisions_of_each(
             },
         );
     };
-    let (solved, waiting, record, finish) = (&solved, &waiting, &record, &finish);
+    // Parts ready to be decomposed, one at a time, so that each reads and extends the classes
+    // valued by those before it (`Solved::classes`); whether one is being decomposed.
+    let ready: Mutex<(Vec<(usize, Prepared)>, bool)> = Mutex::new((Vec::new(), false));
+    // Hands `parts` on, and decomposes them and those handed on meanwhile unless another
+    // thread is at it: no thread waits for another's decomposition.
+    let decompose = |parts: Vec<(usize, Prepared)>| {
+        {
+            let mut ready = lock(&ready);
+            ready.0.extend(parts);
+            if std::mem::replace(&mut ready.1, true) {
+                return;
+            }
+        }
+        loop {
+            let next = {
+                let mut ready = lock(&ready);
+                if ready.0.is_empty() {
+                    ready.1 = false;
+                    return;
+                }
+                ready.0.remove(0)
+            };
+            finish(next.0, next.1);
+        }
+    };
+    let (solved, waiting, record, decompose) = (&solved, &waiting, &record, &decompose);
     let solve_stopped = &solve_stopped;
     rayon::scope_fifo(move |scope| {
-        scope.spawn_fifo(move |scope| {
+        scope.spawn_fifo(move |_| {
             let result = Solved::new(rules, stealths, &budget);
             if result.is_err() {
                 solve_stopped.store(true, Ordering::Relaxed);
             }
-            let mut waiting = lock(waiting);
-            let _ = solved.set(result);
-            for (i, prepared) in waiting.drain(..) {
-                scope.spawn_fifo(move |_| finish(i, prepared));
-            }
+            let parts = {
+                let mut waiting = lock(waiting);
+                let _ = solved.set(result);
+                std::mem::take(&mut *waiting)
+            };
+            decompose(parts);
         });
         for (i, &strategy) in strategies.iter().enumerate() {
             scope.spawn_fifo(move |_| {
@@ -718,7 +765,7 @@ pub fn decisions_of_each(
                         let mut waiting = lock(waiting);
                         if solved.get().is_some() {
                             drop(waiting);
-                            finish(i, prepared);
+                            decompose(vec![(i, prepared)]);
                         } else {
                             waiting.push((i, prepared));
                         }
@@ -747,11 +794,27 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// What a decomposition needs of the strategy alone, before optimal play's values.
 enum Prepared {
-    /// Its layered program with its decisions noted, whose reverse pass gives its exact win
-    /// probabilities too.
-    Layers(regret::Compiled),
+    /// Its decisions, reached as its layered program's reverse pass reaches them.
+    Layers(Reached),
     /// The walk follows it; its exact win probability at each stealth.
     Walk { wins: Vec<f64> },
+}
+
+/// One layer of a reverse pass: the starts that read it, each with the stealth it meets the
+/// layer at, and the decisions met there, each with its probability of being reached.
+type Layer = (Vec<(usize, u8)>, Vec<(u32, f64)>);
+
+/// A strategy's decisions and how often its games reach each: its layered program, compiled
+/// with every decision noted, run backwards ([`regret::Compiled::reach`]) before optimal
+/// play's values are read, so that the pass — one thread's work — runs beside the solve and
+/// the other strategies' parts, and the program is freed before the decomposition begins.
+struct Reached {
+    /// The decisions noted, by the index the layers name.
+    decided: Vec<Decided>,
+    /// The pass's layers, in its order.
+    layers: Vec<Layer>,
+    /// The strategy's exact win probability from each start.
+    wins: Vec<f64>,
 }
 
 /// The strategy's part of a decomposition by `engine`.
@@ -765,7 +828,16 @@ fn prepare<S: Strategy + ?Sized>(
     if engine == Engine::Layers
         && let Some(compiled) = regret::program(rules, strategy, stealths, &budget)
     {
-        return Ok(Prepared::Layers(compiled?));
+        let compiled = compiled?;
+        let mut layers = Vec::new();
+        let wins = compiled.reach(stealths, &budget, &mut |lanes, layer| {
+            layers.push((lanes.to_vec(), layer.to_vec()));
+        })?;
+        return Ok(Prepared::Layers(Reached {
+            decided: compiled.into_decided(),
+            layers,
+            wins,
+        }));
     }
     let exact = exact_within(rules, strategy, stealths, budget)?;
     Ok(Prepared::Walk {
@@ -776,25 +848,24 @@ fn prepare<S: Strategy + ?Sized>(
 /// By stealth asked: the regret by kind and the costliest positions.
 type Found = Vec<(ByKind, Costliest)>;
 
-/// The decomposition at each of `stealths` from the strategy's layered program: the reverse
-/// pass gives every decision's probability of being reached ([`regret::Compiled::reach`]),
-/// and each decision's term is that times its shortfall, valued by class. With the
-/// strategy's exact win probability at each stealth, from the same pass.
+/// The decomposition at each of `stealths` from the strategy's decisions as its layered
+/// program's reverse pass reaches them: each decision's term is its probability of being
+/// reached times its shortfall, valued by class.
 fn in_layers(
     solver: &Solver,
-    shared: &Sharded<ClassRow>,
-    compiled: &regret::Compiled,
+    classes: &mut Classes,
+    reached: &Reached,
     stealths: &[u8],
     budget: &Budget<'_>,
-) -> Result<(Found, Vec<f64>), Halt> {
-    let highest = stealths.iter().copied().max().unwrap_or(0);
-    let mut valued = Valued::new(solver, shared, compiled.decided().len(), highest);
+) -> Result<Found, Halt> {
+    let decided = &reached.decided[..];
+    let mut valued = Valued::new(solver, classes, decided.len());
     let mut found: Found = stealths
         .iter()
         .map(|_| (ByKind::default(), Costliest::new(false)))
         .collect();
-    let decided = compiled.decided();
-    let wins = compiled.reach(stealths, budget, &mut |lanes, layer| {
+    for (lanes, layer) in &reached.layers {
+        budget.check_cancel()?;
         for batch in layer.chunks(BATCH) {
             valued.prepare(decided, batch, lanes);
             // Each start's sums on their own, side by side: in the pass's order, so the same
@@ -809,8 +880,8 @@ fn in_layers(
                     add_terms(batch, stealth, decided, valued, by_kind, costliest);
                 });
         }
-    })?;
-    Ok((found, wins))
+    }
+    Ok(found)
 }
 
 /// Adds to one start's sums the terms of `batch`'s decisions (each with its probability of
@@ -829,7 +900,7 @@ fn add_terms(
         let kind = DecisionKind::of(decided.decision) as usize;
         for &part in valued.parts.of(d) {
             let r = reach * part.p;
-            let shortfall = valued.shortfall(part, stealth);
+            let shortfall = valued.classes.shortfall(part, stealth);
             by_kind.regret[kind] += r * shortfall.regret;
             by_kind.arises[kind] += r;
             by_kind.matters[kind] += r * f64::from(u8::from(shortfall.matters));
@@ -875,17 +946,23 @@ struct Lost {
     matters: bool,
 }
 
-/// The decisions' classes and the optimal values of their options, each worked out once: by
-/// decision, its parts; by class, its representative; by class and stealth, its options'
-/// values.
+/// A strategy's decisions by class, valued: by decision, its parts, each in a class of the
+/// [`Classes`] shared by every strategy decomposed with one solve.
 struct Valued<'s> {
     solver: &'s Solver,
-    shared: &'s Sharded<ClassRow>,
+    classes: &'s mut Classes,
     parts: Parts,
+    scratch: Scratch,
+}
+
+/// The canonical classes of the decisions met and the optimal values of their options, each
+/// worked out once, whichever strategy met them first: by class, its representative; by
+/// class and stealth, its options' values. Numbered in the order met, which does not change a
+/// value (the same bits whoever works it out).
+struct Classes {
     class_ids: FxHashMap<u64, u32>,
-    /// By class: its canonical form, and its key in the options every strategy shares
-    /// ([`Solved`]; stealth cleared).
-    representatives: Vec<(State, u64)>,
+    /// By class: its canonical form.
+    representatives: Vec<State>,
     /// Pending decisions' canonical forms (the second side type a placeholder) by key: the
     /// index of their rolled forms in `rolled_forms`.
     pending_ids: FxHashMap<u64, u32>,
@@ -901,7 +978,37 @@ struct Valued<'s> {
     /// Per class and stealth valued: [`BEST`], [`WORST`], [`MEAN`] of its options, then each
     /// option's value in the representative's order.
     values: Vec<f64>,
-    scratch: Scratch,
+}
+
+impl Classes {
+    /// None met yet; stealths valued from 0 to `highest`.
+    fn new(highest: u8) -> Self {
+        Classes {
+            class_ids: FxHashMap::default(),
+            representatives: Vec::new(),
+            pending_ids: FxHashMap::default(),
+            rolled_forms: Vec::new(),
+            width: usize::from(highest) + 1,
+            valued: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    /// What the part's choice loses at `stealth` (valued already: [`Valued::prepare`]).
+    #[inline]
+    fn shortfall(&self, part: Part, stealth: u8) -> Lost {
+        let at = self.valued[part.class as usize * self.width + usize::from(stealth)];
+        debug_assert!(at != 0 && at != PENDING, "valued before it is read");
+        let options = &self.values[at as usize - 1..];
+        let chosen = match part.option {
+            UNIFORM => options[MEAN],
+            option => options[OPTIONS + usize::from(option)],
+        };
+        Lost {
+            regret: options[BEST] - chosen,
+            matters: matters(options[BEST], options[WORST]),
+        }
+    }
 }
 
 /// Where a class's best option's value is among its [`Valued::values`].
@@ -914,21 +1021,14 @@ const MEAN: usize = 2;
 const OPTIONS: usize = 3;
 
 impl<'s> Valued<'s> {
-    fn new(solver: &'s Solver, shared: &'s Sharded<ClassRow>, decided: usize, highest: u8) -> Self {
+    fn new(solver: &'s Solver, classes: &'s mut Classes, decided: usize) -> Self {
         Valued {
             solver,
-            shared,
+            classes,
             parts: Parts {
                 of_decided: vec![None; decided],
                 list: Vec::new(),
             },
-            class_ids: FxHashMap::default(),
-            representatives: Vec::new(),
-            pending_ids: FxHashMap::default(),
-            rolled_forms: Vec::new(),
-            width: usize::from(highest) + 1,
-            valued: Vec::new(),
-            values: Vec::new(),
             scratch: Scratch::default(),
         }
     }
@@ -969,14 +1069,18 @@ impl<'s> Valued<'s> {
             .collect();
         // Each pending form once, numbered in the order of the batch; those met for the
         // first time rolled side by side.
-        let from = self.rolled_forms.len();
+        let classes = &mut *self.classes;
+        let from = classes.rolled_forms.len();
         let mut unrolled = Vec::new();
         let pending: Vec<u32> = (firsts.iter())
             .map(|first| match first {
                 First::Own(_) => NONE,
                 First::Pending { form, .. } => {
                     let next = (from + unrolled.len()) as u32;
-                    let id = *self.pending_ids.entry(key::rules_key(form)).or_insert(next);
+                    let id = *classes
+                        .pending_ids
+                        .entry(key::rules_key(form))
+                        .or_insert(next);
                     if id == next {
                         unrolled.push(*form);
                     }
@@ -984,9 +1088,10 @@ impl<'s> Valued<'s> {
                 }
             })
             .collect();
-        self.rolled_forms
+        classes
+            .rolled_forms
             .par_extend(unrolled.par_iter().map(|form| RolledForms::of(form, rules)));
-        let rolled_forms = &self.rolled_forms;
+        let rolled_forms = &classes.rolled_forms;
         let rolled: Vec<Vec<(u32, Rolled)>> = (new.par_chunks(CHUNK).enumerate())
             .map(|(k, chunk)| {
                 let mut rolled = Vec::with_capacity(chunk.len());
@@ -1005,12 +1110,14 @@ impl<'s> Valued<'s> {
             })
             .collect();
         for (d, rolled) in rolled.into_iter().flatten() {
-            let next = self.representatives.len() as u32;
+            let next = classes.representatives.len() as u32;
             let key = key::rules_key(&rolled.form);
-            let class = *self.class_ids.entry(key).or_insert(next);
+            let class = *classes.class_ids.entry(key).or_insert(next);
             if class == next {
-                (self.representatives).push((rolled.form, key::with_stealth(key, 0)));
-                self.valued.resize(self.valued.len() + self.width, 0);
+                classes.representatives.push(rolled.form);
+                classes
+                    .valued
+                    .resize(classes.valued.len() + classes.width, 0);
             }
             let start = self.parts.list.len() as u32;
             let (first, n) = (self.parts.of_decided[d as usize].as_mut()).expect("marked as met");
@@ -1027,22 +1134,6 @@ impl<'s> Valued<'s> {
         }
     }
 
-    /// What the part's choice loses at `stealth` (valued already: [`Valued::prepare`]).
-    #[inline]
-    fn shortfall(&self, part: Part, stealth: u8) -> Lost {
-        let at = self.valued[part.class as usize * self.width + usize::from(stealth)];
-        debug_assert!(at != 0 && at != PENDING, "valued before it is read");
-        let options = &self.values[at as usize - 1..];
-        let chosen = match part.option {
-            UNIFORM => options[MEAN],
-            option => options[OPTIONS + usize::from(option)],
-        };
-        Lost {
-            regret: options[BEST] - chosen,
-            matters: matters(options[BEST], options[WORST]),
-        }
-    }
-
     /// Values the options of every class of `batch`'s decisions at each stealth of `lanes`
     /// not valued yet: read from the options by class that every strategy decomposed with
     /// the same solve keeps ([`Solved`]: the eight bundled strategies at stealth 8, 10, 12
@@ -1056,12 +1147,13 @@ impl<'s> Valued<'s> {
         } = &mut self.scratch;
         missing.clear();
         stealths.clear();
+        let classes = &mut *self.classes;
         for &(d, _) in batch {
             for part in self.parts.of(d) {
-                let row = part.class as usize * self.width;
+                let row = part.class as usize * classes.width;
                 let from = stealths.len() as u32;
                 for &(_, stealth) in lanes {
-                    let entry = &mut self.valued[row + usize::from(stealth)];
+                    let entry = &mut classes.valued[row + usize::from(stealth)];
                     if *entry == 0 {
                         *entry = PENDING;
                         stealths.push(stealth);
@@ -1073,7 +1165,7 @@ impl<'s> Valued<'s> {
                 }
             }
         }
-        let (solver, shared, representatives) = (self.solver, self.shared, &self.representatives);
+        let (solver, representatives) = (self.solver, &classes.representatives);
         let stealths = &stealths[..];
         let worked: Vec<Worked> = missing
             .par_chunks(CLASSES_PER_TASK)
@@ -1081,8 +1173,7 @@ impl<'s> Valued<'s> {
                 let mut worked = Worked::default();
                 for &(class, from, to) in chunk {
                     let at = &stealths[from as usize..to as usize];
-                    let (representative, key) = &representatives[class as usize];
-                    worked.value_class(solver, shared, class, (representative, *key), at);
+                    worked.value_class(solver, class, &representatives[class as usize], at);
                 }
                 worked
             })
@@ -1092,12 +1183,12 @@ impl<'s> Valued<'s> {
             for (class, stealth, n) in worked.blocks {
                 let (block, rest) = values.split_at(n as usize);
                 values = rest;
-                let at = u32::try_from(self.values.len() + 1)
+                let at = u32::try_from(classes.values.len() + 1)
                     .ok()
                     .filter(|&at| at < PENDING)
                     .expect("fewer than 4 G option values");
-                self.valued[class as usize * self.width + usize::from(stealth)] = at;
-                self.values.extend_from_slice(block);
+                classes.valued[class as usize * classes.width + usize::from(stealth)] = at;
+                classes.values.extend_from_slice(block);
             }
         }
     }
@@ -1123,91 +1214,31 @@ struct Worked {
 }
 
 impl Worked {
-    /// The options of the canonical form `representative` (of `class`, `key` in `shared`)
-    /// at each of `stealths`: those valued before, for this strategy or another, and the
-    /// others worked out in one walk and kept there.
+    /// The options of the canonical form `representative` (of `class`) at each of
+    /// `stealths`, worked out in one walk.
     fn value_class(
         &mut self,
         solver: &Solver,
-        shared: &Sharded<ClassRow>,
         class: u32,
-        (representative, key): (&State, u64),
+        representative: &State,
         stealths: &[u8],
     ) {
-        let mut missing = Vec::new();
-        let kept = shared.get(key, |row| {
-            for &stealth in stealths {
-                match row.at(stealth) {
-                    Some(values) => self.keep(class, stealth, values),
-                    None => missing.push(stealth),
-                }
-            }
+        solver.options_at(representative, stealths, |j, options| {
+            self.keep(class, stealths[j], options.iter().map(|o| o.1));
         });
-        if kept.is_none() {
-            missing.extend_from_slice(stealths);
-        }
-        if missing.is_empty() {
-            return;
-        }
-        let mut walked = ClassRow::default();
-        solver.options_at(representative, &missing, |j, options| {
-            let from = walked.values.len();
-            walked.push(missing[j], options.iter().map(|o| o.1));
-            self.keep(class, missing[j], &walked.values[from..]);
-        });
-        shared.update(key, |row| row.add(&walked));
     }
 
     /// Appends a class's option `values` at `stealth`: their best, worst and mean, then
     /// each option's.
-    fn keep(&mut self, class: u32, stealth: u8, values: &[f64]) {
-        self.values.extend([
-            values.iter().copied().fold(f64::MIN, f64::max),
-            values.iter().copied().fold(f64::MAX, f64::min),
-            values.iter().sum::<f64>() / values.len() as f64,
-        ]);
-        self.values.extend_from_slice(values);
-        let n = OPTIONS + values.len();
-        self.blocks.push((class, stealth, n as u32));
-    }
-}
-
-/// A class's option values at the stealths valued so far, in its representative's order,
-/// one stealth after the other (each stealth with where its values end: discovered, a
-/// position may have fewer options); kept by [`Solved`] for every strategy it decomposes.
-#[derive(Debug, Default)]
-struct ClassRow {
-    stealths: Vec<(u8, u32)>,
-    values: Vec<f64>,
-}
-
-impl ClassRow {
-    /// The options' values at `stealth`, if valued.
-    fn at(&self, stealth: u8) -> Option<&[f64]> {
-        let i = self.stealths.iter().position(|&(s, _)| s == stealth)?;
-        Some(&self.values[self.start(i)..self.stealths[i].1 as usize])
-    }
-
-    /// Where the values of the `i`-th stealth valued begin.
-    fn start(&self, i: usize) -> usize {
-        i.checked_sub(1).map_or(0, |j| self.stealths[j].1 as usize)
-    }
-
-    /// Appends the options' `values` at `stealth`.
-    fn push(&mut self, stealth: u8, values: impl IntoIterator<Item = f64>) {
-        self.values.extend(values);
-        self.stealths.push((stealth, self.values.len() as u32));
-    }
-
-    /// Adds the stealths of `other` (the same class's) not valued yet: another strategy may
-    /// have valued some since this one looked.
-    fn add(&mut self, other: &ClassRow) {
-        for (i, &(stealth, end)) in other.stealths.iter().enumerate() {
-            if self.at(stealth).is_none() {
-                let values = &other.values[other.start(i)..end as usize];
-                self.push(stealth, values.iter().copied());
-            }
+    fn keep(&mut self, class: u32, stealth: u8, values: impl Iterator<Item = f64> + Clone) {
+        let (mut best, mut worst, mut sum, mut n) = (f64::MIN, f64::MAX, 0.0, 0);
+        for v in values.clone() {
+            (best, worst, sum, n) = (best.max(v), worst.min(v), sum + v, n + 1);
         }
+        self.values.extend([best, worst, sum / f64::from(n)]);
+        self.values.extend(values);
+        let n = OPTIONS + n as usize;
+        self.blocks.push((class, stealth, n as u32));
     }
 }
 
@@ -1404,23 +1435,6 @@ mod tests {
     use super::*;
     use crate::rules::{CLARIFIED, MAIN_TEXT};
     use crate::strategy::ReferenceStrategy;
-
-    /// A class's options at each stealth read back as kept, however many there are at each
-    /// (discovered, a position may have fewer), and a stealth valued twice kept once.
-    #[test]
-    fn class_rows_keep_each_stealths_options_apart() {
-        let mut row = ClassRow::default();
-        row.push(5, [0.5, 0.25, 0.125]);
-        row.push(0, [0.75, 0.0]);
-        let mut walked = ClassRow::default();
-        walked.push(0, [1.0, 1.0]);
-        walked.push(9, [0.1, 0.2, 0.3, 0.4]);
-        row.add(&walked);
-        assert_eq!(row.at(5), Some(&[0.5, 0.25, 0.125][..]));
-        assert_eq!(row.at(0), Some(&[0.75, 0.0][..]));
-        assert_eq!(row.at(9), Some(&[0.1, 0.2, 0.3, 0.4][..]));
-        assert_eq!(row.at(1), None);
-    }
 
     /// A pending decision's parts, from its one canonical form and its form's rolls, are
     /// those of each roll canonicalised on its own: the same class representative, the

@@ -10,8 +10,7 @@
 //! order: the same list, the same bits, as worked out afresh (the solver's values do not
 //! depend on labels).
 //!
-//! The bound is four million classes. [`Sharded`] also keeps the regret decomposition's
-//! options by class, every stealth valued in one entry (`decisions::ClassRow`).
+//! The bound is four million classes.
 
 use std::hash::BuildHasher;
 use std::sync::{Mutex, MutexGuard};
@@ -77,20 +76,6 @@ impl<V> Sharded<V> {
     /// What `read` makes of the entry for `key`, if there is one.
     pub(super) fn get<T>(&self, key: u64, read: impl FnOnce(&V) -> T) -> Option<T> {
         self.shard(key).get(&key).map(read)
-    }
-
-    /// Applies `update` to the entry for `key`, made empty first if there is none, unless the
-    /// shard is full.
-    pub(super) fn update(&self, key: u64, update: impl FnOnce(&mut V))
-    where
-        V: Default,
-    {
-        let mut shard = self.shard(key);
-        if let Some(value) = shard.get_mut(&key) {
-            update(value);
-        } else if shard.len() < self.max_per_shard {
-            update(shard.entry(key).or_default());
-        }
     }
 
     /// Keeps `value` for `key`, unless the shard is full.

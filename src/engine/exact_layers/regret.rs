@@ -147,8 +147,14 @@ impl Gathered {
 
 impl Compiled {
     /// The decisions noted, by the index an [`Op::Local`] names.
+    #[cfg(test)]
     pub fn decided(&self) -> &[Decided] {
         &self.decided
+    }
+
+    /// The decisions noted, the program itself freed.
+    pub fn into_decided(self) -> Vec<Decided> {
+        self.decided
     }
 
     /// Follows the games from the start at each of `stealths` (lane `i` is `stealths[i]`),
