@@ -24,9 +24,11 @@
 //!   the stealths of every start that meets it in one walk ([`Solver::options_at`]); the
 //!   classes met and their values ([`Classes`]) are shared by the strategies decomposed with
 //!   one solve, each classifying and valuing only what none before it did. Its exact win
-//!   probability is summed by the same pass. The eight bundled strategies at stealth 8, 10 and 12: 131 s walked, 25 s in layers
-//!   one by one, and 0.19 of that in one run with one solve shared by all ([`Solved`]), two
-//!   strategies at a time, and positions alike up to names kept as one ([`regret_sight`]).
+//!   probability is summed by the same pass. The eight bundled strategies at stealth 8, 10
+//!   and 12: 131 s walked, 25 s in layers one by one, and 0.19 of that in one run with one
+//!   solve shared by all ([`Solved`]), two strategies at a time, and positions alike up to
+//!   names kept as one ([`regret_sight`]); 0.94 of that with one set of classes
+//!   ([`decisions_of_each`]).
 //!   The pass hands on a layer's decisions together: their classes and options are worked
 //!   out side by side over the pool ([`Valued::prepare`]) and each start's terms are summed
 //!   on a thread of its own, in the pass's order — the same bits on any pool, and on many
@@ -634,7 +636,7 @@ impl Solved {
     ) -> Result<Vec<Decisions>, Halt> {
         let (solver, stealths) = (&self.solver, &self.stealths[..]);
         let (found, wins) = match prepared {
-            Prepared::Layers(reached) => {
+            Prepared::Layers(reach) => {
                 let highest = stealths.iter().copied().max().unwrap_or(0);
                 // Never waiting for it: a thread of the pool waiting may be the one holding it,
                 // further up its stack.
@@ -649,8 +651,7 @@ impl Solved {
                         &mut own
                     }
                 };
-                let found = in_layers(solver, classes, &reached, stealths, &budget)?;
-                (found, reached.wins)
+                in_layers(solver, classes, reach, stealths, &budget)?
             }
             Prepared::Walk { wins } => (walked(solver, strategy, stealths, budget, terms)?, wins),
         };
@@ -794,11 +795,26 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// What a decomposition needs of the strategy alone, before optimal play's values.
 enum Prepared {
-    /// Its decisions, reached as its layered program's reverse pass reaches them.
-    Layers(Reached),
+    /// Its decisions as its layered program's reverse pass reaches them: the pass run
+    /// already, or the program to run it.
+    Layers(Reach),
     /// The walk follows it; its exact win probability at each stealth.
     Walk { wins: Vec<f64> },
 }
+
+/// A strategy's layered program run backwards, or to be: recorded where the pass has at most
+/// [`RECORDED_LAYERS`] layers of the top program (the starts asked for are at most that many
+/// points above it), else streamed by the decomposition itself — the record grows with every
+/// layer (16 bytes per decision met per layer), the program does not.
+enum Reach {
+    Recorded(Reached),
+    Streamed(regret::Compiled),
+}
+
+/// The most layers of the top program a recorded pass holds: `reckless` at 8, 10, 12 (12
+/// layers) records 6.9 M decisions met, 110 MB, its program freed (the eight in one run
+/// peaked at 746 MB, against 791 MB streamed).
+const RECORDED_LAYERS: usize = 16;
 
 /// One layer of a reverse pass: the starts that read it, each with the stealth it meets the
 /// layer at, and the decisions met there, each with its probability of being reached.
@@ -829,15 +845,18 @@ fn prepare<S: Strategy + ?Sized>(
         && let Some(compiled) = regret::program(rules, strategy, stealths, &budget)
     {
         let compiled = compiled?;
+        if compiled.top_layers(stealths) > RECORDED_LAYERS {
+            return Ok(Prepared::Layers(Reach::Streamed(compiled)));
+        }
         let mut layers = Vec::new();
         let wins = compiled.reach(stealths, &budget, &mut |lanes, layer| {
             layers.push((lanes.to_vec(), layer.to_vec()));
         })?;
-        return Ok(Prepared::Layers(Reached {
+        return Ok(Prepared::Layers(Reach::Recorded(Reached {
             decided: compiled.into_decided(),
             layers,
             wins,
-        }));
+        })));
     }
     let exact = exact_within(rules, strategy, stealths, budget)?;
     Ok(Prepared::Walk {
@@ -850,38 +869,63 @@ type Found = Vec<(ByKind, Costliest)>;
 
 /// The decomposition at each of `stealths` from the strategy's decisions as its layered
 /// program's reverse pass reaches them: each decision's term is its probability of being
-/// reached times its shortfall, valued by class.
+/// reached times its shortfall, valued by class. With the strategy's exact win probability
+/// at each stealth, from the same pass.
 fn in_layers(
     solver: &Solver,
     classes: &mut Classes,
-    reached: &Reached,
+    reach: Reach,
     stealths: &[u8],
     budget: &Budget<'_>,
-) -> Result<Found, Halt> {
-    let decided = &reached.decided[..];
-    let mut valued = Valued::new(solver, classes, decided.len());
+) -> Result<(Found, Vec<f64>), Halt> {
     let mut found: Found = stealths
         .iter()
         .map(|_| (ByKind::default(), Costliest::new(false)))
         .collect();
-    for (lanes, layer) in &reached.layers {
-        budget.check_cancel()?;
-        for batch in layer.chunks(BATCH) {
-            valued.prepare(decided, batch, lanes);
-            // Each start's sums on their own, side by side: in the pass's order, so the same
-            // bits whatever the thread count.
-            let valued = &valued;
-            (found.par_iter_mut().enumerate())
-                .filter_map(|(lane, found)| {
-                    let &(_, stealth) = lanes.iter().find(|&&(l, _)| l == lane)?;
-                    Some((found, stealth))
-                })
-                .for_each(|((by_kind, costliest), stealth)| {
-                    add_terms(batch, stealth, decided, valued, by_kind, costliest);
-                });
+    match reach {
+        Reach::Recorded(reached) => {
+            let decided = &reached.decided[..];
+            let mut valued = Valued::new(solver, classes, decided.len());
+            for (lanes, layer) in &reached.layers {
+                budget.check_cancel()?;
+                add_layer(&mut valued, &mut found, decided, lanes, layer);
+            }
+            Ok((found, reached.wins))
+        }
+        Reach::Streamed(compiled) => {
+            let decided = compiled.decided();
+            let mut valued = Valued::new(solver, classes, decided.len());
+            let wins = compiled.reach(stealths, budget, &mut |lanes, layer| {
+                add_layer(&mut valued, &mut found, decided, lanes, layer);
+            })?;
+            Ok((found, wins))
         }
     }
-    Ok(found)
+}
+
+/// Adds the terms of one layer of the reverse pass (the decisions met at the stealths of
+/// `lanes`, with their probabilities of being reached) to each start's sums.
+fn add_layer(
+    valued: &mut Valued<'_>,
+    found: &mut Found,
+    decided: &[Decided],
+    lanes: &[(usize, u8)],
+    layer: &[(u32, f64)],
+) {
+    for batch in layer.chunks(BATCH) {
+        valued.prepare(decided, batch, lanes);
+        // Each start's sums on their own, side by side: in the pass's order, so the same
+        // bits whatever the thread count.
+        let valued = &*valued;
+        (found.par_iter_mut().enumerate())
+            .filter_map(|(lane, found)| {
+                let &(_, stealth) = lanes.iter().find(|&&(l, _)| l == lane)?;
+                Some((found, stealth))
+            })
+            .for_each(|((by_kind, costliest), stealth)| {
+                add_terms(batch, stealth, decided, valued, by_kind, costliest);
+            });
+    }
 }
 
 /// Adds to one start's sums the terms of `batch`'s decisions (each with its probability of
@@ -972,8 +1016,8 @@ struct Classes {
     width: usize,
     /// By class, then stealth (`class × width + stealth`): where its options begin in
     /// `values`, plus one; 0 when not valued yet, [`PENDING`] while being valued
-    /// ([`Valued::value`]). A decision is met at the stealths of
-    /// several starts at once, a few points apart: their entries share a cache line.
+    /// ([`Valued::value`]). A decision is met at the stealths of several starts at once, a
+    /// few points apart: their entries share a cache line.
     valued: Vec<u32>,
     /// Per class and stealth valued: [`BEST`], [`WORST`], [`MEAN`] of its options, then each
     /// option's value in the representative's order.
@@ -1011,7 +1055,7 @@ impl Classes {
     }
 }
 
-/// Where a class's best option's value is among its [`Valued::values`].
+/// Where a class's best option's value is among its [`Classes::values`].
 const BEST: usize = 0;
 /// Its worst option's.
 const WORST: usize = 1;
@@ -1135,10 +1179,9 @@ impl<'s> Valued<'s> {
     }
 
     /// Values the options of every class of `batch`'s decisions at each stealth of `lanes`
-    /// not valued yet: read from the options by class that every strategy decomposed with
-    /// the same solve keeps ([`Solved`]: the eight bundled strategies at stealth 8, 10, 12
-    /// value 3.6 M classes at a stealth, 1.9 M of them distinct), or valued in one walk and
-    /// kept there.
+    /// that no strategy decomposed with the same solve valued before ([`Classes`]: the eight
+    /// bundled strategies at stealth 8, 10, 12 ask for 3.68 M classes at a stealth, 1.28 M
+    /// of them new), each class in one walk for all its stealths.
     fn value(&mut self, batch: &[(u32, f64)], lanes: &[(usize, u8)]) {
         // Each class with stealths not valued: the class, and where its stealths are in
         // `stealths`.
@@ -1206,7 +1249,7 @@ struct Scratch {
 }
 
 /// The options of one task's chunk of classes ([`Valued::value`]): blocks of
-/// [`Valued::values`], each with its class, stealth and length.
+/// [`Classes::values`], each with its class, stealth and length.
 #[derive(Default)]
 struct Worked {
     values: Vec<f64>,
@@ -1242,7 +1285,7 @@ impl Worked {
     }
 }
 
-/// A class being valued ([`Valued::valued`]), not yet done.
+/// A class being valued ([`Classes::valued`]), not yet done.
 const PENDING: u32 = u32::MAX;
 
 /// Decisions a task classifies ([`Valued::classify`]).
@@ -1435,6 +1478,47 @@ mod tests {
     use super::*;
     use crate::rules::{CLARIFIED, MAIN_TEXT};
     use crate::strategy::ReferenceStrategy;
+
+    /// The reverse pass recorded in the strategy's part and the pass streamed by the
+    /// decomposition itself (past [`RECORDED_LAYERS`]) give the same bits: figures, sums by
+    /// kind, the costliest positions, and the win probabilities.
+    #[test]
+    fn a_recorded_pass_decomposes_as_the_streamed_one() {
+        let rules = MAIN_TEXT;
+        let stealths = [3, 7];
+        let solved = Solved::new(&rules, &stealths, &Budget::UNLIMITED).expect("solved");
+        let compile = || {
+            regret::program(&rules, &ReferenceStrategy, &stealths, &Budget::UNLIMITED)
+                .expect("the reference is layered")
+                .expect("within no limit")
+        };
+        let compiled = compile();
+        assert!(compiled.top_layers(&stealths) <= RECORDED_LAYERS);
+        let mut layers = Vec::new();
+        let wins = compiled
+            .reach(&stealths, &Budget::UNLIMITED, &mut |lanes, layer| {
+                layers.push((lanes.to_vec(), layer.to_vec()));
+            })
+            .expect("no limit");
+        let recorded = Reach::Recorded(Reached {
+            decided: compiled.into_decided(),
+            layers,
+            wins,
+        });
+        let decompose = |reach: Reach| {
+            let found = solved.finish(
+                &ReferenceStrategy,
+                Budget::UNLIMITED,
+                Terms::Costliest,
+                Prepared::Layers(reach),
+            );
+            // `Debug` writes each float as the shortest text that reads back as its bits.
+            format!("{:?}", found.expect("no limit"))
+        };
+        let recorded = decompose(recorded);
+        assert_eq!(decompose(Reach::Streamed(compile())), recorded);
+        assert!(recorded.contains("first-aid") || recorded.contains("FirstAid"));
+    }
 
     /// A pending decision's parts, from its one canonical form and its form's rolls, are
     /// those of each roll canonicalised on its own: the same class representative, the

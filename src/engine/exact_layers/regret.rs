@@ -147,9 +147,16 @@ impl Gathered {
 
 impl Compiled {
     /// The decisions noted, by the index an [`Op::Local`] names.
-    #[cfg(test)]
     pub fn decided(&self) -> &[Decided] {
         &self.decided
+    }
+
+    /// How many layers of the top program [`Compiled::reach`] passes through from the highest
+    /// of `stealths` (0 if none starts in it).
+    pub fn top_layers(&self, stealths: &[u8]) -> usize {
+        (stealths.iter().copied().filter(|&s| s >= self.first_top))
+            .max()
+            .map_or(0, |highest| usize::from(highest - self.first_top) + 1)
     }
 
     /// The decisions noted, the program itself freed.
