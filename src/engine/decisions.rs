@@ -40,7 +40,7 @@
 //!   anywhere (`random`, optimal play) and low stealths take this way.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
@@ -595,12 +595,11 @@ impl Solved {
             .iter()
             .map(|s| s.value)
             .collect();
-        let highest = stealths.iter().copied().max().unwrap_or(0);
         Ok(Solved {
             solver,
             stealths: stealths.to_vec(),
             values,
-            classes: Mutex::new(Classes::new(highest)),
+            classes: Mutex::new(Classes::new(stealths)),
         })
     }
 
@@ -637,7 +636,6 @@ impl Solved {
         let (solver, stealths) = (&self.solver, &self.stealths[..]);
         let (found, wins) = match prepared {
             Prepared::Layers(reach) => {
-                let highest = stealths.iter().copied().max().unwrap_or(0);
                 // Never waiting for it: a thread of the pool waiting may be the one holding it,
                 // further up its stack.
                 let (mut held, mut own);
@@ -647,7 +645,7 @@ impl Solved {
                         &mut *held
                     }
                     Err(_) => {
-                        own = Classes::new(highest);
+                        own = Classes::new(stealths);
                         &mut own
                     }
                 };
@@ -704,8 +702,6 @@ pub fn decisions_of_each(
         cancel: &cancel,
     };
     let solved: OnceLock<Result<Solved, Halt>> = OnceLock::new();
-    // Parts done before the solve, each waiting for it.
-    let waiting: Mutex<Vec<(usize, Prepared)>> = Mutex::new(Vec::new());
     let found: Mutex<Vec<Option<Decomposed>>> =
         Mutex::new(strategies.iter().map(|_| None).collect());
     let record = |i: usize, result: Decomposed| lock(&found)[i] = Some(result);
@@ -718,32 +714,35 @@ pub fn decisions_of_each(
             },
         );
     };
-    // Parts ready to be decomposed, one at a time, so that each reads and extends the classes
-    // valued by those before it (`Solved::classes`); whether one is being decomposed.
-    let ready: Mutex<(Vec<(usize, Prepared)>, bool)> = Mutex::new((Vec::new(), false));
-    // Hands `parts` on, and decomposes them and those handed on meanwhile unless another
-    // thread is at it: no thread waits for another's decomposition.
-    let decompose = |parts: Vec<(usize, Prepared)>| {
+    // Parts done, in the order done, to be decomposed one at a time once the solve is, so that
+    // each reads and extends the classes valued by those before it (`Solved::classes`);
+    // whether one is being decomposed.
+    let ready: Mutex<(VecDeque<(usize, Prepared)>, bool)> = Mutex::default();
+    // Hands `part` on (none: the solve is done), and decomposes it and those handed on
+    // meanwhile, once the solve is done, unless another thread is at it: no thread waits for
+    // another's decomposition. The solve is set before its thread hands nothing on, and read
+    // under the same lock as the queue, so no part is left behind.
+    let decompose = |part: Option<(usize, Prepared)>| {
         {
             let mut ready = lock(&ready);
-            ready.0.extend(parts);
-            if std::mem::replace(&mut ready.1, true) {
+            ready.0.extend(part);
+            if solved.get().is_none() || std::mem::replace(&mut ready.1, true) {
                 return;
             }
         }
         loop {
             let next = {
                 let mut ready = lock(&ready);
-                if ready.0.is_empty() {
+                let Some(next) = ready.0.pop_front() else {
                     ready.1 = false;
                     return;
-                }
-                ready.0.remove(0)
+                };
+                next
             };
             finish(next.0, next.1);
         }
     };
-    let (solved, waiting, record, decompose) = (&solved, &waiting, &record, &decompose);
+    let (solved, record, decompose) = (&solved, &record, &decompose);
     let solve_stopped = &solve_stopped;
     rayon::scope_fifo(move |scope| {
         scope.spawn_fifo(move |_| {
@@ -751,26 +750,14 @@ pub fn decisions_of_each(
             if result.is_err() {
                 solve_stopped.store(true, Ordering::Relaxed);
             }
-            let parts = {
-                let mut waiting = lock(waiting);
-                let _ = solved.set(result);
-                std::mem::take(&mut *waiting)
-            };
-            decompose(parts);
+            let _ = solved.set(result);
+            decompose(None);
         });
         for (i, &strategy) in strategies.iter().enumerate() {
             scope.spawn_fifo(move |_| {
                 match prepare(rules, strategy, stealths, share, Engine::Layers) {
                     Err(halt) => record(i, Err(halt)),
-                    Ok(prepared) => {
-                        let mut waiting = lock(waiting);
-                        if solved.get().is_some() {
-                            drop(waiting);
-                            decompose(vec![(i, prepared)]);
-                        } else {
-                            waiting.push((i, prepared));
-                        }
-                    }
+                    Ok(prepared) => decompose(Some((i, prepared))),
                 }
             });
         }
@@ -833,6 +820,25 @@ struct Reached {
     wins: Vec<f64>,
 }
 
+impl Reached {
+    /// `compiled`'s reverse pass from each of `stealths`, recorded; the program freed.
+    fn of(
+        compiled: regret::Compiled,
+        stealths: &[u8],
+        budget: &Budget<'_>,
+    ) -> Result<Reached, Halt> {
+        let mut layers = Vec::new();
+        let wins = compiled.reach(stealths, budget, &mut |lanes, layer| {
+            layers.push((lanes.to_vec(), layer.to_vec()));
+        })?;
+        Ok(Reached {
+            decided: compiled.into_decided(),
+            layers,
+            wins,
+        })
+    }
+}
+
 /// The strategy's part of a decomposition by `engine`.
 fn prepare<S: Strategy + ?Sized>(
     rules: &Rules,
@@ -848,15 +854,9 @@ fn prepare<S: Strategy + ?Sized>(
         if compiled.top_layers(stealths) > RECORDED_LAYERS {
             return Ok(Prepared::Layers(Reach::Streamed(compiled)));
         }
-        let mut layers = Vec::new();
-        let wins = compiled.reach(stealths, &budget, &mut |lanes, layer| {
-            layers.push((lanes.to_vec(), layer.to_vec()));
-        })?;
-        return Ok(Prepared::Layers(Reach::Recorded(Reached {
-            decided: compiled.into_decided(),
-            layers,
-            wins,
-        })));
+        return Ok(Prepared::Layers(Reach::Recorded(Reached::of(
+            compiled, stealths, &budget,
+        )?)));
     }
     let exact = exact_within(rules, strategy, stealths, budget)?;
     Ok(Prepared::Walk {
@@ -1025,8 +1025,9 @@ struct Classes {
 }
 
 impl Classes {
-    /// None met yet; stealths valued from 0 to `highest`.
-    fn new(highest: u8) -> Self {
+    /// None met yet; stealths valued from 0 to the highest of `stealths`.
+    fn new(stealths: &[u8]) -> Self {
+        let highest = stealths.iter().copied().max().unwrap_or(0);
         Classes {
             class_ids: FxHashMap::default(),
             representatives: Vec::new(),
@@ -1215,8 +1216,11 @@ impl<'s> Valued<'s> {
             .map(|chunk| {
                 let mut worked = Worked::default();
                 for &(class, from, to) in chunk {
+                    // The class's options at each stealth missing, in one walk.
                     let at = &stealths[from as usize..to as usize];
-                    worked.value_class(solver, class, &representatives[class as usize], at);
+                    solver.options_at(&representatives[class as usize], at, |j, options| {
+                        worked.keep(class, at[j], options.iter().map(|o| o.1));
+                    });
                 }
                 worked
             })
@@ -1257,20 +1261,6 @@ struct Worked {
 }
 
 impl Worked {
-    /// The options of the canonical form `representative` (of `class`) at each of
-    /// `stealths`, worked out in one walk.
-    fn value_class(
-        &mut self,
-        solver: &Solver,
-        class: u32,
-        representative: &State,
-        stealths: &[u8],
-    ) {
-        solver.options_at(representative, stealths, |j, options| {
-            self.keep(class, stealths[j], options.iter().map(|o| o.1));
-        });
-    }
-
     /// Appends a class's option `values` at `stealth`: their best, worst and mean, then
     /// each option's.
     fn keep(&mut self, class: u32, stealth: u8, values: impl Iterator<Item = f64> + Clone) {
@@ -1494,17 +1484,9 @@ mod tests {
         };
         let compiled = compile();
         assert!(compiled.top_layers(&stealths) <= RECORDED_LAYERS);
-        let mut layers = Vec::new();
-        let wins = compiled
-            .reach(&stealths, &Budget::UNLIMITED, &mut |lanes, layer| {
-                layers.push((lanes.to_vec(), layer.to_vec()));
-            })
-            .expect("no limit");
-        let recorded = Reach::Recorded(Reached {
-            decided: compiled.into_decided(),
-            layers,
-            wins,
-        });
+        let recorded = Reach::Recorded(
+            Reached::of(compiled, &stealths, &Budget::UNLIMITED).expect("no limit"),
+        );
         let decompose = |reach: Reach| {
             let found = solved.finish(
                 &ReferenceStrategy,
