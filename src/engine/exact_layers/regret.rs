@@ -34,6 +34,9 @@ pub struct Compiled {
     won: Vec<bool>,
     /// In the order of the instructions that note them (lower classes, then the top program).
     decided: Vec<Decided>,
+    /// By class, where its decisions begin in `decided` (a decision is noted by one class's
+    /// program only), and last, their number: class `c`'s are `firsts[c]..firsts[c + 1]`.
+    firsts: Vec<u32>,
     /// The roots by class (the games after each complication roll), local ids.
     roots: Vec<Vec<u32>>,
     top: u8,
@@ -73,7 +76,7 @@ pub fn program<S: Strategy + ?Sized>(
     for id in &mut roots[usize::from(top)] {
         *id = renumbered[*id as usize];
     }
-    let decided = in_order(
+    let (decided, firsts) = in_order(
         &mut programs,
         layered.decided.take().unwrap_or_default().list,
     );
@@ -86,6 +89,7 @@ pub fn program<S: Strategy + ?Sized>(
             .map(|(end, _)| end.outcome() == Some(Outcome::Win))
             .collect(),
         decided,
+        firsts,
         roots,
         top,
         first_top,
@@ -93,11 +97,14 @@ pub fn program<S: Strategy + ?Sized>(
 }
 
 /// `decided` renumbered in the order of the instructions that note them, so that the pass,
-/// which streams through the instructions, reads them in order too.
-fn in_order(programs: &mut [Program], decided: Vec<Decided>) -> Vec<Decided> {
+/// which streams through the instructions, reads them in order too; with where each class's
+/// begin ([`Compiled::firsts`]).
+fn in_order(programs: &mut [Program], decided: Vec<Decided>) -> (Vec<Decided>, Vec<u32>) {
     let mut ordered = Vec::with_capacity(decided.len());
     let mut renumbered = vec![NONE; decided.len()];
+    let mut firsts = Vec::with_capacity(programs.len() + 1);
     for program in programs {
+        firsts.push(ordered.len() as u32);
         for op in &mut program.ops {
             if let Op::Local(d) = op {
                 let new = &mut renumbered[*d as usize];
@@ -105,43 +112,53 @@ fn in_order(programs: &mut [Program], decided: Vec<Decided>) -> Vec<Decided> {
                     ordered.push(decided[*d as usize]);
                     *new = (ordered.len() - 1) as u32;
                 }
+                debug_assert!(*new >= *firsts.last().unwrap_or(&0), "one class's decision");
                 *d = *new;
             }
         }
     }
-    ordered
+    firsts.push(ordered.len() as u32);
+    (ordered, firsts)
 }
 
-/// The decisions met in one layer, each with its probability summed over every instruction
-/// that notes it, in the order first met.
-struct Gathered {
-    reach: Vec<f64>,
-    met: Vec<u32>,
+/// Layers of the reverse pass handed on together ([`Compiled::reach`]): one program's
+/// decisions, and, row by row, the starts that meet a layer of them and each decision's
+/// probability of being reached there. Dense: a layer meets most of its program's
+/// decisions (`reckless` at 8, 10, 12: four in five), and a decision's rows side by side
+/// let its options be valued at every stealth it is met at in one walk.
+#[derive(Debug)]
+pub struct Block {
+    /// The program's first decision: its decisions are `first..first + width`.
+    pub first: u32,
+    /// The number of its decisions.
+    pub width: usize,
+    /// By row: the starts that meet it (lane `i` is the `i`th stealth asked for), each with
+    /// the stealth it meets the row's positions at.
+    pub lanes: Vec<Vec<(usize, u8)>>,
+    /// Row by row, `width` each: the probability of reaching each decision from each of
+    /// the row's starts (0: not met).
+    pub reach: Vec<f64>,
 }
 
-impl Gathered {
-    fn new(decided: usize) -> Self {
-        Gathered {
-            reach: vec![0.0; decided],
-            met: Vec::new(),
+impl Block {
+    /// No rows yet, for class `class`'s decisions.
+    fn new(firsts: &[u32], class: usize, rows: usize) -> Block {
+        let (first, end) = (firsts[class], firsts[class + 1]);
+        let width = (end - first) as usize;
+        Block {
+            first,
+            width,
+            lanes: Vec::with_capacity(rows),
+            reach: Vec::with_capacity(rows * width),
         }
     }
 
-    #[inline]
-    fn add(&mut self, decided: u32, reach: f64) {
-        let sum = &mut self.reach[decided as usize];
-        if *sum == 0.0 {
-            self.met.push(decided);
-        }
-        *sum += reach;
-    }
-
-    /// Each decision met and its probability (once: reaches are positive), in the order first
-    /// met, into `layer` (emptied first); emptied for the next layer.
-    fn drain(&mut self, layer: &mut Vec<(u32, f64)>) {
-        layer.clear();
-        layer.extend((self.met.iter()).map(|&d| (d, std::mem::take(&mut self.reach[d as usize]))));
-        self.met.clear();
+    /// A new row, all zeros, met by `lanes`: its reaches to fill in.
+    fn row(&mut self, lanes: Vec<(usize, u8)>) -> &mut [f64] {
+        self.lanes.push(lanes);
+        let from = self.reach.len();
+        self.reach.resize(from + self.width, 0.0);
+        &mut self.reach[from..]
     }
 }
 
@@ -165,21 +182,23 @@ impl Compiled {
     }
 
     /// Follows the games from the start at each of `stealths` (lane `i` is `stealths[i]`),
-    /// calling `met(lanes, layer)` once for each layer: `layer` holds the decisions met at the
-    /// same distance below the starts of `lanes` (each lane with the stealth it meets them
-    /// at), each as its index in [`Compiled::decided`] and the probability of meeting it
-    /// there from each of those starts, in the order first met. A layer's decisions handed
-    /// on together let the caller value them side by side. Returns each lane's probability
-    /// of winning: the strategy's exact win probability, summed over the games it wins.
+    /// handing on the decisions met as [`Block`]s: the top program's layers, from the starts
+    /// down, `rows` layers to a block at most (one row per layer: the decisions met at the
+    /// same distance below the starts that read it), then each lower class's, one row per
+    /// start whose games reach it. Returns each lane's probability of winning: the
+    /// strategy's exact win probability, summed over the games it wins.
     pub fn reach(
         &self,
         stealths: &[u8],
         budget: &Budget<'_>,
-        met: &mut impl FnMut(&[(usize, u8)], &[(u32, f64)]),
+        rows: usize,
+        met: &mut impl FnMut(Block),
     ) -> Result<Vec<f64>, Halt> {
+        let rows = rows.max(1);
         let mut wins = vec![0.0; stealths.len()];
         let first_top = self.first_top;
         let lowest = usize::from(first_top);
+        let top_class = usize::from(self.top);
         // By lane: the probabilities of the classes below the top program, each met at its
         // own stealth (filled from the top program where the lane's games leave it).
         let mut lower: Vec<Vec<Vec<f64>>> = stealths
@@ -192,26 +211,31 @@ impl Compiled {
             })
             .collect();
         let rolls: Vec<f64> = Chance::Complications.outcomes().map(|(_, p)| p).collect();
-        let mut gathered = Gathered::new(self.decided.len());
-        let mut layer = Vec::new();
         let start = |roots: &[u32], reach: &mut [f64]| {
             for (&id, &p) in roots.iter().zip(&rolls) {
                 reach[id as usize] += p;
             }
         };
         if let Some(highest) = stealths.iter().copied().filter(|&s| s >= first_top).max() {
-            let top = &self.programs[usize::from(self.top)];
+            let top = &self.programs[top_class];
             let mut here = vec![0.0; top.len as usize];
             let mut below = vec![0.0; top.len as usize];
-            start(&self.roots[usize::from(self.top)], &mut here);
+            start(&self.roots[top_class], &mut here);
             // Distance `d` below the start: stealth `S − d` of a start at `S`.
             let deepest = highest - first_top;
+            let layers = usize::from(deepest) + 1;
+            let mut block = Block::new(&self.firsts, top_class, rows.min(layers));
             for d in 0..=deepest {
                 budget.check_cancel()?;
                 // The start whose games leave the top program from this layer.
                 let leaving = stealths
                     .iter()
                     .position(|&s| s >= first_top && s - first_top == d);
+                // The starts that read this layer, each at its own stealth.
+                let lanes: Vec<(usize, u8)> = (stealths.iter().enumerate())
+                    .filter(|&(_, &s)| s >= first_top + d)
+                    .map(|(lane, &s)| (lane, s - d))
+                    .collect();
                 let mut push = Push {
                     weights: &self.weights,
                     won: &self.won,
@@ -221,7 +245,8 @@ impl Compiled {
                     lower: leaving
                         .and_then(|lane| lower[lane].last_mut())
                         .map(|v| &mut v[..]),
-                    gathered: &mut gathered,
+                    first: block.first,
+                    decided: block.row(lanes.clone()),
                     open: Vec::new(),
                 };
                 for id in (0..top.len as usize).rev() {
@@ -230,30 +255,34 @@ impl Compiled {
                         push.expression(&top.ops, &mut (top.starts[id] as usize), reach);
                     }
                 }
-                // The starts that read this layer, each at its own stealth.
-                let lanes: Vec<(usize, u8)> = (stealths.iter().enumerate())
-                    .filter(|&(_, &s)| s >= first_top + d)
-                    .map(|(lane, &s)| (lane, s - d))
-                    .collect();
                 for &(lane, _) in &lanes {
                     wins[lane] += push.wins;
                 }
-                gathered.drain(&mut layer);
-                met(&lanes, &layer);
+                if block.lanes.len() == rows || d == deepest {
+                    let left = (layers - usize::from(d) - 1).min(rows);
+                    met(std::mem::replace(
+                        &mut block,
+                        Block::new(&self.firsts, top_class, left),
+                    ));
+                }
                 std::mem::swap(&mut here, &mut below);
                 below.fill(0.0);
             }
         }
-        for (lane, &stealth) in stealths.iter().enumerate() {
-            let classes = &mut lower[lane];
-            for class in (0..lowest).rev() {
-                budget.check_cancel()?;
-                let (rest, this) = classes.split_at_mut(class);
+        for class in (0..lowest).rev() {
+            budget.check_cancel()?;
+            // The starts whose games reach this class: those at or above it.
+            let reading: Vec<usize> = (0..stealths.len())
+                .filter(|&lane| usize::from(stealths[lane]) >= class)
+                .collect();
+            let mut block = Block::new(&self.firsts, class, reading.len());
+            let program = &self.programs[class];
+            for lane in reading {
+                let (rest, this) = lower[lane].split_at_mut(class);
                 let here = &mut this[0];
-                if usize::from(stealth) == class {
+                if usize::from(stealths[lane]) == class {
                     start(&self.roots[class], here);
                 }
-                let program = &self.programs[class];
                 let mut push = Push {
                     weights: &self.weights,
                     won: &self.won,
@@ -261,7 +290,8 @@ impl Compiled {
                     here,
                     same: None,
                     lower: rest.last_mut().map(|v| &mut v[..]),
-                    gathered: &mut gathered,
+                    first: block.first,
+                    decided: block.row(vec![(lane, class as u8)]),
                     open: Vec::new(),
                 };
                 for &id in program.order.iter().rev() {
@@ -272,9 +302,8 @@ impl Compiled {
                     }
                 }
                 wins[lane] += push.wins;
-                gathered.drain(&mut layer);
-                met(&[(lane, class as u8)], &layer);
             }
+            met(block);
         }
         Ok(wins)
     }
@@ -293,7 +322,10 @@ struct Push<'p> {
     same: Option<&'p mut [f64]>,
     /// The class below (`Op::Below::lower`), if a start's games leave into it from here.
     lower: Option<&'p mut [f64]>,
-    gathered: &'p mut Gathered,
+    /// The program's first decision, and the probability of reaching each of its decisions
+    /// in this layer, summed over every instruction that notes it.
+    first: u32,
+    decided: &'p mut [f64],
     /// The sums an expression has open ([`Push::expression`]), reused.
     open: Vec<(u8, f64)>,
 }
@@ -317,7 +349,7 @@ impl Push<'_> {
                 Op::Sum { .. } => {}
                 // The decision's expression follows, reached as often.
                 Op::Local(decided) => {
-                    self.gathered.add(decided, reach);
+                    self.decided[(decided - self.first) as usize] += reach;
                     continue;
                 }
                 Op::Over { end, .. } => {
