@@ -289,8 +289,12 @@ pub(super) fn regret_sight(state: &State, sight: Sight, rules: &Rules) -> Sight 
             member_order,
         } => Sight::Partial {
             counters,
-            unread_complications: unread_complications
-                .and(canon::unread_complications(state, rules)),
+            // Worked out only where the strategy may forget some.
+            unread_complications: if unread_complications.is_empty() {
+                unread_complications
+            } else {
+                unread_complications.and(canon::unread_complications(state, rules))
+            },
             first_side_type,
             second_side_type,
             member_order,

@@ -230,11 +230,13 @@ struct Layered<'a, S: ?Sized> {
 #[derive(Default)]
 struct Noted {
     list: Vec<Decided>,
-    /// By class (one per program), by key (stealth cleared): the index in `list`.
-    ids: Vec<Ids>,
-    /// The position [`Layered::visit`] compiles and its key: the first decision noted is
-    /// often that position's own, whose key is then not worked out again.
-    visiting: Option<(State, bool, u128)>,
+    /// By class (one per program), by key (stealth cleared): the index in `list`, or
+    /// [`NO_ID`]; in the slots of the program's [`Ids`] (a decision is keyed as a position).
+    ids: Vec<Vec<u32>>,
+    /// The position [`Layered::visit`] compiles, its class and its slot: the first decision
+    /// noted is often that position's own, whose key is then neither worked out nor looked
+    /// up again.
+    visiting: Option<(State, bool, usize, usize)>,
 }
 
 /// A decision of the strategy's met by a compiled program ([`Op::Local`]).
@@ -473,12 +475,13 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         let class = usize::from(state.stealth());
         let key = self.key(state, pending);
         let program = &mut self.programs[class];
-        let slot = program.ids.slot(key);
+        let index = program.ids.index(key);
+        let slot = program.ids.at(index);
         if *slot != NO_ID {
             return Ok(*slot);
         }
         if let Some(noted) = &mut self.decided {
-            noted.visiting = Some((*state, pending, key));
+            noted.visiting = Some((*state, pending, class, index));
         }
         self.budget.admit(self.compiled)?;
         let id = program.len;
@@ -583,15 +586,24 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         if self.decided.is_none() || !has_choice(state, self.rules) {
             return;
         }
-        let key = match self.decided.as_ref().and_then(|n| n.visiting) {
-            Some((visited, p, key)) if p == pending && visited == *state => key,
-            _ => self.key(state, pending),
+        let index = match self.decided.as_ref().and_then(|n| n.visiting) {
+            Some((visited, p, c, index)) if (p, c) == (pending, class) && visited == *state => {
+                index
+            }
+            _ => {
+                let key = self.key(state, pending);
+                self.programs[class].ids.index(key)
+            }
         };
         let Some(noted) = &mut self.decided else {
             return;
         };
         let next = noted.list.len() as u32;
-        let slot = noted.ids[class].slot(key);
+        let ids = &mut noted.ids[class];
+        if ids.len() <= index {
+            ids.resize(self.programs[class].ids.len(), NO_ID);
+        }
+        let slot = &mut ids[index];
         if *slot == NO_ID {
             *slot = next;
         }

@@ -35,6 +35,14 @@ impl Ids {
     /// The slot of `key`: its id, or [`NO_ID`] for the caller to fill in.
     #[inline]
     pub(super) fn slot(&mut self, key: u128) -> &mut u32 {
+        let index = self.index(key);
+        &mut self.slots[index]
+    }
+
+    /// Where `key`'s slot is, made if need be: a table aligned with this one's slots
+    /// ([`Ids::len`]) can hold more of a key's figures without hashing it again.
+    #[inline]
+    pub(super) fn index(&mut self, key: u128) -> usize {
         let split = key::split_health(key);
         let slots = &mut self.slots;
         let first = *self.shapes.entry(split.shape).or_insert_with(|| {
@@ -42,7 +50,18 @@ impl Ids {
             slots.resize(first + split.size, NO_ID);
             u32::try_from(first).expect("fewer than 4 G slots")
         });
-        &mut self.slots[first as usize + split.index]
+        first as usize + split.index
+    }
+
+    /// The slot at `index` ([`Ids::index`]).
+    #[inline]
+    pub(super) fn at(&mut self, index: usize) -> &mut u32 {
+        &mut self.slots[index]
+    }
+
+    /// The number of slots made.
+    pub(super) fn len(&self) -> usize {
+        self.slots.len()
     }
 }
 

@@ -20,7 +20,7 @@ use crate::game::{Chance, Outcome};
 use crate::rules::Rules;
 use crate::strategy::Strategy;
 
-use super::{Classes, Decided, Ids, Layered, NONE, Noted, Op, Program, classes};
+use super::{Classes, Decided, Layered, NONE, Noted, Op, Program, classes};
 
 /// A strategy's compiled positions at every stealth class, its decisions with more than one
 /// option noted, positions told apart as optimal play's values tell them.
@@ -57,7 +57,7 @@ pub fn program<S: Strategy + ?Sized>(
     let Classes { top, alike, .. } = classes(strategy, stealths)?;
     let mut layered = Layered::new(rules, strategy, budget, top, alike);
     layered.decided = Some(Noted {
-        ids: (0..=top).map(|_| Ids::default()).collect(),
+        ids: vec![Vec::new(); usize::from(top) + 1],
         ..Noted::default()
     });
     let mut roots = match layered.compile_roots(stealths, top) {
