@@ -28,11 +28,13 @@
 //!   and 12: 131 s walked, 25 s in layers one by one, and 0.19 of that in one run with one
 //!   solve shared by all ([`Solved`]), two strategies at a time, and positions alike up to
 //!   names kept as one ([`regret_sight`]); 0.94 of that with one set of classes
-//!   ([`decisions_of_each`]).
-//!   The pass hands on a layer's decisions together: their classes and options are worked
-//!   out side by side over the pool ([`Valued::prepare`]) and each start's terms are summed
-//!   on a thread of its own, in the pass's order — the same bits on any pool, and on many
-//!   cores the largest strategy's decomposition is no longer one thread's work.
+//!   ([`decisions_of_each`]); 0.90 of that with the pass handing on its layers as dense
+//!   [`Block`]s, a decision's layers side by side.
+//!   A batch of a block's decisions is worked out together: their classes and options side
+//!   by side over the pool ([`Valued::prepare`]), each class valued at every stealth its
+//!   decisions are met at in one walk, then each start's terms summed on a thread of its
+//!   own, row by row — the same bits on any pool, and on many cores the largest strategy's
+//!   decomposition is no longer one thread's work.
 //! - **the walk** ([`Engine::Walk`]): the exact engine's walk ([`super::exact::Exact`]) with
 //!   the [`Regret`] measure adds the terms up at each decision the strategy makes; the
 //!   positions that cost most need each term on its own, `P_S(reach y)` included, so the
@@ -834,8 +836,9 @@ enum Reach {
     Streamed(regret::Compiled, usize),
 }
 
-/// The most layers of the top program a recorded pass holds: `reckless` at 8, 10, 12 (11
-/// layers) records 0.73 M decisions a layer, 64 MB, its program freed.
+/// The most layers of the top program a recorded pass holds (`reckless` at 8, 10, 12: 11);
+/// the eight bundled strategies at 8, 10, 12 in one run peak at 652 MB (765 MB when the
+/// record kept each layer's decisions met, sparse).
 const RECORDED_LAYERS: usize = 16;
 
 /// A strategy's decisions and how often its games reach each: its layered program, compiled
@@ -1013,7 +1016,7 @@ fn add_terms(
     }
 }
 
-/// Decisions of a layer prepared at a time ([`Valued::prepare`]) before their terms are
+/// Decisions of a block prepared at a time ([`Valued::prepare`]) before their terms are
 /// summed: their classes' values are still in cache when summed, and what is worked out side
 /// by side is held a batch at a time.
 const BATCH: usize = 1 << 13;
