@@ -1323,6 +1323,8 @@ impl<'s> Valued<'s> {
 }
 
 /// Buffers [`Valued::prepare`] reuses from batch to batch.
+// A stealth is a bit of `Scratch::at`.
+const _: () = assert!(crate::game::MAX_STEALTH < 128);
 #[derive(Default)]
 struct Scratch {
     /// The batch's decisions that the block's rows meet, in order.

@@ -98,7 +98,7 @@ pub fn program<S: Strategy + ?Sized>(
 
 /// `decided` renumbered in the order of the instructions that note them, so that the pass,
 /// which streams through the instructions, reads them in order too; with where each class's
-/// begin ([`Compiled::firsts`]).
+/// decisions begin ([`Compiled::firsts`]).
 fn in_order(programs: &mut [Program], decided: Vec<Decided>) -> (Vec<Decided>, Vec<u32>) {
     let mut ordered = Vec::with_capacity(decided.len());
     let mut renumbered = vec![NONE; decided.len()];
@@ -124,8 +124,8 @@ fn in_order(programs: &mut [Program], decided: Vec<Decided>) -> (Vec<Decided>, V
 /// Layers of the reverse pass handed on together ([`Compiled::reach`]): one program's
 /// decisions, and, row by row, the starts that meet a layer of them and each decision's
 /// probability of being reached there. Dense: a layer meets most of its program's
-/// decisions (`reckless` at 8, 10, 12: four in five), and a decision's rows side by side
-/// let its options be valued at every stealth it is met at in one walk.
+/// decisions, and a decision's rows side by side let its options be valued at every
+/// stealth it is met at in one walk.
 #[derive(Debug)]
 pub struct Block {
     /// The program's first decision: its decisions are `first..first + width`.
