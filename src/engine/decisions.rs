@@ -291,12 +291,8 @@ pub(super) fn regret_sight(state: &State, sight: Sight, rules: &Rules) -> Sight 
             member_order,
         } => Sight::Partial {
             counters,
-            // Worked out only where the strategy may forget some.
-            unread_complications: if unread_complications.is_empty() {
-                unread_complications
-            } else {
-                unread_complications.and(canon::unread_complications(state, rules))
-            },
+            unread_complications: unread_complications
+                .and(canon::unread_complications(state, rules)),
             first_side_type,
             second_side_type,
             member_order,
@@ -449,13 +445,19 @@ impl Costliest {
         }
     }
 
+    /// The cheapest position kept, once [`TOP`] are: the one a new position must beat.
+    fn cheapest(&self) -> Option<&ByRegret> {
+        match self.top.peek() {
+            Some(Reverse(cheapest)) if self.top.len() == TOP => Some(cheapest),
+            _ => None,
+        }
+    }
+
     /// The term a position must reach to be kept (and exceed, or equal a kept one's and come
     /// first: [`ByRegret`]).
     fn bar(&self) -> f64 {
-        match self.top.peek() {
-            Some(Reverse(cheapest)) if self.top.len() == TOP => cheapest.0.regret(),
-            _ => NEGLIGIBLE,
-        }
+        self.cheapest()
+            .map_or(NEGLIGIBLE, |cheapest| cheapest.0.regret())
     }
 
     /// Adds the term of the decision `met` (its options valued by `solver`).
@@ -505,9 +507,9 @@ impl Costliest {
             by_kind[shortfall.kind as usize] += costly.regret();
         }
         let costly = ByRegret(costly);
-        let kept = match self.top.peek() {
-            Some(Reverse(cheapest)) if self.top.len() == TOP => costly > *cheapest,
-            _ => costly.0.regret() > NEGLIGIBLE,
+        let kept = match self.cheapest() {
+            Some(cheapest) => costly > *cheapest,
+            None => costly.0.regret() > NEGLIGIBLE,
         };
         if kept {
             self.top.push(Reverse(costly));
@@ -1322,9 +1324,10 @@ impl<'s> Valued<'s> {
     }
 }
 
-/// Buffers [`Valued::prepare`] reuses from batch to batch.
 // A stealth is a bit of `Scratch::at`.
 const _: () = assert!(crate::game::MAX_STEALTH < 128);
+
+/// Buffers [`Valued::prepare`] reuses from batch to batch.
 #[derive(Default)]
 struct Scratch {
     /// The batch's decisions that the block's rows meet, in order.

@@ -269,13 +269,6 @@ pub fn forget(state: &State, unread: Team, first_side_type: bool) -> State {
 /// - with two places left and a target named, one of another non-member pointing at neither
 ///   a member nor the target: by the time it can be read, it is the last recruit.
 pub fn forget_dead_complications(state: &State, rules: &Rules) -> [Option<Character>; 6] {
-    // Most positions are past phase 1, whose end removes every complication (R6).
-    if Character::ALL
-        .iter()
-        .all(|&c| state.complication(c).is_none())
-    {
-        return [None; 6];
-    }
     let team = state.team();
     let target = match state.step() {
         Step::Recruit { target, .. } | Step::RecruitCheck { target, .. } => Some(target),

@@ -258,16 +258,15 @@ impl Compiled {
                 for &(lane, _) in &lanes {
                     wins[lane] += push.wins;
                 }
-                if block.lanes.len() == rows || d == deepest {
-                    let left = (layers - usize::from(d) - 1).min(rows);
-                    met(std::mem::replace(
-                        &mut block,
-                        Block::new(&self.firsts, top_class, left),
-                    ));
+                let left = layers - usize::from(d) - 1;
+                if block.lanes.len() == rows && left > 0 {
+                    let next = Block::new(&self.firsts, top_class, rows.min(left));
+                    met(std::mem::replace(&mut block, next));
                 }
                 std::mem::swap(&mut here, &mut below);
                 below.fill(0.0);
             }
+            met(block);
         }
         for class in (0..lowest).rev() {
             budget.check_cancel()?;
