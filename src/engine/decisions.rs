@@ -224,7 +224,7 @@ impl Measure for Regret<'_> {
         let Node::Decision(decision) = state.node(rules) else {
             return Ok(None);
         };
-        if !has_choice(state, rules) {
+        if !state.has_choice(rules) {
             return Ok(None);
         }
         // A pending second side type's shortfall is the average over its roll.
@@ -243,12 +243,6 @@ impl Measure for Regret<'_> {
             acc.matters[k] += weight * value.matters[k];
         }
     }
-}
-
-/// Whether a decision at `state` is a choice the decomposition counts: more than one legal
-/// option.
-pub(super) fn has_choice(state: &State, rules: &Rules) -> bool {
-    state.actions(rules).len() >= 2
 }
 
 /// Where a decision's options are valued: the position itself, or, when its second side type
@@ -291,8 +285,15 @@ pub(super) fn regret_sight(state: &State, sight: Sight, rules: &Rules) -> Sight 
             member_order,
         } => Sight::Partial {
             counters,
-            unread_complications: unread_complications
-                .and(canon::unread_complications(state, rules)),
+            // Only a complication on the board can be kept (past phase 1 none is, R6): else
+            // the position is keyed alike either way, and the rules' reading is not asked.
+            unread_complications: if (unread_complications.iter())
+                .any(|c| state.complication(c).is_some())
+            {
+                unread_complications.and(canon::unread_complications(state, rules))
+            } else {
+                unread_complications
+            },
             first_side_type,
             second_side_type,
             member_order,
@@ -467,7 +468,7 @@ impl Costliest {
         if self.by_kind.is_none() && met.reach < self.bar() {
             return;
         }
-        if !has_choice(met.state, rules) {
+        if !met.state.has_choice(rules) {
             return;
         }
         for (rolled, p, _) in valued_at(met.state, met.pending) {

@@ -32,7 +32,7 @@ use crate::report::Expectation;
 use crate::rules::Rules;
 use crate::strategy::{Choice, Strategy};
 
-use super::decisions::{has_choice, regret_sight};
+use super::decisions::regret_sight;
 use super::exact::{
     Budget, ExactRun, Halt, add_scaled, kept, on_first_side, second_side_type_odds,
     second_side_type_unread, terminal, worth_memoising,
@@ -583,7 +583,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         decision: Decision,
         choice: Choice,
     ) {
-        if self.decided.is_none() || !has_choice(state, self.rules) {
+        if self.decided.is_none() || !state.has_choice(self.rules) {
             return;
         }
         let index = match self.decided.as_ref().and_then(|n| n.visiting) {

@@ -15,8 +15,8 @@
 //! | 64–71 | attempts (only in [`with_counters`]) |
 //! | 72–79 | failures (only in [`with_counters`]) |
 
-use crate::game::canon::{canonical, forget, in_member_order};
-use crate::game::{Aid, Character, Health, Outcome, State, Step};
+use crate::game::canon::{Labels, canonical, member_order_labels};
+use crate::game::{Aid, Character, Health, Outcome, State, Step, Team};
 use crate::rules::Rules;
 use crate::strategy::Sight;
 
@@ -49,12 +49,26 @@ pub fn strategy_key(state: &State, sight: Sight, rules: &Rules) -> u128 {
             member_order,
             ..
         } => {
-            let named = if member_order {
-                in_member_order(state)
+            // `pack(&forget(&in_member_order(state), …))`, each character packed under its
+            // label rather than the position relabelled and then packed: a key is worked out
+            // at every position a compile meets, most of them met before.
+            let labels = if member_order {
+                member_order_labels(state)
             } else {
-                *state
+                Labels::IDENTITY
             };
-            let key = pack(&forget(&named, unread_complications, first_side_type));
+            // The identity packed on its own path, without a relabelling's lookups: every
+            // position of phase 1, and most of the others.
+            let key = if labels == Labels::IDENTITY {
+                pack_as(
+                    state,
+                    Labels::IDENTITY,
+                    unread_complications,
+                    !first_side_type,
+                )
+            } else {
+                pack_as(state, labels, unread_complications, !first_side_type)
+            };
             counted(key, counters)
         }
         Sight::RulesOnly { .. } => u128::from(solver_key(state, rules)),
@@ -145,17 +159,34 @@ pub fn stealth_of(key: u64) -> u8 {
 /// Packs `state` injectively (counters aside) into the layout above.
 #[inline]
 fn pack(state: &State) -> u64 {
-    let map = |c: Character| c.index() as u64;
+    pack_as(state, Labels::IDENTITY, Team::EMPTY, false)
+}
+
+/// Powers of 11: a character's place in the per-character field, by its label.
+const PLACES: [u64; 6] = [1, 11, 121, 1331, 14641, 161_051];
+
+/// [`pack`] of `state` relabelled by `labels`, without the complications of the characters
+/// labelled in `unread` and, with `erase_first_side`, without the first side challenge's type
+/// at the second: [`pack`] of [`crate::game::canon::forget`]`(relabelled, unread,
+/// !erase_first_side)`, the
+/// relabelled position never built.
+#[inline(always)]
+fn pack_as(state: &State, labels: Labels, unread: Team, erase_first_side: bool) -> u64 {
+    let map = |c: Character| labels.character(c).index() as u64;
     let team = state.team();
     let mut characters = 0u64;
-    for c in Character::ALL.into_iter().rev() {
+    for c in Character::ALL {
+        let label = labels.character(c);
         let code = if team.contains(c) {
             state.health(c) as u64
         } else {
             debug_assert_eq!(state.health(c), Health::Healthy, "non-members are healthy");
-            state.complication(c).map_or(4, |t| 5 + map(t))
+            match state.complication(c) {
+                Some(t) if !unread.contains(label) => 5 + map(t),
+                _ => 4,
+            }
         };
-        characters = characters * 11 + code;
+        characters += code * PLACES[label.index()];
     }
     let character = |c: Option<Character>| c.map_or(0, |c| 1 + map(c));
     let aid = match state.aid() {
@@ -163,7 +194,7 @@ fn pack(state: &State) -> u64 {
         Aid::Open => 1,
         Aid::Check { patient, giver } => 2 + 6 * map(patient) + map(giver),
     };
-    step(state, map)
+    step(state, map, erase_first_side)
         | aid << 21
         | character(state.main()) << 27
         | character(state.finale()) << 30
@@ -173,11 +204,17 @@ fn pack(state: &State) -> u64 {
 
 /// The step as a 5-bit tag and at most 16 bits of payload. Counts have room for every
 /// design ([`crate::rules::Design`]): a run challenge 0..=11 in 4 bits, a Tough Challenge
-/// 0..=5 in 3, recruitment checks 0..=6 in 3.
+/// 0..=5 in 3, recruitment checks 0..=6 in 3. With `erase_first_side`, the first side type
+/// at the second side challenge packs as the Hacker ([`crate::game::canon::forget`]).
 #[inline]
-fn step(state: &State, c: impl Fn(Character) -> u64) -> u64 {
+fn step(state: &State, c: impl Fn(Character) -> u64, erase_first_side: bool) -> u64 {
     let side = |tough: u8, types: [Character; 2], index: u8, successes: u8| {
-        let first = c(types[0]);
+        // Erased, it is the Hacker whatever the labels (as `canon::forget` erases it).
+        let first = if erase_first_side && index == 1 {
+            Character::Hacker.index() as u64
+        } else {
+            c(types[0])
+        };
         u64::from(tough)
             | first << 3
             | c(types[1]) << 6
@@ -237,7 +274,78 @@ fn step(state: &State, c: impl Fn(Character) -> u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::MAIN_TEXT;
+    use crate::engine::{Observer, play_seeded};
+    use crate::game::canon::{forget, in_member_order};
+    use crate::game::{Action, Chance, Decision};
+    use crate::rules::{CLARIFIED, MAIN_TEXT};
+    use crate::strategy::RandomStrategy;
+
+    /// Every position of random games, in both phases: packed under its labels, a strategy's
+    /// key is the key of the position relabelled into member order, its unread complications
+    /// and first side type forgotten, for every sight.
+    #[test]
+    fn a_strategy_key_packs_the_position_forgotten_in_member_order() {
+        struct Positions(Vec<State>);
+        impl Observer for Positions {
+            fn decision(&mut self, before: &State, _: Decision, _: Action, _: &State) {
+                self.0.push(*before);
+            }
+            fn chance(&mut self, before: &State, _: Chance, _: u32, _: &State) {
+                self.0.push(*before);
+            }
+        }
+        let mut positions = Positions(Vec::new());
+        for rules in [MAIN_TEXT, CLARIFIED] {
+            for game in 0..300 {
+                play_seeded(&rules, &RandomStrategy, 6, 11, game, &mut positions);
+            }
+        }
+        let unread_sets = [
+            Team::EMPTY,
+            Team::ALL,
+            Team::EMPTY.with(Character::Spy).with(Character::Medic),
+            Team::EMPTY
+                .with(Character::Hacker)
+                .with(Character::Mechanic),
+        ];
+        let (mut relabelled, mut forgotten) = (0, 0);
+        for state in &positions.0 {
+            for member_order in [false, true] {
+                for first_side_type in [false, true] {
+                    for unread in unread_sets {
+                        let sight = Sight::Partial {
+                            counters: (state.attempts(), 0),
+                            unread_complications: unread,
+                            first_side_type,
+                            second_side_type: true,
+                            member_order,
+                        };
+                        let named = if member_order {
+                            in_member_order(state)
+                        } else {
+                            *state
+                        };
+                        relabelled += usize::from(named.team() != state.team());
+                        let kept = forget(&named, unread, first_side_type);
+                        forgotten += usize::from(
+                            Character::ALL
+                                .iter()
+                                .any(|&c| kept.complication(c) != named.complication(c)),
+                        );
+                        assert_eq!(
+                            strategy_key(state, sight, &MAIN_TEXT),
+                            counted(pack(&kept), (state.attempts(), 0)),
+                            "{state:?} under {sight:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            relabelled > 1000 && forgotten > 1000,
+            "{relabelled} {forgotten}"
+        );
+    }
 
     #[test]
     fn a_key_moved_to_another_stealth_is_the_key_at_that_stealth() {

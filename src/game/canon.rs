@@ -91,6 +91,9 @@ pub fn canonical_labelled(state: &State, rules: &Rules) -> (State, Labels) {
 pub struct Labels(Relabelling);
 
 impl Labels {
+    /// Every character keeps its name.
+    pub const IDENTITY: Labels = Labels(IDENTITY);
+
     /// The character `c` is called in the representative.
     #[inline]
     pub fn character(self, c: Character) -> Character {
@@ -187,8 +190,22 @@ pub fn in_member_order(state: &State) -> State {
 /// [`in_member_order`], with the relabelling that carries `state` to it (the identity in
 /// phase 1): what a test needs to carry a strategy's answer across.
 pub fn in_member_order_labelled(state: &State) -> (State, Labels) {
+    let labels = member_order_labels(state);
+    if labels == Labels::IDENTITY {
+        return (*state, labels);
+    }
+    // After phase 1 no complication is left (R8) to relabel.
+    let complications = Character::ALL.map(|c| state.complication(c));
+    let relabelled = relabel(state, labels.0, &complications, false)
+        .with_counters(state.attempts(), state.failures());
+    (relabelled, labels)
+}
+
+/// The relabelling [`in_member_order`] applies, without applying it: a key can name each
+/// character by its label as it packs the position ([`crate::engine`]'s strategy keys).
+pub fn member_order_labels(state: &State) -> Labels {
     if state.phase() == Phase::Recruitment {
-        return (*state, Labels(IDENTITY));
+        return Labels::IDENTITY;
     }
     // Members take the labels from 0 up, the other non-Medic characters those after them.
     let team = state.team();
@@ -203,14 +220,7 @@ pub fn in_member_order_labelled(state: &State) -> (State, Labels) {
         perm[c.index()] = *label;
         *label += 1;
     }
-    if perm == IDENTITY {
-        return (*state, Labels(IDENTITY));
-    }
-    // After phase 1 no complication is left (R8) to relabel.
-    let complications = Character::ALL.map(|c| state.complication(c));
-    let relabelled = relabel(state, perm, &complications, false)
-        .with_counters(state.attempts(), state.failures());
-    (relabelled, Labels(perm))
+    Labels(perm)
 }
 
 /// `state` without the complications of `unread` and, unless `first_side_type`, without the

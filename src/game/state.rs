@@ -631,6 +631,32 @@ impl State {
         out
     }
 
+    /// Whether the decision here has two legal options or more ([`State::actions`]): told
+    /// from the sets the options are drawn from, without listing them. The regret
+    /// decomposition asks it at every decision a strategy meets.
+    pub fn has_choice(&self, rules: &Rules) -> bool {
+        let Node::Decision(decision) = self.node(rules) else {
+            return false;
+        };
+        let able = self.able_team();
+        match decision {
+            // Six characters; five types.
+            Decision::MainCharacter | Decision::RunType => true,
+            // Stop, or a character not on the team.
+            Decision::RecruitTarget => self.team.len() < 6,
+            // Stop, or an able member.
+            Decision::RecruitRoller { .. } => !able.is_empty(),
+            Decision::RunRoller { .. } | Decision::FinaleCharacter => able.len() >= 2,
+            // Pass, or an able member with dice for the type.
+            Decision::SideChallenge { ty, .. } => able.iter().any(|c| self.skill(rules, c, ty) > 0),
+            Decision::Substitute => self.substitutes(rules).nth(1).is_some(),
+            // Skip, or a patient with a giver.
+            Decision::FirstAid => {
+                !self.patient_team().is_empty() && !self.giver_team(rules).is_empty()
+            }
+        }
+    }
+
     /// R15: team members first aid can help.
     pub fn patients(&self) -> impl Iterator<Item = Character> + use<> {
         self.patient_team().iter()

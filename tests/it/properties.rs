@@ -133,6 +133,11 @@ impl Observer for Checker<'_> {
             before.actions(self.rules).contains(action),
             "illegal {action:?} at {before:?}"
         );
+        assert_eq!(
+            before.has_choice(self.rules),
+            before.actions(self.rules).len() >= 2,
+            "whether {before:?} offers a choice"
+        );
         match (decision, action) {
             (Decision::RecruitTarget, Action::Recruit(target)) => {
                 // R8: N = team size when named (living members under the variant).
@@ -163,6 +168,10 @@ impl Observer for Checker<'_> {
 
     fn chance(&mut self, before: &State, chance: Chance, outcome: u32, after: &State) {
         assert_eq!(before.node(self.rules), Node::Chance(chance));
+        assert!(
+            !before.has_choice(self.rules),
+            "a chance point is no choice"
+        );
         // Exact probabilities: they sum to 1 and the drawn outcome is possible.
         let p = probability(chance, outcome);
         assert!(p > 0.0, "{outcome} is not a possible outcome of {chance:?}");
