@@ -15,6 +15,8 @@
 //! as its own stealth `S − d`. Only where a start's games leave the top program (into the
 //! class below it) do the starts part, each followed through the lower classes on its own.
 
+use rustc_hash::FxHashMap;
+
 use crate::engine::exact::{Budget, Halt};
 use crate::game::{Chance, Outcome};
 use crate::rules::Rules;
@@ -25,13 +27,9 @@ use super::{Classes, Decided, Layered, NONE, Noted, Op, Program, classes};
 /// A strategy's compiled positions at every stealth class, its decisions with more than one
 /// option noted, positions told apart as optimal play's values tell them.
 pub struct Compiled {
-    /// One program per class: stealth 0, 1, …, `top`. The top one laid out in replay order
-    /// ([`Program::lay_out_in_order`]); the others with their spans and the order they were
-    /// compiled in (successors first).
-    programs: Vec<Program>,
-    weights: Vec<f64>,
-    /// By the index an [`Op::Over`] names: whether that finished game is won.
-    won: Vec<bool>,
+    /// One program per class (stealth 0, 1, …, `top`), flattened for the pass: the top one
+    /// laid out in replay order first ([`Program::lay_out_in_order`]).
+    programs: Vec<Flat>,
     /// In the order of the instructions that note them (lower classes, then the top program).
     decided: Vec<Decided>,
     /// By class, where its decisions begin in `decided` (a decision is noted by one class's
@@ -80,14 +78,28 @@ pub fn program<S: Strategy + ?Sized>(
         &mut programs,
         layered.decided.take().unwrap_or_default().list,
     );
+    let won: Vec<bool> = (layered.ends.iter())
+        .map(|(end, _)| end.outcome() == Some(Outcome::Win))
+        .collect();
+    let weights = &layered.weights;
+    let programs = programs
+        .into_iter()
+        .enumerate()
+        .map(|(class, program)| {
+            if class == usize::from(top) {
+                // Laid out: the replay computes the positions in the order of their ids.
+                let starts = &program.starts;
+                let visits = (0..program.len).rev().map(|id| (id, starts[id as usize]));
+                Flat::of(&program.ops, visits, weights, &won)
+            } else {
+                let spans = &program.spans;
+                let visits = (program.order.iter().rev()).map(|&id| (id, spans[id as usize].0));
+                Flat::of(&program.ops, visits, weights, &won)
+            }
+        })
+        .collect();
     Some(Ok(Compiled {
         programs,
-        weights: std::mem::take(&mut layered.weights),
-        won: layered
-            .ends
-            .iter()
-            .map(|(end, _)| end.outcome() == Some(Outcome::Win))
-            .collect(),
         decided,
         firsts,
         roots,
@@ -237,8 +249,6 @@ impl Compiled {
                     .map(|(lane, &s)| (lane, s - d))
                     .collect();
                 let mut push = Push {
-                    weights: &self.weights,
-                    won: &self.won,
                     wins: 0.0,
                     here: &mut here,
                     same: (d < deepest).then_some(&mut below[..]),
@@ -247,14 +257,8 @@ impl Compiled {
                         .map(|v| &mut v[..]),
                     first: block.first,
                     decided: block.row(lanes.clone()),
-                    open: Vec::new(),
                 };
-                for id in (0..top.len as usize).rev() {
-                    let reach = push.here[id];
-                    if reach != 0.0 {
-                        push.expression(&top.ops, &mut (top.starts[id] as usize), reach);
-                    }
-                }
+                push.program(top);
                 for &(lane, _) in &lanes {
                     wins[lane] += push.wins;
                 }
@@ -283,23 +287,14 @@ impl Compiled {
                     start(&self.roots[class], here);
                 }
                 let mut push = Push {
-                    weights: &self.weights,
-                    won: &self.won,
                     wins: 0.0,
                     here,
                     same: None,
                     lower: rest.last_mut().map(|v| &mut v[..]),
                     first: block.first,
                     decided: block.row(vec![(lane, class as u8)]),
-                    open: Vec::new(),
                 };
-                for &id in program.order.iter().rev() {
-                    let reach = push.here[id as usize];
-                    if reach != 0.0 {
-                        let (start, _) = program.spans[id as usize];
-                        push.expression(&program.ops, &mut (start as usize), reach);
-                    }
-                }
+                push.program(program);
                 wins[lane] += push.wins;
             }
             met(block);
@@ -308,11 +303,189 @@ impl Compiled {
     }
 }
 
+/// A program as the reverse pass reads it: each position's expression flattened into what it
+/// reaches — reads, decisions noted, games won — each with the product of the weights on the
+/// way there, so that a position pushes its probability on in one loop over its leaves, with
+/// one multiplication each, where the instructions' sums, weights and lost games cost a
+/// dozen branches and a stack of open sums per position, at every layer.
+struct Flat {
+    /// The positions, by local id.
+    len: u32,
+    /// In the order the pass visits them (the reverse of the order the replay computes them):
+    /// each position's local id and where its leaves end.
+    visits: Vec<(u32, u32)>,
+    leaves: Vec<Leaf>,
+    /// The products of weights the leaves name: a few dozen (`reckless`: 67).
+    products: Vec<f64>,
+}
+
+/// What a position's expression reaches ([`Flat`]): [`Leaf::to`]'s two highest bits tell
+/// what it is ([`HERE`], [`BELOW`], [`LOCAL`], [`WON`]), the others its index; `same` is a
+/// read a point lower's [`Op::Below::same`]; `w` names the product of the weights on the way
+/// ([`Flat::products`]). As small as an instruction.
+#[derive(Clone, Copy, Debug)]
+struct Leaf {
+    to: u32,
+    same: u32,
+    w: u16,
+}
+
+/// A read of this layer ([`Op::Here`]).
+const HERE: u32 = 0;
+/// A read a point lower ([`Op::Below`]): `to` is its `lower`.
+const BELOW: u32 = 1 << 30;
+/// A decision noted ([`Op::Local`]).
+const LOCAL: u32 = 2 << 30;
+/// A game won ([`Op::Over`]; games lost reach nothing the pass counts).
+const WON: u32 = 3 << 30;
+/// [`Leaf::to`]'s kind.
+const KIND: u32 = 3 << 30;
+
+impl Flat {
+    /// The expressions of `ops` at each of `visits`' positions (local id, first instruction):
+    /// in the order the pass visits them, the reverse of the order the replay computes them.
+    fn of(
+        ops: &[Op],
+        visits: impl ExactSizeIterator<Item = (u32, u32)>,
+        weights: &[f64],
+        won: &[bool],
+    ) -> Flat {
+        let len = visits.len() as u32;
+        let mut flat = Flat {
+            len,
+            visits: Vec::with_capacity(visits.len()),
+            // At most one leaf per instruction: reserved at once, never moved (the pages
+            // past the last leaf are never touched).
+            leaves: Vec::with_capacity(ops.len()),
+            products: Vec::new(),
+        };
+        let mut flattening = Flattening {
+            ops,
+            weights,
+            won,
+            open: Vec::new(),
+            times: Vec::new(),
+            product_ids: FxHashMap::default(),
+        };
+        flattening.product(&mut flat, 1.0);
+        for (id, start) in visits {
+            flattening.expression(start as usize, &mut flat);
+            let end = u32::try_from(flat.leaves.len()).expect("fewer than 4 G leaves");
+            flat.visits.push((id, end));
+        }
+        flat
+    }
+}
+
+/// What flattening a program's expressions ([`Flat::of`]) reads and reuses.
+struct Flattening<'a> {
+    ops: &'a [Op],
+    weights: &'a [f64],
+    won: &'a [bool],
+    /// The sums still open: each one's terms left and its product of weights.
+    open: Vec<(u8, u16)>,
+    /// By product and weight (`product × weights + weight`): the product times the weight,
+    /// or [`UNKNOWN`]: a table lookup per term instead of a hash.
+    times: Vec<u16>,
+    /// By product of weights (its bits): its index in [`Flat::products`].
+    product_ids: FxHashMap<u64, u16>,
+}
+
+/// A product of weights not worked out yet ([`Flattening::times`]).
+const UNKNOWN: u16 = u16::MAX;
+
+impl Flattening<'_> {
+    /// Appends to `flat` what the expression at `ops[at..]` reaches, with the product of the
+    /// weights on the way: the instructions' own walk ([`super::Consts::eval`]), the sums
+    /// still open on a stack in place of calls, each product multiplied in the order the
+    /// walk multiplies.
+    fn expression(&mut self, mut at: usize, flat: &mut Flat) {
+        debug_assert!(self.open.is_empty());
+        // The product 1 (numbered first).
+        let mut w = 0;
+        loop {
+            let op = self.ops[at];
+            at += 1;
+            let to = match op {
+                Op::Sum { n } if n > 0 => {
+                    self.open.push((n, w));
+                    w = self.term(flat, w, &mut at);
+                    continue;
+                }
+                // The decision's expression follows, reached as often.
+                Op::Local(decided) => {
+                    flat.leaves.push(Leaf {
+                        to: LOCAL | decided,
+                        same: NONE,
+                        w,
+                    });
+                    continue;
+                }
+                Op::Sum { .. } => None,
+                Op::Over { end, .. } => self.won[end as usize].then_some((WON, NONE)),
+                Op::Here { id, .. } => Some((HERE | id, NONE)),
+                Op::Below { lower, same, .. } => Some((BELOW | lower, same)),
+                Op::Weight(_) => unreachable!("a weight only opens a term"),
+            };
+            if let Some((to, same)) = to {
+                debug_assert!(to & !KIND < NONE & !KIND, "fewer than 1 G of each");
+                flat.leaves.push(Leaf { to, same, w });
+            }
+            // A term ended: the next term of the innermost sum with one left.
+            loop {
+                let Some((left, sum)) = self.open.last_mut() else {
+                    return;
+                };
+                *left -= 1;
+                if *left > 0 {
+                    w = *sum;
+                    break;
+                }
+                self.open.pop();
+            }
+            w = self.term(flat, w, &mut at);
+        }
+    }
+
+    /// Product `w` times the weight of the term at `ops[*at..]`: it opens with its weight,
+    /// or is a read carrying it.
+    fn term(&mut self, flat: &mut Flat, w: u16, at: &mut usize) -> u16 {
+        let weight = match self.ops[*at] {
+            Op::Weight(weight) => {
+                *at += 1;
+                weight
+            }
+            Op::Over { w, .. } | Op::Here { w, .. } | Op::Below { w, .. } => w,
+            Op::Sum { .. } | Op::Local(_) => unreachable!("a weight opens a term"),
+        };
+        let at = usize::from(w) * self.weights.len() + usize::from(weight);
+        if self.times[at] == UNKNOWN {
+            let product = flat.products[usize::from(w)] * self.weights[usize::from(weight)];
+            self.times[at] = self.product(flat, product);
+        }
+        self.times[at]
+    }
+
+    /// The index of `product` in [`Flat::products`], added if need be.
+    fn product(&mut self, flat: &mut Flat, product: f64) -> u16 {
+        let next = flat.products.len();
+        *self
+            .product_ids
+            .entry(product.to_bits())
+            .or_insert_with(|| {
+                flat.products.push(product);
+                self.times
+                    .resize(self.times.len() + self.weights.len(), UNKNOWN);
+                u16::try_from(next)
+                    .ok()
+                    .filter(|&id| id != UNKNOWN)
+                    .expect("fewer than 64 k products of weights")
+            })
+    }
+}
+
 /// One layer's positions, pushing their probabilities on.
 struct Push<'p> {
-    weights: &'p [f64],
-    /// By finished game: whether it is won.
-    won: &'p [bool],
     /// The probability of the games won met so far.
     wins: f64,
     /// This layer's probabilities, by local id.
@@ -325,77 +498,41 @@ struct Push<'p> {
     /// in this layer, summed over every instruction that notes it.
     first: u32,
     decided: &'p mut [f64],
-    /// The sums an expression has open ([`Push::expression`]), reused.
-    open: Vec<(u8, f64)>,
 }
 
 impl Push<'_> {
-    /// The expression at `ops[*at..]`, reached with probability `reach`: streamed in one
-    /// loop, the sums still open on a stack (`open`: each one's terms left and its
-    /// probability), rather than a call per term.
-    fn expression(&mut self, ops: &[Op], at: &mut usize, reach: f64) {
-        debug_assert!(self.open.is_empty());
-        let mut reach = reach;
-        loop {
-            let op = ops[*at];
-            *at += 1;
-            match op {
-                Op::Sum { n } if n > 0 => {
-                    self.open.push((n, reach));
-                    reach *= self.term_weight(ops, at);
-                    continue;
+    /// Pushes the probability of each of `program`'s positions on to what it reaches, every
+    /// position reading it visited before it.
+    fn program(&mut self, program: &Flat) {
+        let mut from = 0;
+        for &(id, to) in &program.visits {
+            let reach = self.here[id as usize];
+            if reach != 0.0 {
+                for leaf in &program.leaves[from as usize..to as usize] {
+                    self.leaf(leaf, reach * program.products[usize::from(leaf.w)]);
                 }
-                Op::Sum { .. } => {}
-                // The decision's expression follows, reached as often.
-                Op::Local(decided) => {
-                    self.decided[(decided - self.first) as usize] += reach;
-                    continue;
-                }
-                Op::Over { end, .. } => {
-                    if self.won[end as usize] {
-                        self.wins += reach;
-                    }
-                }
-                Op::Here { id, .. } => self.here[id as usize] += reach,
-                Op::Below { lower, same, .. } => {
-                    if let Some(layer) = &mut self.same {
-                        debug_assert_ne!(same, NONE);
-                        layer[same as usize] += reach;
-                    }
-                    if let Some(class) = &mut self.lower {
-                        class[lower as usize] += reach;
-                    }
-                }
-                Op::Weight(_) => unreachable!("a weight only opens a term"),
             }
-            // A term ended: the next term of the innermost sum with one left.
-            loop {
-                let Some((left, sum)) = self.open.last_mut() else {
-                    return;
-                };
-                *left -= 1;
-                if *left > 0 {
-                    reach = *sum;
-                    break;
-                }
-                self.open.pop();
-            }
-            reach *= self.term_weight(ops, at);
+            from = to;
         }
     }
 
-    /// The weight of the term at `ops[*at..]`: it opens with its weight, or is a read
-    /// carrying it.
+    /// Adds `r` where `leaf` leads.
     #[inline]
-    fn term_weight(&self, ops: &[Op], at: &mut usize) -> f64 {
-        let w = match ops[*at] {
-            Op::Weight(w) => {
-                *at += 1;
-                w
+    fn leaf(&mut self, leaf: &Leaf, r: f64) {
+        let index = (leaf.to & !KIND) as usize;
+        match leaf.to & KIND {
+            HERE => self.here[index] += r,
+            BELOW => {
+                if let Some(layer) = &mut self.same {
+                    debug_assert_ne!(leaf.same, NONE);
+                    layer[leaf.same as usize] += r;
+                }
+                if let Some(class) = &mut self.lower {
+                    class[index] += r;
+                }
             }
-            Op::Over { w, .. } | Op::Here { w, .. } | Op::Below { w, .. } => w,
-            Op::Sum { .. } | Op::Local(_) => unreachable!("a weight opens a term"),
-        };
-        self.weights[usize::from(w)]
+            LOCAL => self.decided[index - self.first as usize] += r,
+            _ => self.wins += r,
+        }
     }
 }
