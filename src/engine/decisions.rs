@@ -991,6 +991,8 @@ fn add_terms(
     sums: &mut [ByKind],
     costliest: &mut Costliest,
 ) {
+    // The term a position must reach to be listed, changed only by listing one.
+    let mut bar = costliest.bar();
     for &d in &valued.scratch.met {
         let i = (d - block.first) as usize;
         let decided = &decided[d as usize];
@@ -1006,13 +1008,14 @@ fn add_terms(
                 sum.regret[kind] += r * shortfall.regret;
                 sum.arises[kind] += r;
                 sum.matters[kind] += r * f64::from(u8::from(shortfall.matters));
-                if r * shortfall.regret >= costliest.bar() {
+                if r * shortfall.regret >= bar {
                     let mut state = decided.state.with_stealth(stealth);
                     if let Some(second) = part.second {
                         state = state.with_second_side_type(second);
                     }
                     let (decision, choice) = (decided.decision, decided.choice);
                     costliest.add_valued(valued.solver, &state, decision, choice, r);
+                    bar = costliest.bar();
                 }
             }
         }

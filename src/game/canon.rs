@@ -280,15 +280,12 @@ pub fn forget(state: &State, unread: Team, first_side_type: bool) -> State {
 ///   a member nor the target: by the time it can be read, it is the last recruit.
 pub fn forget_dead_complications(state: &State, rules: &Rules) -> [Option<Character>; 6] {
     let team = state.team();
-    let target = match state.step() {
-        Step::Recruit { target, .. } | Step::RecruitCheck { target, .. } => Some(target),
-        _ => None,
-    };
+    let target = recruitment_target(state);
     let places = rules.design.team_size.saturating_sub(team.len());
-    let named_last = places == 1 && target.is_some();
+    let last = last_target(state, rules);
     Character::ALL.map(|c| match state.complication(c) {
         None => None,
-        Some(_) if named_last && target != Some(c) => None,
+        Some(_) if last.is_some_and(|last| last != c) => None,
         Some(t) => {
             let orphan = t == c
                 || (team.contains(t) && state.health(t) == Health::Dead)
@@ -303,13 +300,31 @@ pub fn forget_dead_complications(state: &State, rules: &Rules) -> [Option<Charac
 }
 
 /// The non-members whose complications no play can read again
-/// ([`forget_dead_complications`] erases them).
+/// ([`forget_dead_complications`] erases them): those without one, and once the last target
+/// is named, every other. Worked out from the sets, without the complications kept.
 pub fn unread_complications(state: &State, rules: &Rules) -> Team {
-    let kept = forget_dead_complications(state, rules);
-    Character::ALL
-        .into_iter()
-        .filter(|c| kept[c.index()].is_none())
-        .fold(Team::EMPTY, Team::with)
+    match last_target(state, rules) {
+        Some(last) if state.complication(last).is_some() => Team::ALL.without(last),
+        Some(_) => Team::ALL,
+        None => (Character::ALL.into_iter())
+            .filter(|&c| state.complication(c).is_none())
+            .fold(Team::EMPTY, Team::with),
+    }
+}
+
+/// The recruitment target, once named.
+fn recruitment_target(state: &State) -> Option<Character> {
+    match state.step() {
+        Step::Recruit { target, .. } | Step::RecruitCheck { target, .. } => Some(target),
+        _ => None,
+    }
+}
+
+/// The target, when it is the last recruit there is room for (R8): no other complication
+/// is read again.
+fn last_target(state: &State, rules: &Rules) -> Option<Character> {
+    let places = rules.design.team_size.saturating_sub(state.team().len());
+    recruitment_target(state).filter(|_| places == 1)
 }
 
 /// `state` with every character relabelled by `perm`, complications replaced by
@@ -1343,6 +1358,23 @@ mod tests {
         assert_eq!(after(2), Aid::Open);
         assert_ne!(stealth_class(1), stealth_class(2));
         assert_ne!(stealth_class(0), stealth_class(1));
+    }
+
+    #[test]
+    fn the_unread_complications_are_those_forgotten() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        let mut last_named = 0;
+        for _ in 0..4_000 {
+            let state = random_recruitment(&mut rng);
+            let rules = crate::rules::MAIN_TEXT;
+            let kept = forget_dead_complications(&state, &rules);
+            let forgotten = (Character::ALL.into_iter())
+                .filter(|c| kept[c.index()].is_none())
+                .fold(Team::EMPTY, Team::with);
+            assert_eq!(unread_complications(&state, &rules), forgotten, "{state:?}");
+            last_named += usize::from(last_target(&state, &rules).is_some());
+        }
+        assert!(last_named > 300, "{last_named}");
     }
 
     #[test]
