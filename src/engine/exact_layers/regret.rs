@@ -22,13 +22,13 @@ use crate::game::{Chance, Outcome};
 use crate::rules::Rules;
 use crate::strategy::Strategy;
 
-use super::{Classes, Decided, Layered, NONE, Noted, Op, Program, classes};
+use super::{Classes, Decided, Layered, NONE, Noted, Op, classes};
 
 /// A strategy's compiled positions at every stealth class, its decisions with more than one
 /// option noted, positions told apart as optimal play's values tell them.
 pub struct Compiled {
-    /// One program per class (stealth 0, 1, …, `top`), flattened for the pass: the top one
-    /// laid out in replay order first ([`Program::lay_out_in_order`]).
+    /// One program per class (stealth 0, 1, …, `top`), flattened for the pass; the top
+    /// one's positions numbered in the order they were compiled (successors first).
     programs: Vec<Flat>,
     /// In the order of the instructions that note them (lower classes, then the top program).
     decided: Vec<Decided>,
@@ -70,34 +70,35 @@ pub fn program<S: Strategy + ?Sized>(
     for program in &mut programs {
         program.ids = Default::default();
     }
-    let renumbered = programs[usize::from(top)].lay_out_in_order();
+    // The top program renumbered in the order the replay would compute its positions as
+    // compiled (successors first), so that the pass, which visits them in reverse, reads
+    // and writes each layer front to back; the lower classes keep their ids.
+    let top_program = &programs[usize::from(top)];
+    let mut renumbered = vec![NONE; top_program.len as usize];
+    for (new, &old) in top_program.order.iter().enumerate() {
+        renumbered[old as usize] = new as u32;
+    }
     for id in &mut roots[usize::from(top)] {
         *id = renumbered[*id as usize];
     }
-    let (decided, firsts) = in_order(
-        &mut programs,
-        layered.decided.take().unwrap_or_default().list,
-    );
     let won: Vec<bool> = (layered.ends.iter())
         .map(|(end, _)| end.outcome() == Some(Outcome::Win))
         .collect();
     let weights = &layered.weights;
-    let programs = programs
+    let mut programs: Vec<Flat> = programs
         .into_iter()
         .enumerate()
         .map(|(class, program)| {
-            if class == usize::from(top) {
-                // Laid out: the replay computes the positions in the order of their ids.
-                let starts = &program.starts;
-                let visits = (0..program.len).rev().map(|id| (id, starts[id as usize]));
-                Flat::of(&program.ops, visits, weights, &won)
-            } else {
-                let spans = &program.spans;
-                let visits = (program.order.iter().rev()).map(|&id| (id, spans[id as usize].0));
-                Flat::of(&program.ops, visits, weights, &won)
-            }
+            let spans = &program.spans;
+            let visits = (program.order.iter().rev()).map(|&id| (id, spans[id as usize].0));
+            let renumbered = (class == usize::from(top)).then_some(&renumbered[..]);
+            Flat::of(&program.ops, visits, renumbered, weights, &won)
         })
         .collect();
+    let (decided, firsts) = in_order(
+        &mut programs,
+        layered.decided.take().unwrap_or_default().list,
+    );
     Some(Ok(Compiled {
         programs,
         decided,
@@ -108,24 +109,24 @@ pub fn program<S: Strategy + ?Sized>(
     }))
 }
 
-/// `decided` renumbered in the order of the instructions that note them, so that the pass,
-/// which streams through the instructions, reads them in order too; with where each class's
-/// decisions begin ([`Compiled::firsts`]).
-fn in_order(programs: &mut [Program], decided: Vec<Decided>) -> (Vec<Decided>, Vec<u32>) {
+/// `decided` renumbered in the order the pass meets them, so that it writes them in order
+/// too; with where each class's decisions begin ([`Compiled::firsts`]).
+fn in_order(programs: &mut [Flat], decided: Vec<Decided>) -> (Vec<Decided>, Vec<u32>) {
     let mut ordered = Vec::with_capacity(decided.len());
     let mut renumbered = vec![NONE; decided.len()];
     let mut firsts = Vec::with_capacity(programs.len() + 1);
     for program in programs {
         firsts.push(ordered.len() as u32);
-        for op in &mut program.ops {
-            if let Op::Local(d) = op {
-                let new = &mut renumbered[*d as usize];
+        for leaf in &mut program.leaves {
+            if leaf.to & KIND == LOCAL {
+                let d = leaf.to & !KIND;
+                let new = &mut renumbered[d as usize];
                 if *new == NONE {
-                    ordered.push(decided[*d as usize]);
+                    ordered.push(decided[d as usize]);
                     *new = (ordered.len() - 1) as u32;
                 }
                 debug_assert!(*new >= *firsts.last().unwrap_or(&0), "one class's decision");
-                *d = *new;
+                leaf.to = LOCAL | *new;
             }
         }
     }
@@ -344,9 +345,12 @@ const KIND: u32 = 3 << 30;
 impl Flat {
     /// The expressions of `ops` at each of `visits`' positions (local id, first instruction):
     /// in the order the pass visits them, the reverse of the order the replay computes them.
+    /// With `renumbered`, the program's own positions (the visits', reads here and a point
+    /// lower in the same program) take the ids it gives them.
     fn of(
         ops: &[Op],
         visits: impl ExactSizeIterator<Item = (u32, u32)>,
+        renumbered: Option<&[u32]>,
         weights: &[f64],
         won: &[bool],
     ) -> Flat {
@@ -361,6 +365,7 @@ impl Flat {
         };
         let mut flattening = Flattening {
             ops,
+            renumbered,
             weights,
             won,
             open: Vec::new(),
@@ -371,7 +376,7 @@ impl Flat {
         for (id, start) in visits {
             flattening.expression(start as usize, &mut flat);
             let end = u32::try_from(flat.leaves.len()).expect("fewer than 4 G leaves");
-            flat.visits.push((id, end));
+            flat.visits.push((flattening.id(id), end));
         }
         flat
     }
@@ -380,6 +385,7 @@ impl Flat {
 /// What flattening a program's expressions ([`Flat::of`]) reads and reuses.
 struct Flattening<'a> {
     ops: &'a [Op],
+    renumbered: Option<&'a [u32]>,
     weights: &'a [f64],
     won: &'a [bool],
     /// The sums still open: each one's terms left and its product of weights.
@@ -423,8 +429,11 @@ impl Flattening<'_> {
                 }
                 Op::Sum { .. } => None,
                 Op::Over { end, .. } => self.won[end as usize].then_some((WON, NONE)),
-                Op::Here { id, .. } => Some((HERE | id, NONE)),
-                Op::Below { lower, same, .. } => Some((BELOW | lower, same)),
+                Op::Here { id, .. } => Some((HERE | self.id(id), NONE)),
+                Op::Below { lower, same, .. } => {
+                    let same = if same == NONE { NONE } else { self.id(same) };
+                    Some((BELOW | lower, same))
+                }
                 Op::Weight(_) => unreachable!("a weight only opens a term"),
             };
             if let Some((to, same)) = to {
@@ -445,6 +454,13 @@ impl Flattening<'_> {
             }
             w = self.term(flat, w, &mut at);
         }
+    }
+
+    /// The id of the program's own position `id`.
+    #[inline]
+    fn id(&self, id: u32) -> u32 {
+        self.renumbered
+            .map_or(id, |renumbered| renumbered[id as usize])
     }
 
     /// Product `w` times the weight of the term at `ops[*at..]`: it opens with its weight,
