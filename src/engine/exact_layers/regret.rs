@@ -30,7 +30,8 @@ pub struct Compiled {
     /// One program per class (stealth 0, 1, …, `top`), flattened for the pass; the top
     /// one's positions numbered in the order they were compiled (successors first).
     programs: Vec<Flat>,
-    /// In the order of the instructions that note them (lower classes, then the top program).
+    /// In the order the pass meets them in each class's flattened program (class 0 first,
+    /// the top program last).
     decided: Vec<Decided>,
     /// By class, where its decisions begin in `decided` (a decision is noted by one class's
     /// program only), and last, their number: class `c`'s are `firsts[c]..firsts[c + 1]`.
