@@ -285,15 +285,8 @@ pub(super) fn regret_sight(state: &State, sight: Sight, rules: &Rules) -> Sight 
             member_order,
         } => Sight::Partial {
             counters,
-            // Only a complication on the board can be kept (past phase 1 none is, R6): else
-            // the position is keyed alike either way, and the rules' reading is not asked.
-            unread_complications: if (unread_complications.iter())
-                .any(|c| state.complication(c).is_some())
-            {
-                unread_complications.and(canon::unread_complications(state, rules))
-            } else {
-                unread_complications
-            },
+            unread_complications: unread_complications
+                .and(canon::unread_complications(state, rules)),
             first_side_type,
             second_side_type,
             member_order,

@@ -168,8 +168,7 @@ const PLACES: [u64; 6] = [1, 11, 121, 1331, 14641, 161_051];
 /// [`pack`] of `state` relabelled by `labels`, without the complications of the characters
 /// labelled in `unread` and, with `erase_first_side`, without the first side challenge's type
 /// at the second: [`pack`] of [`crate::game::canon::forget`]`(relabelled, unread,
-/// !erase_first_side)`, the
-/// relabelled position never built.
+/// !erase_first_side)`, the relabelled position never built.
 #[inline(always)]
 fn pack_as(state: &State, labels: Labels, unread: Team, erase_first_side: bool) -> u64 {
     let map = |c: Character| labels.character(c).index() as u64;

@@ -280,9 +280,8 @@ pub fn forget(state: &State, unread: Team, first_side_type: bool) -> State {
 ///   a member nor the target: by the time it can be read, it is the last recruit.
 pub fn forget_dead_complications(state: &State, rules: &Rules) -> [Option<Character>; 6] {
     let team = state.team();
-    let target = recruitment_target(state);
-    let places = rules.design.team_size.saturating_sub(team.len());
-    let last = last_target(state, rules);
+    let (target, places) = recruiting(state, rules);
+    let last = last_of(target, places);
     Character::ALL.map(|c| match state.complication(c) {
         None => None,
         Some(_) if last.is_some_and(|last| last != c) => None,
@@ -312,19 +311,29 @@ pub fn unread_complications(state: &State, rules: &Rules) -> Team {
     }
 }
 
-/// The recruitment target, once named.
-fn recruitment_target(state: &State) -> Option<Character> {
-    match state.step() {
+/// The recruitment target, once named, and the places left on the team (R8, the dead
+/// counted).
+fn recruiting(state: &State, rules: &Rules) -> (Option<Character>, u8) {
+    let target = match state.step() {
         Step::Recruit { target, .. } | Step::RecruitCheck { target, .. } => Some(target),
         _ => None,
-    }
+    };
+    (
+        target,
+        rules.design.team_size.saturating_sub(state.team().len()),
+    )
 }
 
 /// The target, when it is the last recruit there is room for (R8): no other complication
 /// is read again.
+fn last_of(target: Option<Character>, places: u8) -> Option<Character> {
+    target.filter(|_| places == 1)
+}
+
+/// [`last_of`] at `state`.
 fn last_target(state: &State, rules: &Rules) -> Option<Character> {
-    let places = rules.design.team_size.saturating_sub(state.team().len());
-    recruitment_target(state).filter(|_| places == 1)
+    let (target, places) = recruiting(state, rules);
+    last_of(target, places)
 }
 
 /// `state` with every character relabelled by `perm`, complications replaced by

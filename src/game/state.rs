@@ -610,9 +610,7 @@ impl State {
             Decision::FinaleCharacter => self.able().for_each(|c| out.push(Action::Finale(c))),
             Decision::SideChallenge { ty, .. } => {
                 out.push(Action::Pass);
-                self.able()
-                    .filter(|c| self.skill(rules, *c, ty) > 0)
-                    .for_each(|c| out.push(Action::Roll(c)));
+                (self.side_rollers(rules, ty).iter()).for_each(|c| out.push(Action::Roll(c)));
             }
             Decision::Substitute => {
                 for c in self.substitutes(rules) {
@@ -647,14 +645,21 @@ impl State {
             // Stop, or an able member.
             Decision::RecruitRoller { .. } => !able.is_empty(),
             Decision::RunRoller { .. } | Decision::FinaleCharacter => able.len() >= 2,
-            // Pass, or an able member with dice for the type.
-            Decision::SideChallenge { ty, .. } => able.iter().any(|c| self.skill(rules, c, ty) > 0),
+            // Pass, or a roller.
+            Decision::SideChallenge { ty, .. } => !self.side_rollers(rules, ty).is_empty(),
             Decision::Substitute => self.substitutes(rules).nth(1).is_some(),
             // Skip, or a patient with a giver.
             Decision::FirstAid => {
                 !self.patient_team().is_empty() && !self.giver_team(rules).is_empty()
             }
         }
+    }
+
+    /// R12: the members who may attempt a side challenge of type `ty`: able, with dice for it.
+    fn side_rollers(&self, rules: &Rules, ty: Character) -> Team {
+        (self.able())
+            .filter(|&c| self.skill(rules, c, ty) > 0)
+            .fold(Team::EMPTY, Team::with)
     }
 
     /// R15: team members first aid can help.
