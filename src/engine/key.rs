@@ -142,7 +142,7 @@ pub fn split_health(key: u128) -> HealthSplit {
     }
 }
 
-/// The digits of three characters (base 11, the lowest character lowest).
+/// How many values three characters' digits take (base 11, the lowest character lowest).
 const THREE: u32 = 11 * 11 * 11;
 
 /// [`split_health`] of three characters' digits: the non-members' digits (the members' set
