@@ -15,7 +15,7 @@
 //! | 64–71 | attempts (only in [`with_counters`]) |
 //! | 72–79 | failures (only in [`with_counters`]) |
 
-use crate::game::canon::{Labels, canonical, member_order_labels};
+use crate::game::canon::{self, Labels, canonical, member_order_labels};
 use crate::game::{Aid, Character, Health, Outcome, State, Step, Team};
 use crate::rules::Rules;
 use crate::strategy::Sight;
@@ -242,16 +242,13 @@ fn pack_as(state: &State, labels: Labels, unread: Team, erase_first_side: bool) 
 /// The step as a 5-bit tag and at most 16 bits of payload. Counts have room for every
 /// design ([`crate::rules::Design`]): a run challenge 0..=11 in 4 bits, a Tough Challenge
 /// 0..=5 in 3, recruitment checks 0..=6 in 3. With `erase_first_side`, the first side type
-/// at the second side challenge packs as the Hacker ([`crate::game::canon::forget`]).
+/// at the second side challenge packs as its placeholder ([`canon::first_side_type_kept`]).
 #[inline]
 fn step(state: &State, c: impl Fn(Character) -> u64, erase_first_side: bool) -> u64 {
     let side = |tough: u8, types: [Character; 2], index: u8, successes: u8| {
-        // Erased, it is the Hacker whatever the labels (as `canon::forget` erases it).
-        let first = if erase_first_side && index == 1 {
-            Character::Hacker.index() as u64
-        } else {
-            c(types[0])
-        };
+        // Erased, the placeholder whatever the labels (as `canon::forget` erases it).
+        let first = canon::first_side_type_kept(types[0], index, erase_first_side)
+            .map_or(canon::ERASED_SIDE_TYPE.index() as u64, &c);
         u64::from(tough)
             | first << 3
             | c(types[1]) << 6

@@ -223,34 +223,50 @@ pub fn member_order_labels(state: &State) -> Labels {
     Labels(perm)
 }
 
+/// R12: the first side challenge's type `first` as a position at side challenge `index`
+/// keeps it: at the second side challenge it is never read again, so `erase` drops it
+/// (`None`: it reads as [`ERASED_SIDE_TYPE`]).
+#[inline]
+pub fn first_side_type_kept(first: Character, index: u8, erase: bool) -> Option<Character> {
+    (!erase || index != 1).then_some(first)
+}
+
+/// What an erased first side type reads as ([`first_side_type_kept`]): a placeholder no
+/// relabelling moves.
+pub const ERASED_SIDE_TYPE: Character = Character::Hacker;
+
 /// `state` without the complications of `unread` and, unless `first_side_type`, without the
 /// first side challenge's type at the second side challenge (R12), and without the counters:
 /// what an engine keys on for a strategy that reads no more than that.
 pub fn forget(state: &State, unread: Team, first_side_type: bool) -> State {
     if unread.iter().all(|c| state.complication(c).is_none()) {
         // Nothing to relabel or erase but (perhaps) one side type: the cheap way.
+        let kept = |types: [Character; 2], index: u8| {
+            let first = first_side_type_kept(types[0], index, !first_side_type);
+            [first.unwrap_or(ERASED_SIDE_TYPE), types[1]]
+        };
         let step = match state.step() {
             Step::Side {
                 tough,
                 types,
-                index: 1,
+                index,
                 successes,
-            } if !first_side_type => Step::Side {
+            } => Step::Side {
                 tough,
-                types: [Character::Hacker, types[1]],
-                index: 1,
+                types: kept(types, index),
+                index,
                 successes,
             },
             Step::SideCheck {
                 tough,
                 types,
-                index: 1,
+                index,
                 successes,
                 roller,
-            } if !first_side_type => Step::SideCheck {
+            } => Step::SideCheck {
                 tough,
-                types: [Character::Hacker, types[1]],
-                index: 1,
+                types: kept(types, index),
+                index,
                 successes,
                 roller,
             },
@@ -355,13 +371,8 @@ fn relabel(
         }
     }
     let side_types = |types: [Character; 2], index: u8| {
-        // R12: at the second side challenge the first one's type is never read again.
-        let first = if erase_first_side && index == 1 {
-            Character::Hacker
-        } else {
-            map(types[0])
-        };
-        [first, map(types[1])]
+        let first = first_side_type_kept(types[0], index, erase_first_side);
+        [first.map_or(ERASED_SIDE_TYPE, map), map(types[1])]
     };
     let step = match state.step() {
         Step::Recruit {

@@ -641,7 +641,7 @@ impl State {
             // Six characters; five types.
             Decision::MainCharacter | Decision::RunType => true,
             // Stop, or a character not on the team.
-            Decision::RecruitTarget => self.team.len() < 6,
+            Decision::RecruitTarget => usize::from(self.team.len()) < Character::ALL.len(),
             // Stop, or an able member.
             Decision::RecruitRoller { .. } => !able.is_empty(),
             Decision::RunRoller { .. } | Decision::FinaleCharacter => able.len() >= 2,

@@ -343,6 +343,13 @@ const WON: u32 = 3 << 30;
 /// [`Leaf::to`]'s kind.
 const KIND: u32 = 3 << 30;
 
+/// The [`Leaf::to`] of `index` of `kind`.
+#[inline]
+fn to(kind: u32, index: u32) -> u32 {
+    assert!(index & KIND == 0, "fewer than 1 G of each");
+    kind | index
+}
+
 impl Flat {
     /// The expressions of `ops` at each of `visits`' positions (local id, first instruction):
     /// in the order the pass visits them, the reverse of the order the replay computes them.
@@ -422,7 +429,7 @@ impl Flattening<'_> {
                 // The decision's expression follows, reached as often.
                 Op::Local(decided) => {
                     flat.leaves.push(Leaf {
-                        to: LOCAL | decided,
+                        to: to(LOCAL, decided),
                         same: NONE,
                         w,
                     });
@@ -430,15 +437,14 @@ impl Flattening<'_> {
                 }
                 Op::Sum { .. } => None,
                 Op::Over { end, .. } => self.won[end as usize].then_some((WON, NONE)),
-                Op::Here { id, .. } => Some((HERE | self.id(id), NONE)),
+                Op::Here { id, .. } => Some((to(HERE, self.id(id)), NONE)),
                 Op::Below { lower, same, .. } => {
                     let same = if same == NONE { NONE } else { self.id(same) };
-                    Some((BELOW | lower, same))
+                    Some((to(BELOW, lower), same))
                 }
                 Op::Weight(_) => unreachable!("a weight only opens a term"),
             };
             if let Some((to, same)) = to {
-                debug_assert!(to & !KIND < NONE & !KIND, "fewer than 1 G of each");
                 flat.leaves.push(Leaf { to, same, w });
             }
             // A term ended: the next term of the innermost sum with one left.
