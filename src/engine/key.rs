@@ -57,18 +57,7 @@ pub fn strategy_key(state: &State, sight: Sight, rules: &Rules) -> u128 {
             } else {
                 Labels::IDENTITY
             };
-            // The identity packed on its own path, without a relabelling's lookups: every
-            // position of phase 1, and most of the others.
-            let key = if labels == Labels::IDENTITY {
-                pack_as(
-                    state,
-                    Labels::IDENTITY,
-                    unread_complications,
-                    !first_side_type,
-                )
-            } else {
-                pack_as(state, labels, unread_complications, !first_side_type)
-            };
+            let key = pack_as(state, labels, unread_complications, !first_side_type);
             counted(key, counters)
         }
         Sight::RulesOnly { .. } => u128::from(solver_key(state, rules)),
