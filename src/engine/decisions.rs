@@ -1524,7 +1524,8 @@ impl RolledForms {
     }
 }
 
-/// No pending form: a decision with every die rolled ([`Valued::classify`]).
+/// No pending form: a decision with every die rolled ([`Valued::classify`]), whose class is
+/// looked up on its own.
 const NONE: u32 = u32::MAX;
 
 /// The decomposition at each of `stealths` by the exact walk with the [`Regret`] measure,
