@@ -6,9 +6,10 @@
 
 use std::path::Path;
 
+use raven::engine::Expectation;
 use raven::engine::Tally;
 use raven::report::balance::{Balance, VariantRow, variant_chart, win_chart};
-use raven::report::{Expectation, Method, Summary};
+use raven::report::{Method, Summary};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use raven::strategy::playbook;
 

@@ -9,7 +9,7 @@ use clap::Args;
 use crate::engine;
 use crate::error::{Error, Result};
 use crate::report::table::level_percent;
-use crate::rules::{Rules, parse_rules};
+use crate::rules::Rules;
 use crate::strategy::{self, Strategy};
 
 use super::bounds::{self, StealthList};
@@ -40,7 +40,7 @@ pub struct RulesArgs {
 impl RulesArgs {
     /// The rules these arguments select.
     pub fn rules(&self) -> Result<Rules> {
-        Ok(parse_rules(&self.preset, &self.overrides)?)
+        Ok(crate::load::rules(&self.preset, &self.overrides)?)
     }
 }
 
@@ -193,7 +193,7 @@ pub fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
 /// A strategy by name (built-in or bundled) or file path; unknown names and bad files are
 /// input errors (exit 2).
 pub fn load_strategy(name: &str) -> Result<Box<dyn Strategy>> {
-    engine::resolve(name).map_err(|e| Error::Input(e.to_string()))
+    crate::load::strategy(name).map_err(|e| Error::Input(e.to_string()))
 }
 
 /// The most positions the optimal strategy's table may hold when a Monte Carlo command or

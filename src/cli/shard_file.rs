@@ -86,7 +86,7 @@ pub fn strategy_identity(spec: &str, name: &str) -> String {
     if !Path::new(spec).is_file() {
         return name.to_string();
     }
-    match crate::strategy::source(spec) {
+    match crate::load::strategy_source(spec) {
         Ok((_, text)) => format!("{name} (text {})", digest(&text)),
         Err(_) => name.to_string(),
     }

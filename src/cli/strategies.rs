@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 
 use crate::error::{Error, Result};
 use crate::report::table;
-use crate::strategy::{FileStrategy, Origin, registry};
+use crate::strategy::{Origin, registry};
 
 use super::output::to_stdout;
 
@@ -70,7 +70,7 @@ pub fn run(args: &StrategiesArgs) -> Result<()> {
         None => to_stdout(listing().as_bytes()),
         Some(StrategiesCommand::Check { files }) => {
             for file in files {
-                FileStrategy::from_path(file).map_err(|e| Error::Input(e.to_string()))?;
+                crate::load::strategy_file(file).map_err(|e| Error::Input(e.to_string()))?;
                 to_stdout(format!("ok {}\n", file.display()).as_bytes())?;
             }
             Ok(())

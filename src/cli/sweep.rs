@@ -17,9 +17,10 @@ use clap::Args;
 
 use crate::engine::{Job, simulate};
 use crate::error::{Error, Result};
+use crate::load::strategy_source;
 use crate::report::Summary;
 use crate::report::csv::SummaryRow;
-use crate::strategy::{FileStrategy, source};
+use crate::strategy::FileStrategy;
 
 use super::args::{RulesArgs, RunArgs, stealth_list};
 use super::bounds;
@@ -157,7 +158,7 @@ pub fn substitute(
 /// Runs `raven sweep`.
 pub fn run(args: &SweepArgs) -> Result<()> {
     let rules = args.rules.rules()?;
-    let (name, text) = source(&args.strategy).map_err(|e| Error::Input(e.to_string()))?;
+    let (name, text) = strategy_source(&args.strategy).map_err(|e| Error::Input(e.to_string()))?;
     // Validate the file itself first, so its errors carry its own line and column.
     FileStrategy::parse(&name, &args.strategy, &text).map_err(|e| Error::Input(e.to_string()))?;
     for (i, param) in args.params.iter().enumerate() {

@@ -32,7 +32,8 @@ use crate::strategy::{OPTIMAL, REFERENCE, Strategy, playbook, resolve};
 use super::balance::{Balance, VariantRow};
 use super::comparison::{CompareRow, rows as compare_rows};
 use super::decisions::{Decomposed, Told};
-use super::{Expectation, Method, Summary};
+use super::{Method, Summary};
+use crate::engine::Expectation;
 
 /// The most positions one exact evaluation may memoise (about 7 GiB; every bundled strategy
 /// needs less than 40 M over stealth 0..=16). A strategy that needs more is reported from

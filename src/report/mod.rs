@@ -13,4 +13,4 @@ mod summary;
 pub mod table;
 pub mod words;
 
-pub use summary::{Expectation, Method, Summary};
+pub use summary::{Method, Summary};

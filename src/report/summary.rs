@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use crate::engine::Tally;
+use crate::engine::{Expectation, Tally};
 use crate::game::LossCause;
 use crate::rules::Rules;
 use crate::stats::wilson;
@@ -29,25 +29,6 @@ impl fmt::Display for Method {
             Method::Optimal => "optimal",
         })
     }
-}
-
-/// Exact probabilities and expectations of the same quantities a [`Tally`] counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Expectation {
-    /// P(win).
-    pub win: f64,
-    /// P(loss) by cause, in [`LossCause::ALL`] order.
-    pub losses: [f64; 4],
-    /// P(stealth reaches 0).
-    pub discovered: f64,
-    /// E[stealth at the end].
-    pub stealth_left: f64,
-    /// P(the run is reached).
-    pub reached_run: f64,
-    /// E[team size entering the run · 1{run reached}].
-    pub team_at_run: f64,
-    /// E[dead members at the end].
-    pub deaths: f64,
 }
 
 /// The result for one (strategy, rules, stealth, method).

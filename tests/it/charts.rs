@@ -5,9 +5,10 @@
 
 use crate::common;
 
+use raven::engine::Expectation;
 use raven::engine::Tally;
 use raven::report::balance::{Balance, VariantRow, variant_chart, win_chart};
-use raven::report::{Expectation, Method, Summary};
+use raven::report::{Method, Summary};
 use raven::rules::{CLARIFIED, MAIN_TEXT};
 use raven::strategy::{OPTIMAL, REFERENCE, playbook};
 

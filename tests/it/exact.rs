@@ -690,7 +690,7 @@ fn optimal_play_followed_by_class_keeps_every_figure() {
                 b.losses
             );
         }
-        let others = |e: &raven::report::Expectation| {
+        let others = |e: &raven::engine::Expectation| {
             [
                 e.discovered,
                 e.stealth_left,

@@ -22,10 +22,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::FxHashMap;
 
+use crate::engine::Expectation;
 use crate::game::{
     Aid, Chance, Character, LossCause, Node, Outcome, State, Step, TOUGH_CHALLENGES,
 };
-use crate::report::Expectation;
 use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
 

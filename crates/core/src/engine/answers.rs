@@ -241,7 +241,7 @@ fn code_of(word: u64) -> u16 {
 /// Asks the kernel to back `slots` with huge pages where it can: random reads over 64 MiB of
 /// 4 KiB pages miss the TLB at nearly every read, over 2 MiB pages they do not.
 fn huge_pages(slots: &[AtomicU64]) {
-    #[cfg(target_os = "linux")]
+    #[cfg(all(feature = "memory-hints", target_os = "linux"))]
     {
         const PAGE: usize = 4096;
         let start = slots.as_ptr() as usize;
@@ -254,7 +254,7 @@ fn huge_pages(slots: &[AtomicU64]) {
             libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
         }
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(not(all(feature = "memory-hints", target_os = "linux")))]
     let _ = slots;
 }
 

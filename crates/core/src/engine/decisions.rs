@@ -49,7 +49,7 @@ use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
-use rayon::prelude::*;
+use crate::par::{self, *};
 use rustc_hash::FxHashMap;
 
 use crate::game::canon::{self, Labels};
@@ -599,7 +599,7 @@ pub fn decisions_by<S: Strategy + ?Sized>(
     engine: Engine,
 ) -> Result<Vec<Decisions>, Halt> {
     // The optimal values do not depend on the strategy: side by side with its part.
-    let (solved, prepared) = rayon::join(
+    let (solved, prepared) = par::join(
         || Solved::new(rules, stealths, &budget),
         || prepare(rules, strategy, stealths, budget, engine),
     );
@@ -728,7 +728,7 @@ pub fn decisions_of_each(
         .chain([&solve_stopped])
         .collect();
     // Each part's share of the positions, so that those side by side stay within `budget`.
-    let side_by_side = rayon::current_num_threads().clamp(1, strategies.len().max(1));
+    let side_by_side = par::current_num_threads().clamp(1, strategies.len().max(1));
     let share = Budget {
         max_states: budget.max_states / side_by_side,
         cancel: &cancel,
@@ -776,7 +776,7 @@ pub fn decisions_of_each(
     };
     let (solved, record, decompose) = (&solved, &record, &decompose);
     let solve_stopped = &solve_stopped;
-    rayon::scope_fifo(move |scope| {
+    par::scope_fifo(move |scope| {
         scope.spawn_fifo(move |_| {
             let result = Solved::new(rules, stealths, &budget);
             if result.is_err() {

@@ -8,7 +8,7 @@
 use std::ops::{Add, AddAssign};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use crate::game::{LossCause, Outcome, State, Streams};
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};

@@ -24,11 +24,11 @@
 //! out over the pool, each evaluated by the same instructions in the same order on whichever
 //! thread — the same bits for any thread count.
 
-use rayon::prelude::*;
+use crate::par::*;
 use rustc_hash::FxHashMap;
 
+use crate::engine::Expectation;
 use crate::game::{Action, Chance, Character, Decision, Node, State, canon};
-use crate::report::Expectation;
 use crate::rules::Rules;
 use crate::strategy::{Choice, Strategy};
 

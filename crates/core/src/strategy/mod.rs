@@ -9,7 +9,7 @@ pub mod file;
 mod random;
 mod reference;
 
-pub use bundled::{BUNDLED, bundled, names, resolve, source};
+pub use bundled::{BUNDLED, bundled, bundled_names, bundled_source, names, resolve, unknown};
 pub use file::{FileStrategy, StrategyError};
 pub use random::RandomStrategy;
 pub use reference::ReferenceStrategy;

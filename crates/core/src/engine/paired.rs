@@ -130,11 +130,18 @@ mod tests {
             games,
             seed: 99,
         };
-        let pool = rayon::ThreadPoolBuilder::new()
+        let run = || simulate_paired(&job, &|_| {}, &AtomicBool::new(false)).unwrap();
+        #[cfg(feature = "parallel")]
+        return rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .unwrap();
-        pool.install(|| simulate_paired(&job, &|_| {}, &AtomicBool::new(false)).unwrap())
+            .unwrap()
+            .install(run);
+        #[cfg(not(feature = "parallel"))]
+        {
+            let _ = threads;
+            run()
+        }
     }
 
     #[test]

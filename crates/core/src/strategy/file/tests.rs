@@ -622,7 +622,7 @@ fn substitute_character() {
 #[test]
 fn an_empty_file_is_the_reference_and_reference_toml_spells_out_the_defaults() {
     assert_eq!(spec(""), Spec::default());
-    let reference = spec(include_str!("../../../strategies/reference.toml"));
+    let reference = spec(include_str!("../../../../../strategies/reference.toml"));
     assert_eq!(
         Spec {
             description: String::new(),

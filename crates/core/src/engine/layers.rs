@@ -33,8 +33,8 @@ use std::sync::Mutex;
 
 use rustc_hash::FxHashMap;
 
+use crate::engine::Expectation;
 use crate::game::{Node, Outcome, State, canon};
-use crate::report::Expectation;
 
 use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
 use super::memo::{self, Place};

@@ -4,7 +4,6 @@
 //! preset name when the flags are exactly a preset and every flag otherwise.
 
 use std::fmt;
-use std::path::Path;
 
 /// Who counts towards the number of checks a recruitment needs (R8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -494,33 +493,15 @@ impl Rules {
             .ok_or_else(|| RulesError::UnknownPreset(name.to_string()))
     }
 
-    /// A preset name, or the path of a TOML rules file (`preset = "…"` plus any flag keys).
-    /// Preset names win: a file called `clarified` is `./clarified`. Anything that ends in
-    /// `.toml`, names a directory or exists is read as a file.
-    pub fn from_preset_or_file(spec: &str) -> Result<Rules, RulesError> {
-        if let Ok(rules) = Rules::preset(spec) {
-            return Ok(rules);
-        }
-        let path = Path::new(spec);
-        if spec.ends_with(".toml") || spec.contains('/') || path.exists() {
-            Rules::from_file(path)
-        } else {
-            Err(RulesError::UnknownPreset(spec.to_string()))
-        }
-    }
-
-    /// Reads a rules file: an optional `preset` and any of the flag keys, e.g.
-    /// `preset = "clarified"` and `finale-substitute = "yes"`. Read with a size limit;
-    /// errors name the file, line and column.
-    pub fn from_file(path: &Path) -> Result<Rules, RulesError> {
-        let origin = path.display().to_string();
-        let text = crate::input::read_text(path)
-            .map_err(|e| RulesError::File(format!("{origin}: cannot read rules file: {e}")))?;
+    /// Parses the text of a rules file: an optional `preset` and any of the flag keys, e.g.
+    /// `preset = "clarified"` and `finale-substitute = "yes"`; `origin` names the file in
+    /// errors, which give its line and column.
+    pub fn from_toml(origin: &str, text: &str) -> Result<Rules, RulesError> {
         let at = |span: std::ops::Range<usize>, message: &str| {
-            RulesError::File(crate::input::located(&origin, &text, span.start, message))
+            RulesError::File(crate::text::located(origin, text, span.start, message))
         };
         let table: std::collections::BTreeMap<String, toml::Spanned<toml::Value>> =
-            toml::from_str(&text).map_err(|e| match e.span() {
+            toml::from_str(text).map_err(|e| match e.span() {
                 Some(span) => at(span, e.message()),
                 None => RulesError::File(format!("{origin}: {}", e.message().trim())),
             })?;
@@ -681,23 +662,30 @@ impl fmt::Display for Rules {
     }
 }
 
-/// Rules as given on a command line: a preset (or file) and `key=value` overrides.
-/// A key given twice is refused: "last one wins" would hide a typo or a contradiction.
+/// Rules as given on a command line: a preset and `key=value` overrides (a rules file is
+/// read by the caller and handed to [`Rules::from_toml`], then to [`Rules::with_overrides`]).
 pub fn parse_rules(preset: &str, overrides: &[String]) -> Result<Rules, RulesError> {
-    let mut rules = Rules::from_preset_or_file(preset)?;
-    let mut seen = Vec::new();
-    for setting in overrides {
-        rules.apply(setting)?;
-        let key = setting
-            .split_once('=')
-            .map_or(setting.as_str(), |(k, _)| k.trim());
-        if seen.contains(&key) {
-            return Err(RulesError::Repeated(key.to_string()));
+    Rules::preset(preset)?.with_overrides(overrides)
+}
+
+impl Rules {
+    /// These rules with `key=value` overrides applied, checked as a design.
+    /// A key given twice is refused: "last one wins" would hide a typo or a contradiction.
+    pub fn with_overrides(mut self, overrides: &[String]) -> Result<Rules, RulesError> {
+        let mut seen = Vec::new();
+        for setting in overrides {
+            self.apply(setting)?;
+            let key = setting
+                .split_once('=')
+                .map_or(setting.as_str(), |(k, _)| k.trim());
+            if seen.contains(&key) {
+                return Err(RulesError::Repeated(key.to_string()));
+            }
+            seen.push(key);
         }
-        seen.push(key);
+        self.design.check()?;
+        Ok(self)
     }
-    rules.design.check()?;
-    Ok(rules)
 }
 
 #[cfg(test)]

@@ -17,11 +17,11 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use rayon::prelude::*;
+use crate::par::{self, *};
 use rustc_hash::FxHashMap;
 
+use crate::engine::Expectation;
 use crate::game::{Action, Aid, Chance, Character, Node, Outcome, State, Step, canon};
-use crate::report::Expectation;
 use crate::rules::Rules;
 
 use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
@@ -279,7 +279,7 @@ impl Solver {
 }
 
 /// Every reported figure of an optimal policy (win probability and the functionals of
-/// [`crate::report::Expectation`]), by evaluating the table's greedy policy (ties to the first
+/// [`crate::engine::Expectation`]), by evaluating the table's greedy policy (ties to the first
 /// option) over the same canonical classes as the values. The win probability equals
 /// [`Solver::value`]; the other figures are those of an optimal policy, and can differ from
 /// [`crate::engine::OptimalStrategy`]'s only where two options tie exactly in win
@@ -520,7 +520,7 @@ fn solve_parts<R: Send>(
 /// allocated on top of them (`solve --stealth 10 --strategy reference`: 89–99 MiB peak,
 /// 88 MiB with this).
 fn return_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[cfg(all(feature = "memory-hints", target_os = "linux", target_env = "gnu"))]
     // SAFETY: `malloc_trim` only returns whole free pages of the allocator's heap to the
     // kernel; it frees nothing in use and may be called at any time from any thread.
     unsafe {
@@ -673,7 +673,7 @@ fn phase_one<R: Send>(
     // The larger part (the non-medic mains, all relabellings of each other, and their teams'
     // run) on this thread; `beside`, then the Medic's, on another: the two sides about equal.
     let [medic, others] = canon::MAIN_KINDS;
-    let (others, (medic, beside)) = rayon::join(
+    let (others, (medic, beside)) = par::join(
         || part(others),
         || {
             let beside = beside();
@@ -839,7 +839,7 @@ fn largest_first<T: Sync>(
     let next = AtomicUsize::new(0);
     // A part that stops (over the budget, cancelled) stops the others at their next part.
     let stopped = AtomicBool::new(false);
-    let workers = rayon::current_num_threads().min(items.len());
+    let workers = par::current_num_threads().min(items.len());
     (0..workers).into_par_iter().try_for_each(|_| {
         while !stopped.load(Ordering::Relaxed)
             && let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed))

@@ -11,7 +11,6 @@ pub mod spec;
 mod tests;
 
 use std::fmt;
-use std::path::Path;
 
 pub use spec::Spec;
 
@@ -51,20 +50,6 @@ impl FileStrategy {
             name: name.to_string(),
             spec,
         })
-    }
-
-    /// Reads and parses a strategy file; it is named after the file's stem.
-    pub fn from_path(path: &Path) -> Result<FileStrategy, StrategyError> {
-        let text = crate::input::read_text(path).map_err(|e| {
-            StrategyError(format!(
-                "{}: cannot read strategy file: {e}",
-                path.display()
-            ))
-        })?;
-        let name = path
-            .file_stem()
-            .map_or_else(|| "file".into(), |s| s.to_string_lossy().into_owned());
-        FileStrategy::parse(&name, &path.display().to_string(), &text)
     }
 
     /// A strategy from an already built spec.
@@ -112,7 +97,7 @@ impl Strategy for FileStrategy {
     }
 }
 
-pub use crate::input::line_col;
+pub use crate::text::line_col;
 
 /// `origin:line:column: message (at `excerpt`)` for the value of `section.knob`, or
 /// `origin: message` if the file does not set it.
@@ -130,7 +115,7 @@ fn at_knob(origin: &str, text: &str, knob: &str, message: &str) -> String {
         Some(value.span().start)
     });
     match span {
-        Some(at) => crate::input::located(origin, text, at, message),
+        Some(at) => crate::text::located(origin, text, at, message),
         None => format!("{origin}: [{section}] {key}: {message}"),
     }
 }
@@ -139,7 +124,7 @@ fn at_knob(origin: &str, text: &str, knob: &str, message: &str) -> String {
 /// kept short, however long the offending line or value.
 fn located(origin: &str, text: &str, error: &toml::de::Error) -> StrategyError {
     match error.span() {
-        Some(span) => StrategyError(crate::input::located(
+        Some(span) => StrategyError(crate::text::located(
             origin,
             text,
             span.start,
@@ -147,7 +132,7 @@ fn located(origin: &str, text: &str, error: &toml::de::Error) -> StrategyError {
         )),
         None => StrategyError(format!(
             "{origin}: {}",
-            crate::input::shorten(error.message(), 4 * crate::input::EXCERPT_CHARS)
+            crate::text::shorten(error.message(), 4 * crate::text::EXCERPT_CHARS)
         )),
     }
 }

@@ -5,6 +5,7 @@ mod answers;
 pub mod decisions;
 pub mod exact;
 mod exact_layers;
+mod expectation;
 mod ids;
 pub mod key;
 mod layers;
@@ -27,6 +28,7 @@ pub use exact::{
     BYTES_PER_STATE, Budget, Exact, ExactRun, Figures, Halt, Measure, TooLarge, exact,
     exact_limited, exact_within,
 };
+pub use expectation::Expectation;
 pub use montecarlo::{Cancelled, Job, Tally, simulate};
 pub use optimal::{OptimalStrategy, resolve};
 pub use paired::{PairedJob, PairedTally, simulate_paired};

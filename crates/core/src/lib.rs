@@ -1,0 +1,28 @@
+//! raven-core: the game *Operation Purple Raven* and the engines that analyse it, with no I/O.
+//!
+//! Where each job lives (dependencies point down this list, never up):
+//! - [`text`]: errors located in user text (`origin:line:column` and an excerpt);
+//! - [`rules`]: the rulings' variant flags, the design parameters and the presets;
+//! - [`game`]: the state machine — chance points, decision points, the end — and nothing
+//!   else knows the rules;
+//! - [`strategy`]: what answers a decision point: built-in strategies and strategy files;
+//! - [`engine`]: what drives the state machine — Monte Carlo, exact evaluation, optimal play,
+//!   regret by decision;
+//! - [`stats`]: intervals and tests on counts.
+//!
+//! The crate reads no file and touches no terminal: callers hand it text and get figures back,
+//! so the same code runs in the command line and in a browser (`wasm32-unknown-unknown`).
+//! Parallelism comes from rayon behind the default `parallel` feature; without it every
+//! result is bit-identical.
+
+// The doc comments say why, for whoever works on raven (`cargo doc --document-private-items`):
+// they link the internals they rely on, private or not.
+#![allow(rustdoc::private_intra_doc_links)]
+
+pub mod engine;
+pub mod game;
+mod par;
+pub mod rules;
+pub mod stats;
+pub mod strategy;
+pub mod text;
