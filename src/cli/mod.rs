@@ -80,6 +80,7 @@ pub fn run(cli: Cli) -> Result<()> {
     // First of all: no output file can be reserved before the handler can remove it.
     interrupt::install();
     match cli.command {
+        Command::Play(args) if args.at_the_table() => advisor::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Strategies(args) => strategies::run(&args),

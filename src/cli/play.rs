@@ -10,7 +10,6 @@ use crate::game::{Action, Aid, Chance, Character, Decision, Phase, State, Step};
 use crate::rules::Rules;
 use crate::strategy::REFERENCE;
 
-use super::advisor::DiceSource;
 use super::args::{DEFAULT_SEED, RulesArgs, load_strategy, ready_to_play};
 use super::bounds;
 use super::output::to_stdout;
@@ -48,11 +47,25 @@ pub struct PlayArgs {
     pub dice: DiceSource,
 }
 
-/// Runs `raven play`.
-pub fn run(args: &PlayArgs) -> Result<()> {
-    if args.advise || args.interactive || args.dice == DiceSource::Manual {
-        return super::advisor::run(args);
+impl PlayArgs {
+    /// Whether a person takes part (advice, their decisions or their dice): the advisor's
+    /// game at the table rather than a narrated one.
+    pub fn at_the_table(&self) -> bool {
+        self.advise || self.interactive || self.dice == DiceSource::Manual
     }
+}
+
+/// Where the dice of `raven play` come from.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiceSource {
+    /// The seeded streams of game `--game` under `--seed`, as `raven play` draws them.
+    Seed,
+    /// Typed in from real dice, at every roll.
+    Manual,
+}
+
+/// Runs `raven play` without a person at the table: the game narrated.
+pub fn run(args: &PlayArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let strategy = ready_to_play(load_strategy(&args.strategy)?, &rules, &[args.stealth])?;
     let mut narrator = Narrator::new(rules);

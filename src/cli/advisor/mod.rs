@@ -36,18 +36,9 @@ use crate::strategy::{self, Choice, Strategy};
 
 use super::args::{load_strategy, ready_to_play, solved_optimal};
 use super::output::to_stdout;
-use super::play::{Narrator, PlayArgs};
+use super::play::{DiceSource, Narrator, PlayArgs};
 use super::progress::Progress;
 use input::Prompter;
-
-/// Where the dice of `raven play` come from.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DiceSource {
-    /// The seeded streams of game `--game` under `--seed`, as `raven play` draws them.
-    Seed,
-    /// Typed in from real dice, at every roll.
-    Manual,
-}
 
 /// Who answers the decision points.
 enum Decider<'a> {

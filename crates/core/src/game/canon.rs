@@ -17,9 +17,10 @@
 //! [`canonical`] applies both; [`forget`] only erases what a caller names (what a strategy
 //! declares it never reads). The results are positions for keying values, not for playing.
 
+use super::character::MAX_TEAM;
 use super::character::{Character, Health, Team};
 use super::node::Action;
-use super::state::{Aid, MAX_TEAM, Phase, State, Step};
+use super::state::{Aid, Phase, State, Step};
 use crate::rules::Rules;
 
 /// A relabelling: character `c` becomes `Character::from_index(perm[c.index()])`.

@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+/// The largest team any design allows (R8; the printed game: 4): all six characters.
+pub const MAX_TEAM: u8 = Character::ALL.len() as u8;
+
 /// One of the six characters. A check *type* is named by the character whose speciality it is
 /// (type 1 = Hacker … type 6 = Medic).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

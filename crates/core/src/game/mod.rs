@@ -8,12 +8,11 @@ mod dice;
 mod node;
 mod state;
 
-pub use character::{Character, Health, Healths, Members, Team};
+pub use character::{Character, Health, Healths, MAX_TEAM, Members, Team};
 pub use dice::{HighestOf, MAX_DICE, uniform};
 pub use node::{
     Action, Actions, COMPLICATION_OUTCOMES, Chance, Decision, LossCause, MAX_ACTIONS, Node,
     Outcome, Streams, complications_roll, complications_rolled,
 };
-pub use state::{
-    Aid, MAX_STEALTH, MAX_TEAM, Phase, RUN_CHALLENGES, Script, State, Step, TOUGH_CHALLENGES,
-};
+pub use state::resume::Script;
+pub use state::{Aid, MAX_STEALTH, Phase, RUN_CHALLENGES, State, Step, TOUGH_CHALLENGES};

@@ -4,9 +4,8 @@ use std::fmt;
 
 use rand::Rng;
 
-use super::character::Character;
+use super::character::{Character, MAX_TEAM};
 use super::dice::{HighestOf, uniform};
-use super::state::MAX_TEAM;
 
 /// Every complication roll at once: six d6, one per character (R6).
 pub const COMPLICATION_OUTCOMES: u32 = 6 * 6 * 6 * 6 * 6 * 6;

@@ -5,18 +5,13 @@ use crate::rules::{Rules, SecondSuccess};
 use super::character::{Character, Health, Healths, Team};
 use super::node::{Action, Actions, Chance, Decision, Node, Outcome};
 
-mod resume;
-
-use resume::Once;
-pub use resume::Script;
+pub(super) mod resume;
 
 /// The most run challenges any design has (R10; the printed game has 6,
 /// [`crate::rules::Design::run_challenges`]).
 pub const RUN_CHALLENGES: u8 = 12;
 /// The most Tough Challenges any design has (R5; the printed game has 3).
 pub const TOUGH_CHALLENGES: u8 = 6;
-/// The largest team any design allows (R8; the printed game: 4): all six characters.
-pub const MAX_TEAM: u8 = 6;
 /// The largest starting stealth (R2).
 pub const MAX_STEALTH: u8 = 99;
 
@@ -711,45 +706,5 @@ impl State {
     /// The check type for recruiting `target`: their complication.
     fn recruit_type(&self, target: Character) -> Character {
         self.complications[target.index()].expect("a target not on the team has a complication")
-    }
-
-    // ----- transitions -----
-
-    /// Applies the strategy's answer at a decision point and plays on to the next point.
-    /// Panics on an illegal action (a bug in the strategy): check with [`State::actions`]
-    /// when in doubt.
-    #[inline(always)]
-    pub fn apply_action(&mut self, rules: &Rules, action: Action) {
-        debug_assert!(
-            self.actions(rules).contains(action),
-            "illegal {action:?} at {self:?}"
-        );
-        let mut once = Once::Act(action);
-        let before = self.step;
-        self.resume(rules, &mut once);
-        assert!(once.used(), "{action:?} is not an answer at {before:?}");
-    }
-
-    /// Applies the outcome of a chance point (as listed by [`Chance::outcomes`]) and plays on
-    /// to the next point.
-    #[inline(always)]
-    pub fn apply_outcome(&mut self, rules: &Rules, outcome: u32) {
-        let mut once = Once::Roll(outcome);
-        let before = self.step;
-        self.resume(rules, &mut once);
-        assert!(once.used(), "no chance outcome is expected at {before:?}");
-    }
-
-    /// The position as the rules leave it, played on to its first point without answering.
-    fn settle(&mut self, rules: &Rules) {
-        if matches!(self.step, Step::Over(_)) {
-            return;
-        }
-        // R4 first: a position built field by field may already be lost.
-        if self.check_able().is_break() {
-            return;
-        }
-        self.drop_unusable_aid(rules);
-        self.resume(rules, &mut Once::default());
     }
 }

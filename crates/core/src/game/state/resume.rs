@@ -780,3 +780,43 @@ impl State {
         }
     }
 }
+
+impl State {
+    /// Applies the strategy's answer at a decision point and plays on to the next point.
+    /// Panics on an illegal action (a bug in the strategy): check with [`State::actions`]
+    /// when in doubt.
+    #[inline(always)]
+    pub fn apply_action(&mut self, rules: &Rules, action: Action) {
+        debug_assert!(
+            self.actions(rules).contains(action),
+            "illegal {action:?} at {self:?}"
+        );
+        let mut once = Once::Act(action);
+        let before = self.step;
+        self.resume(rules, &mut once);
+        assert!(once.used(), "{action:?} is not an answer at {before:?}");
+    }
+
+    /// Applies the outcome of a chance point (as listed by [`Chance::outcomes`]) and plays on
+    /// to the next point.
+    #[inline(always)]
+    pub fn apply_outcome(&mut self, rules: &Rules, outcome: u32) {
+        let mut once = Once::Roll(outcome);
+        let before = self.step;
+        self.resume(rules, &mut once);
+        assert!(once.used(), "no chance outcome is expected at {before:?}");
+    }
+
+    /// The position as the rules leave it, played on to its first point without answering.
+    pub(super) fn settle(&mut self, rules: &Rules) {
+        if matches!(self.step, Step::Over(_)) {
+            return;
+        }
+        // R4 first: a position built field by field may already be lost.
+        if self.check_able().is_break() {
+            return;
+        }
+        self.drop_unusable_aid(rules);
+        self.resume(rules, &mut Once::default());
+    }
+}
