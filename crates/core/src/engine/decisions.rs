@@ -53,16 +53,18 @@ use crate::par::{self, *};
 use rustc_hash::FxHashMap;
 
 use crate::game::canon::{self, Labels};
-use crate::game::{Action, Character, Decision, Node, State};
+use crate::game::{Action, Chance, Character, Decision, Node, State};
 use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
 
-use super::exact::{Budget, Exact, Halt, Measure, exact_within, second_side_type_odds};
+use super::budget::{Budget, Halt};
+use super::exact::exact_within;
 use super::exact_layers::Decided;
 use super::exact_layers::regret::{self, Block};
-use super::key;
+use super::key::{self, regret_sight};
 use super::reach::{LANES, Met};
 use super::solve::{Solver, solve_within};
+use super::walk::{Exact, Measure};
 
 /// A choice *matters* when its best and worst options differ by more than this (one point of
 /// win probability).
@@ -255,7 +257,7 @@ fn valued_at(
     let state = *state;
     let own = (!pending).then_some((state, 1.0, None));
     let rolled = pending.then(|| {
-        second_side_type_odds()
+        Chance::second_side_type_odds()
             .map(move |(second, p)| (state.with_second_side_type(second), p, Some(second)))
     });
     own.into_iter().chain(rolled.into_iter().flatten())
@@ -264,35 +266,6 @@ fn valued_at(
 /// Whether a decision whose best and worst options are worth `best` and `worst` matters.
 fn matters(best: f64, worst: f64) -> bool {
     best - worst > MATTERS
-}
-
-/// What the decomposition tells apart of positions a strategy sees with `sight`: what optimal
-/// play's values read too. Complications a strategy never names as a target (and so may
-/// forget) are kept unless no play can read them again ([`canon::unread_complications`]).
-/// Positions alike but for the names of members that the strategy tells apart only by their
-/// order (`member_order`) stay one: optimal play values them alike (its canonical form
-/// relabels the non-medic characters) and the strategy answers them alike, so they lose alike
-/// and are one term, listed among the costliest under the names of the first met. Told apart
-/// by name, `cautious`'s and `reckless`'s programs at stealth 8, 10, 12 held three times the
-/// positions and took 2.6 times as long.
-pub(super) fn regret_sight(state: &State, sight: Sight, rules: &Rules) -> Sight {
-    match sight {
-        Sight::Partial {
-            counters,
-            unread_complications,
-            first_side_type,
-            second_side_type,
-            member_order,
-        } => Sight::Partial {
-            counters,
-            unread_complications: unread_complications
-                .and(canon::unread_complications(state, rules)),
-            first_side_type,
-            second_side_type,
-            member_order,
-        },
-        rules_only @ Sight::RulesOnly { .. } => rules_only,
-    }
 }
 
 /// A decision's options against the strategy's choice, valued by optimal play afterwards.
@@ -1508,7 +1481,7 @@ impl RolledForms {
             Choice::Act(action) => Choice::Act(labels.action(action)),
             Choice::Uniform => Choice::Uniform,
         };
-        second_side_type_odds().map(move |(second, p)| {
+        Chance::second_side_type_odds().map(move |(second, p)| {
             let i = labels.character(second).index();
             let (form, to_form) = self.forms[i];
             let from = if i == 0 { 0 } else { self.ends[i - 1] };

@@ -32,13 +32,13 @@ use crate::game::{Action, Chance, Character, Decision, Node, State, canon};
 use crate::rules::Rules;
 use crate::strategy::{Choice, Strategy};
 
-use super::decisions::regret_sight;
-use super::exact::{
-    Budget, ExactRun, Halt, add_scaled, kept, on_first_side, second_side_type_odds,
-    second_side_type_unread, terminal, worth_memoising,
-};
+use super::ExactRun;
+use super::budget::{Budget, Halt};
+use super::expectation::{add_scaled, terminal};
 use super::ids::{Ids, NO_ID};
 use super::key;
+use super::key::regret_sight;
+use super::positions::{kept, on_first_side, second_side_type_unread, worth_memoising};
 
 pub mod regret;
 
@@ -763,7 +763,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         }
         let mut terms = self.terms();
         terms.extend(
-            second_side_type_odds()
+            Chance::second_side_type_odds()
                 .map(|(second, p)| (next.with_second_side_type(second), p, false)),
         );
         self.sum(class, terms, root, leaves, Self::walk);

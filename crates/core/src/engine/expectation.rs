@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::{LossCause, Outcome, State};
+
 /// Exact probabilities and expectations of the same quantities a [`Tally`] counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Expectation {
@@ -20,4 +22,46 @@ pub struct Expectation {
     pub team_at_run: f64,
     /// E[dead members at the end].
     pub deaths: f64,
+}
+
+/// The functionals of a finished game, exactly as [`super::Tally::record`] counts them.
+pub fn terminal(end: &State) -> Expectation {
+    let outcome = end.outcome().expect("a terminal state is over");
+    let mut e = Expectation::default();
+    match outcome {
+        Outcome::Win => e.win = 1.0,
+        Outcome::Loss(cause) => e.losses[cause as usize] = 1.0,
+    }
+    e.discovered = f64::from(u8::from(end.discovered()));
+    e.stealth_left = f64::from(end.stealth());
+    // The team never changes after phase 1, so its final size is its size entering the run.
+    if outcome != Outcome::Loss(LossCause::Recruitment) {
+        e.reached_run = 1.0;
+        e.team_at_run = f64::from(end.team().len());
+    }
+    e.deaths = f64::from(end.deaths());
+    e
+}
+
+/// `acc += weight · e`, field by field.
+#[inline]
+pub fn add_scaled(acc: &mut Expectation, e: &Expectation, weight: f64) {
+    acc.win += weight * e.win;
+    for (a, l) in acc.losses.iter_mut().zip(e.losses) {
+        *a += weight * l;
+    }
+    acc.discovered += weight * e.discovered;
+    acc.stealth_left += weight * e.stealth_left;
+    acc.reached_run += weight * e.reached_run;
+    acc.team_at_run += weight * e.team_at_run;
+    acc.deaths += weight * e.deaths;
+}
+
+/// The result of [`exact`](super::exact()): one expectation per starting stealth, and the work it took.
+#[derive(Clone, Debug)]
+pub struct ExactRun {
+    /// Per starting stealth, in the order asked.
+    pub expectations: Vec<Expectation>,
+    /// Memoised states.
+    pub states: usize,
 }

@@ -294,6 +294,34 @@ fn step(state: &State, c: impl Fn(Character) -> u64, erase_first_side: bool) -> 
     tag | payload << 5
 }
 
+/// What the decomposition tells apart of positions a strategy sees with `sight`: what optimal
+/// play's values read too. Complications a strategy never names as a target (and so may
+/// forget) are kept unless no play can read them again ([`canon::unread_complications`]).
+/// Positions alike but for the names of members that the strategy tells apart only by their
+/// order (`member_order`) stay one: optimal play values them alike (its canonical form
+/// relabels the non-medic characters) and the strategy answers them alike, so they lose alike
+/// and are one term, listed among the costliest under the names of the first met. Told apart
+/// by name, a strategy's positions would be several times as many.
+pub(super) fn regret_sight(state: &State, sight: Sight, rules: &Rules) -> Sight {
+    match sight {
+        Sight::Partial {
+            counters,
+            unread_complications,
+            first_side_type,
+            second_side_type,
+            member_order,
+        } => Sight::Partial {
+            counters,
+            unread_complications: unread_complications
+                .and(canon::unread_complications(state, rules)),
+            first_side_type,
+            second_side_type,
+            member_order,
+        },
+        rules_only @ Sight::RulesOnly { .. } => rules_only,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,8 +36,10 @@ use rustc_hash::FxHashMap;
 use crate::engine::Expectation;
 use crate::game::{Node, Outcome, State, canon};
 
-use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
+use super::budget::{Budget, Halt};
+use super::expectation::{add_scaled, terminal};
 use super::memo::{self, Place};
+use super::positions::worth_memoising;
 use super::solve::{Keep, PolicyEvaluation, Solver, sum_in_value_order};
 
 /// The lowest stealth of the class that plays alike at every higher stealth: positions are

@@ -14,6 +14,7 @@ use crate::game::{LossCause, Outcome, State, Streams};
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use crate::strategy::{Known, RandomStrategy, ReferenceStrategy, Strategy};
 
+use super::budget::Cancelled;
 use super::play::{Warming, play_game};
 use super::seed::streams;
 
@@ -112,11 +113,6 @@ pub struct Job<'a, S: ?Sized> {
     /// The run's seed.
     pub seed: u64,
 }
-
-/// The run was interrupted (Ctrl-C) before it finished.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("interrupted")]
-pub struct Cancelled;
 
 /// Plays games `range` of `job` on this thread and tallies them.
 ///

@@ -22,11 +22,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::game::{Decision, Node, State, Step};
+use crate::game::{Chance, Decision, Node, State, Step};
 use crate::strategy::{Choice, Strategy};
 
-use super::exact::{Exact, Halt, Measure, Slot, second_side_type_odds};
+use super::budget::Halt;
 use super::successors::{rolled_on_leaving, successors};
+use super::walk::{Exact, Measure, Slot};
 
 /// A decision the strategy meets, with the probability of meeting it from the root.
 #[derive(Clone, Copy, Debug)]
@@ -161,7 +162,7 @@ impl<S: Strategy + ?Sized, M: Measure> Pass<'_, '_, S, M> {
         let (pending, next) = successors(rules, self.walk.strategy, state, node, choice, pending);
         for (next, weight) in next {
             if rolled_on_leaving(&next, pending) {
-                for (second, p) in second_side_type_odds() {
+                for (second, p) in Chance::second_side_type_odds() {
                     let rolled = next.with_second_side_type(second);
                     self.enter(&rolled, false, scaled(scaled(reach, weight), p), at)?;
                 }

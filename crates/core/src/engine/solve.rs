@@ -24,10 +24,12 @@ use crate::engine::Expectation;
 use crate::game::{Action, Aid, Chance, Character, Node, Outcome, State, Step, canon};
 use crate::rules::Rules;
 
-use super::exact::{Budget, Halt, add_scaled, terminal, worth_memoising};
+use super::budget::{Budget, Halt};
+use super::expectation::{add_scaled, terminal};
 use super::layers::{COMPILED_AT, EntryFigures, Figures, Part, Spares, class_of};
 use super::memo::{self, Memo};
 use super::options::ClassOptions;
+use super::positions::worth_memoising;
 
 mod alike;
 

@@ -10,7 +10,7 @@ use crate::game::{Action, Actions, Chance, Character, Node, State};
 use crate::rules::Rules;
 use crate::strategy::{Choice, Strategy};
 
-use super::exact::{on_first_side, second_side_type_unread};
+use super::positions::{on_first_side, second_side_type_unread};
 
 /// The successors of `state` (a chance point, or a decision point the strategy answered
 /// `choice`), and whether each is entered with its second side type pending. With `pending`,

@@ -1,6 +1,7 @@
 //! What a game is at any moment: a chance point, a decision point, or over.
 
 use std::fmt;
+use std::sync::LazyLock;
 
 use rand::Rng;
 
@@ -105,6 +106,29 @@ impl Chance {
             Character::from_index((outcome / 6) as usize),
             Character::from_index((outcome % 6) as usize),
         ]
+    }
+
+    /// R12: the second side type's distribution given the first — what a position whose
+    /// second side type is rolled late (when the second side challenge begins) averages over.
+    /// The two dice are independent, so the odds are those given any first type. Worked out
+    /// once: the engines read it at every such position.
+    pub fn second_side_type_odds() -> impl Iterator<Item = (Character, f64)> {
+        static ODDS: LazyLock<Vec<(Character, f64)>> = LazyLock::new(|| {
+            let given_first = |types: [Character; 2]| types[0] == Character::ALL[0];
+            let total: f64 = Chance::SideTypes
+                .outcomes()
+                .filter(|&(outcome, _)| given_first(Chance::side_types(outcome)))
+                .map(|(_, p)| p)
+                .sum();
+            Chance::SideTypes
+                .outcomes()
+                .filter_map(move |(outcome, p)| {
+                    let types = Chance::side_types(outcome);
+                    given_first(types).then_some((types[1], p / total))
+                })
+                .collect()
+        });
+        ODDS.iter().copied()
     }
 
     /// Draws one outcome.

@@ -17,7 +17,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::engine::exact::{Budget, Halt};
+use crate::engine::budget::{Budget, Halt};
 use crate::game::{Chance, Outcome};
 use crate::rules::Rules;
 use crate::strategy::Strategy;

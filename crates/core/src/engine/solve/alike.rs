@@ -18,8 +18,8 @@ use std::convert::Infallible;
 
 use crate::game::{Action, Node, State, canon};
 
-use super::super::exact::worth_memoising;
 use super::super::memo;
+use super::super::positions::worth_memoising;
 use super::{Solver, merged_outcomes, sum_in_value_order, win};
 
 /// Stealths valued by one walk (more are valued a group at a time).

@@ -1,0 +1,86 @@
+//! Which positions an exact traversal stores, and which it plays through: shared by the
+//! evaluation of a strategy and optimal play, so that both store the same positions.
+
+use crate::game::{Aid, State, Step};
+use crate::rules::Rules;
+use crate::strategy::{Sight, Strategy};
+
+/// Whether a state's value is worth keeping. Checks that follow a decision (`…Check` steps and
+/// first aid in progress) are reached from that one decision only, the choice of main
+/// character from the one complication roll only, a run type to pick from its one roll, and
+/// the root once: memoising them would only cost memory.
+#[inline]
+pub fn worth_memoising(state: &State) -> bool {
+    !matches!(state.aid(), Aid::Check { .. })
+        && !matches!(
+            state.step(),
+            Step::Complications
+                | Step::ChooseMain
+                | Step::PickRunType { .. }
+                | Step::RecruitCheck { .. }
+                | Step::RunCheck { .. }
+                | Step::SideCheck { .. }
+        )
+}
+
+/// Whether a key for `sight` tells the number of attempts at `state` apart.
+#[inline]
+pub(super) fn counts_attempts(state: &State, sight: Sight) -> bool {
+    matches!(sight, Sight::Partial { counters: (a, _), .. } if a == state.attempts())
+}
+
+/// Whether the walk keeps the value of a position worth memoising that a strategy sees with
+/// `sight`: not a side challenge reached from one place only once the key counts attempts.
+#[inline]
+pub(super) fn kept(state: &State, sight: impl FnOnce() -> Sight) -> bool {
+    // The step first: the strategy's sight is dearer, and only side challenges ask for it.
+    !(side_reached_once(state) && counts_attempts(state, sight()))
+}
+
+/// Whether a side challenge position is reached from one place only, once its key tells the
+/// number of attempts apart: the first side challenge before any attempt comes from its one
+/// roll of side types (the second one is met from many), and a first retry from its one
+/// failed attempt. Only after two failures, which may come in either order (a wound then a
+/// lost stealth point, or the reverse), can two paths meet.
+#[inline]
+fn side_reached_once(state: &State) -> bool {
+    match state.step() {
+        Step::Side { index, .. } => match state.attempts() {
+            0 => index == 0,
+            1 => true,
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether `strategy`'s answers at the first side challenge that follows `state` (a roll of
+/// side types) ignore the second side type, so it can be rolled when the second side
+/// challenge begins.
+pub(super) fn second_side_type_unread<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    state: &State,
+) -> bool {
+    let mut first = *state;
+    first.apply_outcome(rules, 0);
+    // The rules do not read it yet: a strategy that reads only what they read ignores it too,
+    // unless it says otherwise (optimal play's values read it).
+    matches!(
+        strategy.sight(&first, rules),
+        Sight::Partial {
+            second_side_type: false,
+            ..
+        } | Sight::RulesOnly {
+            second_side_type: false
+        }
+    )
+}
+
+/// Whether `state` is at the first side challenge (deciding or rolling).
+pub(super) fn on_first_side(state: &State) -> bool {
+    matches!(
+        state.step(),
+        Step::Side { index: 0, .. } | Step::SideCheck { index: 0, .. }
+    )
+}
