@@ -17,14 +17,14 @@ use crate::error::{Error, Result};
 use crate::game::MAX_STEALTH;
 use crate::report::assemble::{Finished, Plan, Report, Work, assemble};
 use crate::report::balance::{self, loss_rows};
-use crate::report::csv::{AtomicFile, SummaryRow, write_rows};
+use crate::report::csv::{SummaryRow, write_rows};
 use crate::report::decisions::Decomposed;
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
 
 use super::args::{DEFAULT_SEED, pool, stealth_list};
 use super::bounds::{self, StealthList};
 use super::interrupt;
-use super::output::{OutDir, Output};
+use super::output::{AtomicFile, OutDir, Output};
 use super::progress::Progress;
 use super::shard::{Shard, ShardArgs};
 use super::shard_file::{Meta, ShardFile, render};
