@@ -137,8 +137,8 @@ fn bench_sweep(c: &mut Criterion) {
     group.finish();
 }
 
-/// The regret decomposition (issue 16's target: every bundled strategy at 8, 10, 12 in under
-/// 5 s on two cores): the reference alone (its solve beside its noted program), and the eight
+/// The regret decomposition (every bundled strategy at 8, 10, 12; its target is in
+/// docs/performance.md): the reference alone (its solve beside its noted program), and the eight
 /// in one run with one solve, the costliest named first, as `raven decisions --strategy
 /// reckless --strategy cautious … --stealth 8,10,12` runs them.
 fn bench_decisions(c: &mut Criterion) {

@@ -274,8 +274,9 @@ impl Observer for Narrator {
                     self.line(
                         1,
                         &format!(
-                            "Run challenge {} of 6: rolled {face}, type {ty}",
-                            challenge + 1
+                            "Run challenge {} of {}: rolled {face}, type {ty}",
+                            challenge + 1,
+                            self.rules.design.run_challenges,
                         ),
                     );
                 }
@@ -302,7 +303,7 @@ impl Observer for Narrator {
             Chance::Check { dice } => {
                 let roller = before.roller().expect("a check has a roller");
                 let what = self.check_label(before);
-                let verdict = if outcome as u8 >= before.threshold(&self.rules) {
+                let verdict = if before.check_succeeds(&self.rules, outcome as u8) {
                     "success"
                 } else {
                     "failure"

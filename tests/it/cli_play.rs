@@ -230,3 +230,44 @@ fn r8_stop_after_a_success_is_narrated() {
     }
     assert!(found, "no game stopped right after a successful check");
 }
+
+/// Narration counts what the design has, not what the printed game has: 8 run challenges,
+/// 2 Tough Challenges of one side challenge each, told by the narrated game and by the
+/// advisor alike.
+#[test]
+fn narration_counts_the_designs_challenges() {
+    let design = [
+        "--rule",
+        "run-challenges=8",
+        "--rule",
+        "tough-challenges=2",
+        "--rule",
+        "side-challenges=1",
+    ];
+    // Seeds until a game reaches the finale, so both counts are told.
+    let finale = (1..=200u64)
+        .map(|seed| {
+            let out = raven()
+                .args(["play", "--stealth", "16", "--seed", &seed.to_string()])
+                .args(design)
+                .output()
+                .expect("raven runs");
+            assert!(out.status.success());
+            String::from_utf8(out.stdout).expect("UTF-8")
+        })
+        .find(|text| text.contains("Tough Challenge 1 of"))
+        .expect("a game of 200 reaches the finale");
+    assert!(finale.contains("Run challenge 8 of 8"), "{finale}");
+    assert!(!finale.contains(" of 6:"), "{finale}");
+    assert!(finale.contains("Tough Challenge 1 of 2"), "{finale}");
+    assert!(!finale.contains("Tough Challenge 3"), "{finale}");
+    let advised = raven()
+        .args(["play", "--advise", "--stealth", "16", "--seed", "1"])
+        .args(design)
+        .output()
+        .expect("raven runs");
+    assert!(advised.status.success());
+    let advised = String::from_utf8(advised.stdout).expect("UTF-8");
+    assert!(advised.contains("Run challenge 1 of 8"), "{advised}");
+    assert!(!advised.contains(" of 6:"), "{advised}");
+}

@@ -6,7 +6,7 @@
 use std::io::{BufRead, Write};
 
 use crate::error::{Error, Result};
-use crate::game::{Chance, Character, MAX_DICE};
+use crate::game::{Chance, Character};
 
 /// The longest line read whole (bytes). A longer line is read to its end in pieces and
 /// refused: a stray `cat /dev/urandom` must not fill the memory.
@@ -154,18 +154,11 @@ pub fn dice_request(chance: Chance) -> String {
     }
 }
 
-/// The outcome of `chance` (as [`Chance::outcomes`] numbers it) for the faces typed:
-/// complications `Σ (faceᵢ − 1)·6ⁱ` in character order, a challenge type `face − 1`, side
-/// types `6·(first − 1) + (second − 1)`, a check its highest die (R1) — typed as all its dice,
-/// or as the highest alone.
+/// The outcome of `chance` for the faces typed ([`Chance::outcome_of_faces`]): as many faces
+/// as [`Chance::dice`], or a check's highest die alone.
 pub fn outcome(chance: Chance, text: &str) -> Result<u32, String> {
     let faces = faces(text)?;
-    let wanted = match chance {
-        Chance::Complications => 6,
-        Chance::ChallengeType => 1,
-        Chance::SideTypes => 2,
-        Chance::Check { dice } => usize::from(dice.min(MAX_DICE)),
-    };
+    let wanted = chance.dice();
     let check = matches!(chance, Chance::Check { .. });
     if faces.len() != wanted && !(check && faces.len() == 1) {
         let what = if faces.is_empty() {
@@ -175,13 +168,7 @@ pub fn outcome(chance: Chance, text: &str) -> Result<u32, String> {
         };
         return Err(format!("{what} typed: type {}", dice_request(chance)));
     }
-    let index = |face: u8| u32::from(face - 1);
-    Ok(match chance {
-        Chance::Complications => faces.iter().rev().fold(0, |o, &f| o * 6 + index(f)),
-        Chance::ChallengeType => index(faces[0]),
-        Chance::SideTypes => 6 * index(faces[0]) + index(faces[1]),
-        Chance::Check { .. } => u32::from(*faces.iter().max().expect("at least one face")),
-    })
+    Ok(chance.outcome_of_faces(&faces))
 }
 
 /// The start of what was typed, for an error message (at most 20 characters).

@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[error("interrupted")]
 pub struct Cancelled;
 
-/// Peak memory per memoised position, as measured with `/usr/bin/time -v` (the table's
-/// growth included: `reckless` over stealth 0..=16, 38.5 M positions, peaked at 5.5 GB).
+/// Peak memory per memoised position, the table's growth included (docs/performance.md says
+/// how it is measured).
 pub const BYTES_PER_STATE: f64 = 190.0;
 
 /// The evaluation needed more memoised states than allowed.

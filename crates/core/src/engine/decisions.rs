@@ -24,11 +24,9 @@
 //!   the stealths of every start that meets it in one walk ([`Solver::options_at`]); the
 //!   classes met and their values ([`Classes`]) are shared by the strategies decomposed with
 //!   one solve, each classifying and valuing only what none before it did. Its exact win
-//!   probability is summed by the same pass. The eight bundled strategies at stealth 8, 10
-//!   and 12: 131 s walked, 25 s in layers one by one, and 0.19 of that in one run with one
-//!   solve shared by all ([`Solved`]), two strategies at a time, and positions alike up to
-//!   names kept as one ([`regret_sight`]); 0.94 of that with one set of classes
-//!   ([`decisions_of_each`]); 0.90 of that with the pass handing on its layers as dense
+//!   probability is summed by the same pass. Several strategies share one solve
+//!   ([`Solved`]) and one set of classes ([`decisions_of_each`]); positions alike up to
+//!   names are kept as one ([`regret_sight`]); the pass hands on its layers as dense
 //!   [`Block`]s, a decision's layers side by side.
 //!   A batch of a block's decisions is worked out together: their classes and options side
 //!   by side over the pool ([`Valued::prepare`]), each class valued at every stealth its
@@ -686,9 +684,8 @@ impl Solved {
 /// ([`Classes`]) and sharing its own work out over the pool. The strategies are taken in
 /// their order (the costliest first balance best), each part within its share of `budget`'s
 /// positions; the results are each strategy's alone. Compared with the solve first and then
-/// the strategies, no thread waits while the solve's last parts run; compared with
-/// decomposing two strategies at once, each with classes of its own (stop 42), the eight
-/// bundled strategies at 8, 10, 12 take a tenth less time and memory.
+/// the strategies, no thread waits while the solve's last parts run, and each class is valued
+/// once for all the strategies.
 pub fn decisions_of_each(
     rules: &Rules,
     strategies: &[&dyn Strategy],
@@ -805,9 +802,8 @@ enum Reach {
     Streamed(regret::Compiled, usize),
 }
 
-/// The most layers of the top program a recorded pass holds (`reckless` at 8, 10, 12: 11);
-/// the eight bundled strategies at 8, 10, 12 in one run peak at 652 MB (765 MB when the
-/// record kept each layer's decisions met, sparse).
+/// The most layers of the top program a recorded pass holds (a bundled strategy at 8, 10, 12
+/// needs at most 11); a deeper pass is streamed that many layers at a time.
 const RECORDED_LAYERS: usize = 16;
 
 /// A strategy's decisions and how often its games reach each: its layered program, compiled

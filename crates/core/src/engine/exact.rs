@@ -14,10 +14,10 @@ use super::{ExactRun, Expectation};
 ///
 /// One memo serves every stealth: a game from stealth 12 passes through the positions of one
 /// from stealth 10, so the highest stealth is evaluated first and the others cost little. The
-/// work is single-threaded on purpose: splitting the complication rolls over threads with a
-/// memo each recomputes the shared phases 2 and 3 once per thread, which measured slower on
-/// two cores than one memo on one core; a shared concurrent memo would need locking on every
-/// lookup. The sums run in a fixed order, so the result is deterministic.
+/// walk is single-threaded: splitting the complication rolls over threads with a memo each
+/// would recompute the shared phases 2 and 3 once per thread, and a shared concurrent memo
+/// would need locking on every lookup. The sums run in a fixed order, so the result is
+/// deterministic.
 pub fn exact<S: Strategy + ?Sized>(rules: &Rules, strategy: &S, stealths: &[u8]) -> ExactRun {
     exact_limited(rules, strategy, stealths, usize::MAX).expect("no limit")
 }

@@ -3,8 +3,7 @@
 //! option that comes first in the canonical class's own order ([`best_alike`]), so the policy
 //! is deterministic and answers alike in every position of a class: the exact engine then
 //! follows it over canonical classes, as the solver does ([`Sight::RulesOnly`]), not over
-//! labelled positions (`raven exact --strategy optimal --stealth 4`: 10 M positions and 45 s
-//! with ties to the position's own first option).
+//! labelled positions, which are many times as many.
 //!
 //! The table is filled lazily: the first time a position is met whose options are not all in
 //! the table, the game below that position is solved (under the rules of that call) and kept.

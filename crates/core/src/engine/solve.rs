@@ -519,8 +519,7 @@ fn solve_parts<R: Send>(
 /// Hands the memory freed so far back to the operating system. The run and finale parts
 /// compile and drop programs of megabytes while the table's rows are allocated around them;
 /// the allocator keeps the holes, and phase 1, the peak of a solve, would otherwise be
-/// allocated on top of them (`solve --stealth 10 --strategy reference`: 89–99 MiB peak,
-/// 88 MiB with this).
+/// allocated on top of them.
 fn return_freed_memory() {
     #[cfg(all(feature = "memory-hints", target_os = "linux", target_env = "gnu"))]
     // SAFETY: `malloc_trim` only returns whole free pages of the allocator's heap to the

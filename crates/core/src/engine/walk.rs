@@ -40,7 +40,7 @@ pub(super) enum Slot {
     /// roll of side types is evaluated: a retry counted by the strategy (after two or more
     /// failures) is met again only inside the same pair of side challenges, since the count
     /// starts afresh at every side challenge. A small map the processor's cache holds, instead
-    /// of millions of entries that each cost a miss (measured: most of the walk's time).
+    /// of millions of entries that each cost a cache miss.
     Task { tough: u8, key: u128 },
 }
 

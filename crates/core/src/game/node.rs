@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use rand::Rng;
 
 use super::character::{Character, MAX_TEAM};
-use super::dice::{HighestOf, uniform};
+use super::dice::{HighestOf, MAX_DICE, uniform};
 
 /// Every complication roll at once: six d6, one per character (R6).
 pub const COMPLICATION_OUTCOMES: u32 = 6 * 6 * 6 * 6 * 6 * 6;
@@ -106,6 +106,42 @@ impl Chance {
             Character::from_index((outcome / 6) as usize),
             Character::from_index((outcome % 6) as usize),
         ]
+    }
+
+    /// How many dice a person rolls at this chance point: one per character for the
+    /// complications (R6), one for a challenge type, two for the side types (R12), the check's
+    /// dice (R1).
+    pub fn dice(self) -> usize {
+        match self {
+            Chance::Complications => Character::ALL.len(),
+            Chance::ChallengeType => 1,
+            Chance::SideTypes => 2,
+            Chance::Check { dice } => usize::from(dice.min(MAX_DICE)),
+        }
+    }
+
+    /// The outcome (as [`Chance::outcomes`] numbers it) that the faces of real dice give: the
+    /// complications in character order ([`complications_roll`]), a challenge type's face,
+    /// the two side types in order ([`Chance::side_types`]), a check's highest die (R1, which
+    /// may be typed alone). `faces` are 1..=6, as many as [`Chance::dice`] asks (one for a
+    /// check).
+    pub fn outcome_of_faces(self, faces: &[u8]) -> u32 {
+        let character = |face: u8| Character::from_index(usize::from(face - 1));
+        match self {
+            Chance::Complications => {
+                complications_roll(std::array::from_fn(|i| character(faces[i])))
+            }
+            Chance::ChallengeType => u32::from(faces[0] - 1),
+            Chance::SideTypes => {
+                let types = [character(faces[0]), character(faces[1])];
+                Chance::SideTypes
+                    .outcomes()
+                    .map(|(outcome, _)| outcome)
+                    .find(|&outcome| Chance::side_types(outcome) == types)
+                    .expect("every pair of types is an outcome")
+            }
+            Chance::Check { .. } => u32::from(*faces.iter().max().expect("at least one face")),
+        }
     }
 
     /// R12: the second side type's distribution given the first — what a position whose
@@ -332,6 +368,31 @@ pub enum Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// R1, R6, R12: the faces of real dice name the outcome the engines number them by.
+    #[test]
+    fn faces_of_real_dice_give_the_outcome_they_stand_for() {
+        for (outcome, _) in Chance::Complications.outcomes() {
+            let faces = complications_rolled(outcome).map(|c| c.index() as u8 + 1);
+            assert_eq!(Chance::Complications.outcome_of_faces(&faces), outcome);
+        }
+        for (outcome, _) in Chance::SideTypes.outcomes() {
+            let faces = Chance::side_types(outcome).map(|c| c.index() as u8 + 1);
+            assert_eq!(Chance::SideTypes.outcome_of_faces(&faces), outcome);
+        }
+        for face in 1..=6 {
+            assert_eq!(
+                Chance::ChallengeType.outcome_of_faces(&[face]),
+                u32::from(face - 1)
+            );
+        }
+        let check = Chance::Check { dice: 3 };
+        assert_eq!(check.dice(), 3);
+        assert_eq!(check.outcome_of_faces(&[2, 6, 4]), 6);
+        assert_eq!(check.outcome_of_faces(&[3]), 3);
+        assert_eq!(Chance::Complications.dice(), 6);
+        assert_eq!(Chance::SideTypes.dice(), 2);
+    }
 
     #[test]
     fn a_complication_roll_gives_character_i_its_ith_base_6_digit_and_back() {

@@ -461,6 +461,11 @@ impl State {
         }
     }
 
+    /// R1: whether the pending check succeeds when its highest die shows `highest`.
+    pub fn check_succeeds(&self, rules: &Rules, highest: u8) -> bool {
+        reaches(highest, self.threshold(rules))
+    }
+
     /// R1/R13: the success threshold of the pending check (the eased one only for a Tough
     /// check after every side challenge succeeded, under `easier-threshold`).
     pub fn threshold(&self, rules: &Rules) -> u8 {
@@ -707,4 +712,10 @@ impl State {
     fn recruit_type(&self, target: Character) -> Character {
         self.complications[target.index()].expect("a target not on the team has a complication")
     }
+}
+
+/// R1: a check succeeds iff its highest die reaches the threshold.
+#[inline(always)]
+pub(super) fn reaches(highest: u8, threshold: u8) -> bool {
+    highest >= threshold
 }

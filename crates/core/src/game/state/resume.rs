@@ -20,7 +20,7 @@ use crate::rules::{FirstAidRecruit, RecruitCount, Rules};
 
 use super::super::character::{Character, Health};
 use super::super::node::{Action, Chance, Decision, LossCause, Outcome, complications_rolled};
-use super::{Aid, Phase, State, Step};
+use super::{Aid, Phase, State, Step, reaches};
 
 /// Whoever answers the points of a game as [`State::resume`] plays it.
 pub trait Script {
@@ -662,7 +662,7 @@ impl State {
     /// R1: success iff the highest die reaches the threshold; counts attempts and failures.
     #[inline(always)]
     fn succeeded(&mut self, r: u8, threshold: u8) -> bool {
-        let success = r >= threshold;
+        let success = reaches(r, threshold);
         self.attempts = self.attempts.saturating_add(1);
         self.failures = if success {
             0
