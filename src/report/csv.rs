@@ -83,7 +83,3 @@ pub fn write_rows<W: Write, R: Serialize>(out: W, rows: impl IntoIterator<Item =
         .flush()
         .map_err(|e| Error::Runtime(format!("cannot write CSV: {e}")))
 }
-
-/// Output files are reserved and written by the command layer's one output module, which
-/// decides what happens to what is already at a path; re-exported for the report writers.
-pub(crate) use crate::cli::output::AtomicFile;
