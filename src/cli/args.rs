@@ -32,7 +32,8 @@ pub struct RulesArgs {
     /// discovered-penalty, second-success, finale-substitute, first-aid-after-side. Design
     /// parameters: team-size, recruit-checks, run-challenges, first-aid-after-run,
     /// tough-challenges, side-challenges, first-aid-after-tough, specialist-dice, base-dice,
-    /// threshold, eased-threshold, finale-penalty, wound-faces, stealth-faces.
+    /// threshold, eased-threshold, side-successes-to-ease, finale-penalty, wound-faces,
+    /// stealth-faces.
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     pub overrides: Vec<String>,
 }

@@ -11,7 +11,7 @@ use clap_complete::Shell;
 use crate::error::{Error, Result};
 
 use super::Cli;
-use super::output::to_stdout;
+use super::output::{OutDir, to_stdout};
 
 /// Arguments of `raven completions`.
 #[derive(Args, Debug)]
@@ -24,10 +24,14 @@ pub struct CompletionsArgs {
 /// Arguments of `raven man`.
 #[derive(Args, Debug)]
 pub struct ManArgs {
-    /// Write one page per command (`raven.1`, `raven-simulate.1`, …) into this existing
-    /// directory instead of printing `raven.1` on standard output.
+    /// Write one page per command (`raven.1`, `raven-simulate.1`, …) into this directory
+    /// (made if missing; pages there that raven did not write are refused without `--force`)
+    /// instead of printing `raven.1` on standard output.
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
+    /// With `--dir`: replace pages that raven did not write (never read-only ones).
+    #[arg(long, requires = "dir")]
+    pub force: bool,
 }
 
 /// Prints the completion script for `args.shell` on standard output.
@@ -49,18 +53,15 @@ pub fn man(args: &ManArgs) -> Result<()> {
             to_stdout(&page)
         }
         Some(dir) => {
-            if !dir.is_dir() {
-                return Err(Error::Input(format!(
-                    "cannot write manual pages into {}: not an existing directory",
-                    dir.display()
-                )));
-            }
-            clap_mangen::generate_to(command, dir).map_err(|e| {
+            // Built beside the directory and swapped in, as a report is (see `OutDir`).
+            let out = OutDir::reserve(dir, args.force)?;
+            clap_mangen::generate_to(command, out.staging()).map_err(|e| {
                 Error::Runtime(format!(
                     "cannot write manual pages into {}: {e}",
                     dir.display()
                 ))
             })?;
+            out.commit()?;
             let mut stdout = std::io::stdout();
             let _ = writeln!(stdout, "manual pages written to {}", dir.display());
             Ok(())

@@ -39,7 +39,7 @@ pub struct ExploreArgs {
     /// `first-aid-after-run=yes,no`. Once or twice (a grid of both). Keys: team-size,
     /// recruit-checks, run-challenges, first-aid-after-run, tough-challenges, side-challenges,
     /// first-aid-after-tough, specialist-dice, base-dice, threshold, eased-threshold,
-    /// finale-penalty, wound-faces, stealth-faces.
+    /// side-successes-to-ease, finale-penalty, wound-faces, stealth-faces.
     #[arg(long = "param", value_name = "KEY=VALUES", required = true, value_parser = parse_axis)]
     pub params: Vec<Axis>,
     /// Strategies evaluated exactly at every point besides optimal play (comma-separated

@@ -26,9 +26,18 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static INSTALL: Once = Once::new();
 /// How many [`polled`] sections are running.
 static POLLING: AtomicUsize = AtomicUsize::new(0);
-/// Temporary output files not yet committed, and output directories created for them:
-/// removed by the handler before it exits (directories only if empty).
-static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Temporary output files and staging directories not yet committed: removed by the handler
+/// before it exits.
+static PENDING: Mutex<Vec<Pending>> = Mutex::new(Vec::new());
+
+/// Something the handler removes if a signal comes before the output is committed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Pending {
+    /// A temporary file.
+    File(PathBuf),
+    /// A staging directory raven made, with everything in it.
+    Tree(PathBuf),
+}
 
 /// The exit code of a run ended by a signal (128 + SIGINT, as shells report Ctrl-C).
 pub const EXIT_CODE: i32 = 130;
@@ -80,7 +89,7 @@ impl Drop for Polled {
 
 /// The registry of uncommitted temporary files. Holding it keeps the handler from removing
 /// files (and from exiting) in the middle of a commit.
-pub(super) fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
+pub(super) fn pending() -> MutexGuard<'static, Vec<Pending>> {
     PENDING
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -92,11 +101,10 @@ fn on_signal() {
         // Held until the process is gone: no commit can start after the files are removed.
         let files = pending();
         for file in files.iter() {
-            let _ = std::fs::remove_file(file);
-        }
-        // Directories after the files in them; `remove_dir` leaves a non-empty one alone.
-        for dir in files.iter().rev() {
-            let _ = std::fs::remove_dir(dir);
+            let _ = match file {
+                Pending::File(path) => std::fs::remove_file(path),
+                Pending::Tree(path) => std::fs::remove_dir_all(path),
+            };
         }
         use std::io::Write as _;
         let _ = writeln!(std::io::stderr(), "raven: error: {}", Error::Interrupted);

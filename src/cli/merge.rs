@@ -28,6 +28,10 @@ pub struct MergeArgs {
     /// report's directory.
     #[arg(long, value_name = "FILE|-", default_value = "-")]
     pub out: PathBuf,
+    /// For a report: replace files in `--out` that raven did not write (never read-only
+    /// ones).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Runs `raven merge`.
@@ -40,7 +44,7 @@ pub fn run(args: &MergeArgs) -> Result<()> {
     let files = shard_file::one_run(files)?;
     let meta = &files[0].meta;
     if meta.command == "report" {
-        super::report::merge(&files, &args.out)?;
+        super::report::merge(&files, &args.out, args.force)?;
         let note = format!(
             "raven {} merge: {} shards of one `raven report` run written to {}\n",
             env!("CARGO_PKG_VERSION"),

@@ -18,6 +18,9 @@
 //! milliseconds, before minutes of work; the content is written only when complete, so a
 //! failed or interrupted run leaves the old file (or nothing) in place. A closed pipe on
 //! standard output or on a FIFO is not an error: the reader has all it wanted.
+//!
+//! An output that is a directory of files ([`OutDir`]: `report --out DIR`, `man --dir DIR`)
+//! replaces only files raven wrote there before, and swaps the finished files in at the end.
 
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Write};
@@ -28,7 +31,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::report::csv::write_rows;
 
-use super::interrupt;
+use super::interrupt::{self, Pending};
 
 /// The destination named by `--out`.
 pub enum Output {
@@ -102,60 +105,256 @@ pub fn to_stdout(bytes: &[u8]) -> Result<()> {
     }
 }
 
-/// An output directory (`report --out DIR`), created if missing. If the command fails or is
-/// interrupted before [`OutDir::keep`], a directory it created is removed again (only if
-/// empty: it never removes anything it did not make).
+/// The file that marks a directory as raven's output, listing the files raven wrote there
+/// (one name a line, under a `#` comment). Those files raven may replace on a later run; any
+/// other file it would replace is the user's, and is refused unless `--force` asks for it.
+pub const MARKER: &str = ".raven-output";
+
+/// The header of [`MARKER`].
+const MARKER_HEADER: &str = "# Written by raven: the files below are its output, and a later \
+raven command may replace them.\n# Without this file, raven replaces none of them unless \
+given --force.\n";
+
+/// A directory of output files (`report --out DIR`, `merge --out DIR`, `man --dir DIR`),
+/// built in a staging directory beside it and swapped in whole at the end.
+///
+/// | at `DIR` | what raven does |
+/// |---|---|
+/// | nothing (its parent exists) | the finished staging directory is renamed to `DIR` |
+/// | a directory | each finished file is renamed into it, all of them under the signal lock |
+/// | anything else | refuses (exit 2) |
+///
+/// In an existing directory raven replaces only files it wrote there before (listed in its
+/// [`MARKER`]); a file of the same name that raven did not write, a read-only one or a
+/// subdirectory is refused (exit 2) with its name, before any work — `--force` lets raven
+/// replace files it did not write, never read-only ones. Other files in the directory are
+/// left alone. Until [`OutDir::commit`], nothing in `DIR` changes: a failed or interrupted
+/// run removes the staging directory and leaves the previous output whole.
 pub struct OutDir {
+    /// The directory as the user named it, for messages.
     path: PathBuf,
-    created: bool,
+    /// Whether it exists (else the staging directory becomes it).
+    exists: bool,
+    /// Replace files raven did not write.
+    force: bool,
+    /// Where the files are written until the commit; `None` once committed.
+    staging: Option<PathBuf>,
 }
 
 impl OutDir {
-    /// Creates `path` (and missing parents) unless it is a directory already.
-    pub fn create(path: &Path) -> Result<OutDir> {
-        let created = !path.is_dir();
-        // Registered before it exists, so that a signal in between cannot leave it behind.
-        if created {
-            interrupt::pending().push(path.to_path_buf());
-        }
-        let made = std::fs::create_dir_all(path).map_err(|e| {
+    /// Reserves `path`: checks what is there and makes the staging directory beside it (a
+    /// path that cannot be written fails here, before any work).
+    pub fn reserve(path: &Path, force: bool) -> Result<OutDir> {
+        let refuse = |why: &str| {
             Error::Input(format!(
-                "cannot create output directory {}: {e}",
+                "cannot write output directory {}: {why}",
                 path.display()
             ))
-        });
-        let dir = OutDir {
-            path: path.to_path_buf(),
-            created,
         };
-        made.map(|()| dir)
-    }
-
-    /// The directory.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// The work is done: the directory stays.
-    pub fn keep(mut self) {
-        self.forget();
-        self.created = false;
-    }
-
-    fn forget(&self) {
-        if self.created {
-            interrupt::pending().retain(|p| *p != self.path);
+        let exists = match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => true,
+            Ok(_) => {
+                return Err(refuse(
+                    "it is not a directory; give a directory, or a path that does not exist",
+                ));
+            }
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                if std::fs::symlink_metadata(path).is_ok() {
+                    return Err(refuse("it is a symbolic link to nothing"));
+                }
+                false
+            }
+            Err(e) => return Err(refuse(&e.to_string())),
+        };
+        // Beside the directory (same file system, so the commit is a rename), inside the
+        // directory the link or `..` leads to.
+        let resolved = if exists {
+            std::fs::canonicalize(path).map_err(|e| refuse(&e.to_string()))?
+        } else {
+            path.to_path_buf()
+        };
+        let beside = match resolved.parent() {
+            Some(p) if p.as_os_str().is_empty() => PathBuf::from("."),
+            Some(p) => p.to_path_buf(),
+            None => resolved.clone(),
+        };
+        if !beside.is_dir() {
+            let why = if beside.exists() {
+                "is not a directory"
+            } else {
+                "does not exist"
+            };
+            return Err(refuse(&format!("{} {why}", beside.display())));
         }
+        // Registered under the lock, so a signal cannot slip between making and registering.
+        let mut pending = interrupt::pending();
+        let staging = staging_dir(&beside).map_err(|e| refuse(&e.to_string()))?;
+        pending.push(Pending::Tree(staging.clone()));
+        drop(pending);
+        Ok(OutDir {
+            path: path.to_path_buf(),
+            exists,
+            force,
+            staging: Some(staging),
+        })
+    }
+
+    /// The staging directory, where the output is written until [`OutDir::commit`].
+    pub fn staging(&self) -> &Path {
+        self.staging.as_deref().expect("present until committed")
+    }
+
+    /// Refuses (exit 2) if writing `names` would replace a file raven did not write (unless
+    /// forced), a read-only file or anything but a regular file; call before the work.
+    pub fn claim<S: AsRef<str>>(&self, names: &[S]) -> Result<()> {
+        if !self.exists {
+            return Ok(());
+        }
+        let owned = read_marker(&self.path)?;
+        for name in names {
+            let name = name.as_ref();
+            let at = self.path.join(name);
+            let refuse = |why: String| {
+                Error::Input(format!(
+                    "cannot write output directory {}: {} {why}",
+                    self.path.display(),
+                    at.display()
+                ))
+            };
+            let meta = match std::fs::symlink_metadata(&at) {
+                Err(e) if e.kind() == ErrorKind::NotFound => continue,
+                Err(e) => return Err(refuse(format!("cannot be read: {e}"))),
+                Ok(meta) => meta,
+            };
+            if !meta.is_file() && !meta.file_type().is_symlink() {
+                return Err(refuse(
+                    "is not a regular file, and raven would replace it; move it away or \
+                     choose another directory"
+                        .into(),
+                ));
+            }
+            if meta.is_file() && meta.permissions().readonly() {
+                return Err(refuse(
+                    "is read-only: read-only is a request not to change it; make it writable \
+                     or choose another directory"
+                        .into(),
+                ));
+            }
+            if !self.force && !owned.contains(name) {
+                return Err(refuse(format!(
+                    "exists and raven did not write it (no {MARKER} there lists it), so it \
+                     would be replaced; move it away, choose another directory, or give \
+                     --force to replace it"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `bytes` as file `name` of the staging directory.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        let at = self.staging().join(name);
+        std::fs::write(&at, bytes).map_err(|e| {
+            Error::Runtime(format!(
+                "cannot write {}: {e}",
+                self.path.join(name).display()
+            ))
+        })
+    }
+
+    /// Swaps the finished output in: checks the names again ([`OutDir::claim`]), writes the
+    /// marker, then renames the staging directory to the target (new) or each of its files
+    /// into it (existing), under the signal lock, so a signal cannot part them.
+    pub fn commit(mut self) -> Result<()> {
+        let staging = self.staging().to_path_buf();
+        let mut names: Vec<String> = std::fs::read_dir(&staging)
+            .and_then(|entries| {
+                entries
+                    .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+                    .collect()
+            })
+            .map_err(|e| Error::Runtime(format!("cannot list the finished output: {e}")))?;
+        names.sort();
+        self.claim(&names)?;
+        let mut listed = if self.exists {
+            read_marker(&self.path)?
+        } else {
+            Default::default()
+        };
+        listed.extend(names.iter().cloned());
+        let mut marker = MARKER_HEADER.to_string();
+        for name in &listed {
+            marker.push_str(name);
+            marker.push('\n');
+        }
+        self.write(MARKER, marker.as_bytes())?;
+        let failed = |e: std::io::Error| {
+            Error::Runtime(format!(
+                "cannot write output directory {}: {e}",
+                self.path.display()
+            ))
+        };
+        let mut pending = interrupt::pending();
+        interrupt::check()?;
+        if self.exists {
+            // The marker first: should the process die between two renames, every file
+            // already moved is known as raven's.
+            for name in std::iter::once(MARKER).chain(names.iter().map(String::as_str)) {
+                std::fs::rename(staging.join(name), self.path.join(name)).map_err(failed)?;
+            }
+            let _ = std::fs::remove_dir(&staging);
+        } else {
+            std::fs::rename(&staging, &self.path).map_err(failed)?;
+        }
+        pending.retain(|p| *p != Pending::Tree(staging.clone()));
+        self.staging = None;
+        Ok(())
     }
 }
 
 impl Drop for OutDir {
     fn drop(&mut self) {
-        if self.created {
-            self.forget();
-            let _ = std::fs::remove_dir(&self.path);
+        if let Some(staging) = self.staging.take() {
+            let mut pending = interrupt::pending();
+            let _ = std::fs::remove_dir_all(&staging);
+            pending.retain(|p| *p != Pending::Tree(staging.clone()));
         }
     }
+}
+
+/// A new, empty directory in `beside`, with the permissions of any new directory (the
+/// umask applies: it becomes the output directory when there was none).
+fn staging_dir(beside: &Path) -> std::io::Result<PathBuf> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = beside.join(format!(".raven-{}-{n}.tmp", std::process::id()));
+        match std::fs::create_dir(&path) {
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+            made => return made.map(|()| path),
+        }
+    }
+}
+
+/// The files [`MARKER`] in `dir` lists (none without a marker).
+fn read_marker(dir: &Path) -> Result<std::collections::BTreeSet<String>> {
+    let path = dir.join(MARKER);
+    let text = match crate::input::read_limited(&path, 64 << 10, || "larger than 64 KiB".into()) {
+        Ok(text) => text,
+        Err(_) if std::fs::symlink_metadata(&path).is_err() => return Ok(Default::default()),
+        Err(e) => {
+            return Err(Error::Input(format!(
+                "cannot read {}: {e}; delete it, or choose another directory",
+                path.display()
+            )));
+        }
+    };
+    Ok(text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect())
 }
 
 /// An output file reserved before the work and written whole by [`AtomicFile::commit`]
@@ -248,7 +447,7 @@ impl AtomicFile {
                     .persist(&*dest)
                     .map(|_| ())
                     .map_err(|e| failed(e.error));
-                pending.retain(|p| *p != temp_path);
+                pending.retain(|p| *p != Pending::File(temp_path.clone()));
                 result
             }
         }
@@ -263,7 +462,7 @@ impl Drop for AtomicFile {
             let mut pending = interrupt::pending();
             let temp_path = temp.path().to_path_buf();
             drop(temp);
-            pending.retain(|p| *p != temp_path);
+            pending.retain(|p| *p != Pending::File(temp_path.clone()));
         }
     }
 }
@@ -337,7 +536,7 @@ fn replace(
     let temp = builder
         .tempfile_in(dir)
         .map_err(|e| std::io::Error::from(e.kind()).to_string())?;
-    pending.push(temp.path().to_path_buf());
+    pending.push(Pending::File(temp.path().to_path_buf()));
     // A replaced file keeps its permission bits exactly (fchmod: no umask), not set-id bits.
     if let Some(old) = permissions {
         let bits = PermissionsExt::from_mode(old.mode() & 0o777);

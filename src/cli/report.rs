@@ -33,9 +33,13 @@ use super::shard_file::{Meta, ShardFile, render};
 #[derive(Args, Debug)]
 pub struct ReportArgs {
     /// Directory to (re)write (with `--shard`: the shard file to write, `-` for standard
-    /// output).
+    /// output). A new directory, or one where the report's files, if there, were written by
+    /// raven (`--force` replaces them whoever wrote them).
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,
+    /// Replace files in `--out` that raven did not write (never read-only ones).
+    #[arg(long)]
+    pub force: bool,
     /// Monte Carlo games per (strategy, rules, stealth), 1..=10^12; optimal play gets a
     /// tenth of them.
     #[arg(long, default_value_t = 100_000, value_parser = bounds::games)]
@@ -81,21 +85,21 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     if let Some(shard) = args.shard.shard {
         return run_shard(args, &plan, shard, cancel);
     }
-    // Removed again (if it was made here) when the report fails or is interrupted.
-    let dir = OutDir::create(&args.out)?;
-    // Every file of the report is reserved before any work, so a path that cannot be
-    // written fails now, not after minutes of solving.
-    let mut files = Reserved::new(dir.path())?;
+    // Every file of the report is claimed before any work, so a directory that cannot be
+    // written fails now, not after minutes of solving. The report is built beside it and
+    // swapped in at the end: a failure or a signal leaves the previous report whole.
+    let dir = OutDir::reserve(&args.out, args.force)?;
+    dir.claim(&file_names())?;
     let pool = pool(args.threads)?;
     let progress = Progress::new(0, args.quiet);
-    // Every engine polls the flag: a signal lets the work unwind and remove the reserved files.
+    // Every engine polls the flag: a signal lets the work unwind and remove the staging.
     let polled = interrupt::polled();
     let report = assemble(&plan, &pool, &progress, cancel);
     drop(polled);
     let report = report?;
     check(cancel)?;
-    write_report(&mut files, &report)?;
-    dir.keep();
+    write_report(&dir, &report)?;
+    dir.commit()?;
     check(cancel)
 }
 
@@ -167,7 +171,7 @@ const RESULT: &str = "result";
 /// result read and checked against the work the shards' inputs make, then the report written
 /// to the directory `out`, exactly as `raven report --out OUT` with those inputs writes it.
 /// Nothing is written when anything is wrong.
-pub fn merge(files: &[ShardFile], out: &Path) -> Result<()> {
+pub fn merge(files: &[ShardFile], out: &Path, force: bool) -> Result<()> {
     let first = &files[0];
     let meta = &first.meta;
     let input = |key: &str| {
@@ -239,12 +243,11 @@ pub fn merge(files: &[ShardFile], out: &Path) -> Result<()> {
              {shard}; run that shard again"
         )));
     }
+    let dir = OutDir::reserve(out, force)?;
+    dir.claim(&file_names())?;
     let report = work.report(finished)?;
-    let dir = OutDir::create(out)?;
-    let mut reserved = Reserved::new(dir.path())?;
-    write_report(&mut reserved, &report)?;
-    dir.keep();
-    Ok(())
+    write_report(&dir, &report)?;
+    dir.commit()
 }
 
 /// `Err(Interrupted)` once the flag is raised.
@@ -256,42 +259,23 @@ fn check(cancel: &AtomicBool) -> Result<()> {
     }
 }
 
-/// The files of a report, reserved in its directory before the work starts.
-struct Reserved(Vec<(String, AtomicFile)>);
-
-impl Reserved {
-    /// Reserves every file [`write_report`] writes.
-    fn new(dir: &Path) -> Result<Reserved> {
-        let mut names: Vec<String> = [
-            "win-rates.csv",
-            "rule-variants.csv",
-            "levers.csv",
-            "loss-causes.csv",
-            "strategy-comparison.csv",
-            "decisions.csv",
-            "decisions-top.csv",
-            "rule-variants.svg",
-            "README.md",
-        ]
-        .map(String::from)
-        .to_vec();
-        names.extend([MAIN_TEXT, CLARIFIED].map(chart_name));
-        let files = names
-            .into_iter()
-            .map(|name| Ok((name.clone(), AtomicFile::create(&dir.join(name))?)))
-            .collect::<Result<_>>()?;
-        Ok(Reserved(files))
-    }
-
-    /// The reserved file `name`.
-    fn take(&mut self, name: &str) -> AtomicFile {
-        let at = self
-            .0
-            .iter()
-            .position(|(n, _)| n == name)
-            .unwrap_or_else(|| panic!("{name} is reserved by Reserved::new"));
-        self.0.swap_remove(at).1
-    }
+/// Every file [`write_report`] writes.
+fn file_names() -> Vec<String> {
+    let mut names: Vec<String> = [
+        "win-rates.csv",
+        "rule-variants.csv",
+        "levers.csv",
+        "loss-causes.csv",
+        "strategy-comparison.csv",
+        "decisions.csv",
+        "decisions-top.csv",
+        "rule-variants.svg",
+        "README.md",
+    ]
+    .map(String::from)
+    .to_vec();
+    names.extend([MAIN_TEXT, CLARIFIED].map(chart_name));
+    names
 }
 
 /// The file name of a win-probability chart.
@@ -299,13 +283,13 @@ fn chart_name(rules: Rules) -> String {
     format!("win-probability-{rules}.svg")
 }
 
-/// Writes every file of the report, each atomically.
-fn write_report(files: &mut Reserved, report: &Report) -> Result<()> {
+/// Writes every file of the report into the staging directory of `dir`.
+fn write_report(dir: &OutDir, report: &Report) -> Result<()> {
     let (balance, comparisons) = (&report.balance, &report.comparisons);
-    let mut csv = |name: &str, write: &dyn Fn(&mut Vec<u8>) -> Result<()>| -> Result<()> {
-        let mut file = files.take(name);
-        write(file.writer())?;
-        file.commit()
+    let csv = |name: &str, write: &dyn Fn(&mut Vec<u8>) -> Result<()>| -> Result<()> {
+        let mut bytes = Vec::new();
+        write(&mut bytes)?;
+        dir.write(name, &bytes)
     };
     csv("win-rates.csv", &|f| {
         write_rows(f, balance.win_rates.iter().map(SummaryRow::from))
@@ -335,13 +319,8 @@ fn write_report(files: &mut Reserved, report: &Report) -> Result<()> {
         balance::variant_chart(balance),
     ));
     for (name, _, svg) in &charts {
-        text_file(files.take(name), svg)?;
+        dir.write(name, svg.as_bytes())?;
     }
     let listed: Vec<(String, String)> = charts.into_iter().map(|(n, t, _)| (n, t)).collect();
-    text_file(files.take("README.md"), &balance::readme(balance, &listed))
-}
-
-fn text_file(mut file: AtomicFile, text: &str) -> Result<()> {
-    file.writer().extend_from_slice(text.as_bytes());
-    file.commit()
+    dir.write("README.md", balance::readme(balance, &listed).as_bytes())
 }

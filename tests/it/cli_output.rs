@@ -309,7 +309,7 @@ fn man_pages_are_roff_for_raven_and_each_subcommand() {
             .unwrap_or_else(|_| panic!("{name} written"));
         assert!(text.starts_with(".ie") || text.contains(".TH"), "{name}");
     }
-    assert!(refused(&["man", "--dir", "/nonexistent/raven-man"]).contains("not an existing"));
+    assert!(refused(&["man", "--dir", "/nonexistent/raven-man"]).contains("does not exist"));
 }
 
 #[test]

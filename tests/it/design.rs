@@ -121,10 +121,15 @@ fn the_solver_bounds_every_strategy_under_every_parameter() {
 #[test]
 fn the_layered_solver_matches_brute_force_on_small_designs() {
     let small = ["team-size=1", "run-challenges=2", "tough-challenges=2"];
-    let variations: [&[&str]; 9] = [
+    let variations: [&[&str]; 10] = [
         &[],
         &["side-challenges=0"],
         &["side-challenges=1", "eased-threshold=3"],
+        &[
+            "side-challenges=1",
+            "eased-threshold=3",
+            "side-successes-to-ease=1",
+        ],
         &["tough-challenges=4", "first-aid-after-tough=no"],
         &["run-challenges=0"],
         &["specialist-dice=5", "base-dice=4", "finale-penalty=2"],

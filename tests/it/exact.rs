@@ -228,6 +228,116 @@ fn random_monte_carlo_agrees_with_exact() {
     }
 }
 
+// ----- R13: the side successes that ease the Tough check -----
+
+/// `main-text` with the settings `extra` (as `--rule` takes them).
+fn design(extra: &[&str]) -> Rules {
+    let settings: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+    raven::rules::parse_rules("main-text", &settings).expect("a valid design")
+}
+
+/// With one side challenge the Tough check is eased only when one success is asked for
+/// (`side-successes-to-ease = 1`); the printed "second success" never comes. Monte Carlo
+/// (fixed streams) agrees with the exact engine under both settings, and the two settings
+/// give different values, so the parameter reaches every engine.
+#[test]
+fn one_side_challenge_monte_carlo_agrees_with_exact_under_both_ease_settings() {
+    const GAMES: u64 = 250_000;
+    let mut wins = Vec::new();
+    for ease in ["2", "1"] {
+        let rules = design(&[
+            "side-challenges=1",
+            &format!("side-successes-to-ease={ease}"),
+        ]);
+        let start = run_start(6);
+        let e = Exact::new(&rules, &ReferenceStrategy).expectation(&start);
+        let mc = mc_from(&rules, &ReferenceStrategy, start, GAMES);
+        let zw = z(mc, GAMES, e.win);
+        assert!(zw.abs() < 4.0, "{rules}: exact {} z = {zw}", e.win);
+        // Optimal play from the run's start, checked the same way.
+        let solver = Solver::new(rules);
+        let value = solver.value(&start);
+        let optimal = OptimalStrategy::from_solver(solver);
+        let mc = mc_from(&rules, &optimal, start, GAMES / 5);
+        let zo = z(mc, GAMES / 5, value);
+        assert!(zo.abs() < 4.0, "{rules}: optimal {value} z = {zo}");
+        wins.push((e.win, value));
+    }
+    assert!(
+        wins[1].0 > wins[0].0 + 1e-3 && wins[1].1 > wins[0].1 + 1e-3,
+        "easing after one success must help: {wins:?}"
+    );
+}
+
+/// P(win) of a lone finale character at the last Tough Challenge, by hand: `dice` d6, success
+/// iff the highest die is at least `threshold`; below it, 3 up to 5 cost a stealth (a wound
+/// once discovered) and 1–2 a wound. `spare` = wounds the character can still take and stay
+/// able.
+fn lone_tough(dice: i32, threshold: i32, stealth: u8, spare: i32) -> f64 {
+    if spare < 0 {
+        return 0.0;
+    }
+    let p = |lo: i32, hi: i32| (lo..=hi).map(|m| highest(dice, m)).sum::<f64>();
+    let win = p(threshold, 6);
+    if stealth == 0 {
+        // Every failure wounds: a geometric series over the spare wounds.
+        let fail = p(1, threshold - 1);
+        return (0..=spare).map(|j| win * fail.powi(j)).sum();
+    }
+    win + p(3, threshold - 1) * lone_tough(dice, threshold, stealth - 1, spare)
+        + p(1, 2) * lone_tough(dice, threshold, stealth, spare - 1)
+}
+
+/// The tiny design of no run, one Tough Challenge and one side challenge, a lone Hacker at its
+/// Tough check: with the side success (`s = 1`) the penalty is lifted (3 dice) and the
+/// threshold is 5, or 4 under `side-successes-to-ease = 1`; without it 2 dice and 5 either way.
+/// The exact engine and the solver both give the closed form.
+#[test]
+fn tiny_design_tough_check_matches_closed_form_under_both_ease_settings() {
+    for ease in [2, 1] {
+        let rules = design(&[
+            "team-size=1",
+            "run-challenges=0",
+            "tough-challenges=1",
+            "side-challenges=1",
+            &format!("side-successes-to-ease={ease}"),
+        ]);
+        for successes in [0, 1] {
+            for stealth in [0, 1, 3, 10] {
+                for (health, spare) in [(Health::Healthy, 1), (Health::Wounded, 0)] {
+                    let state = State::new(stealth)
+                        .with_member(Hacker, health)
+                        .with_main(Hacker)
+                        .with_finale(Hacker)
+                        .at(
+                            Step::Tough {
+                                tough: 0,
+                                successes,
+                            },
+                            Aid::None,
+                        );
+                    let (dice, threshold) = match (successes, ease) {
+                        (0, _) => (2, 5),
+                        (_, 2) => (3, 5),
+                        _ => (3, 4),
+                    };
+                    let hand = lone_tough(dice, threshold, stealth, spare);
+                    let e = Exact::new(&rules, &ReferenceStrategy).expectation(&state);
+                    let what =
+                        format!("ease {ease}, s = {successes}, stealth {stealth}, {health:?}");
+                    assert!((e.win - hand).abs() < 1e-14, "{what}: {} vs {hand}", e.win);
+                    let v = Solver::new(rules).value(&state);
+                    assert!((v - hand).abs() < 1e-14, "{what}: solver {v} vs {hand}");
+                }
+            }
+        }
+    }
+    // The eased threshold is worth something: discovered and one wound from the end, 3 dice
+    // on 4+ win 7/8 of the time, on 5+ 19/27.
+    assert!((lone_tough(3, 4, 0, 0) - 7.0 / 8.0).abs() < 1e-15);
+    assert!((lone_tough(3, 5, 0, 0) - 19.0 / 27.0).abs() < 1e-15);
+}
+
 // ----- optimal -----
 
 /// Stealth of the shared full-game solve (small enough for the test's time budget).

@@ -186,7 +186,7 @@ fn with_out<'a>(args: &[&'a str], out: &'a str) -> Vec<&'a str> {
 fn temp_files(dir: &Path) -> Vec<String> {
     snapshot(dir)
         .into_keys()
-        .filter(|n| n.starts_with(".raven-"))
+        .filter(|n| n.starts_with(".raven-") && n.ends_with(".tmp"))
         .collect()
 }
 
@@ -483,9 +483,187 @@ fn signals_stop_exact_solve_and_report_and_leave_nothing() {
             fs::create_dir(&report).unwrap();
         }
         let args = ["report", "--quiet", "--out", "report"];
-        interrupted(dir.path(), &report, &args, signal);
-        // A directory the report made is removed again; one that was there stays.
+        // The report is built in a staging directory beside `report`.
+        interrupted_leaving(dir.path(), &args, signal);
+        // Nothing new is made; a directory that was there stays, untouched.
         assert_eq!(report.exists(), existing);
+        assert!(snapshot(&report).is_empty());
+    }
+}
+
+/// [`interrupted`] for a command whose temporary output is in `dir` beside what was there:
+/// exit 130, and `dir` as it was before.
+fn interrupted_leaving(dir: &Path, args: &[&str], signal: &str) {
+    let before = snapshot(dir);
+    let child = raven(dir, args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while temp_files(dir).is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{args:?} never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let sent = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let outcome = finish(child);
+    assert_eq!(outcome.code, Some(130), "{signal} {args:?}: {outcome:?}");
+    assert!(
+        outcome.stderr.contains("interrupted"),
+        "{signal} {args:?}: {}",
+        outcome.stderr
+    );
+    assert_eq!(
+        snapshot(dir),
+        before,
+        "{signal} {args:?} changed the directory"
+    );
+}
+
+// 4b. Directory outputs (`report --out DIR`, `merge --out DIR`, `man --dir DIR`).
+
+/// Every snapshot of the files under `dir` (one level of subdirectories), for comparing a
+/// whole report before and after.
+fn tree(dir: &Path) -> BTreeMap<String, String> {
+    let mut all = snapshot(dir);
+    for (name, what) in all.clone() {
+        if what.starts_with("FileType") && dir.join(&name).is_dir() {
+            for (inner, content) in snapshot(&dir.join(&name)) {
+                all.insert(format!("{name}/{inner}"), content);
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn directory_outputs_never_replace_files_raven_did_not_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    fs::create_dir(&game).unwrap();
+    fs::write(game.join("README.md"), "my game's own README").unwrap();
+    fs::write(game.join("raven.1"), "my own page").unwrap();
+    // A report into a folder with the user's README: refused before any work, naming it.
+    for args in [
+        &["report", "--quiet", "--out", "game"][..],
+        &["report", "--quiet", "--out", "game/"],
+        &["man", "--dir", "game"],
+    ] {
+        let before = tree(dir.path());
+        let message = refused(dir.path(), args);
+        assert!(
+            message.contains("raven did not write it") && message.contains("--force"),
+            "{args:?}: {message}"
+        );
+        let named = if args[0] == "man" {
+            "raven.1"
+        } else {
+            "README.md"
+        };
+        assert!(message.contains(named), "{args:?}: {message}");
+        assert_eq!(tree(dir.path()), before, "{args:?}");
+    }
+    // Only the colliding file matters: other files stay, untouched.
+    fs::remove_file(game.join("raven.1")).unwrap();
+    let man = run(dir.path(), &["man", "--dir", "game"]);
+    assert_eq!(man.code, Some(0), "{man:?}");
+    assert_eq!(
+        fs::read_to_string(game.join("README.md")).unwrap(),
+        "my game's own README"
+    );
+    let marker = fs::read_to_string(game.join(".raven-output")).unwrap();
+    assert!(marker.lines().any(|l| l == "raven.1"), "{marker}");
+    assert!(!marker.lines().any(|l| l == "README.md"), "{marker}");
+    // What raven wrote it may write again.
+    fs::write(game.join("raven.1"), "stale").unwrap();
+    let again = run(dir.path(), &["man", "--dir", "game"]);
+    assert_eq!(again.code, Some(0), "{again:?}");
+    assert!(
+        fs::read_to_string(game.join("raven.1"))
+            .unwrap()
+            .contains(".TH")
+    );
+    assert!(temp_files(dir.path()).is_empty() && temp_files(&game).is_empty());
+    // `--force` replaces a file raven did not write; a read-only file or a directory in the
+    // way is refused even so.
+    let pages = dir.path().join("pages");
+    fs::create_dir(&pages).unwrap();
+    fs::write(pages.join("raven-simulate.1"), "mine").unwrap();
+    refused(dir.path(), &["man", "--dir", "pages"]);
+    let forced = run(dir.path(), &["man", "--dir", "pages", "--force"]);
+    assert_eq!(forced.code, Some(0), "{forced:?}");
+    assert!(
+        fs::read_to_string(pages.join("raven-simulate.1"))
+            .unwrap()
+            .contains(".TH")
+    );
+    let locked = dir.path().join("locked");
+    fs::create_dir_all(locked.join("raven.1")).unwrap();
+    let message = refused(dir.path(), &["man", "--dir", "locked", "--force"]);
+    assert!(message.contains("not a regular file"), "{message}");
+    if !is_root() {
+        fs::remove_dir(locked.join("raven.1")).unwrap();
+        fs::write(locked.join("raven.1"), "read-only").unwrap();
+        fs::set_permissions(locked.join("raven.1"), fs::Permissions::from_mode(0o444)).unwrap();
+        let message = refused(dir.path(), &["man", "--dir", "locked", "--force"]);
+        assert!(message.contains("read-only"), "{message}");
+    }
+    // A file where the directory should be, and a directory in a missing one.
+    fs::write(dir.path().join("plain"), "x").unwrap();
+    refused(dir.path(), &["report", "--quiet", "--out", "plain"]);
+    refused(dir.path(), &["man", "--dir", "missing/pages"]);
+    // A new directory is made whole, marker included.
+    let made = run(dir.path(), &["man", "--dir", "new"]);
+    assert_eq!(made.code, Some(0), "{made:?}");
+    assert!(dir.path().join("new/raven.1").is_file());
+    assert!(dir.path().join("new/.raven-output").is_file());
+    assert!(temp_files(dir.path()).is_empty());
+}
+
+/// A report raven wrote before (its files listed in the marker) is left whole by a run that
+/// is interrupted while it works, whatever the signal: the new report is built beside it
+/// and never swapped in.
+#[test]
+fn an_interrupted_report_leaves_the_previous_report_whole() {
+    let names = [
+        "README.md",
+        "decisions-top.csv",
+        "decisions.csv",
+        "levers.csv",
+        "loss-causes.csv",
+        "rule-variants.csv",
+        "rule-variants.svg",
+        "strategy-comparison.csv",
+        "win-probability-clarified.svg",
+        "win-probability-main-text.svg",
+        "win-rates.csv",
+    ];
+    for signal in ["INT", "TERM", "HUP"] {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("report");
+        fs::create_dir(&report).unwrap();
+        let mut marker = String::from("# written by raven\n");
+        for name in names {
+            fs::write(report.join(name), format!("the previous {name}")).unwrap();
+            marker.push_str(name);
+            marker.push('\n');
+        }
+        fs::write(report.join(".raven-output"), marker).unwrap();
+        fs::write(report.join("notes.txt"), "the user's notes").unwrap();
+        let before = tree(dir.path());
+        interrupted_leaving(
+            dir.path(),
+            &["report", "--quiet", "--out", "report"],
+            signal,
+        );
+        assert_eq!(tree(dir.path()), before, "{signal}");
     }
 }
 

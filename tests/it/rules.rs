@@ -1053,6 +1053,53 @@ fn r13_discovered_penalty_and_second_success_flags_are_independent() {
     ));
 }
 
+/// R13 as printed: "a **second** success at a side challenge" eases the Tough check, so with
+/// one side challenge (`side-challenges = 1`) its single success lifts the penalty but never
+/// eases the threshold; `side-successes-to-ease = 1` asks for the other reading.
+#[test]
+fn r13_one_side_challenge_never_eases_unless_one_success_is_asked_for() {
+    let one_side = parse_rules("main-text", &["side-challenges=1".to_string()]).unwrap();
+    let eased_by_one = parse_rules(
+        "main-text",
+        &[
+            "side-challenges=1".to_string(),
+            "side-successes-to-ease=1".to_string(),
+        ],
+    )
+    .unwrap();
+    for stealth in [0, 10] {
+        let state = tough(stealth, 0, 1);
+        // The penalty is lifted under both settings: 3 dice.
+        assert_eq!(dice(&state, &one_side), 3);
+        assert_eq!(dice(&state, &eased_by_one), 3);
+        assert_eq!(state.tough_threshold(&one_side, 1), 5, "stealth {stealth}");
+        assert_eq!(
+            state.tough_threshold(&eased_by_one, 1),
+            4,
+            "stealth {stealth}"
+        );
+        // What the transition does with a 4: retried, or the Tough Challenge won.
+        assert!(matches!(
+            roll(state, &one_side, 4).step(),
+            Step::Tough { tough: 0, .. }
+        ));
+        assert!(!matches!(
+            roll(state, &eased_by_one, 4).step(),
+            Step::Tough { tough: 0, .. }
+        ));
+        // No success eases nothing, under either setting.
+        assert_eq!(tough(stealth, 0, 0).tough_threshold(&eased_by_one, 0), 5);
+    }
+    // The printed game: two side challenges, the second success eases (one does not).
+    assert_eq!(tough(10, 0, 1).tough_threshold(&MAIN_TEXT, 1), 5);
+    assert_eq!(tough(10, 0, 2).tough_threshold(&MAIN_TEXT, 2), 4);
+    let by_one = variant("side-successes-to-ease", "1");
+    assert_eq!(tough(10, 0, 1).tough_threshold(&by_one, 1), 4);
+    // `second-success = none` gives no bonus however many successes ease the check.
+    let none = parse_rules("clarified", &["side-successes-to-ease=1".to_string()]).unwrap();
+    assert_eq!(tough(10, 0, 2).tough_threshold(&none, 2), 5);
+}
+
 /// R13: the finale character carries the full penalty on side challenges and first aid
 /// (side successes reduce it for the Tough check only); other members have none.
 #[test]

@@ -54,9 +54,12 @@ pub struct Design {
     pub base_dice: u8,
     /// R1 `threshold`: the lowest highest die that succeeds (5); first aid too (R15).
     pub threshold: u8,
-    /// R13 `eased-threshold`: the Tough check's threshold after every side challenge before
-    /// it succeeded, under `second-success = easier-threshold` (4).
+    /// R13 `eased-threshold`: the Tough check's threshold once `side-successes-to-ease` side
+    /// challenges before it succeeded, under `second-success = easier-threshold` (4).
     pub eased_threshold: u8,
+    /// R13 `side-successes-to-ease`: the side successes that ease the Tough check (2: "a
+    /// second success"). Above `side-challenges` the check is never eased.
+    pub side_successes_to_ease: u8,
     /// R13 `finale-penalty`: the finale character's penalty while not discovered (1).
     pub finale_penalty: u8,
     /// R1 `wound-faces`: the faces, from 1 up, that wound the roller (2: faces 1 and 2).
@@ -82,6 +85,7 @@ impl Design {
         base_dice: 2,
         threshold: 5,
         eased_threshold: 4,
+        side_successes_to_ease: 2,
         finale_penalty: 1,
         wound_faces: 2,
         stealth_faces: 3,
@@ -204,7 +208,7 @@ struct Param {
 /// Every design parameter, in the order of a game. The ranges are what the engines hold: the
 /// state has room for two side challenges and six characters, and the dice tables for six
 /// dice.
-const PARAMS: [Param; 14] = [
+const PARAMS: [Param; 15] = [
     Param {
         key: "team-size",
         kind: Kind::Count(1, 6),
@@ -270,6 +274,12 @@ const PARAMS: [Param; 14] = [
         kind: Kind::Count(1, 6),
         read: |d| d.eased_threshold,
         write: |d, v| d.eased_threshold = v,
+    },
+    Param {
+        key: "side-successes-to-ease",
+        kind: Kind::Count(1, 2),
+        read: |d| d.side_successes_to_ease,
+        write: |d, v| d.side_successes_to_ease = v,
     },
     Param {
         key: "finale-penalty",

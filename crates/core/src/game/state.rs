@@ -467,7 +467,7 @@ impl State {
     }
 
     /// R1/R13: the success threshold of the pending check (the eased one only for a Tough
-    /// check after every side challenge succeeded, under `easier-threshold`).
+    /// check after `side-successes-to-ease` side successes, under `easier-threshold`).
     pub fn threshold(&self, rules: &Rules) -> u8 {
         match (self.aid, self.step) {
             (Aid::None, Step::Tough { successes, .. }) => self.tough_threshold(rules, successes),
@@ -475,13 +475,12 @@ impl State {
         }
     }
 
-    /// R13: the Tough check's threshold: `eased-threshold` (4) once every side challenge
-    /// before it succeeded (both, in the printed game) under `easier-threshold`, else
-    /// `threshold` (5). With no side challenges there is nothing to ease it.
+    /// R13: the Tough check's threshold: `eased-threshold` (4) under `easier-threshold` once
+    /// `side-successes-to-ease` side challenges before it succeeded ("a second success": 2 in
+    /// the printed game, so one side challenge never eases it), else `threshold` (5).
     pub fn tough_threshold(&self, rules: &Rules, successes: u8) -> u8 {
-        let sides = rules.design.side_challenges;
-        if sides > 0 && successes == sides && rules.second_success == SecondSuccess::EasierThreshold
-        {
+        let needed = rules.design.side_successes_to_ease;
+        if successes >= needed && rules.second_success == SecondSuccess::EasierThreshold {
             rules.design.eased_threshold
         } else {
             rules.design.threshold
