@@ -24,7 +24,7 @@ use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use super::args::{DEFAULT_SEED, pool, stealth_list};
 use super::bounds::{self, StealthList};
 use super::interrupt;
-use super::output::{AtomicFile, OutDir, Output};
+use super::output::{OutDir, Output};
 use super::progress::Progress;
 use super::shard::{Shard, ShardArgs};
 use super::shard_file::{Meta, ShardFile, render};
