@@ -1,4 +1,4 @@
-//! The exact engines at the sizes the README quotes: the exact expectation of every bundled
+//! The exact engines at the sizes docs/performance.md quotes: the exact expectation of every bundled
 //! strategy and of `random` at stealth 8, 10, 12 (one memo shared by the stealths, as
 //! `raven exact` does), and the optimal solve at stealth 10, at 8, 10, 12 and at 0..=30, with
 //! and without the optimal policy's figures, and as `raven solve --strategy reference` runs it;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # One big raven grid as a Slurm job array: task K of the array runs shard K/N of the grid,
 # and a job that waits for all of them merges the shards into the CSV one machine would
-# have written, byte for byte (README: "Running on a cluster").
+# have written, byte for byte (docs/cluster.md).
 #
 #   jobid=$(sbatch --parsable docs/slurm-sweep.sh)
 #   sbatch --dependency=afterok:$jobid --wrap "raven merge raven-$jobid/*.csv --out sweep.csv"

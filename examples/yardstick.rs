@@ -1,10 +1,10 @@
 //! A yardstick, not part of raven: the reference strategy under main-text rules written by
 //! hand as one specialised kernel, to measure what this machine allows a Monte Carlo kernel
-//! (README, "What stands between us and a hand kernel"). Its game flow is deliberately a
-//! second copy of the rules for that one case — raven's engines never use it; it checks
-//! itself against raven's exact win probability instead (the z-score it prints). What raven
-//! has besides the flow it takes from raven: R1's dice table ([`HighestOf`]), the generator
-//! (xoshiro256++) and the per-game seeding ([`seed::mix`]).
+//! (docs/performance.md). Its game flow is deliberately a second copy of the rules for that
+//! one case — raven's engines never use it; it checks itself against raven's exact win
+//! probability instead (the z-score it prints). What raven has besides the flow it takes from
+//! raven: R1's dice table ([`HighestOf`]), the generator (xoshiro256++) and the per-game
+//! seeding ([`seed::mix`]).
 //!
 //! What makes it fast, as in the hand kernel the Monte Carlo targets were set by: the rules'
 //! own loops as the control flow; the team's health as bit planes (`team`, at least one

@@ -300,19 +300,6 @@ fn bad_shard_arguments_are_refused_before_any_work() {
     assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
 }
 
-/// The Slurm script of docs/ is the one the README shows, line for line (its comments aside).
-#[test]
-fn the_readme_shows_the_slurm_script() {
-    let script = include_str!("../../docs/slurm-sweep.sh");
-    let readme = include_str!("../../README.md");
-    for line in script.lines().filter(|l| !l.starts_with("# ") && *l != "#") {
-        assert!(
-            readme.contains(line),
-            "README.md lacks the script's line: {line}"
-        );
-    }
-}
-
 /// The three shards of the small report, each made in a process of its own on one thread,
 /// merge to the whole run's files byte for byte (made on every core): a report is the same
 /// for the same seed, whatever the process and the thread count.

@@ -13,7 +13,7 @@ use common::{entries, raven};
 const GAMES: &str = "40001";
 
 /// The exact CSV header: changing it breaks every spreadsheet and script downstream, so it
-/// must be a deliberate decision (update README.md's column list too).
+/// must be a deliberate decision (update the column list of docs/reference.md too).
 const HEADER: &str = "strategy,rules,stealth,games,wins,win_rate,ci_low,ci_high,ci_level,seed,\
 raven_version,method,loss_recruitment,loss_run,loss_finale,loss_finale_character_down,\
 loss_recruitment_rate,loss_run_rate,loss_finale_rate,loss_finale_character_down_rate,\

@@ -18,6 +18,7 @@ mod cli_simulate;
 mod cli_strategies;
 mod decisions;
 mod design;
+mod docs;
 mod exact;
 mod hostile;
 mod kernel;

@@ -1,5 +1,5 @@
 //! Per-game random streams: game `i` at stealth `s` under seed `seed` always gets the same
-//! numbers, whatever the thread count, chunking or strategy (README, "Reproducible").
+//! numbers, whatever the thread count, chunking or strategy (docs/guide.md, "What every command shares").
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
