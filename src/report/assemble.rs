@@ -19,11 +19,12 @@ use rayon::prelude::*;
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::Keep;
 use crate::engine::OptimalStrategy;
 use crate::engine::decisions::Solved;
 use crate::engine::montecarlo::{Job, Tally, simulate};
 use crate::engine::paired::{PairedJob, PairedTally, simulate_paired};
-use crate::engine::solve::{Keep, Solver, solve_with_figures, solve_within};
+use crate::engine::solve::{Solver, solve_with_figures, solve_within};
 use crate::engine::{Budget, Halt, exact_within};
 use crate::error::{Error, Result};
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};

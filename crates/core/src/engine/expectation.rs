@@ -65,3 +65,12 @@ pub struct ExactRun {
     /// Memoised states.
     pub states: usize,
 }
+
+/// The value of a chance point whose outcomes name characters, from its `(value, weight)`
+/// terms: summed in order of value, not of outcome. Relabelling a position permutes such
+/// outcomes, so in outcome order two positions of one class would round differently; in
+/// value order every member of a class gets the same bits.
+pub(super) fn sum_in_value_order(terms: &mut [(f64, f64)]) -> f64 {
+    terms.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    terms.iter().map(|(v, p)| p * v).sum()
+}

@@ -35,12 +35,12 @@ use rustc_hash::FxHashMap;
 
 use crate::engine::Expectation;
 use crate::game::{Node, Outcome, State, canon};
+use crate::rules::Rules;
 
 use super::budget::{Budget, Halt};
-use super::expectation::{add_scaled, terminal};
-use super::memo::{self, Place};
+use super::expectation::{add_scaled, sum_in_value_order, terminal};
+use super::memo::{self, Keep, Memo, Place};
 use super::positions::worth_memoising;
-use super::solve::{Keep, PolicyEvaluation, Solver, sum_in_value_order};
 
 /// The lowest stealth of the class that plays alike at every higher stealth: positions are
 /// compiled at 0, 1 and this.
@@ -298,25 +298,49 @@ pub(super) struct Figures<'s> {
     /// position it ends.
     ends: Vec<(State, u8)>,
     shared: &'s EntryFigures,
-    walk: PolicyEvaluation<'s>,
+    walk: Box<dyn FnMut(&State) -> Expectation + Send + 's>,
 }
 
 impl<'s> Figures<'s> {
-    /// Figures for a part of `solver`, sharing entry figures through `shared`.
-    pub(super) fn new(solver: &'s Solver, shared: &'s EntryFigures) -> Self {
+    /// Figures for a part, sharing entry figures through `shared`; `walk` gives the policy's
+    /// figures from a position the programs do not cover.
+    pub(super) fn new(
+        shared: &'s EntryFigures,
+        walk: Box<dyn FnMut(&State) -> Expectation + Send + 's>,
+    ) -> Self {
         Figures {
             ends: Vec::new(),
             shared,
-            walk: PolicyEvaluation::new(solver),
+            walk,
         }
     }
+}
+
+/// What a part reads and writes of the table it fills, and the walk that values what its
+/// programs do not cover: the solver's ([`super::solve::Solver`]).
+pub(super) trait Table: Sync {
+    /// The rules the table is for.
+    fn rules(&self) -> &Rules;
+    /// The table itself.
+    fn memo(&self) -> &Memo;
+    /// Which positions a solve keeps.
+    fn keep(&self) -> Keep;
+    /// The number of positions solved.
+    fn states(&self) -> usize;
+    /// Counts `n` positions solved and not kept.
+    fn not_kept(&self, n: usize);
+    /// The optimal value of `state` by walking, filling the table below it.
+    fn try_value(&self, state: &State, budget: &Budget<'_>) -> Result<f64, Halt>;
 }
 
 /// One part of the table that shares no position with the other parts being filled at the
 /// same time (a team shape, a finale character, the positions of phase 1 under one kind of
 /// main character): a program per stealth class, compiled and then replayed.
 pub(super) struct Part<'s> {
-    solver: &'s Solver,
+    solver: &'s dyn Table,
+    /// The solver's rules and memo, read at every position: held here, not asked for.
+    rules: Rules,
+    memo: &'s Memo,
     budget: &'s Budget<'s>,
     /// The highest stealth being filled.
     highest: u8,
@@ -367,9 +391,11 @@ pub(super) fn class_of(rules: &crate::rules::Rules, stealth: u8) -> u8 {
 
 impl<'s> Part<'s> {
     /// An empty part of `solver`'s table, to be filled up to stealth `highest`.
-    pub(super) fn new(solver: &'s Solver, budget: &'s Budget<'s>, highest: u8) -> Self {
+    pub(super) fn new(solver: &'s dyn Table, budget: &'s Budget<'s>, highest: u8) -> Self {
         Part {
             solver,
+            rules: *solver.rules(),
+            memo: solver.memo(),
             budget,
             highest,
             programs: Default::default(),
@@ -408,7 +434,7 @@ impl<'s> Part<'s> {
 
     /// The stealths of `class` this part fills, lowest first.
     fn class_stealths(&self, class: usize) -> Vec<u8> {
-        let rules = self.solver.rules();
+        let rules = &self.rules;
         (0..=self.highest)
             .filter(|&s| usize::from(class_of(rules, s)) == class)
             .collect()
@@ -418,7 +444,7 @@ impl<'s> Part<'s> {
     /// is set here, settled) at every stealth up to the part's highest; the entries' figures
     /// go to the shared [`EntryFigures`].
     pub(super) fn fill(mut self, entries: &[State]) -> Result<(), Halt> {
-        let rules = *self.solver.rules();
+        let rules = self.rules;
         let classes: Vec<usize> = (0..CLASSES)
             .filter(|&c| !self.class_stealths(c).is_empty())
             .collect();
@@ -446,10 +472,7 @@ impl<'s> Part<'s> {
     /// Whether the table holds `place` at every stealth being filled: solved by a part
     /// before this one (the finale met again from the run, the run from phase 1).
     fn solved_before(&self, place: Place) -> bool {
-        self.solver
-            .memo()
-            .get(place.at_stealth(self.highest))
-            .is_some()
+        self.memo.get(place.at_stealth(self.highest)).is_some()
     }
 
     /// [`Part::add`] for a position whose place at stealth 0 is `place`.
@@ -477,7 +500,7 @@ impl<'s> Part<'s> {
                 // Replayed at stealth 1, a point lower is where a point lost onto 0 leads.
                 let top_at_one = self.one_from_top && class + 1 == CLASSES && drop == 1;
                 let at_one = if top_at_one {
-                    self.at_one(&canon::one_lower(&leaf.state, self.solver.rules()))?
+                    self.at_one(&canon::one_lower(&leaf.state, &self.rules))?
                 } else {
                     NONE
                 };
@@ -518,7 +541,7 @@ impl<'s> Part<'s> {
     /// The index in [`Part::at_one`] of what a read of `low` (a position at stealth 0) is,
     /// compiling it in class 0 if need be.
     fn at_one(&mut self, low: &State) -> Result<u32, Halt> {
-        let rules = *self.solver.rules();
+        let rules = self.rules;
         let op = if let Some(outcome) = low.outcome() {
             // At stealth 0, read as such.
             self.over(outcome, low, 0)
@@ -573,7 +596,7 @@ impl<'s> Part<'s> {
         match self.at_one[at as usize] {
             Op::Over { win, .. } => Some(if win { 1.0 } else { 0.0 }),
             Op::Here { id } => Some(layers.below[id as usize]),
-            Op::Table { slot, .. } => self.solver.memo().get(self.tables[slot as usize]),
+            Op::Table { slot, .. } => self.memo.get(self.tables[slot as usize]),
             _ => unreachable!("a read or an end"),
         }
     }
@@ -659,7 +682,7 @@ impl<'s> Part<'s> {
         layers: &mut Layers,
         kept: Option<&[bool]>,
     ) -> Result<(), Halt> {
-        let memo = self.solver.memo();
+        let memo = self.memo;
         let n = self.programs[class].order.len();
         // The budget and the cancel flag, once a layer.
         if n > 0 {
@@ -706,7 +729,7 @@ impl<'s> Part<'s> {
                 let representative = entry.representative.with_stealth(stealth);
                 layers.figures_here[id] = match (replayed, &mut self.figures) {
                     (Some(figures), _) => figures,
-                    (None, Some(figures)) => figures.walk.expectation(&representative),
+                    (None, Some(figures)) => (figures.walk)(&representative),
                     (None, None) => unreachable!("figures are computed"),
                 };
             }
@@ -744,7 +767,7 @@ impl<'s> Part<'s> {
             Op::Below { lower, same } => Some(layers.below[layers.below_id(lower, same)]),
             Op::Table { slot, drop, .. } => {
                 let place = self.tables[slot as usize].at_stealth(stealth - drop);
-                self.solver.memo().get(place)
+                self.memo.get(place)
             }
             Op::Max(n) => {
                 let decision = *at - 1;
@@ -855,7 +878,7 @@ impl<'s> Part<'s> {
     /// filled in) and finished games. `false` when the expression cannot be compiled: more
     /// than one point of stealth lost before a memoised position, an outsized chance point.
     fn compile(&mut self, class: usize, state: &State, root: u8, leaves: &mut Vec<Leaf>) -> bool {
-        let rules = *self.solver.rules();
+        let rules = self.rules;
         match state.node(&rules) {
             Node::Over(outcome) => {
                 let over = self.over(outcome, state, root - state.stealth());
@@ -933,7 +956,7 @@ impl<'s> Part<'s> {
         leaves.push(Leaf {
             op: ops.len(),
             state: *next,
-            place: memo::place(next, self.solver.rules()),
+            place: memo::place(next, &self.rules),
         });
         // A placeholder, filled in by `visit`.
         ops.push(Op::Max(0));

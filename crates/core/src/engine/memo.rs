@@ -322,3 +322,18 @@ fn dense_place(state: &State, roles: &Roles) -> Option<Place> {
         width: width as u32,
     })
 }
+/// Which of the positions a solve computes the solver's table keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// Every memoised position: for tables asked about positions afterwards (options, the
+    /// optimal strategy, the advisor, the regret decomposition).
+    Everything,
+    /// Only the positions where the parts of a solve meet: the finale's entries, which the
+    /// run reads, and the run's, which phase 1 reads. Within a part, positions are read from
+    /// the layers being replayed, never from the table; what no other part reads is dropped
+    /// with its layer (the layered solve of the game's own decomposition: values stored only
+    /// where the game returns to a few entry points). A one-shot solve — its values and its
+    /// policy's figures — then stores a small fraction of the positions; a later question
+    /// about another position is answered by walking down to the entries it reaches.
+    Entries,
+}

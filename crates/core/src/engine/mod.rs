@@ -30,9 +30,10 @@ pub use decisions::{
 };
 pub use exact::{exact, exact_limited, exact_within};
 pub use expectation::{ExactRun, Expectation};
+pub use memo::Keep;
 pub use montecarlo::{Job, Tally, simulate};
 pub use optimal::{OptimalStrategy, resolve};
 pub use paired::{PairedJob, PairedTally, simulate_paired};
 pub use play::{Observer, play_game, play_seeded};
-pub use solve::{Keep, Solver, solve, solve_with_figures, solve_within};
+pub use solve::{Solver, solve, solve_with_figures, solve_within};
 pub use walk::{Exact, Figures, Measure};

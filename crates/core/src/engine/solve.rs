@@ -25,9 +25,9 @@ use crate::game::{Action, Aid, Chance, Character, Node, Outcome, State, Step, ca
 use crate::rules::Rules;
 
 use super::budget::{Budget, Halt};
-use super::expectation::{add_scaled, terminal};
-use super::layers::{COMPILED_AT, EntryFigures, Figures, Part, Spares, class_of};
-use super::memo::{self, Memo};
+use super::expectation::{add_scaled, sum_in_value_order, terminal};
+use super::layers::{COMPILED_AT, EntryFigures, Figures, Part, Spares, Table, class_of};
+use super::memo::{self, Keep, Memo};
 use super::options::ClassOptions;
 use super::positions::worth_memoising;
 
@@ -45,22 +45,6 @@ pub struct Solver {
     keep: Keep,
     /// Positions a solve computed and did not keep ([`Keep::Entries`]).
     unkept: Unkept,
-}
-
-/// Which of the positions [`solve_within`] computes a [`Solver`]'s table keeps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Keep {
-    /// Every memoised position: for tables asked about positions afterwards (options, the
-    /// optimal strategy, the advisor, the regret decomposition).
-    Everything,
-    /// Only the positions where the parts of a solve meet: the finale's entries, which the
-    /// run reads, and the run's, which phase 1 reads. Within a part, positions are read from
-    /// the layers being replayed, never from the table; what no other part reads is dropped
-    /// with its layer (the layered solve of the game's own decomposition: values stored only
-    /// where the game returns to a few entry points). A one-shot solve — its values and its
-    /// policy's figures — then stores a small fraction of the positions; a later question
-    /// about another position is answered by walking down to the entries it reaches.
-    Entries,
 }
 
 /// A count of positions solved and not kept, shared by the threads of a solve.
@@ -371,13 +355,33 @@ fn merged_outcomes<E>(
     }
 }
 
-/// The value of a chance point whose outcomes name characters, from its `(value, weight)`
-/// terms: summed in order of value, not of outcome. Relabelling a position permutes such
-/// outcomes, so in outcome order two positions of one class would round differently; in
-/// value order every member of a class gets the same bits.
-pub(super) fn sum_in_value_order(terms: &mut [(f64, f64)]) -> f64 {
-    terms.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    terms.iter().map(|(v, p)| p * v).sum()
+/// The table a layered part fills is the solver's, and what its programs do not cover the
+/// solver walks.
+impl Table for Solver {
+    fn rules(&self) -> &Rules {
+        Solver::rules(self)
+    }
+    fn memo(&self) -> &Memo {
+        Solver::memo(self)
+    }
+    fn keep(&self) -> Keep {
+        Solver::keep(self)
+    }
+    fn states(&self) -> usize {
+        Solver::states(self)
+    }
+    fn not_kept(&self, n: usize) {
+        Solver::not_kept(self, n)
+    }
+    fn try_value(&self, state: &State, budget: &Budget<'_>) -> Result<f64, Halt> {
+        Solver::try_value(self, state, budget)
+    }
+}
+
+/// The optimal policy's figures from positions the layered programs do not cover, by walking.
+fn policy_walk(solver: &Solver) -> Box<dyn FnMut(&State) -> Expectation + Send + '_> {
+    let mut walk = PolicyEvaluation::new(solver);
+    Box::new(move |state| walk.expectation(state))
 }
 
 fn win(outcome: Outcome) -> f64 {
@@ -603,7 +607,7 @@ fn phase_one<R: Send>(
         run(mains)?;
         let mut part = Part::new(solver, budget, highest);
         if let Some(shared) = shared {
-            part = part.with_figures(Figures::new(solver, shared));
+            part = part.with_figures(Figures::new(shared, policy_walk(solver)));
         }
         // Per class, the local ids of the rolls' positions, roll by roll, and the
         // distinct ones.
@@ -770,7 +774,7 @@ impl<'a> RunAndFinale<'a> {
     fn part(&self) -> Part<'_> {
         let part = Part::new(self.solver, self.budget, self.highest).with_spares(&self.spares);
         match self.shared {
-            Some(shared) => part.with_figures(Figures::new(self.solver, shared)),
+            Some(shared) => part.with_figures(Figures::new(shared, policy_walk(self.solver))),
             None => part,
         }
     }

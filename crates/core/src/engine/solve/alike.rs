@@ -18,9 +18,10 @@ use std::convert::Infallible;
 
 use crate::game::{Action, Node, State, canon};
 
+use super::super::expectation::sum_in_value_order;
 use super::super::memo;
 use super::super::positions::worth_memoising;
-use super::{Solver, merged_outcomes, sum_in_value_order, win};
+use super::{Solver, merged_outcomes, win};
 
 /// Stealths valued by one walk (more are valued a group at a time).
 const WIDTH: usize = 8;
