@@ -318,7 +318,7 @@ impl<'s> Figures<'s> {
 
 /// What a part reads and writes of the table it fills, and the walk that values what its
 /// programs do not cover: the solver's ([`super::solve::Solver`]).
-pub(super) trait Table: Sync {
+pub(super) trait SolverTable: Sync {
     /// The rules the table is for.
     fn rules(&self) -> &Rules;
     /// The table itself.
@@ -337,7 +337,7 @@ pub(super) trait Table: Sync {
 /// same time (a team shape, a finale character, the positions of phase 1 under one kind of
 /// main character): a program per stealth class, compiled and then replayed.
 pub(super) struct Part<'s> {
-    solver: &'s dyn Table,
+    solver: &'s dyn SolverTable,
     /// The solver's rules and memo, read at every position: held here, not asked for.
     rules: Rules,
     memo: &'s Memo,
@@ -391,7 +391,7 @@ pub(super) fn class_of(rules: &crate::rules::Rules, stealth: u8) -> u8 {
 
 impl<'s> Part<'s> {
     /// An empty part of `solver`'s table, to be filled up to stealth `highest`.
-    pub(super) fn new(solver: &'s dyn Table, budget: &'s Budget<'s>, highest: u8) -> Self {
+    pub(super) fn new(solver: &'s dyn SolverTable, budget: &'s Budget<'s>, highest: u8) -> Self {
         Part {
             solver,
             rules: *solver.rules(),

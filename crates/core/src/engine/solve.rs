@@ -26,7 +26,7 @@ use crate::rules::Rules;
 
 use super::budget::{Budget, Halt};
 use super::expectation::{add_scaled, sum_in_value_order, terminal};
-use super::layers::{COMPILED_AT, EntryFigures, Figures, Part, Spares, Table, class_of};
+use super::layers::{COMPILED_AT, EntryFigures, Figures, Part, SolverTable, Spares, class_of};
 use super::memo::{self, Keep, Memo};
 use super::options::ClassOptions;
 use super::positions::worth_memoising;
@@ -357,7 +357,7 @@ fn merged_outcomes<E>(
 
 /// The table a layered part fills is the solver's, and what its programs do not cover the
 /// solver walks.
-impl Table for Solver {
+impl SolverTable for Solver {
     fn rules(&self) -> &Rules {
         Solver::rules(self)
     }
