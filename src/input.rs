@@ -185,6 +185,20 @@ impl<R: Read> Read for Bounded<R> {
     }
 }
 
+/// The proptest configuration of the parsers' generators: a short run by default (the test
+/// suite's), `RAVEN_FUZZ_CASES=N` cases each for a long one (CONTRIBUTING.md, "Fuzzing").
+#[cfg(test)]
+pub(crate) fn fuzz_config() -> proptest::test_runner::Config {
+    let cases = std::env::var("RAVEN_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(64);
+    proptest::test_runner::Config {
+        cases,
+        ..proptest::test_runner::Config::default()
+    }
+}
+
 /// 1-based line and column of byte offset `at` in `text`.
 pub fn line_col(text: &str, at: usize) -> (usize, usize) {
     let at = floor_char_boundary(text, at.min(text.len()));

@@ -180,15 +180,22 @@ impl ShardFile {
     /// [`MAX_LINE_BYTES`], so `raven merge /dev/zero` reads a few kilobytes.
     pub fn read(path: &Path) -> Result<ShardFile> {
         let name = path.display().to_string();
+        let file = std::fs::File::open(path)
+            .map_err(|e| Error::Input(format!("cannot read shard file {name}: {e}")))?;
+        ShardFile::from_reader(path, file)
+    }
+
+    /// [`ShardFile::read`] of the stream `file`, named `path` in messages.
+    fn from_reader(path: &Path, file: impl std::io::Read) -> Result<ShardFile> {
+        let name = path.display().to_string();
         let bad = |line: usize, what: &str| Error::Input(format!("{name}:{line}: {what}"));
         let cannot = |e: std::io::Error| {
-            let why = match Bounded::<std::fs::File>::limit(&e) {
+            let why = match Bounded::<&[u8]>::limit(&e) {
                 Some(Limit::Total) => format!("larger than {} MiB", MAX_BYTES >> 20),
                 _ => e.to_string(),
             };
             Error::Input(format!("cannot read shard file {name}: {why}"))
         };
-        let file = std::fs::File::open(path).map_err(cannot)?;
         let mut stream = std::io::BufReader::new(Bounded::lines(file, MAX_BYTES, MAX_LINE_BYTES));
         let not_shard = || {
             Error::Input(format!(
@@ -437,6 +444,67 @@ pub fn concatenate(files: &[ShardFile]) -> Result<Vec<u8>> {
     writer
         .into_inner()
         .map_err(|e| Error::Runtime(format!("cannot write CSV: {e}")))
+}
+
+#[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A real shard file: two rows of a sweep, the second quoted.
+    fn real() -> Vec<u8> {
+        let meta = Meta::new("sweep", Shard { index: 2, count: 3 })
+            .input("rules", "main-text")
+            .input("stealth", "8,10");
+        let rows = [
+            (1, vec!["duo".to_string(), "0.25".to_string()]),
+            (4, vec!["a \"quoted\", name".to_string(), "1".to_string()]),
+        ];
+        render(&meta, &["strategy".into(), "win".into()], &rows).unwrap()
+    }
+
+    /// Read or refused with an input error naming the file; never a panic.
+    fn read_or_refused(bytes: &[u8]) -> Result<(), TestCaseError> {
+        match ShardFile::from_reader(Path::new("f.csv"), bytes) {
+            Ok(file) => prop_assert!(file.rows.iter().all(|(_, r)| !r.is_empty())),
+            Err(Error::Input(message)) => prop_assert!(message.contains("f.csv"), "{message}"),
+            Err(e) => prop_assert!(false, "not an input error: {e}"),
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn the_real_shard_file_is_read() {
+        let file = ShardFile::from_reader(Path::new("f.csv"), &real()[..]).unwrap();
+        assert_eq!(file.rows.len(), 2);
+        assert_eq!(&file.rows[1].1[1], "a \"quoted\", name");
+    }
+
+    proptest! {
+        #![proptest_config(crate::input::fuzz_config())]
+
+        #[test]
+        fn any_bytes_are_read_or_refused(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+            read_or_refused(&bytes)?;
+        }
+
+        #[test]
+        fn edited_shard_files_are_read_or_refused(
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+            cut in any::<prop::sample::Index>(),
+            tail in proptest::collection::vec(prop::sample::select(b"#,\"\n\r0123456789abc: ".to_vec()), 0..40),
+        ) {
+            let mut bytes = real();
+            for (at, byte) in edits {
+                let at = at.index(bytes.len());
+                bytes[at] = byte;
+            }
+            bytes.truncate(cut.index(bytes.len() + 1));
+            bytes.extend(tail);
+            read_or_refused(&bytes)?;
+        }
+    }
 }
 
 #[cfg(test)]

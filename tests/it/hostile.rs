@@ -1187,3 +1187,135 @@ fn strategies_with_the_same_name_are_told_apart() {
         .collect();
     assert_eq!(names, ["duo", "./duo.toml"], "{}", outcome.stdout);
 }
+
+// 10. Every parser's corpus.
+
+/// Every file of `tests/corpus/<parser>/`: real inputs (`valid-…`) and broken ones, each run
+/// through the binary as a user would give it. Each must end with exit 0 or 2 — a result or
+/// one clean message — never a panic, a hang or a signal, and write nothing. New findings of
+/// the generators (`fuzz::`, and the `fuzz` unit tests) are added here as files.
+#[test]
+fn every_parser_s_corpus_replays() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut replayed = 0;
+    let mut parsers: Vec<_> = fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    parsers.sort();
+    assert_eq!(
+        parsers,
+        [
+            "choice", "dice", "param", "rule", "rules", "shard", "stealth", "strategy"
+        ]
+    );
+    for parser in &parsers {
+        let mut files: Vec<_> = fs::read_dir(corpus.join(parser))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        assert!(files.len() >= 10, "{parser}: only {} inputs", files.len());
+        for file in files {
+            let dir = tempfile::tempdir().unwrap();
+            let path = file.to_str().unwrap();
+            let value = || {
+                use std::os::unix::ffi::OsStrExt;
+                std::ffi::OsStr::from_bytes(&fs::read(&file).unwrap()).to_os_string()
+            };
+            let mut command = match parser.as_str() {
+                "strategy" => raven(dir.path(), &["strategies", "check", path]),
+                "rules" => raven(
+                    dir.path(),
+                    &[
+                        "simulate",
+                        "--games",
+                        "1",
+                        "--stealth",
+                        "0",
+                        "--quiet",
+                        "--rules",
+                        path,
+                    ],
+                ),
+                "shard" => raven(dir.path(), &["merge", path]),
+                "stealth" => {
+                    let mut c = raven(dir.path(), &["simulate", "--games", "1", "--quiet"]);
+                    c.arg("--stealth").arg(value());
+                    c
+                }
+                "rule" => {
+                    let mut c = raven(
+                        dir.path(),
+                        &["simulate", "--games", "1", "--stealth", "0", "--quiet"],
+                    );
+                    c.arg("--rule").arg(value());
+                    c
+                }
+                "param" => {
+                    let mut c = raven(
+                        dir.path(),
+                        &[
+                            "sweep",
+                            "--strategy",
+                            "duo",
+                            "--games",
+                            "1",
+                            "--stealth",
+                            "0",
+                            "--quiet",
+                        ],
+                    );
+                    c.arg("--param").arg(value());
+                    c
+                }
+                "choice" => {
+                    let mut c = raven(dir.path(), &["play", "--interactive", "--stealth", "3"]);
+                    c.stdin(fs::File::open(&file).unwrap());
+                    c
+                }
+                "dice" => {
+                    let mut c = raven(dir.path(), &["play", "--dice", "manual", "--stealth", "3"]);
+                    c.stdin(fs::File::open(&file).unwrap());
+                    c
+                }
+                other => panic!("no command replays the {other} corpus"),
+            };
+            let child = command
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let outcome = finish(child);
+            let name = file.file_name().unwrap().to_string_lossy();
+            let tail = &outcome.stderr[outcome.stderr.len().saturating_sub(400)..];
+            assert!(
+                matches!(outcome.code, Some(0 | 2)),
+                "{parser}/{name}: {:?} {tail}",
+                outcome.code
+            );
+            assert!(
+                !outcome.stderr.contains("panicked"),
+                "{parser}/{name}: {tail}"
+            );
+            // A valid file of a parser that reads files is read (a shard of several is then
+            // refused by merge for the shards it lacks, nothing else).
+            if name.starts_with("valid-") && ["strategy", "rules", "shard"].contains(&&**parser) {
+                let lacks = outcome.stderr.contains("missing; merge needs all");
+                assert!(
+                    outcome.code == Some(0) || (*parser == "shard" && lacks),
+                    "{parser}/{name}: {tail}"
+                );
+            }
+            if name.starts_with("broken-") && !["choice", "dice"].contains(&&**parser) {
+                assert_eq!(outcome.code, Some(2), "{parser}/{name}: {tail}");
+            }
+            assert!(
+                snapshot(dir.path()).is_empty(),
+                "{parser}/{name} wrote a file"
+            );
+            replayed += 1;
+        }
+    }
+    assert!(replayed >= 100, "{replayed}");
+}

@@ -19,6 +19,7 @@ mod cli_strategies;
 mod decisions;
 mod design;
 mod exact;
+mod fuzz;
 mod hostile;
 mod kernel;
 mod montecarlo;

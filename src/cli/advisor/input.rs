@@ -228,6 +228,58 @@ fn excerpt(text: &str) -> String {
 }
 
 #[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #![proptest_config(crate::input::fuzz_config())]
+
+        /// Choices and dice typed at the table: any text is an answer in range or a reason.
+        #[test]
+        fn any_typed_text_is_an_answer_or_a_reason(
+            text in ".{0,30}",
+            digits in "[0-9 ,]{0,20}",
+            count in 1usize..40,
+        ) {
+            for text in [&text, &digits] {
+                if let Ok(i) = choice(text, count) {
+                    prop_assert!(i < count);
+                }
+                if let Ok(faces) = faces(text) {
+                    prop_assert!(faces.iter().all(|f| (1..=6).contains(f)));
+                }
+                for chance in [
+                    Chance::Complications,
+                    Chance::ChallengeType,
+                    Chance::SideTypes,
+                    Chance::Check { dice: 1 },
+                    Chance::Check { dice: 3 },
+                ] {
+                    if let Ok(o) = outcome(chance, text) {
+                        prop_assert!(chance.outcomes().any(|(x, _)| x == o), "{chance:?} {o}");
+                    }
+                }
+            }
+        }
+
+        /// Any bytes on standard input: an answer, the end of input, or a clean refusal.
+        #[test]
+        fn any_input_bytes_end_in_an_answer_or_a_clean_stop(
+            bytes in proptest::collection::vec(any::<u8>(), 0..2000),
+        ) {
+            let mut prompter = Prompter::new(&bytes[..], Vec::new());
+            match prompter.ask("? ", |t| choice(t, 3)) {
+                Ok(Some(i)) => prop_assert!(i < 3),
+                Ok(None) => {}
+                Err(e) => prop_assert!(matches!(e, Error::Input(_)), "{e}"),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::State;
