@@ -6,6 +6,8 @@
 #   2. Answering "1" at every prompt plays the game to its end: a final WIN or LOSS line,
 #      exit code 0.
 #   3. In a second game, Ctrl-D at the first prompt abandons it: an ABANDONED line, exit 0.
+#   4. In a third game, Ctrl-C at the first prompt says the game was abandoned (not that no
+#      output was written), exit 130.
 #
 # Usage: RAVEN=target/release/raven sh tests/tmux_advisor.sh   (needs tmux on PATH)
 # `cargo test --release --test it advisor::` runs it when tmux is installed.
@@ -100,3 +102,14 @@ wait_for '^EXIT='
 screen | grep -q '^ABANDONED' || fail "Ctrl-D did not abandon the game"
 screen | grep -q '^EXIT=0$' || fail "Ctrl-D: exit code not 0"
 echo "ok: Ctrl-D abandons the game with exit code 0"
+
+# --- 4: Ctrl-C at a prompt says what it did ---
+start third 9
+wait_for 'Your choice \(1-[0-9]+\)'
+tmux_ send-keys -t "$GAME" C-c
+wait_for '^EXIT='
+screen | grep -q 'interrupted at the prompt: the game was abandoned' \
+    || fail "Ctrl-C did not say the game was abandoned"
+screen | grep -q 'no output was written' && fail "Ctrl-C said no output was written"
+screen | grep -q '^EXIT=130$' || fail "Ctrl-C: exit code not 130"
+echo "ok: Ctrl-C at a prompt abandons the game with exit code 130 and says so"

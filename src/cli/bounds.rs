@@ -280,6 +280,44 @@ pub fn grid_points(counts: impl IntoIterator<Item = usize>) -> Result<usize, Str
 }
 
 #[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #![proptest_config(crate::input::fuzz_config())]
+
+        /// Any text, or text of the characters the syntax uses, is a value or a reason.
+        #[test]
+        fn any_value_text_is_a_value_or_a_reason(
+            any_text in ".{0,40}",
+            syntax in "[0-9 ,.=:+-]{0,30}",
+        ) {
+            for text in [&any_text, &syntax] {
+                if let Ok(list) = stealths(text) {
+                    prop_assert!(!list.is_empty() && list.len() <= 100, "{text}: {list:?}");
+                    prop_assert!(list.iter().all(|&s| s <= crate::game::MAX_STEALTH));
+                }
+                if let Ok(s) = stealth(text) {
+                    prop_assert!(s <= crate::game::MAX_STEALTH);
+                }
+                if let Ok(g) = games(text) {
+                    prop_assert!((1..=1_000_000_000_000).contains(&g));
+                }
+                if let Ok(t) = threads(text) {
+                    prop_assert!((1..=256).contains(&t));
+                }
+                if let Ok(c) = confidence(text) {
+                    prop_assert!(c > 0.0 && c < 1.0);
+                }
+                let _ = memory_size(text);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -604,6 +604,28 @@ fn target_lines(args: &ExploreArgs, (lo, hi): (f64, f64), grid: &Explored<'_>) -
 }
 
 #[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #![proptest_config(crate::input::fuzz_config())]
+
+        /// `--param` values: any text, and text shaped like `key=a..b:step,c`, are an axis
+        /// or a reason; never a panic.
+        #[test]
+        fn any_param_text_is_an_axis_or_a_reason(
+            any_text in ".{0,40}",
+            shaped in "[a-z_.-]{0,12}=[0-9a-z.:,=-]{0,24}",
+        ) {
+            let _ = parse_axis(&any_text);
+            let _ = parse_axis(&shaped);
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -26,6 +26,8 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static INSTALL: Once = Once::new();
 /// How many [`polled`] sections are running.
 static POLLING: AtomicUsize = AtomicUsize::new(0);
+/// Whether raven is waiting for a person's answer at the table ([`at_prompt`]).
+static AT_PROMPT: AtomicBool = AtomicBool::new(false);
 /// Temporary output files and staging directories not yet committed: removed by the handler
 /// before it exits.
 static PENDING: Mutex<Vec<Pending>> = Mutex::new(Vec::new());
@@ -87,6 +89,29 @@ impl Drop for Polled {
     }
 }
 
+/// Marks a wait for an answer typed at the table (`raven play --interactive`, `--dice
+/// manual`) until the guard is dropped. The game so far is already on standard output, so a
+/// signal there says that the game was abandoned and the narration above is all there is,
+/// not that no output was written.
+#[must_use = "the wait ends when the guard is dropped"]
+pub fn at_prompt() -> AtPrompt {
+    AT_PROMPT.store(true, Ordering::SeqCst);
+    AtPrompt(())
+}
+
+/// See [`at_prompt`].
+pub struct AtPrompt(());
+
+impl Drop for AtPrompt {
+    fn drop(&mut self) {
+        AT_PROMPT.store(false, Ordering::SeqCst);
+    }
+}
+
+/// What the handler says of a signal at a prompt.
+pub const AT_PROMPT_MESSAGE: &str = "interrupted at the prompt: the game was abandoned \
+unfinished; the narration above is all that was written";
+
 /// The registry of uncommitted temporary files. Holding it keeps the handler from removing
 /// files (and from exiting) in the middle of a commit.
 pub(super) fn pending() -> MutexGuard<'static, Vec<Pending>> {
@@ -107,7 +132,12 @@ fn on_signal() {
             };
         }
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), "raven: error: {}", Error::Interrupted);
+        if AT_PROMPT.load(Ordering::SeqCst) {
+            // The cursor is after the prompt: the message gets a line of its own.
+            let _ = writeln!(std::io::stderr(), "\nraven: {AT_PROMPT_MESSAGE}");
+        } else {
+            let _ = writeln!(std::io::stderr(), "raven: error: {}", Error::Interrupted);
+        }
         std::process::exit(EXIT_CODE);
     }
 }

@@ -340,7 +340,9 @@ fn staging_dir(beside: &Path) -> std::io::Result<PathBuf> {
 /// The files [`MARKER`] in `dir` lists (none without a marker).
 fn read_marker(dir: &Path) -> Result<std::collections::BTreeSet<String>> {
     let path = dir.join(MARKER);
-    let text = match crate::input::read_limited(&path, 64 << 10, || "larger than 64 KiB".into()) {
+    let text = match crate::input::read_limited(&path, 64 << 10, 4 << 10, || {
+        "larger than 64 KiB".into()
+    }) {
         Ok(text) => text,
         Err(_) if std::fs::symlink_metadata(&path).is_err() => return Ok(Default::default()),
         Err(e) => {

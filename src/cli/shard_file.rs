@@ -24,20 +24,28 @@
 //! with no units (more shards than units) has its `#` lines and no CSV at all.
 
 use std::fmt::Display;
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::input::{Bounded, Limit};
 
 use super::shard::{self, Shard};
 
 /// The commands whose work can be sharded.
 pub const SHARDED: [&str; 4] = ["simulate", "sweep", "explore", "report"];
 
-/// Largest shard file read: a sweep of 10,000 points at 100 stealths is about 300 MB, and a
-/// limit keeps `raven merge /dev/zero` from reading for ever.
+/// Largest shard file read: a sweep of 10,000 points at 100 stealths is about 300 MB.
 pub const MAX_BYTES: u64 = 1 << 30;
+
+/// Longest line of a shard file: a row of a report shard (one unit's result as JSON) is at
+/// most about 20 KB; the `#` lines and the rows of other commands are shorter.
+pub const MAX_LINE_BYTES: u64 = 1 << 20;
+
+/// Longest first line (`# raven shard K/N of COMMAND, R rows`).
+const FIRST_LINE_BYTES: u64 = 256;
 
 /// Which run a shard file belongs to, and which shard of it it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,52 +175,93 @@ pub struct ShardFile {
 
 impl ShardFile {
     /// Reads and parses a shard file; anything that is not one is an input error (exit 2)
-    /// naming the file (and the line).
+    /// naming the file (and the line). Read as a stream: a file that is not a shard file is
+    /// refused at its first line, and every line is refused as soon as it passes
+    /// [`MAX_LINE_BYTES`], so `raven merge /dev/zero` reads a few kilobytes.
     pub fn read(path: &Path) -> Result<ShardFile> {
         let name = path.display().to_string();
-        let too_large = || format!("larger than {} MiB", MAX_BYTES >> 20);
-        let text = crate::input::read_limited(path, MAX_BYTES, too_large)
+        let file = std::fs::File::open(path)
             .map_err(|e| Error::Input(format!("cannot read shard file {name}: {e}")))?;
+        ShardFile::from_reader(path, file)
+    }
+
+    /// [`ShardFile::read`] of the stream `file`, named `path` in messages.
+    fn from_reader(path: &Path, file: impl std::io::Read) -> Result<ShardFile> {
+        let name = path.display().to_string();
         let bad = |line: usize, what: &str| Error::Input(format!("{name}:{line}: {what}"));
-        let mut lines = text.split_inclusive('\n');
-        let first = lines.next().unwrap_or("").trim_end();
-        let (shard, command, declared) = first_line(first).ok_or_else(|| {
+        let cannot = |e: std::io::Error| {
+            let why = match Bounded::<&[u8]>::limit(&e) {
+                Some(Limit::Total) => format!("larger than {} MiB", MAX_BYTES >> 20),
+                _ => e.to_string(),
+            };
+            Error::Input(format!("cannot read shard file {name}: {why}"))
+        };
+        let mut stream = std::io::BufReader::new(Bounded::lines(file, MAX_BYTES, MAX_LINE_BYTES));
+        let not_shard = || {
             Error::Input(format!(
                 "{name} is not a raven shard file: its first line is not \
                  `# raven shard K/N of COMMAND, R rows`; merge joins the files that \
                  `--shard K/N` writes"
             ))
-        })?;
+        };
+        // The first line, read no further than a first line can be long.
+        let mut first = Vec::new();
+        std::io::Read::take(&mut stream, FIRST_LINE_BYTES)
+            .read_until(b'\n', &mut first)
+            .map_err(cannot)?;
+        let first = std::str::from_utf8(&first).map_err(|_| not_shard())?;
+        if !first.ends_with('\n') && first.len() as u64 >= FIRST_LINE_BYTES {
+            return Err(not_shard());
+        }
+        let (shard, command, declared) = first_line(first.trim_end()).ok_or_else(not_shard)?;
         let mut meta = Meta {
             shard,
             command,
             inputs: Vec::new(),
         };
-        let mut offset = first.len() + 1;
         let mut line = 1;
-        for next in lines {
-            let Some(input) = next.strip_prefix("# ") else {
+        let mut next = Vec::new();
+        loop {
+            next.clear();
+            stream.read_until(b'\n', &mut next).map_err(cannot)?;
+            if !next.starts_with(b"# ") {
                 break;
-            };
+            }
             line += 1;
+            let input = std::str::from_utf8(&next[2..])
+                .map_err(|_| bad(line, "not UTF-8 text"))?
+                .trim_end_matches(['\n', '\r']);
             let (key, value) = input
-                .trim_end_matches(['\n', '\r'])
                 .split_once(": ")
                 .ok_or_else(|| bad(line, "not an input line `# key: value`"))?;
             meta.inputs.push((key.to_string(), value.to_string()));
-            offset += next.len();
         }
-        let body = text.get(offset.min(text.len())..).unwrap_or("");
+        // The CSV: the line read past the inputs, then the rest of the stream, every record
+        // bounded as a line is (a quoted field that never closes included).
+        let body = Bounded::records(
+            std::io::Read::chain(&next[..], stream),
+            MAX_BYTES,
+            MAX_LINE_BYTES,
+            line as u64 + 1,
+        );
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(false)
-            .from_reader(body.as_bytes());
+            .from_reader(body);
         let mut header = csv::StringRecord::new();
         let mut rows = Vec::new();
-        for record in reader.records() {
-            let record = record.map_err(|e| {
+        let mut record = csv::StringRecord::new();
+        loop {
+            let more = reader.read_record(&mut record).map_err(|e| {
                 let at = e.position().map_or(line, |p| line + p.line() as usize);
-                bad(at, &format!("not valid CSV: {e}"))
+                let text = e.to_string();
+                match e.into_kind() {
+                    csv::ErrorKind::Io(io) => cannot(io),
+                    _ => bad(at, &format!("not valid CSV: {text}")),
+                }
             })?;
+            if !more {
+                break;
+            }
             let at = line as u64 + record.position().map_or(0, |p| p.line());
             if header.is_empty() {
                 if record.get(0) != Some("unit") {
@@ -221,12 +270,21 @@ impl ShardFile {
                         "the CSV header does not start with `unit`",
                     ));
                 }
-                header = record;
+                header = record.clone();
             } else {
                 if record.get(0).and_then(|u| u.parse::<u64>().ok()).is_none() {
                     return Err(bad(at as usize, "the row does not start with its unit"));
                 }
-                rows.push((at, record));
+                if rows.len() as u64 == declared {
+                    return Err(bad(
+                        at as usize,
+                        &format!(
+                            "a row past the {declared} its first line announces: the file was \
+                             edited; run that shard again"
+                        ),
+                    ));
+                }
+                rows.push((at, record.clone()));
             }
         }
         if rows.len() as u64 != declared {
@@ -386,6 +444,67 @@ pub fn concatenate(files: &[ShardFile]) -> Result<Vec<u8>> {
     writer
         .into_inner()
         .map_err(|e| Error::Runtime(format!("cannot write CSV: {e}")))
+}
+
+#[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A real shard file: two rows of a sweep, the second quoted.
+    fn real() -> Vec<u8> {
+        let meta = Meta::new("sweep", Shard { index: 2, count: 3 })
+            .input("rules", "main-text")
+            .input("stealth", "8,10");
+        let rows = [
+            (1, vec!["duo".to_string(), "0.25".to_string()]),
+            (4, vec!["a \"quoted\", name".to_string(), "1".to_string()]),
+        ];
+        render(&meta, &["strategy".into(), "win".into()], &rows).unwrap()
+    }
+
+    /// Read or refused with an input error naming the file; never a panic.
+    fn read_or_refused(bytes: &[u8]) -> Result<(), TestCaseError> {
+        match ShardFile::from_reader(Path::new("f.csv"), bytes) {
+            Ok(file) => prop_assert!(file.rows.iter().all(|(_, r)| !r.is_empty())),
+            Err(Error::Input(message)) => prop_assert!(message.contains("f.csv"), "{message}"),
+            Err(e) => prop_assert!(false, "not an input error: {e}"),
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn the_real_shard_file_is_read() {
+        let file = ShardFile::from_reader(Path::new("f.csv"), &real()[..]).unwrap();
+        assert_eq!(file.rows.len(), 2);
+        assert_eq!(&file.rows[1].1[1], "a \"quoted\", name");
+    }
+
+    proptest! {
+        #![proptest_config(crate::input::fuzz_config())]
+
+        #[test]
+        fn any_bytes_are_read_or_refused(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+            read_or_refused(&bytes)?;
+        }
+
+        #[test]
+        fn edited_shard_files_are_read_or_refused(
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+            cut in any::<prop::sample::Index>(),
+            tail in proptest::collection::vec(prop::sample::select(b"#,\"\n\r0123456789abc: ".to_vec()), 0..40),
+        ) {
+            let mut bytes = real();
+            for (at, byte) in edits {
+                let at = at.index(bytes.len());
+                bytes[at] = byte;
+            }
+            bytes.truncate(cut.index(bytes.len() + 1));
+            bytes.extend(tail);
+            read_or_refused(&bytes)?;
+        }
+    }
 }
 
 #[cfg(test)]

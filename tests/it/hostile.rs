@@ -770,24 +770,163 @@ fn inputs_that_never_end_are_read_with_a_limit() {
     let huge = fs::File::create(dir.path().join("huge.toml")).unwrap();
     huge.set_len(4 << 30).unwrap();
     drop(huge);
-    for file in ["/dev/zero", "huge.toml"] {
+    // Endless short lines: only the size bound stops them.
+    fs::write(dir.path().join("lines.toml"), "\n".repeat(2 << 20)).unwrap();
+    for (file, why) in [
+        ("/dev/zero", "line 1 is longer than 16 KiB"),
+        ("huge.toml", "line 1 is longer than 16 KiB"),
+        ("lines.toml", "larger than 1024 KiB"),
+    ] {
         for args in [
             &["play", "--strategy", file][..],
             &["simulate", "--rules", file],
             &["strategies", "check", file],
             &["sweep", "--strategy", file, "--param", "recruit.count=1"],
         ] {
-            refused_small(dir.path(), args, "larger than 1024 KiB");
+            refused_small(dir.path(), args, why);
         }
     }
+}
+
+/// A shard file's reader refuses what is not a shard at its first line, and any line of one
+/// as soon as it passes the longest a shard's line can be: `raven merge` of `/dev/zero`, of a
+/// 4 GiB file of one line after a valid start, of an unclosed quoted field, of rows past
+/// the announced count.
+#[test]
+fn shard_files_that_never_end_are_refused_at_their_first_long_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = "# raven shard 1/1 of sweep, 1 row\n# raven_version: 0.1.0\nunit,x\n";
+    let endless_row = dir.path().join("row.csv");
+    fs::write(&endless_row, format!("{start}0,")).unwrap();
+    let file = fs::OpenOptions::new()
+        .write(true)
+        .open(&endless_row)
+        .unwrap();
+    file.set_len(4 << 30).unwrap();
+    drop(file);
+    let endless_first = dir.path().join("first.csv");
+    fs::File::create(&endless_first)
+        .unwrap()
+        .set_len(4 << 30)
+        .unwrap();
+    let open_quote = dir.path().join("quote.csv");
+    let mut text = format!("{start}0,\"");
+    text.push_str(&"still inside the quotes\n".repeat(60_000));
+    fs::write(&open_quote, text).unwrap();
+    let extra = dir.path().join("extra.csv");
+    fs::write(&extra, format!("{start}0,1\n0,2\n")).unwrap();
+    for (file, why) in [
+        ("/dev/zero", "is not a raven shard file"),
+        ("first.csv", "is not a raven shard file"),
+        ("row.csv", "line 4 is longer than 1 MiB"),
+        ("quote.csv", "line 4 is longer than 1 MiB"),
+        (
+            "extra.csv",
+            "extra.csv:5: a row past the 1 its first line announces",
+        ),
+    ] {
+        refused_small(dir.path(), &["merge", file], why);
+    }
+}
+
+/// Standard input at the table (`play --interactive`, `--dice manual`): an endless line, or an
+/// endless stream of refused answers, ends the reading with exit 2 in bounded memory.
+#[test]
+fn endless_answers_at_the_table_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = dir.path().join("wrong.txt");
+    fs::write(&wrong, "x\n".repeat(100_000)).unwrap();
+    for args in [
+        &["play", "--interactive", "--stealth", "3"][..],
+        &["play", "--dice", "manual", "--stealth", "3"],
+    ] {
+        for (input, why) in [
+            (Path::new("/dev/zero"), "runs past 1 MiB"),
+            (&wrong, "100 answers in a row were refused"),
+        ] {
+            let child = raven(dir.path(), args)
+                .stdin(fs::File::open(input).unwrap())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let outcome = finish(child);
+            assert_eq!(outcome.code, Some(2), "{args:?} < {input:?}: {outcome:?}");
+            assert!(
+                outcome.stderr.contains(why) && !outcome.stderr.contains("panicked"),
+                "{args:?} < {input:?}: {}",
+                &outcome.stderr[outcome.stderr.len().saturating_sub(500)..]
+            );
+            assert!(
+                outcome.max_rss_kib < small_kib(),
+                "{args:?} < {input:?} peaked at {} KiB",
+                outcome.max_rss_kib
+            );
+        }
+    }
+}
+
+/// Ctrl-C at a prompt of a game at the table says what it did: the game was abandoned and
+/// the narration shown is all there is (not that no output was written); exit 130.
+#[test]
+fn ctrl_c_at_a_prompt_says_the_game_was_abandoned() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = raven(dir.path(), &["play", "--interactive", "--stealth", "3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Standard input stays open (a person who has not answered yet).
+    let stdin = child.stdin.take();
+    let stderr = child.stderr.take().unwrap();
+    let seen = Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let seen = seen.clone();
+        std::thread::spawn(move || {
+            let mut stderr = stderr;
+            let mut buffer = [0u8; 4096];
+            while let Ok(n) = std::io::Read::read(&mut stderr, &mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                seen.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buffer[..n]));
+            }
+        })
+    };
+    let start = Instant::now();
+    while !seen.lock().unwrap().contains("Your choice") {
+        assert!(start.elapsed() < Duration::from_secs(60), "no prompt");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let outcome = finish(child);
+    drop(stdin);
+    reader.join().unwrap();
+    let said = seen.lock().unwrap().clone();
+    assert_eq!(outcome.code, Some(130), "{outcome:?} {said}");
+    assert!(
+        said.contains("interrupted at the prompt: the game was abandoned"),
+        "{said}"
+    );
+    assert!(!said.contains("no output was written"), "{said}");
+    // The narration up to the prompt is on standard output.
+    assert!(!outcome.stdout.is_empty());
 }
 
 #[test]
 fn errors_in_long_lines_quote_a_short_excerpt() {
     let dir = tempfile::tempdir().unwrap();
-    let line = format!("description = \"{}\" oops\n", "a".repeat(900_000));
+    // Long lines, but within the bound on a line (16 KiB).
+    let line = format!("description = \"{}\" oops\n", "a".repeat(15_000));
     fs::write(dir.path().join("long.toml"), &line).unwrap();
-    let key = format!("[recruit]\n{} = 1\n", "k".repeat(900_000));
+    let key = format!("[recruit]\n{} = 1\n", "k".repeat(15_000));
     fs::write(dir.path().join("key.toml"), &key).unwrap();
     for args in [
         &["strategies", "check", "long.toml"][..],
@@ -1047,4 +1186,136 @@ fn strategies_with_the_same_name_are_told_apart() {
         .map(|l| l.split(',').next().unwrap())
         .collect();
     assert_eq!(names, ["duo", "./duo.toml"], "{}", outcome.stdout);
+}
+
+// 10. Every parser's corpus.
+
+/// Every file of `tests/corpus/<parser>/`: real inputs (`valid-…`) and broken ones, each run
+/// through the binary as a user would give it. Each must end with exit 0 or 2 — a result or
+/// one clean message — never a panic, a hang or a signal, and write nothing. New findings of
+/// the generators (`fuzz::`, and the `fuzz` unit tests) are added here as files.
+#[test]
+fn every_parser_s_corpus_replays() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut replayed = 0;
+    let mut parsers: Vec<_> = fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    parsers.sort();
+    assert_eq!(
+        parsers,
+        [
+            "choice", "dice", "param", "rule", "rules", "shard", "stealth", "strategy"
+        ]
+    );
+    for parser in &parsers {
+        let mut files: Vec<_> = fs::read_dir(corpus.join(parser))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        assert!(files.len() >= 10, "{parser}: only {} inputs", files.len());
+        for file in files {
+            let dir = tempfile::tempdir().unwrap();
+            let path = file.to_str().unwrap();
+            let value = || {
+                use std::os::unix::ffi::OsStrExt;
+                std::ffi::OsStr::from_bytes(&fs::read(&file).unwrap()).to_os_string()
+            };
+            let mut command = match parser.as_str() {
+                "strategy" => raven(dir.path(), &["strategies", "check", path]),
+                "rules" => raven(
+                    dir.path(),
+                    &[
+                        "simulate",
+                        "--games",
+                        "1",
+                        "--stealth",
+                        "0",
+                        "--quiet",
+                        "--rules",
+                        path,
+                    ],
+                ),
+                "shard" => raven(dir.path(), &["merge", path]),
+                "stealth" => {
+                    let mut c = raven(dir.path(), &["simulate", "--games", "1", "--quiet"]);
+                    c.arg("--stealth").arg(value());
+                    c
+                }
+                "rule" => {
+                    let mut c = raven(
+                        dir.path(),
+                        &["simulate", "--games", "1", "--stealth", "0", "--quiet"],
+                    );
+                    c.arg("--rule").arg(value());
+                    c
+                }
+                "param" => {
+                    let mut c = raven(
+                        dir.path(),
+                        &[
+                            "sweep",
+                            "--strategy",
+                            "duo",
+                            "--games",
+                            "1",
+                            "--stealth",
+                            "0",
+                            "--quiet",
+                        ],
+                    );
+                    c.arg("--param").arg(value());
+                    c
+                }
+                "choice" => {
+                    let mut c = raven(dir.path(), &["play", "--interactive", "--stealth", "3"]);
+                    c.stdin(fs::File::open(&file).unwrap());
+                    c
+                }
+                "dice" => {
+                    let mut c = raven(dir.path(), &["play", "--dice", "manual", "--stealth", "3"]);
+                    c.stdin(fs::File::open(&file).unwrap());
+                    c
+                }
+                other => panic!("no command replays the {other} corpus"),
+            };
+            let child = command
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let outcome = finish(child);
+            let name = file.file_name().unwrap().to_string_lossy();
+            let tail = &outcome.stderr[outcome.stderr.len().saturating_sub(400)..];
+            assert!(
+                matches!(outcome.code, Some(0 | 2)),
+                "{parser}/{name}: {:?} {tail}",
+                outcome.code
+            );
+            assert!(
+                !outcome.stderr.contains("panicked"),
+                "{parser}/{name}: {tail}"
+            );
+            // A valid file of a parser that reads files is read (a shard of several is then
+            // refused by merge for the shards it lacks, nothing else).
+            if name.starts_with("valid-") && ["strategy", "rules", "shard"].contains(&&**parser) {
+                let lacks = outcome.stderr.contains("missing; merge needs all");
+                assert!(
+                    outcome.code == Some(0) || (*parser == "shard" && lacks),
+                    "{parser}/{name}: {tail}"
+                );
+            }
+            if name.starts_with("broken-") && !["choice", "dice"].contains(&&**parser) {
+                assert_eq!(outcome.code, Some(2), "{parser}/{name}: {tail}");
+            }
+            assert!(
+                snapshot(dir.path()).is_empty(),
+                "{parser}/{name} wrote a file"
+            );
+            replayed += 1;
+        }
+    }
+    assert!(replayed >= 100, "{replayed}");
 }

@@ -20,6 +20,7 @@ mod decisions;
 mod design;
 mod docs;
 mod exact;
+mod fuzz;
 mod hostile;
 mod kernel;
 mod montecarlo;

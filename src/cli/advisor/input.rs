@@ -12,6 +12,14 @@ use crate::game::{Chance, Character};
 /// refused: a stray `cat /dev/urandom` must not fill the memory.
 const MAX_LINE: usize = 256;
 
+/// The most read of one line before the input is given up as not a person's answers (bytes):
+/// a line without end (`/dev/zero`) must not keep raven reading for ever.
+const MAX_SKIPPED: u64 = 1 << 20;
+
+/// Answers refused in a row before the input is given up as not a person's answers: an
+/// endless stream of wrong lines (`yes x`) must not keep raven asking for ever.
+const MAX_REFUSED: usize = 100;
+
 /// Asks questions on `prompts` (standard error) and reads the answers from `input`, one line
 /// each.
 ///
@@ -35,9 +43,21 @@ impl<R: BufRead, W: Write> Prompter<R, W> {
         prompt: &str,
         parse: impl Fn(&str) -> Result<T, String>,
     ) -> Result<Option<T>> {
-        loop {
+        for _ in 0..MAX_REFUSED {
+            // A signal while raven waits here says the game was abandoned (see `at_prompt`).
+            let waiting = crate::cli::interrupt::at_prompt();
             self.say(format_args!("{prompt}"));
-            let Some(line) = self.line()? else {
+            let line = self.line();
+            drop(waiting);
+            let line = match line {
+                Ok(line) => line,
+                Err(e) => {
+                    // The message that follows gets a line of its own.
+                    self.say(format_args!("\n"));
+                    return Err(e);
+                }
+            };
+            let Some(line) = line else {
                 // The cursor is still after the prompt: end its line.
                 self.say(format_args!("\n"));
                 return Ok(None);
@@ -47,6 +67,10 @@ impl<R: BufRead, W: Write> Prompter<R, W> {
                 Err(reason) => self.say(format_args!("  {reason}\n")),
             }
         }
+        Err(Error::Input(format!(
+            "{MAX_REFUSED} answers in a row were refused: standard input does not look like \
+             answers typed at the table; stopped"
+        )))
     }
 
     /// The next line: `None` at the end of input, `Some(Err(reason))` for a line that cannot
@@ -77,9 +101,18 @@ impl<R: BufRead, W: Write> Prompter<R, W> {
         let _ = self.prompts.flush();
     }
 
-    /// Reads and drops the rest of an over-long line, in constant memory.
+    /// Reads and drops the rest of an over-long line, in constant memory; a line that runs
+    /// past [`MAX_SKIPPED`] bytes ends the reading (exit 2).
     fn skip_line(&mut self) -> Result<()> {
+        let mut skipped = 0u64;
         loop {
+            if skipped > MAX_SKIPPED {
+                return Err(Error::Input(format!(
+                    "a line of standard input runs past {} MiB: not answers typed at the \
+                     table; stopped",
+                    MAX_SKIPPED >> 20
+                )));
+            }
             let buffer = self.input.fill_buf().map_err(read_error)?;
             if buffer.is_empty() {
                 return Ok(());
@@ -92,6 +125,7 @@ impl<R: BufRead, W: Write> Prompter<R, W> {
                 None => {
                     let all = buffer.len();
                     self.input.consume(all);
+                    skipped += all as u64;
                 }
             }
         }
@@ -181,6 +215,58 @@ fn excerpt(text: &str) -> String {
 }
 
 #[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #![proptest_config(crate::input::fuzz_config())]
+
+        /// Choices and dice typed at the table: any text is an answer in range or a reason.
+        #[test]
+        fn any_typed_text_is_an_answer_or_a_reason(
+            text in ".{0,30}",
+            digits in "[0-9 ,]{0,20}",
+            count in 1usize..40,
+        ) {
+            for text in [&text, &digits] {
+                if let Ok(i) = choice(text, count) {
+                    prop_assert!(i < count);
+                }
+                if let Ok(faces) = faces(text) {
+                    prop_assert!(faces.iter().all(|f| (1..=6).contains(f)));
+                }
+                for chance in [
+                    Chance::Complications,
+                    Chance::ChallengeType,
+                    Chance::SideTypes,
+                    Chance::Check { dice: 1 },
+                    Chance::Check { dice: 3 },
+                ] {
+                    if let Ok(o) = outcome(chance, text) {
+                        prop_assert!(chance.outcomes().any(|(x, _)| x == o), "{chance:?} {o}");
+                    }
+                }
+            }
+        }
+
+        /// Any bytes on standard input: an answer, the end of input, or a clean refusal.
+        #[test]
+        fn any_input_bytes_end_in_an_answer_or_a_clean_stop(
+            bytes in proptest::collection::vec(any::<u8>(), 0..2000),
+        ) {
+            let mut prompter = Prompter::new(&bytes[..], Vec::new());
+            match prompter.ask("? ", |t| choice(t, 3)) {
+                Ok(Some(i)) => prop_assert!(i < 3),
+                Ok(None) => {}
+                Err(e) => prop_assert!(matches!(e, Error::Input(_)), "{e}"),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::State;
@@ -252,6 +338,34 @@ mod tests {
              ?   there is no option 9: type a number from 1 to 3\n\
              ? ? \n"
         );
+    }
+
+    #[test]
+    fn endless_lines_and_endless_refusals_stop_the_reading() {
+        let mut zeros = Prompter::new(std::io::BufReader::new(std::io::repeat(0)), Vec::new());
+        let e = zeros.ask("? ", |t| choice(t, 3)).unwrap_err();
+        assert!(e.to_string().contains("runs past 1 MiB"), "{e}");
+        let mut yes = Prompter::new(std::io::BufReader::new(YesX(false)), Vec::new());
+        let e = yes.ask("? ", |t| choice(t, 3)).unwrap_err();
+        assert!(e.to_string().contains("100 answers in a row"), "{e}");
+        // 99 refusals and then an answer: still a person's.
+        let mut input = b"x\n".repeat(MAX_REFUSED - 1);
+        input.extend_from_slice(b"2\n");
+        let mut patient = Prompter::new(&input[..], Vec::new());
+        assert_eq!(patient.ask("? ", |t| choice(t, 3)).unwrap(), Some(1));
+    }
+
+    /// `yes x`: the same wrong line for ever (the flag: a newline comes next).
+    struct YesX(bool);
+
+    impl std::io::Read for YesX {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            for byte in buf.iter_mut() {
+                *byte = if self.0 { b'\n' } else { b'x' };
+                self.0 = !self.0;
+            }
+            Ok(buf.len())
+        }
     }
 
     #[test]
