@@ -19,7 +19,6 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 let meta = null;
 let wasmModule = null;
 let workerUrl = null;
-let worker = null;
 let jobCounter = 0;
 
 // The page's state: everything the URL holds.
@@ -381,22 +380,41 @@ function showError(id, message) {
 
 // ---------------------------------------------------------------- the engine
 
-function startWorker(request, onMessage) {
-  if (worker) worker.terminate();
-  const w = new Worker(workerUrl);
-  worker = w;
-  w.onmessage = (e) => {
-    if (worker !== w) return;
-    const message = JSON.parse(e.data);
-    if (message.type === 'done') worker = null;
-    onMessage(message);
-  };
-  w.onerror = (e) => {
-    onMessage({ type: 'error', field: 'engine', message: `the engine stopped: ${e.message}` });
-    onMessage({ type: 'done' });
-  };
-  w.postMessage({ module: wasmModule, request });
+// Runs `lanes` (lists of requests), each on a worker of its own, side by side: the browser
+// gives each worker a core. Every message goes to `onMessage`; `onFinished` once every lane
+// has run to its end. A new computation terminates the workers of the last one.
+function runLanes(lanes, onMessage, onFinished) {
+  stopWorkers();
+  let left = lanes.length;
+  for (const requests of lanes) {
+    const w = new Worker(workerUrl);
+    workers.push(w);
+    w.onmessage = (e) => {
+      if (!workers.includes(w)) return;
+      const message = JSON.parse(e.data);
+      if (message.type === 'lane-done') {
+        w.terminate();
+        workers = workers.filter((x) => x !== w);
+        left -= 1;
+        if (left === 0 && onFinished) onFinished();
+      } else onMessage(message);
+    };
+    w.onerror = (e) => {
+      onMessage({ type: 'error', field: 'engine', message: `the engine stopped: ${e.message}` });
+    };
+    w.postMessage({ module: wasmModule, requests });
+  }
 }
+
+let workers = [];
+
+function stopWorkers() {
+  for (const w of workers) w.terminate();
+  workers = [];
+}
+
+// How many workers a computation uses: one per core, two at most (the curves split in two).
+const LANES = Math.max(1, Math.min(2, navigator.hardwareConcurrency || 1));
 
 // Any change: the URL, the controls, and a fresh computation (ending the running one).
 function changed() {
@@ -426,27 +444,55 @@ function computeCurves(started) {
   for (const row of document.querySelectorAll('.setting.invalid')) row.classList.remove('invalid');
   renderCurves();
   setStatus(`Computing optimal play and ${sources.length} strateg${sources.length === 1 ? 'y' : 'ies'}…`, 0, 1);
-  const focus = sources.findIndex((s) => s.name === state.focus);
-  startWorker({
-    op: 'curves', preset: state.preset, rules: overrides(), strategies: sources, stealths: STEALTHS,
-    first: FIRST, focus: focus < 0 ? 0 : focus, focus_stealth: state.focusStealth,
-  }, (m) => {
+  const rules = { preset: state.preset, rules: overrides() };
+  const focus = sources.find((s) => s.name === state.focus) || sources[0];
+  // First optimal play and the reference at stealth 10, each alone (one per lane), then
+  // every stealth: optimal play in one solve with its figures, the strategies one
+  // evaluation each, as the command line computes them; then the focus strategy's regret.
+  const early = [
+    { op: 'solve', ...rules, stealths: FIRST, figures: false },
+    { op: 'exact', ...rules, strategies: [sources[0]], stealths: FIRST },
+  ];
+  const full = [
+    { op: 'exact', ...rules, strategies: sources, stealths: STEALTHS },
+    { op: 'solve', ...rules, stealths: STEALTHS, figures: true },
+  ];
+  const regret = { op: 'decisions', ...rules, strategy: focus, stealth: state.focusStealth };
+  const lanes = LANES > 1
+    ? [[early[0], full[0]], [early[1], full[1], regret]]
+    : [[early[0], early[1], full[1], full[0], regret]];
+  let steps = 0;
+  const total = 2 + 1 + sources.length + 2;
+  let csvAsked = false;
+  let finished = false;
+  const finish = () => {
+    if (!finished || (complete(view) && !view.csv && !view.errors.length)) return;
+    view.done = true;
+    timing.done = performance.now();
+    const seconds = ((timing.done - started) / 1000).toFixed(2);
+    document.body.dataset.state = view.errors.length ? 'error' : 'done';
+    setStatus(view.errors.length ? 'Stopped: see the message' : `Done in ${seconds} s`, 1, 1);
+    renderCurves();
+    if (!view.errors.length) computePrinted();
+  };
+  const onMessage = (m) => {
     if (view.job !== job) return;
     if (m.type === 'value') {
-      view.values.set(`${m.method}|${m.strategy}|${m.stealth}`, m.figures);
-      if (view.printedGame) {
-        const source = m.method === 'optimal' ? 'optimal' : identity(sources.find((s) => s.name === m.strategy));
-        if (!printed.has(source)) printed.set(source, new Map());
-        printed.get(source).set(m.stealth, m.figures.win);
-      }
+      view.values.set(`${m.method}|${m.strategy}|${m.stealth}`, { win: m.win, figures: m.figures });
+      if (view.printedGame) remember(m, sources);
       const now = performance.now();
       if (timing.first === null && view.values.has('optimal|optimal|10') && view.values.has('exact|reference|10')) timing.first = now;
-      if (timing.curves === null && complete(view)) timing.curves = now;
-    } else if (m.type === 'progress') {
-      setStatus(`Computing… step ${m.done} of ${m.total}`, m.done, m.total);
+      if (timing.curves === null && complete(view)) {
+        timing.curves = now;
+        askCsv();
+      }
+    } else if (m.type === 'done') {
+      steps += 1;
+      setStatus(`Computing… ${steps} of ${total} steps`, steps, total);
     } else if (m.type === 'csv') {
       view.csv = m.text;
       view.rulesText = m.text.split('\n')[1].split(',')[1];
+      finish();
     } else if (m.type === 'decisions') {
       view.decisions = m;
     } else if (m.type === 'error') {
@@ -460,20 +506,44 @@ function computeCurves(started) {
         }
       } else if (m.field === 'strategy') showError('strategy-error', m.message);
       else showError('rules-error', m.message);
-    } else if (m.type === 'done') {
-      view.done = true;
-      timing.done = performance.now();
-      const seconds = ((timing.done - started) / 1000).toFixed(2);
-      document.body.dataset.state = view.errors.length ? 'error' : 'done';
-      setStatus(view.errors.length ? 'Stopped: see the message' : `Done in ${seconds} s`, 1, 1);
-      if (!view.errors.length) computePrinted();
     }
     renderCurves();
+  };
+  // The CSV once every figure is in: written by the engine, as the command line writes it.
+  const askCsv = () => {
+    if (csvAsked) return;
+    csvAsked = true;
+    const results = [];
+    for (const m of methods(view)) {
+      for (const s of STEALTHS) {
+        results.push({ strategy: m.name, method: m.method, stealth: s, figures: view.values.get(`${m.method}|${m.name}|${s}`).figures });
+      }
+    }
+    const w = new Worker(workerUrl);
+    workers.push(w);
+    w.onmessage = (e) => {
+      const message = JSON.parse(e.data);
+      if (message.type === 'lane-done') {
+        w.terminate();
+        workers = workers.filter((x) => x !== w);
+      } else if (workers.includes(w)) onMessage(message);
+    };
+    w.postMessage({ module: wasmModule, requests: [{ op: 'csv', ...rules, results }] });
+  };
+  runLanes(lanes, onMessage, () => {
+    finished = true;
+    finish();
   });
 }
 
+function remember(m, sources) {
+  const source = m.method === 'optimal' ? 'optimal' : identity(sources.find((s) => s.name === m.strategy));
+  if (!printed.has(source)) printed.set(source, new Map());
+  printed.get(source).set(m.stealth, m.win);
+}
+
 function complete(v) {
-  return STEALTHS.every((s) => v.values.has(`optimal|optimal|${s}`)
+  return STEALTHS.every((s) => v.values.has(`optimal|optimal|${s}`) && v.values.get(`optimal|optimal|${s}`).figures
     && v.sources.every((src) => v.values.has(`exact|${src.name}|${s}`)));
 }
 
@@ -483,12 +553,13 @@ function computePrinted() {
   const missing = view.sources.filter((s) => !printed.has(identity(s)));
   if (printed.has('optimal') && missing.length === 0) return;
   const job = view.job;
-  const strategies = missing.length ? missing : [{ name: 'reference' }];
-  startWorker({ op: 'curves', preset: PRINTED_PRESET, rules: [], strategies, stealths: HEADLINE, first: [] }, (m) => {
+  const rules = { preset: PRINTED_PRESET, rules: [] };
+  const lanes = [];
+  if (!printed.has('optimal')) lanes.push([{ op: 'solve', ...rules, stealths: HEADLINE, figures: false }]);
+  if (missing.length) lanes.push([{ op: 'exact', ...rules, strategies: missing, stealths: HEADLINE }]);
+  runLanes(lanes, (m) => {
     if (m.type !== 'value') return;
-    const source = m.method === 'optimal' ? 'optimal' : identity(strategies.find((s) => s.name === m.strategy));
-    if (!printed.has(source)) printed.set(source, new Map());
-    printed.get(source).set(m.stealth, m.figures.win);
+    remember(m, missing);
     if (view.job === job && state.mode === 'curves') renderCurves();
   });
 }
@@ -570,7 +641,7 @@ function renderFocus(ms) {
   losses.replaceChildren();
   const shown = [ms[0], focus];
   losses.append(el('tr', {}, [el('th', { scope: 'col', text: `stealth ${s}` }), ...shown.map((m) => el('th', { scope: 'col', text: m.name }))]));
-  const figureOf = (m) => view.values.get(`${m.method}|${m.name}|${s}`);
+  const figureOf = (m) => (view.values.get(`${m.method}|${m.name}|${s}`) || {}).figures;
   const rows = [['win', (f) => f.win]].concat(meta.losses.map((cause, i) => [`loss: ${cause.replace(/_/g, ' ')}`, (f) => f.losses[i]]));
   for (const [label, pick] of rows) {
     losses.append(el('tr', {}, [el('th', { scope: 'row', text: label }), ...shown.map((m) => {
@@ -719,12 +790,11 @@ function computeSweep(started) {
   if (!stealths) {
     showError('sweep-error', `'${state.sweepStealth}' is not a list of starting stealths 0..=99, none twice`);
     document.body.dataset.state = 'error';
-    if (worker) worker.terminate();
-    worker = null;
+    stopWorkers();
     return;
   }
   setStatus('Sweeping…', 0, 1);
-  startWorker({ op: 'sweep', preset: state.preset, rules: overrides(), axes, strategies: sources, stealths }, (m) => {
+  runLanes([[{ op: 'sweep', preset: state.preset, rules: overrides(), axes, strategies: sources, stealths }]], (m) => {
     if (sweepView.job !== job) return;
     if (m.type === 'point') sweepView.points.set(m.values.join('|'), m);
     else if (m.type === 'skipped') sweepView.skipped.set(m.values.join('|'), m.message);
@@ -845,7 +915,7 @@ async function main() {
     wasmModule = await WebAssembly.compile(bytes);
     workerUrl = URL.createObjectURL(new Blob([$('worker-source').textContent], { type: 'text/javascript' }));
     meta = await new Promise((resolve, reject) => {
-      startWorker({ op: 'meta' }, (m) => {
+      runLanes([[{ op: 'meta' }]], (m) => {
         if (m.type === 'meta') resolve(m);
         else if (m.type === 'error') reject(new Error(m.message));
       });
