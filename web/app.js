@@ -724,7 +724,8 @@ function heatMap({ title, x, y, labels, stealths, cell }) {
   const ch = Math.max(18, Math.min(32, 240 / y.values.length));
   const pw = cw * x.values.length, ph = ch * y.values.length;
   const L = 150, T = 44, gap = 36;
-  const W = L + stealths.length * (pw + gap) + 20;
+  // Wide enough for the title and the note under the panels.
+  const W = Math.max(L + stealths.length * (pw + gap) + 20, 760);
   const H = T + labels.length * (ph + gap) + 40;
   const root = svg('svg', { xmlns: SVG_NS, viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'aria-label': title, 'font-family': 'system-ui, sans-serif', 'font-size': '11' });
   root.append(svg('defs', {}, [svg('pattern', { id: 'hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, [svg('rect', { width: 6, height: 6, fill: '#eee' }), svg('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#999', 'stroke-width': 2 })])]));

@@ -313,7 +313,7 @@ test('the URL round-trips every parameter', async () => {
 test('an invalid combination and a bad strategy file show their errors', async () => {
   await page.goto('about:blank');
   await page.goto(`${url}#strategy=none`);
-  await waitDone();
+  await page.waitForSelector('.setting');
   await page.focus('#rule-base-dice');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
@@ -347,7 +347,7 @@ test('an invalid combination and a bad strategy file show their errors', async (
 test('changing a control twice leaves the later answer', async () => {
   await page.goto('about:blank');
   await page.goto(`${url}#strategy=duo`);
-  await waitDone();
+  await page.waitForSelector('.setting');
   const before = await page.evaluate(() => window.ravenTimings.length);
   await page.focus('#rule-run-challenges');
   await page.keyboard.press('ArrowRight');
