@@ -444,6 +444,45 @@ impl Design {
     }
 }
 
+/// One rule key as a settings form shows it: every flag and design parameter, with the
+/// values it takes and the printed game's, so that a front end builds its controls from the
+/// same list the parser reads rather than a copy of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting {
+    /// The key, as `--rule KEY=VALUE` spells it.
+    pub key: &'static str,
+    /// Whether it is a design parameter ([`Design`]) rather than a ruling's flag.
+    pub design: bool,
+    /// Every value it takes, in order (a number's range from its lowest up; `team` first
+    /// where allowed; a flag's main-text reading first), as written on the command line.
+    pub values: Vec<String>,
+    /// The value under the main-text preset and the printed game.
+    pub printed: String,
+}
+
+/// Every flag, then every design parameter, in docs/rules.md order.
+pub fn settings() -> Vec<Setting> {
+    let flags = FLAGS.iter().map(|f| Setting {
+        key: f.key,
+        design: false,
+        values: f.values.iter().map(|v| (*v).to_string()).collect(),
+        printed: MAIN_TEXT.get(f.key).expect("a flag key").to_string(),
+    });
+    let params = PARAMS.iter().map(|p| Setting {
+        key: p.key,
+        design: true,
+        values: match p.kind {
+            Kind::YesNo => vec!["no".to_string(), "yes".to_string()],
+            Kind::Count(min, max) => (min..=max).map(|v| v.to_string()).collect(),
+            Kind::TeamOrCount(min, max) => std::iter::once("team".to_string())
+                .chain((min..=max).map(|v| v.to_string()))
+                .collect(),
+        },
+        printed: p.kind.show((p.read)(&Design::PRINTED)),
+    });
+    flags.chain(params).collect()
+}
+
 /// A rules setting that could not be understood.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RulesError {
@@ -821,6 +860,34 @@ mod tests {
         )
         .unwrap();
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn settings_list_every_key_with_values_the_parser_takes() {
+        let list = settings();
+        let keys: Vec<&str> = list.iter().map(|s| s.key).collect();
+        let expected: Vec<&str> = Rules::keys().chain(Design::keys()).collect();
+        assert_eq!(keys, expected);
+        for setting in &list {
+            assert!(setting.values.contains(&setting.printed), "{}", setting.key);
+            for value in &setting.values {
+                let mut rules = MAIN_TEXT;
+                rules.set(setting.key, value).unwrap();
+            }
+            let printed = parse_rules(
+                "main-text",
+                &[format!("{}={}", setting.key, setting.printed)],
+            );
+            assert_eq!(printed, Ok(MAIN_TEXT), "{}", setting.key);
+        }
+        let run = list.iter().find(|s| s.key == "run-challenges").unwrap();
+        assert_eq!(
+            (run.values.first(), run.values.last()),
+            (Some(&"0".to_string()), Some(&"12".to_string()))
+        );
+        let checks = list.iter().find(|s| s.key == "recruit-checks").unwrap();
+        assert_eq!(checks.values[0], "team");
+        assert_eq!(checks.printed, "team");
     }
 
     #[test]
