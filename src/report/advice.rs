@@ -472,18 +472,32 @@ fn why(balance: &Balance, l: &Lever, mover: &str) -> String {
             } else {
                 ("the reference strategy", "optimal play")
             };
+            let lowered = l.value.parse::<usize>().ok() == Some(low);
+            let big_side = if lowered {
+                format!(
+                    "{big_name} recruits up to the limit: {} of its games reach the run with \
+                     more than {low} members ({:.2} on average)",
+                    share(1.0 - big.team_at_most(low)),
+                    team_mean(big),
+                )
+            } else {
+                format!(
+                    "{big_name} recruits up to the limit ({:.2} members on average where {} \
+                     are allowed) and would go on to {}",
+                    team_mean(big),
+                    l.printed,
+                    l.value,
+                )
+            };
             format!(
                 "Why: {fits_name} enters the run with at most {low} members in {} of its \
-                 games anyway ({:.2} on average), so a largest team of {} or {} hardly \
-                 changes what it does; {big_name} recruits up to the limit ({} of its games \
-                 reach the run with more than {low} — {:.2} members on average), and every \
-                 recruitment is checks that cost stealth and wounds, which the finale needs.",
+                 games anyway ({:.2} on average), so a limit of {} or {} hardly changes what \
+                 it does; {big_side}, and every recruitment is checks that cost stealth and \
+                 wounds, which the finale needs.",
                 share(fits.team_at_most(low)),
                 team_mean(fits),
                 l.printed,
                 l.value,
-                share(1.0 - big.team_at_most(low)),
-                team_mean(big),
             )
         }
         "finale-penalty" => format!(

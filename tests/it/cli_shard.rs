@@ -330,7 +330,7 @@ fn report_shards_merge_to_the_whole_report_byte_for_byte() {
     );
     let mut files = entries(&report.dir.join("rep"));
     files.sort();
-    assert_eq!(files.len(), 11, "{files:?}");
+    assert_eq!(files.len(), 16, "{files:?}");
     let mut merged = entries(&sharded.path().join("rep"));
     merged.sort();
     assert_eq!(merged, files);

@@ -368,7 +368,7 @@ fn report_recommendations_change_with_the_rules() {
     assert!(readme.contains("--rule threshold=4"), "the command quoted");
     assert!(readme.contains("This report is about a changed game"));
     // The levers move from the changed value: the threshold is now 4.
-    assert!(readme.contains("| `threshold` | the die a check needs to succeed | 4 → 3 |"));
+    assert!(readme.contains("| `threshold` | the die a check needs to succeed | 4 → 5 |"));
     assert!(!printed.contains("changed game"));
     // Easier checks, a more winnable game: the headline sentence's numbers follow.
     let win = |said: &str| -> f64 {

@@ -187,11 +187,12 @@ pub fn line_chart_marked(
             let x = LEFT + plot_w;
             let _ = writeln!(
                 out,
-                r#"<path class="leader" d="M{x:.1},{from:.1}L{a:.1},{to:.1}H{b:.1}" stroke="{colour}" fill="none"/><text class="label" x="{tx:.1}" y="{ty:.1}" fill="{colour}">{}</text>"#,
+                r#"<path class="leader" d="M{x:.1},{from:.1}L{a:.1},{to:.1}H{b:.1}" stroke="{colour}" fill="none"/><rect class="key" x="{b:.1}" y="{ky:.1}" width="10" height="8" fill="{colour}"/><text class="label" x="{tx:.1}" y="{ty:.1}" fill="{colour}">{}</text>"#,
                 escape(&s.name),
                 a = x + 10.0,
                 b = x + 14.0,
-                tx = x + 17.0,
+                ky = to - 4.0,
+                tx = x + 27.0,
                 ty = to + 4.0,
             );
         }
