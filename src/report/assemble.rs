@@ -712,11 +712,15 @@ impl Work {
     }
 }
 
+/// A solve's results: optimal figures and Monte Carlo counts per stealth, and the games
+/// watched (under the default reading).
+type SolvedRun = (Vec<Expectation>, Vec<Tally>, Vec<Watched>);
+
 /// Results, filed by what they are results of.
 #[derive(Default)]
 struct Results {
     exact: HashMap<(usize, Rules), Option<Vec<Expectation>>>,
-    solved: HashMap<Rules, (Vec<Expectation>, Vec<Tally>, Vec<Watched>)>,
+    solved: HashMap<Rules, SolvedRun>,
     values: HashMap<Rules, Vec<f64>>,
     decisions: HashMap<usize, Option<Vec<Told>>>,
     played: HashMap<(usize, Rules, u8), Tally>,

@@ -54,8 +54,6 @@ pub(super) fn spread(wanted: &mut [(usize, f64)], gap: f64, top: f64, bottom: f6
     }
 }
 
-/// A line chart of probabilities (0–1, shown in percent) against `x`, with a lower panel of
-
 #[cfg(test)]
 mod tests {
     use super::*;

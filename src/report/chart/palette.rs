@@ -48,25 +48,6 @@ pub fn marker_of(name: &str, position: usize, x: f64, y: f64) -> String {
     )
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_bundled_strategy_has_its_own_colour_and_optimal_is_black() {
-        let names = playbook();
-        assert!(names.len() <= PALETTE.len(), "one colour each");
-        let colours: Vec<&str> = names.iter().map(|n| colour(n, 99)).collect();
-        for (i, c) in colours.iter().enumerate() {
-            assert!(!colours[..i].contains(c), "{} shares {c}", names[i]);
-            assert_ne!(*c, OPTIMAL_COLOUR);
-        }
-        assert_eq!(colour(OPTIMAL, 0), OPTIMAL_COLOUR);
-        // A strategy's colour does not depend on where it is drawn.
-        assert_eq!(colour("duo", 0), colour("duo", 5));
-    }
-}
-
 /// A marker shape for series `i` at `(x, y)`: filled shapes first, then hollow ones.
 pub(super) fn marker(i: usize, x: f64, y: f64, colour: &str) -> String {
     let (fill, width) = if i % 8 < 4 {
@@ -106,4 +87,23 @@ pub(super) fn marker(i: usize, x: f64, y: f64, colour: &str) -> String {
         ),
     };
     format!(r#"{shape} class="marker" fill="{fill}" stroke="{colour}" stroke-width="{width}"/>"#)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bundled_strategy_has_its_own_colour_and_optimal_is_black() {
+        let names = playbook();
+        assert!(names.len() <= PALETTE.len(), "one colour each");
+        let colours: Vec<&str> = names.iter().map(|n| colour(n, 99)).collect();
+        for (i, c) in colours.iter().enumerate() {
+            assert!(!colours[..i].contains(c), "{} shares {c}", names[i]);
+            assert_ne!(*c, OPTIMAL_COLOUR);
+        }
+        assert_eq!(colour(OPTIMAL, 0), OPTIMAL_COLOUR);
+        // A strategy's colour does not depend on where it is drawn.
+        assert_eq!(colour("duo", 0), colour("duo", 5));
+    }
 }
