@@ -124,3 +124,25 @@ pub fn write_rows<W: Write, R: Serialize>(out: W, rows: impl IntoIterator<Item =
 /// Output files are reserved and written by the command layer's one output module, which
 /// decides what happens to what is already at a path; re-exported for the report writers.
 pub(crate) use crate::cli::output::AtomicFile;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_carry_twelve_significant_digits_whatever_their_size() {
+        assert_eq!(rounded(0.9999999999997058), 1.0);
+        assert_eq!(rounded(0.015292020585786789).to_string(), "0.0152920205858");
+        assert_eq!(rounded(9.628592385096535).to_string(), "9.6285923851");
+        assert_eq!(rounded(5.401220863347883e-28), 5.40122086335e-28);
+        assert_eq!(rounded(-1.3e-7), -1.3e-7);
+        // Exact ratios of counts keep every digit they have; rounding twice changes nothing.
+        assert_eq!(rounded(0.25499), 0.25499);
+        for x in [0.1 + 0.2, 2.0 / 3.0, 1e-300, 123456.7890123456] {
+            assert_eq!(rounded(rounded(x)), rounded(x), "{x}");
+            assert!((rounded(x) - x).abs() <= 5e-12 * x.abs(), "{x}");
+        }
+        assert_eq!(rounded(-0.0).to_string(), "0");
+        assert!(rounded(f64::NAN).is_nan());
+    }
+}
