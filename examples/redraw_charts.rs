@@ -87,6 +87,7 @@ fn main() {
         // The charts draw win rates and variants only.
         decisions: Vec::new(),
         decisions_left_out: Vec::new(),
+        watched: Vec::new(),
     };
     let png = std::env::args().any(|a| a == "--png");
     let mut charts: Vec<(String, String)> = [MAIN_TEXT, CLARIFIED]

@@ -16,13 +16,15 @@ use super::progress::Progress;
 /// Arguments of `raven compare`.
 #[derive(Args, Debug)]
 pub struct CompareArgs {
-    /// A strategy (built-in or bundled name, or a .toml file); repeat for each one, at least
-    /// two. The first is the baseline every other is compared with.
+    /// Strategies (built-in or bundled names, or .toml files), at least two: comma-separated
+    /// (`--strategy a,b`) or the option repeated (`--strategy a --strategy b`). The first is
+    /// the baseline every other is compared with.
     #[arg(
         long = "strategy",
         value_name = "NAME|FILE",
         required = true,
-        num_args = 1
+        num_args = 1,
+        value_delimiter = ','
     )]
     pub strategies: Vec<String>,
     #[command(flatten)]

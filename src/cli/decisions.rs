@@ -18,13 +18,15 @@ use super::output::Output;
 /// Arguments of `raven decisions`.
 #[derive(Args, Debug)]
 pub struct DecisionsArgs {
-    /// Strategy: a built-in or bundled name, or a strategy file; repeat for several (one
-    /// solve serves them all, and as many are decomposed at once as there are threads).
+    /// Strategies: built-in or bundled names, or strategy files; several comma-separated
+    /// (`--strategy a,b`) or the option repeated (`--strategy a --strategy b`). One solve
+    /// serves them all, and as many are decomposed at once as there are threads.
     #[arg(
         long = "strategy",
         value_name = "NAME|FILE",
         default_value = REFERENCE,
-        num_args = 1
+        num_args = 1,
+        value_delimiter = ','
     )]
     pub strategies: Vec<String>,
     #[command(flatten)]

@@ -42,8 +42,9 @@ pub struct ExploreArgs {
     /// side-successes-to-ease, finale-penalty, wound-faces, stealth-faces.
     #[arg(long = "param", value_name = "KEY=VALUES", required = true, value_parser = parse_axis)]
     pub params: Vec<Axis>,
-    /// Strategies evaluated exactly at every point besides optimal play (comma-separated
-    /// built-in names or strategy files; `none` for optimal play alone).
+    /// Strategies evaluated exactly at every point besides optimal play: built-in names or
+    /// strategy files, comma-separated (`--strategy a,b`) or the option repeated
+    /// (`--strategy a --strategy b`); `none` for optimal play alone.
     #[arg(long, default_value = REFERENCE, value_delimiter = ',')]
     pub strategy: Vec<String>,
     /// Report the points where this strategy's win probability lies inside `--target`.

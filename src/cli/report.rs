@@ -19,7 +19,7 @@ use crate::report::assemble::{Finished, Plan, Report, Work, assemble};
 use crate::report::balance::{self, loss_rows};
 use crate::report::csv::{SummaryRow, write_rows};
 use crate::report::decisions::Decomposed;
-use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
+use crate::rules::{Rules, parse_rules};
 
 use super::args::{DEFAULT_SEED, pool, stealth_list};
 use super::bounds::{self, StealthList};
@@ -55,6 +55,11 @@ pub struct ReportArgs {
     /// `--max-stealth`); values and ranges as `0..=3,8,10..12`.
     #[arg(long, default_value = "8,10,12", value_parser = bounds::stealths)]
     pub stealth: StealthList,
+    /// Change one ruling or design parameter of both readings the report covers (`main-text`
+    /// and `clarified`), e.g. `--rule team-size=3` (repeatable): the whole report, its rule
+    /// variants and levers included, is then about that game.
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    pub overrides: Vec<String>,
     /// Worker threads, 1..=256 (default: all cores).
     #[arg(long, value_parser = bounds::threads)]
     pub threads: Option<u16>,
@@ -81,7 +86,8 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         args.seed,
         args.max_stealth,
         &args.stealth,
-    );
+        &args.overrides,
+    )?;
     if let Some(shard) = args.shard.shard {
         return run_shard(args, &plan, shard, cancel);
     }
@@ -89,7 +95,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     // written fails now, not after minutes of solving. The report is built beside it and
     // swapped in at the end: a failure or a signal leaves the previous report whole.
     let dir = OutDir::reserve(&args.out, args.force)?;
-    dir.claim(&file_names())?;
+    dir.claim(&file_names(&plan.presets))?;
     let pool = pool(args.threads)?;
     let progress = Progress::new(0, args.quiet);
     // Every engine polls the flag: a signal lets the work unwind and remove the staging.
@@ -104,33 +110,63 @@ pub fn run(args: &ReportArgs) -> Result<()> {
 }
 
 /// The plan of a report written to `out` (its README quotes the command with `out`, the
-/// headline stealths sorted as in [`stealth_list`]).
-fn plan(out: &Path, games: u64, seed: u64, max_stealth: u8, stealth: &[u8]) -> Plan {
+/// headline stealths sorted as in [`stealth_list`]), both readings changed by `overrides`.
+fn plan(
+    out: &Path,
+    games: u64,
+    seed: u64,
+    max_stealth: u8,
+    stealth: &[u8],
+    overrides: &[String],
+) -> Result<Plan> {
     let mut headline = stealth.to_vec();
     headline.sort_unstable();
     headline.dedup();
-    Plan {
+    let presets = [
+        parse_rules("main-text", overrides)?,
+        parse_rules("clarified", overrides)?,
+    ];
+    if presets[0] == presets[1] {
+        return Err(Error::Input(format!(
+            "--rule {} makes main-text and clarified the same rules: the report compares the \
+             two; leave out the rulings they differ in (discovered-penalty, second-success)",
+            overrides.join(" --rule ")
+        )));
+    }
+    let rules: String = overrides.iter().map(|o| format!(" --rule {o}")).collect();
+    Ok(Plan {
         games,
         seed,
         max_stealth,
         // The stealths as shard files name them, so a merged report quotes the same command.
         command: format!(
             "raven report --out {} --games {games} --seed {seed} --max-stealth {max_stealth} \
-             --stealth {}",
+             --stealth {}{rules}",
             out.display(),
             stealth_list(&headline)
         ),
         headline,
-    }
+        presets,
+    })
+}
+
+/// The `--rule` overrides as a shard file names them (`;`-separated; a setting has no `;`).
+fn overrides_input(overrides: &[String]) -> String {
+    overrides.join(";")
 }
 
 /// The inputs that determine a report's numbers, as its shard files name them.
-fn meta(plan: &Plan, shard: Shard) -> Meta {
-    Meta::new("report", shard)
+fn meta(plan: &Plan, shard: Shard, overrides: &[String]) -> Meta {
+    let meta = Meta::new("report", shard)
         .input("games", plan.games)
         .input("seed", plan.seed)
         .input("max_stealth", plan.max_stealth)
-        .input("stealth", stealth_list(&plan.headline))
+        .input("stealth", stealth_list(&plan.headline));
+    if overrides.is_empty() {
+        meta
+    } else {
+        meta.input("rule", overrides_input(overrides))
+    }
 }
 
 /// `raven report --shard K/N`: shard K's units, written to `--out` as a shard file.
@@ -153,7 +189,11 @@ fn run_shard(args: &ReportArgs, plan: &Plan, shard: Shard, cancel: &AtomicBool) 
             Ok((*unit, vec![json]))
         })
         .collect::<Result<Vec<_>>>()?;
-    let bytes = render(&meta(plan, shard), &[RESULT.to_string()], &rows)?;
+    let bytes = render(
+        &meta(plan, shard, &args.overrides),
+        &[RESULT.to_string()],
+        &rows,
+    )?;
     let note = format!(
         "raven {} report: shard {shard} ({} of {} units) written; `raven merge --out DIR` \
          joins the shards into the report\n",
@@ -199,7 +239,13 @@ pub fn merge(files: &[ShardFile], out: &Path, force: bool) -> Result<()> {
             "a report is a directory of files, not one CSV: give `raven merge --out DIR`".into(),
         ));
     }
-    let work = Work::new(&plan(out, games, seed, max_stealth, &stealth))?;
+    let overrides: Vec<String> = meta
+        .get("rule")
+        .map(|o| o.split(';').map(String::from).collect())
+        .unwrap_or_default();
+    let plan = plan(out, games, seed, max_stealth, &stealth, &overrides)
+        .map_err(|e| invalid("rule", e.to_string()))?;
+    let work = Work::new(&plan)?;
     let mut finished: Vec<(usize, Finished)> = Vec::new();
     let mut holder: Vec<Option<&ShardFile>> = vec![None; work.len()];
     for file in files {
@@ -244,7 +290,7 @@ pub fn merge(files: &[ShardFile], out: &Path, force: bool) -> Result<()> {
         )));
     }
     let dir = OutDir::reserve(out, force)?;
-    dir.claim(&file_names())?;
+    dir.claim(&file_names(&plan.presets))?;
     let report = work.report(finished)?;
     write_report(&dir, &report)?;
     dir.commit()
@@ -259,8 +305,8 @@ fn check(cancel: &AtomicBool) -> Result<()> {
     }
 }
 
-/// Every file [`write_report`] writes.
-fn file_names() -> Vec<String> {
+/// Every file [`write_report`] writes for a report of `presets`.
+fn file_names(presets: &[Rules]) -> Vec<String> {
     let mut names: Vec<String> = [
         "win-rates.csv",
         "rule-variants.csv",
@@ -269,18 +315,12 @@ fn file_names() -> Vec<String> {
         "strategy-comparison.csv",
         "decisions.csv",
         "decisions-top.csv",
-        "rule-variants.svg",
         "README.md",
     ]
     .map(String::from)
     .to_vec();
-    names.extend([MAIN_TEXT, CLARIFIED].map(chart_name));
+    names.extend(balance::chart_files(presets));
     names
-}
-
-/// The file name of a win-probability chart.
-fn chart_name(rules: Rules) -> String {
-    format!("win-probability-{rules}.svg")
 }
 
 /// Writes every file of the report into the staging directory of `dir`.
@@ -305,22 +345,9 @@ fn write_report(dir: &OutDir, report: &Report) -> Result<()> {
     csv("decisions-top.csv", &|f| {
         write_rows(f, decomposed().flat_map(Decomposed::top_rows))
     })?;
-    let mut charts = Vec::new();
-    for rules in &balance.presets {
-        charts.push((
-            chart_name(*rules),
-            format!("Win probability by starting stealth, {rules}"),
-            balance::win_chart(balance, *rules),
-        ));
+    let charts = balance::charts(balance);
+    for chart in &charts {
+        dir.write(&chart.file, chart.svg.as_bytes())?;
     }
-    charts.push((
-        "rule-variants.svg".to_string(),
-        "Effect of each rule variant".to_string(),
-        balance::variant_chart(balance),
-    ));
-    for (name, _, svg) in &charts {
-        dir.write(name, svg.as_bytes())?;
-    }
-    let listed: Vec<(String, String)> = charts.into_iter().map(|(n, t, _)| (n, t)).collect();
-    dir.write("README.md", balance::readme(balance, &listed).as_bytes())
+    dir.write("README.md", balance::readme(balance, &charts).as_bytes())
 }

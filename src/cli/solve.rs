@@ -33,9 +33,10 @@ pub struct SolveArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub exact: ExactEngineArgs,
-    /// Report the regret of this strategy (repeatable; the reference strategy is always
-    /// reported). Default: every bundled strategy.
-    #[arg(long = "strategy", value_name = "NAME|FILE")]
+    /// Report the regret of these strategies: comma-separated (`--strategy a,b`) or the
+    /// option repeated (`--strategy a --strategy b`); the reference strategy is always
+    /// reported. Default: every bundled strategy.
+    #[arg(long = "strategy", value_name = "NAME|FILE", value_delimiter = ',')]
     pub strategies: Vec<String>,
     /// Print the value of every opening option: main character, first recruitment target
     /// (and per complication of that target).

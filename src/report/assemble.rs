@@ -27,12 +27,13 @@ use crate::engine::paired::{PairedJob, PairedTally, simulate_paired};
 use crate::engine::solve::{Solver, solve_with_figures, solve_within};
 use crate::engine::{Budget, Halt, exact_within};
 use crate::error::{Error, Result};
-use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
+use crate::rules::Rules;
 use crate::strategy::{OPTIMAL, REFERENCE, Strategy, playbook, resolve};
 
 use super::balance::{Balance, VariantRow};
 use super::comparison::{CompareRow, rows as compare_rows};
 use super::decisions::{Decomposed, Told};
+use super::habits::{Habits, watch};
 use super::{Method, Summary};
 use crate::engine::Expectation;
 
@@ -58,6 +59,10 @@ pub struct Plan {
     pub headline: Vec<u8>,
     /// The command line that reproduces the report (quoted in its README).
     pub command: String,
+    /// The two readings covered at every stealth, the default first: `main-text` and
+    /// `clarified`, with any `--rule` overrides. Rule variants, levers and the regret
+    /// decomposition depart from the first.
+    pub presets: [Rules; 2],
 }
 
 /// Shows how far the work has got; the command layer draws it (or not).
@@ -110,10 +115,13 @@ enum Unit {
 pub enum Finished {
     /// Of [`Unit::Exact`]: one per stealth; `None` over [`STATE_LIMIT`].
     Exact(Option<Vec<Expectation>>),
-    /// Of [`Unit::Solve`]: the optimal figures and the Monte Carlo counts, one per stealth.
+    /// Of [`Unit::Solve`]: the optimal figures and the Monte Carlo counts, one per stealth;
+    /// under the default reading, how optimal play and the reference play, one per headline
+    /// stealth.
     Solved {
         figures: Vec<Expectation>,
         played: Vec<Tally>,
+        watched: Vec<Watched>,
     },
     /// Of [`Unit::Values`]: one per headline stealth.
     Values(Vec<f64>),
@@ -125,9 +133,27 @@ pub enum Finished {
     Compared(PairedTally),
 }
 
+/// How optimal play and the reference strategy play at one headline stealth under the
+/// default reading: their habits over the report's first games of optimal play, and optimal
+/// play's best win probability with each main character imposed.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Watched {
+    /// Starting stealth.
+    pub stealth: u8,
+    /// Optimal play's win probability when each character (in character order) must be the
+    /// main one.
+    pub by_main: [f64; 6],
+    /// Optimal play's habits.
+    pub optimal: Habits,
+    /// The reference strategy's habits, on the same games' dice.
+    pub reference: Habits,
+}
+
 /// The report's work as a fixed list of units, and how their results become a [`Report`].
 pub struct Work {
     plan: Plan,
+    /// [`Plan::presets`].
+    presets: [Rules; 2],
     names: Vec<String>,
     strategies: Vec<Box<dyn Strategy>>,
     reference: usize,
@@ -142,9 +168,6 @@ pub struct Work {
     /// How many of `units` come before the Monte Carlo.
     heavy: usize,
 }
-
-/// The two presets the report covers at every stealth.
-const PRESETS: [Rules; 2] = [MAIN_TEXT, CLARIFIED];
 
 impl Work {
     /// The work of the report `plan` asks for.
@@ -161,26 +184,25 @@ impl Work {
             .position(|n| n == REFERENCE)
             .expect("the playbook starts with the reference");
         let all: Vec<u8> = (0..=plan.max_stealth).collect();
-        let variants: Vec<(String, Rules)> = MAIN_TEXT
+        let presets = plan.presets;
+        let default = presets[0];
+        let variants: Vec<(String, Rules)> = default
             .variants()
             .into_iter()
             .map(|(key, value, rules)| (format!("{key}={value}"), rules))
             .collect();
-        let levers: Vec<(String, Rules)> = MAIN_TEXT
+        let levers: Vec<(String, Rules)> = default
             .design
             .levers()
             .into_iter()
             .map(|(key, value, design)| {
-                let rules = Rules {
-                    design,
-                    ..MAIN_TEXT
-                };
+                let rules = Rules { design, ..default };
                 (format!("{key}={value}"), rules)
             })
             .collect();
 
         let mut units = Vec::new();
-        for rules in PRESETS {
+        for rules in presets {
             units.push(Unit::Solve { rules });
             for strategy in 0..strategies.len() {
                 units.push(Unit::Exact { strategy, rules });
@@ -202,9 +224,9 @@ impl Work {
         // Longest first, each worker taking the next unit as it frees up, so that no long
         // unit starts last while the other cores idle (and shards, dealt units in this
         // order, get a fair share of the long ones).
-        units.sort_by_key(|u| std::cmp::Reverse(u.cost(&names)));
+        units.sort_by_key(|u| std::cmp::Reverse(u.cost(&names, &presets)));
         let heavy = units.len();
-        for rules in PRESETS {
+        for rules in presets {
             for strategy in 0..strategies.len() {
                 for &stealth in &all {
                     units.push(Unit::Play {
@@ -215,13 +237,14 @@ impl Work {
                 }
             }
         }
-        for rules in PRESETS {
+        for rules in presets {
             for &stealth in &plan.headline {
                 units.push(Unit::Compare { rules, stealth });
             }
         }
         Ok(Work {
             plan: plan.clone(),
+            presets,
             names,
             strategies,
             reference,
@@ -269,7 +292,7 @@ impl Work {
             if matches!(self.units[i], Unit::Decisions { .. })
                 && !solved.iter().any(|(at, _)| at == stealths)
             {
-                let values = pool.install(|| Solved::new(&MAIN_TEXT, stealths, &limited))?;
+                let values = pool.install(|| Solved::new(&self.presets[0], stealths, &limited))?;
                 solved.push((stealths.to_vec(), values));
             }
         }
@@ -323,7 +346,7 @@ impl Work {
     /// The stealths a unit's values cover.
     fn stealths(&self, unit: Unit) -> &[u8] {
         match unit {
-            Unit::Exact { rules, .. } if is_preset(rules) => &self.all,
+            Unit::Exact { rules, .. } if self.is_preset(rules) => &self.all,
             Unit::Solve { .. } => &self.all,
             Unit::Decisions {
                 headline: false, ..
@@ -368,10 +391,10 @@ impl Work {
             }
             Unit::Solve { rules } => {
                 let solver = Solver::new(rules);
-                let figures = solve_with_figures(&solver, stealths, &unlimited)?
-                    .into_iter()
-                    .map(|(_, figures)| figures)
-                    .collect();
+                let (solutions, figures): (Vec<_>, Vec<_>) =
+                    solve_with_figures(&solver, stealths, &unlimited)?
+                        .into_iter()
+                        .unzip();
                 let player = OptimalStrategy::from_solver(solver);
                 let played = stealths
                     .iter()
@@ -386,7 +409,32 @@ impl Work {
                         simulate(&job, advance, cancel).map_err(Error::from)
                     })
                     .collect::<Result<_>>()?;
-                Finished::Solved { figures, played }
+                // How the two play, under the default reading only (the report's words).
+                let watched = if rules == self.presets[0] {
+                    let reference = self.strategies[self.reference].as_ref();
+                    let games = self.optimal_games();
+                    self.plan
+                        .headline
+                        .iter()
+                        .map(|&stealth| {
+                            let at = stealths.iter().position(|&s| s == stealth);
+                            let by_main = at.map_or([f64::NAN; 6], |i| solutions[i].by_main);
+                            Ok(Watched {
+                                stealth,
+                                by_main,
+                                optimal: watch(&rules, &player, stealth, games, seed, cancel)?,
+                                reference: watch(&rules, reference, stealth, games, seed, cancel)?,
+                            })
+                        })
+                        .collect::<Result<_>>()?
+                } else {
+                    Vec::new()
+                };
+                Finished::Solved {
+                    figures,
+                    played,
+                    watched,
+                }
             }
             Unit::Values { rules } => {
                 let solver = Solver::keeping(rules, Keep::Entries);
@@ -397,11 +445,12 @@ impl Work {
                 let s = self.strategies[strategy].as_ref();
                 let decomposed = match solved.iter().find(|(at, _)| at == stealths) {
                     Some((_, solved)) => solved.decisions(s, limited),
-                    None => Solved::new(&MAIN_TEXT, stealths, &limited)
+                    None => Solved::new(&self.presets[0], stealths, &limited)
                         .and_then(|solved| solved.decisions(s, limited)),
                 };
+                let default = &self.presets[0];
                 Finished::Decisions(match decomposed {
-                    Ok(result) => Some(result.iter().map(|d| Told::of(&MAIN_TEXT, d)).collect()),
+                    Ok(result) => Some(result.iter().map(|d| Told::of(default, d)).collect()),
                     Err(Halt::TooLarge(_)) => None,
                     Err(halt) => return Err(halt.into()),
                 })
@@ -471,9 +520,34 @@ impl Work {
             (Unit::Exact { .. }, Finished::Exact(values)) => {
                 values.as_ref().map_or(Ok(()), |v| count("values", v.len()))
             }
-            (Unit::Solve { .. }, Finished::Solved { figures, played }) => {
+            (
+                Unit::Solve { rules },
+                Finished::Solved {
+                    figures,
+                    played,
+                    watched,
+                },
+            ) => {
                 count("values", figures.len())?;
                 count("Monte Carlo counts", played.len())?;
+                let headline: Vec<u8> = if rules == self.presets[0] {
+                    self.plan.headline.clone()
+                } else {
+                    Vec::new()
+                };
+                if watched
+                    .iter()
+                    .map(|w| w.stealth)
+                    .ne(headline.iter().copied())
+                {
+                    return Err(format!(
+                        "unit {index} watched other games than the headline stealths' ones"
+                    ));
+                }
+                let habits = watched.iter().flat_map(|w| [&w.optimal, &w.reference]);
+                if habits.into_iter().any(|h| h.games != self.optimal_games()) {
+                    return Err(format!("unit {index} watched another number of games"));
+                }
                 played
                     .iter()
                     .try_for_each(|t| games(t, self.optimal_games()))
@@ -547,7 +621,8 @@ impl Work {
                 }
             };
         // Every strategy under each preset, optimal last.
-        for rules in PRESETS {
+        let mut watched = Vec::new();
+        for rules in self.presets {
             for (i, s) in strategies.iter().enumerate() {
                 let values = results
                     .exact
@@ -564,15 +639,16 @@ impl Work {
                     .collect::<Result<_>>()?;
                 add(s.name(), rules, Method::Exact, values.as_ref(), &tallies);
             }
-            let (figures, played) = results
+            let (figures, played, seen) = results
                 .solved
                 .remove(&rules)
                 .ok_or_else(|| Results::missing(format!("solve under {rules}")))?;
             add(OPTIMAL, rules, Method::Optimal, Some(&figures), &played);
+            watched.extend(seen);
         }
 
         let mut comparisons: Vec<CompareRow> = Vec::new();
-        for rules in PRESETS {
+        for rules in self.presets {
             for &stealth in headline {
                 let tally = results
                     .compared
@@ -591,14 +667,17 @@ impl Work {
 
         // Rule variants (each flag alone) and levers (each number one step), against the
         // default reading of the printed game.
+        let default = self.presets[0];
         let variants = variant_rows(
             &win_rates,
             headline,
+            default,
             &departures(&mut results, self.reference, &self.variants)?,
         );
         let levers = variant_rows(
             &win_rates,
             headline,
+            default,
             &departures(&mut results, self.reference, &self.levers)?,
         );
 
@@ -609,7 +688,7 @@ impl Work {
             match results.decisions.remove(&i) {
                 Some(Some(results)) => decomposed.push(Decomposed {
                     strategy: s.name().to_string(),
-                    rules: MAIN_TEXT,
+                    rules: default,
                     results,
                 }),
                 Some(None) | None => left_out.push(s.name().to_string()),
@@ -620,7 +699,7 @@ impl Work {
             balance: Balance {
                 exact_budget: STATE_LIMIT,
                 command: plan.command.clone(),
-                presets: PRESETS.to_vec(),
+                presets: self.presets.to_vec(),
                 strategies: self.names.clone(),
                 headline: headline.clone(),
                 win_rates,
@@ -628,17 +707,22 @@ impl Work {
                 levers,
                 decisions: decomposed,
                 decisions_left_out: left_out,
+                watched,
             },
             comparisons,
         })
     }
 }
 
+/// A solve's results: optimal figures and Monte Carlo counts per stealth, and the games
+/// watched (under the default reading).
+type SolvedRun = (Vec<Expectation>, Vec<Tally>, Vec<Watched>);
+
 /// Results, filed by what they are results of.
 #[derive(Default)]
 struct Results {
     exact: HashMap<(usize, Rules), Option<Vec<Expectation>>>,
-    solved: HashMap<Rules, (Vec<Expectation>, Vec<Tally>)>,
+    solved: HashMap<Rules, SolvedRun>,
     values: HashMap<Rules, Vec<f64>>,
     decisions: HashMap<usize, Option<Vec<Told>>>,
     played: HashMap<(usize, Rules, u8), Tally>,
@@ -652,8 +736,15 @@ impl Results {
             (Unit::Exact { strategy, rules }, Finished::Exact(values)) => {
                 self.exact.insert((strategy, rules), values);
             }
-            (Unit::Solve { rules }, Finished::Solved { figures, played }) => {
-                self.solved.insert(rules, (figures, played));
+            (
+                Unit::Solve { rules },
+                Finished::Solved {
+                    figures,
+                    played,
+                    watched,
+                },
+            ) => {
+                self.solved.insert(rules, (figures, played, watched));
             }
             (Unit::Values { rules }, Finished::Values(values)) => {
                 self.values.insert(rules, values);
@@ -731,13 +822,18 @@ fn departures(
 /// The rows of `rule-variants.csv` (and `levers.csv`): for each headline stealth the default
 /// reading (reference and optimal), then each departure's win probabilities at every headline
 /// stealth, with its effect against the default.
-fn variant_rows(win_rates: &[Summary], headline: &[u8], variants: &[Departure]) -> Vec<VariantRow> {
+fn variant_rows(
+    win_rates: &[Summary],
+    headline: &[u8],
+    default: Rules,
+    variants: &[Departure],
+) -> Vec<VariantRow> {
     let default_of = |name: &str, stealth: u8| {
         win_rates
             .iter()
             .find(|s| {
                 s.strategy == name
-                    && s.rules == MAIN_TEXT
+                    && s.rules == default
                     && s.stealth == stealth
                     && s.method != Method::MonteCarlo
             })
@@ -766,7 +862,7 @@ fn variant_rows(win_rates: &[Summary], headline: &[u8], variants: &[Departure]) 
     for &stealth in headline {
         for strategy in [REFERENCE, OPTIMAL] {
             let base = default_of(strategy, stealth);
-            rows.push(row("default", MAIN_TEXT, stealth, strategy, base));
+            rows.push(row("default", default, stealth, strategy, base));
         }
     }
     for (variant, rules, reference, optimal) in variants {
@@ -781,7 +877,7 @@ fn variant_rows(win_rates: &[Summary], headline: &[u8], variants: &[Departure]) 
 impl Unit {
     /// A rough relative cost, for scheduling: a full solve, then the strategies whose team
     /// depends on the complication roll (tens of millions of positions), then the rest.
-    fn cost(&self, names: &[String]) -> u32 {
+    fn cost(&self, names: &[String], presets: &[Rules; 2]) -> u32 {
         match self {
             Unit::Solve { .. } => 50,
             Unit::Values { .. } => 25,
@@ -792,22 +888,25 @@ impl Unit {
                     10
                 }
             }
-            Unit::Exact { strategy, rules } => match (is_preset(*rules), names[*strategy].as_str())
-            {
-                (true, "reckless") => 70,
-                (true, "cautious" | "medic-main") => 20,
-                (true, _) => 5,
-                (false, _) => 1,
-            },
+            Unit::Exact { strategy, rules } => {
+                match (presets.contains(rules), names[*strategy].as_str()) {
+                    (true, "reckless") => 70,
+                    (true, "cautious" | "medic-main") => 20,
+                    (true, _) => 5,
+                    (false, _) => 1,
+                }
+            }
             Unit::Play { .. } | Unit::Compare { .. } => 0,
         }
     }
 }
 
-/// Whether `rules` is one of the presets the report covers at every stealth (a rule variant
-/// is evaluated at the headline stealths only).
-fn is_preset(rules: Rules) -> bool {
-    rules == MAIN_TEXT || rules == CLARIFIED
+impl Work {
+    /// Whether `rules` is one of the presets the report covers at every stealth (a rule
+    /// variant is evaluated at the headline stealths only).
+    fn is_preset(&self, rules: Rules) -> bool {
+        self.presets.contains(&rules)
+    }
 }
 
 fn check(cancel: &AtomicBool) -> Result<()> {

@@ -5,13 +5,15 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::engine::DecisionKind;
 use crate::game::LossCause;
 use crate::rules::Rules;
 use crate::strategy::{OPTIMAL, REFERENCE};
 
 use super::Summary;
-use super::chart::{Panel, Series, bar_chart, line_chart};
-use super::decisions::{self, Decomposed};
+use super::assemble::Watched;
+use super::chart::{Bars, Panel, Series, bar_chart, bars, check_chart, line_chart_marked};
+use super::decisions::{self, Decomposed, plain};
 
 /// Every result of one report run.
 pub struct Balance {
@@ -38,6 +40,86 @@ pub struct Balance {
     pub decisions: Vec<Decomposed>,
     /// Bundled strategies the decomposition leaves out (for its cost, or over the budget).
     pub decisions_left_out: Vec<String>,
+    /// How optimal play and the reference play under the default reading, at each headline
+    /// stealth (empty when not computed).
+    pub watched: Vec<Watched>,
+}
+
+impl Balance {
+    /// The middle headline stealth: the one the report's words are about.
+    pub fn mid(&self) -> u8 {
+        self.headline[self.headline.len() / 2]
+    }
+
+    /// The exact (or optimal) summary of `strategy` under `rules` at `stealth`.
+    pub fn exact(&self, strategy: &str, rules: Rules, stealth: u8) -> Option<&Summary> {
+        exact_of(self, strategy, rules, stealth)
+    }
+}
+
+/// One chart of the report: its file, its title (the image's alternative text) and its SVG.
+pub struct Chart {
+    /// File name in the report's directory.
+    pub file: String,
+    /// What it shows, in a few words.
+    pub title: String,
+    /// The drawing.
+    pub svg: String,
+}
+
+/// The name the chart files give each of the two readings (which `--rule` may change).
+const READINGS: [&str; 2] = ["main-text", "clarified"];
+
+/// The chart files of a report of `presets`, in the order [`charts`] draws them.
+pub fn chart_files(presets: &[Rules]) -> Vec<String> {
+    let readings = || READINGS.iter().take(presets.len());
+    let mut files: Vec<String> = readings()
+        .map(|r| format!("win-probability-{r}.svg"))
+        .collect();
+    files.extend(
+        [
+            "rule-variants.svg",
+            "levers.svg",
+            "regret-by-decision.svg",
+            "loss-causes.svg",
+        ]
+        .map(String::from),
+    );
+    files.extend(readings().map(|r| format!("check-monte-carlo-{r}.svg")));
+    files
+}
+
+/// Every chart of the report, named as [`chart_files`] names them.
+pub fn charts(balance: &Balance) -> Vec<Chart> {
+    let names = chart_files(&balance.presets);
+    let mut svgs: Vec<(String, String)> = balance
+        .presets
+        .iter()
+        .map(|&rules| {
+            (
+                format!("Win probability by starting stealth, {rules}"),
+                win_chart(balance, rules),
+            )
+        })
+        .collect();
+    svgs.push(("Effect of each rule variant".into(), variant_chart(balance)));
+    svgs.push(("Levers, biggest first".into(), lever_chart(balance)));
+    svgs.push((
+        "Points lost by kind of decision".into(),
+        regret_chart(balance),
+    ));
+    svgs.push(("How games are lost".into(), loss_chart(balance)));
+    svgs.extend(balance.presets.iter().map(|&rules| {
+        (
+            format!("Monte Carlo against exact, {rules}"),
+            check(balance, rules),
+        )
+    }));
+    names
+        .into_iter()
+        .zip(svgs)
+        .map(|(file, (title, svg))| Chart { file, title, svg })
+        .collect()
 }
 
 /// One row of `rule-variants.csv`: a single flag switched from the default reading.
@@ -54,10 +136,13 @@ pub struct VariantRow {
     /// `exact` or `optimal`.
     pub method: String,
     /// Win probability under the variant.
+    #[serde(serialize_with = "super::csv::round")]
     pub win_rate: f64,
     /// Win probability under the default rules.
+    #[serde(serialize_with = "super::csv::round")]
     pub default_win_rate: f64,
     /// `win_rate - default_win_rate` (a 0–1 fraction; ×100 for percentage points).
+    #[serde(serialize_with = "super::csv::round")]
     pub effect: f64,
     /// raven's version.
     pub raven_version: &'static str,
@@ -79,6 +164,7 @@ pub struct LossRow {
     /// `no_able_member` (R4) or `finale_character_down` (R14).
     pub cause: &'static str,
     /// Probability of losing this way (0–1).
+    #[serde(serialize_with = "super::csv::round")]
     pub probability: f64,
     /// Games played (Monte Carlo rows; empty for exact rows).
     pub games: Option<u64>,
@@ -159,9 +245,9 @@ fn all_strategies(balance: &Balance) -> Vec<&str> {
     names
 }
 
-/// Win probability against starting stealth under `rules`: exact lines, Monte Carlo
-/// intervals as bands, optimal dashed.
-pub fn win_chart(balance: &Balance, rules: Rules) -> String {
+/// The lines of the win-probability charts under `rules`: every strategy and optimal play,
+/// exact where computed (else the Monte Carlo estimate), with their Monte Carlo intervals.
+fn win_series(balance: &Balance, rules: Rules) -> Vec<Series> {
     let stealths: Vec<u8> = {
         let mut s: Vec<u8> = balance
             .win_rates
@@ -173,7 +259,7 @@ pub fn win_chart(balance: &Balance, rules: Rules) -> String {
         s.dedup();
         s
     };
-    let series: Vec<Series> = all_strategies(balance)
+    all_strategies(balance)
         .into_iter()
         .map(|name| Series {
             name: name.to_string(),
@@ -195,13 +281,167 @@ pub fn win_chart(balance: &Balance, rules: Rules) -> String {
                 .collect(),
             dashed: name == OPTIMAL,
         })
-        .collect();
-    line_chart(
+        .collect()
+}
+
+/// Win probability against starting stealth under `rules`: exact lines, optimal dashed, the
+/// headline stealths marked.
+pub fn win_chart(balance: &Balance, rules: Rules) -> String {
+    let marks: Vec<f64> = balance.headline.iter().map(|&s| f64::from(s)).collect();
+    line_chart_marked(
         &format!("Win probability by starting stealth ({rules})"),
-        "starting stealth",
+        "starting stealth (headline stealths marked)",
         "exact P(win)",
-        &series,
+        &win_series(balance, rules),
+        &marks,
     )
+}
+
+/// The validation chart under `rules`: every Monte Carlo estimate against the exact value.
+pub fn check(balance: &Balance, rules: Rules) -> String {
+    check_chart(
+        &format!("Monte Carlo against exact ({rules})"),
+        "starting stealth",
+        &win_series(balance, rules),
+    )
+}
+
+/// How many Monte Carlo estimates there are where an exact value exists, and how many of
+/// their 95% intervals hold it (about 95% should).
+pub fn check_counts(balance: &Balance) -> (usize, usize) {
+    let mut n = 0;
+    let mut inside = 0;
+    for s in balance
+        .win_rates
+        .iter()
+        .filter(|s| s.method == super::Method::MonteCarlo)
+    {
+        if let Some(e) = exact_of(balance, &s.strategy, s.rules, s.stealth) {
+            n += 1;
+            inside += usize::from(s.ci.0 <= e.win_rate && e.win_rate <= s.ci.1);
+        }
+    }
+    (n, inside)
+}
+
+/// The levers at the middle headline stealth as a tornado: each change one bar per player,
+/// biggest effect on optimal play first.
+pub fn lever_chart(balance: &Balance) -> String {
+    let mid = balance.mid();
+    let ranked = super::levers::ranked(balance, mid);
+    let labels: Vec<String> = ranked.iter().map(|l| l.label()).collect();
+    let players = [OPTIMAL, REFERENCE];
+    let panel = Panel {
+        heading: format!("stealth {mid}"),
+        values: players
+            .iter()
+            .map(|&p| {
+                ranked
+                    .iter()
+                    .map(|l| 100.0 * if p == OPTIMAL { l.optimal } else { l.reference })
+                    .collect()
+            })
+            .collect(),
+    };
+    bar_chart(
+        &format!(
+            "Levers: each number of the game moved one step ({})",
+            balance.presets[0]
+        ),
+        "change in win probability (percentage points), biggest effect on optimal play first",
+        &labels,
+        &players.map(String::from),
+        &[panel],
+    )
+}
+
+/// The reference strategy's points lost against optimal play by kind of decision, a panel
+/// per headline stealth it is decomposed at; kinds that never cost anything left out.
+pub fn regret_chart(balance: &Balance) -> String {
+    let default = balance.presets[0];
+    let told: Vec<&decisions::Told> = balance
+        .decisions
+        .iter()
+        .filter(|d| d.strategy == REFERENCE && d.rules == default)
+        .flat_map(|d| d.results.iter())
+        .collect();
+    let mid = told
+        .iter()
+        .find(|t| t.stealth == balance.mid())
+        .or(told.first());
+    let mut kinds: Vec<DecisionKind> = DecisionKind::ALL
+        .into_iter()
+        .filter(|k| told.iter().any(|t| t.by_kind.regret[*k as usize] > 0.0))
+        .collect();
+    if let Some(mid) = mid {
+        kinds.sort_by(|a, b| {
+            mid.by_kind.regret[*b as usize].total_cmp(&mid.by_kind.regret[*a as usize])
+        });
+    }
+    let labels: Vec<String> = kinds.iter().map(|k| plain(*k).to_string()).collect();
+    let panels: Vec<Panel> = told
+        .iter()
+        .map(|t| Panel {
+            heading: format!("stealth {}", t.stealth),
+            values: vec![
+                kinds
+                    .iter()
+                    .map(|k| 100.0 * t.by_kind.regret[*k as usize])
+                    .collect(),
+            ],
+        })
+        .collect();
+    bars(&Bars {
+        title: "Where the reference strategy loses against optimal play",
+        value_label: "win probability lost at each kind of decision (percentage points)",
+        labels: &labels,
+        series: &[REFERENCE.to_string()],
+        panels: &panels,
+        signed: false,
+        colour_rows: false,
+    })
+}
+
+/// How games are lost at the middle headline stealth under the default reading: a panel per
+/// cause, a bar per strategy in its colour.
+pub fn loss_chart(balance: &Balance) -> String {
+    let (default, mid) = (balance.presets[0], balance.mid());
+    let names: Vec<String> = all_strategies(balance)
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let panels: Vec<Panel> = LossCause::ALL
+        .into_iter()
+        .enumerate()
+        .map(|(i, cause)| Panel {
+            heading: match cause {
+                LossCause::Recruitment => "lost in recruitment",
+                LossCause::Run => "lost in the run",
+                LossCause::Finale => "lost in the finale",
+                LossCause::FinaleCharacterDown => "finale character down",
+            }
+            .to_string(),
+            values: vec![
+                names
+                    .iter()
+                    .map(|n| {
+                        exact_of(balance, n, default, mid)
+                            .or_else(|| sampled_of(balance, n, default, mid))
+                            .map_or(0.0, |s| 100.0 * s.loss_rates[i])
+                    })
+                    .collect(),
+            ],
+        })
+        .collect();
+    bars(&Bars {
+        title: &format!("How games are lost at stealth {mid} ({default})"),
+        value_label: "share of games lost this way (%)",
+        labels: &names,
+        series: &["P(loss)".to_string()],
+        panels: &panels,
+        signed: false,
+        colour_rows: true,
+    })
 }
 
 /// Rule-variant effects (percentage points) at every headline stealth, one panel each.
@@ -254,7 +494,7 @@ fn pct(x: f64) -> String {
 
 /// `reports/README.md`: the headline table, the charts, a plain-language reading, and how to
 /// reproduce everything.
-pub fn readme(balance: &Balance, charts: &[(String, String)]) -> String {
+pub fn readme(balance: &Balance, charts: &[Chart]) -> String {
     let mut md = String::new();
     let default = balance.presets[0];
     let _ = writeln!(
@@ -265,10 +505,12 @@ pub fn readme(balance: &Balance, charts: &[(String, String)]) -> String {
          computed over every roll of the dice; Monte Carlo values are sampled games with 95% \
          Wilson intervals; *optimal* is the best any player can do, knowing what the rules let \
          a player know. Rules (see [`docs/rules.md`](../docs/rules.md)): `main-text` is the \
-         default reading, `clarified` the reading of the original's notes (finale penalty 2 while discovered, no 4+ bonus).\n",
+         default reading, `clarified` the reading of the original's notes (finale penalty 2 while discovered, no 4+ bonus).{}\n",
         env!("CARGO_PKG_VERSION"),
-        balance.command
+        balance.command,
+        changed(balance),
     );
+    md += &super::advice::section(balance);
 
     let _ = writeln!(md, "## How winnable is the game?\n");
     let mut header = "| strategy |".to_string();
@@ -334,31 +576,24 @@ pub fn readme(balance: &Balance, charts: &[(String, String)]) -> String {
         );
     }
     let _ = writeln!(md);
-    for (file, title) in charts
-        .iter()
-        .filter(|(f, _)| f.starts_with("win-probability"))
-    {
-        let _ = writeln!(md, "![{title}]({file})\n");
-    }
+    show(&mut md, charts, "win-probability");
     let _ = writeln!(
         md,
-        "Lines: exact win probabilities, each named at its end. Lower panel: every Monte Carlo \
-         estimate minus the exact value, with its 95% interval, in percentage points (one engine \
-         checked against the other; on the 0–100% axis the intervals would be thinner than a \
-         line).\n"
+        "Lines: exact win probabilities, each named at its end and in its strategy's colour (the \
+         same in every chart; optimal play black and dashed); the headline stealths ({}) are \
+         marked. How the Monte Carlo runs agree with the exact values is under *Checks* below.\n",
+        join(&balance.headline)
     );
 
     let _ = writeln!(md, "## Reading the results\n");
     for paragraph in reading(balance, default) {
         let _ = writeln!(md, "{paragraph}\n");
     }
-    for (file, title) in charts
-        .iter()
-        .filter(|(f, _)| f.starts_with("rule-variants"))
-    {
-        let _ = writeln!(md, "![{title}]({file})\n");
-    }
+    show(&mut md, charts, "regret-by-decision");
+    show(&mut md, charts, "loss-causes");
+    show(&mut md, charts, "rule-variants");
     md += &super::levers::section(balance);
+    md += &checks(balance, charts);
 
     let _ = writeln!(
         md,
@@ -371,8 +606,54 @@ pub fn readme(balance: &Balance, charts: &[(String, String)]) -> String {
          | `strategy-comparison.csv` | paired comparison of every strategy against the reference on the same games (difference, 95% paired interval, McNemar p-value) |\n\
          | `decisions.csv` | where each strategy covered loses its points against optimal play, exactly, by kind of decision (`regret`, 0–1), with how often each kind arises and matters per game; the columns of `raven decisions`: the reference at every headline stealth, the others at the middle one, under main-text |\n\
          | `decisions-top.csv` | the 10 positions that cost each covered strategy most per headline stealth covered, in words, with reach probability and shortfall; the columns of `raven decisions --top-out` |\n\
-         | `*.svg` | the charts above |\n"
+         | `*.svg` | the charts above; `check-monte-carlo-*.svg` the validation charts |\n\n\
+         Values in the CSVs carry 12 significant digits: exact values are sums of millions of \
+         products, and the digits beyond are floating-point noise.\n"
     );
+    md
+}
+
+/// Embeds the charts whose file starts with `prefix`.
+fn show(md: &mut String, charts: &[Chart], prefix: &str) {
+    for c in charts.iter().filter(|c| c.file.starts_with(prefix)) {
+        let _ = writeln!(md, "![{}]({})\n", c.title, c.file);
+    }
+}
+
+/// What the command's `--rule` changed, for the introduction (nothing for the game as
+/// printed).
+fn changed(balance: &Balance) -> String {
+    let default = balance.presets[0];
+    let changes = default.design.changes();
+    let flags = balance
+        .presets
+        .iter()
+        .all(|p| *p != crate::rules::MAIN_TEXT && *p != crate::rules::CLARIFIED);
+    if changes.is_empty() && !flags {
+        String::new()
+    } else {
+        format!(
+            " **This report is about a changed game:** both readings as the command's `--rule` \
+             sets them (the default reading is `{default}`)."
+        )
+    }
+}
+
+/// The validation section: the Monte Carlo engine against the exact one.
+fn checks(balance: &Balance, charts: &[Chart]) -> String {
+    let (n, inside) = check_counts(balance);
+    if n == 0 {
+        return String::new();
+    }
+    let mut md = format!(
+        "## Checks\n\n\
+         Every Monte Carlo estimate is checked against the exact value of the same strategy, \
+         rules and stealth: {inside} of {n} 95% intervals hold the exact value ({:.1}%; about \
+         95% should, and a wrong engine would miss by far more than its interval). The charts \
+         show each estimate minus the exact value, in percentage points.\n\n",
+        100.0 * inside as f64 / n as f64
+    );
+    show(&mut md, charts, "check-monte-carlo");
     md
 }
 
@@ -398,11 +679,18 @@ fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
     };
     let lo = *balance.headline.first().expect("headline stealths");
     let hi = *balance.headline.last().expect("headline stealths");
+    // Read from optimal play: how winnable the game itself is.
+    let verdict = if optimal >= 0.5 {
+        "The game is far from hopeless, but"
+    } else if optimal >= 0.2 {
+        "The game is hard even for perfect play, and"
+    } else {
+        "The game is close to unwinnable here, and"
+    };
     out.push(format!(
         "**Difficulty.** Under {rules}, a player who follows the reference strategy wins {} of \
          games at stealth {mid} ({} at {lo}, {} at {hi}); perfect play wins {} ({} at {lo}, {} at \
-         {hi}). The game is far from hopeless, but the reference strategy leaves {:.0} \
-         percentage points on the table.",
+         {hi}). {verdict} the reference strategy leaves {:.0} percentage points on the table.",
         pct(reference),
         exact(REFERENCE, lo).map_or("—".into(), pct),
         exact(REFERENCE, hi).map_or("—".into(), pct),
@@ -442,15 +730,6 @@ fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
                 .join(", ")
         ));
     }
-    if let Some(team) = exact_of(balance, OPTIMAL, rules, mid).map(|s| s.mean_team_at_run) {
-        let reference_team =
-            exact_of(balance, REFERENCE, rules, mid).map_or(0.0, |s| s.mean_team_at_run);
-        out.push(format!(
-            "**Team size.** Optimal play enters the run with {team:.2} members on average at \
-             stealth {mid}, the reference with {reference_team:.2}: every recruitment check \
-             risks stealth and wounds, and stealth is what the finale runs on."
-        ));
-    }
     if let Some(s) = exact_of(balance, REFERENCE, rules, mid) {
         let (i, worst) = s
             .loss_rates
@@ -474,7 +753,7 @@ fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
     effects.sort_by(|a, b| b.effect.abs().total_cmp(&a.effect.abs()));
     if !effects.is_empty() {
         out.push(format!(
-            "**Which rule ambiguities matter.** Switching one ruling at a time from main-text \
+            "**Which rule ambiguities matter.** Switching one ruling at a time from {rules} \
              (stealth {mid}, optimal play): {}. Effects under a point are within what a player \
              would never notice; larger ones deserve a clear ruling in the rulebook.",
             effects

@@ -4,13 +4,12 @@
 
 use std::fmt::Write as _;
 
-use crate::rules::MAIN_TEXT;
 use crate::strategy::{OPTIMAL, REFERENCE};
 
 use super::balance::{Balance, VariantRow};
 
 /// What a parameter is, for a reader who has not seen the key.
-fn meaning(key: &str) -> &'static str {
+pub fn meaning(key: &str) -> &'static str {
     match key {
         "team-size" => "the team's largest size",
         "recruit-checks" => "successful checks a recruitment needs (`team`: the team's size)",
@@ -31,6 +30,72 @@ fn meaning(key: &str) -> &'static str {
     }
 }
 
+/// One lever at one stealth: a design parameter moved from its value in the default reading,
+/// and what that does to optimal play and to the reference strategy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lever {
+    /// The parameter's key.
+    pub key: String,
+    /// Its value in the default reading.
+    pub printed: String,
+    /// The value it is moved to.
+    pub value: String,
+    /// Optimal play's win probability with the change.
+    pub optimal_win: f64,
+    /// The change in optimal play's win probability (0–1).
+    pub optimal: f64,
+    /// The change in the reference strategy's exact win probability (0–1).
+    pub reference: f64,
+}
+
+impl Lever {
+    /// `key printed → value`.
+    pub fn label(&self) -> String {
+        format!("{} {} → {}", self.key, self.printed, self.value)
+    }
+
+    /// The larger of its two effects, in size.
+    pub fn size(&self) -> f64 {
+        self.optimal.abs().max(self.reference.abs())
+    }
+}
+
+/// Every lever at `stealth`, biggest effect on optimal play first (ties in `levers.csv`
+/// order).
+pub fn ranked(balance: &Balance, stealth: u8) -> Vec<Lever> {
+    let default = balance.presets[0];
+    let effect = |variant: &str, strategy: &str| -> Option<&VariantRow> {
+        balance
+            .levers
+            .iter()
+            .find(|r| r.variant == variant && r.strategy == strategy && r.stealth == stealth)
+    };
+    let mut ranked: Vec<Lever> = balance
+        .levers
+        .iter()
+        .filter(|r| r.stealth == stealth && r.strategy == OPTIMAL && r.variant != "default")
+        .filter_map(|o| {
+            let reference = effect(&o.variant, REFERENCE)?;
+            let (key, value) = o.variant.split_once('=').unwrap_or((&o.variant, ""));
+            Some(Lever {
+                key: key.to_string(),
+                printed: default.design.get(key).unwrap_or_default(),
+                value: value.to_string(),
+                optimal_win: o.win_rate,
+                optimal: o.effect,
+                reference: reference.effect,
+            })
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.optimal.abs().total_cmp(&a.optimal.abs()));
+    ranked
+}
+
+/// An effect in percentage points, signed, one decimal (a tiny negative one reads +0.0).
+pub fn pp(x: f64) -> String {
+    format!("{:+.1}", (1e3 * x).round() / 10.0 + 0.0)
+}
+
 /// The "What would change the balance?" section of the report's README: every lever at the
 /// middle headline stealth, ranked by its effect on optimal play, with the reference beside.
 pub fn section(balance: &Balance) -> String {
@@ -38,66 +103,54 @@ pub fn section(balance: &Balance) -> String {
     if balance.levers.is_empty() {
         return md;
     }
-    let mid = balance.headline[balance.headline.len() / 2];
-    let effect = |variant: &str, strategy: &str| -> Option<&VariantRow> {
-        balance
-            .levers
-            .iter()
-            .find(|r| r.variant == variant && r.strategy == strategy && r.stealth == mid)
-    };
-    let mut ranked: Vec<(&VariantRow, &VariantRow)> = balance
-        .levers
-        .iter()
-        .filter(|r| r.stealth == mid && r.strategy == OPTIMAL && r.variant != "default")
-        .filter_map(|o| Some((o, effect(&o.variant, REFERENCE)?)))
-        .collect();
-    ranked.sort_by(|a, b| b.0.effect.abs().total_cmp(&a.0.effect.abs()));
-    let pp = |x: f64| format!("{:+.1}", (1e3 * x).round() / 10.0 + 0.0);
-    let change = |row: &VariantRow| {
-        let (key, value) = row.variant.split_once('=').unwrap_or((&row.variant, ""));
-        let printed = MAIN_TEXT.design.get(key).unwrap_or_default();
-        (key.to_string(), printed, value.to_string())
-    };
+    let mid = balance.mid();
+    let default = balance.presets[0];
+    let ranked = ranked(balance, mid);
     let _ = writeln!(
         md,
         "## What would change the balance? Levers\n\n\
          Each of the game's numbers (its design parameters, `docs/rules.md`) moved one step from \
-         the printed game under `main-text`, everything else as printed: the change in win \
+         its value under `{default}`, everything else unchanged: the change in win \
          probability at starting stealth {mid}, in percentage points, for optimal play and for \
          the reference strategy (both exact). Biggest lever first; `levers.csv` has every \
          headline stealth. Try any change yourself with `raven explore --param KEY=VALUES`.\n"
     );
-    if let (Some((top, top_reference)), Some(optimal)) = (
+    if let (Some(top), Some(optimal)) = (
         ranked.first(),
         balance
             .levers
             .iter()
             .find(|r| r.variant == "default" && r.strategy == OPTIMAL && r.stealth == mid),
     ) {
-        let (key, printed, value) = change(top);
         let _ = writeln!(
             md,
-            "The biggest lever is **{key}** ({}): from {printed} to {value} it moves optimal play \
+            "The biggest lever is **{}** ({}): from {} to {} it moves optimal play \
              from {:.1}% to {:.1}% ({} points) and the reference strategy by {} points.\n",
-            meaning(&key),
+            top.key,
+            meaning(&top.key),
+            top.printed,
+            top.value,
             100.0 * optimal.win_rate,
-            100.0 * top.win_rate,
-            pp(top.effect),
-            pp(top_reference.effect)
+            100.0 * top.optimal_win,
+            pp(top.optimal),
+            pp(top.reference)
         );
     }
+    let _ = writeln!(md, "![Levers, biggest first](levers.svg)\n");
     let _ = writeln!(
         md,
-        "| lever | what it is | printed → new | optimal (pp) | reference (pp) |\n|---|---|---|---:|---:|"
+        "| lever | what it is | from → to | optimal (pp) | reference (pp) |\n|---|---|---|---:|---:|"
     );
-    for (optimal, reference) in &ranked {
-        let (key, printed, value) = change(optimal);
+    for l in &ranked {
         let _ = writeln!(
             md,
-            "| `{key}` | {} | {printed} → {value} | {} | {} |",
-            meaning(&key),
-            pp(optimal.effect),
-            pp(reference.effect)
+            "| `{}` | {} | {} → {} | {} | {} |",
+            l.key,
+            meaning(&l.key),
+            l.printed,
+            l.value,
+            pp(l.optimal),
+            pp(l.reference)
         );
     }
     let _ = writeln!(md);

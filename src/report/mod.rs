@@ -2,12 +2,14 @@
 //! stealth, method), written as tidy CSV ([`csv`]) or a terminal table ([`table`]). Writers
 //! never simulate; engines never print.
 
+pub mod advice;
 pub mod assemble;
 pub mod balance;
 pub mod chart;
 pub mod comparison;
 pub mod csv;
 pub mod decisions;
+pub mod habits;
 pub mod levers;
 mod summary;
 pub mod table;

@@ -185,8 +185,17 @@ pub fn summaries(rows: &[Summary]) -> String {
         ]);
         table.row(cells);
     }
-    table.render()
+    table.render() + LEGEND
 }
+
+/// What the short headers of [`summaries`] mean, printed under the table (after a blank
+/// line, so the table stays one block): the words would not fit 100 columns as headers.
+pub const LEGEND: &str = "
+lost:p1, run, finale: games lost with no member able to go on, in recruitment (phase 1), in
+  the run, in the finale; f.down: lost because the finale character went down (R14);
+  disc.: games where the team was discovered (stealth 0); st.left: mean stealth left at the
+  end; team: mean team size entering the run; deaths: mean dead members at the end.
+";
 
 #[cfg(test)]
 mod tests {

@@ -268,3 +268,44 @@ fn sweep_refuses_bad_parameters_and_values() {
                 .and(predicate::str::contains("out of range")),
         );
 }
+
+/// Several strategies are named one way in every command that takes several: a
+/// comma-separated list and the option repeated are the same request, with the same output
+/// byte for byte (`compare`, `decisions`, `solve`, `explore`).
+#[test]
+fn several_strategies_are_accepted_comma_separated_or_repeated() {
+    let commands: [&[&str]; 4] = [
+        &[
+            "compare",
+            "--games",
+            "300",
+            "--stealth",
+            "2",
+            "--quiet",
+            "--out",
+            "-",
+        ],
+        &["decisions", "--stealth", "0", "--quiet", "--out", "-"],
+        &["solve", "--stealth", "0", "--quiet", "--out", "-"],
+        &[
+            "explore",
+            "--param",
+            "run-challenges=5,6",
+            "--stealth",
+            "0",
+            "--quiet",
+            "--out",
+            "-",
+        ],
+    ];
+    for args in commands {
+        let listed = common::stdout(&[args, &["--strategy", "reference,duo"]].concat());
+        let repeated =
+            common::stdout(&[args, &["--strategy", "reference", "--strategy", "duo"]].concat());
+        assert_eq!(listed, repeated, "{args:?}");
+        assert!(
+            listed.contains("duo") && listed.contains("reference"),
+            "{args:?}: both strategies in\n{listed}"
+        );
+    }
+}

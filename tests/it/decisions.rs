@@ -492,11 +492,12 @@ fn cli_decisions_top_out_lists_the_costliest_positions() {
         for (i, r) in ranked.iter().enumerate() {
             assert_eq!(r[at("rank")].parse::<usize>().expect("a rank"), i + 1);
             let regret = number(r, "regret");
-            assert!((regret - number(r, "reach") * number(r, "shortfall")).abs() < 1e-15);
+            // The CSV carries 12 significant digits: the relations hold to that precision.
+            assert!((regret - number(r, "reach") * number(r, "shortfall")).abs() < 1e-12);
             assert!(
                 (number(r, "shortfall") - (number(r, "best_value") - number(r, "choice_value")))
                     .abs()
-                    < 1e-15
+                    < 1e-11
             );
             assert!(regret <= regret_of(stealth, &r[at("decision")]) + 1e-12);
             assert!(!r[at("position")].is_empty() && !r[at("best")].is_empty());

@@ -14,7 +14,7 @@ use raven::engine::{Solver, exact, solve};
 use raven::rules::{Rules, parse_rules};
 use raven::strategy::{OPTIMAL, Strategy, built_in, playbook, resolve};
 
-const FILES: [&str; 11] = [
+const FILES: [&str; 16] = [
     "README.md",
     "win-rates.csv",
     "rule-variants.csv",
@@ -26,6 +26,11 @@ const FILES: [&str; 11] = [
     "win-probability-main-text.svg",
     "win-probability-clarified.svg",
     "rule-variants.svg",
+    "levers.svg",
+    "regret-by-decision.svg",
+    "loss-causes.svg",
+    "check-monte-carlo-main-text.svg",
+    "check-monte-carlo-clarified.svg",
 ];
 
 fn header(path: &Path) -> String {
@@ -144,13 +149,16 @@ fn report_writes_every_file_with_its_columns_and_series() {
         let text = fs::read_to_string(dir.join(file)).unwrap();
         common::assert_chart_renders(file, &text);
     }
-    // The Monte Carlo intervals are drawn, one per (series, stealth) of the sampled rows.
-    let text = fs::read_to_string(dir.join("win-probability-main-text.svg")).unwrap();
+    // The Monte Carlo intervals are drawn in the validation chart, one per (series,
+    // stealth) of the sampled rows, not in the designer's chart.
+    let text = fs::read_to_string(dir.join("check-monte-carlo-main-text.svg")).unwrap();
     assert_eq!(
         text.matches(r#"class="interval""#).count(),
         2 * strategies.len(),
         "an interval per strategy and stealth (0, 1)"
     );
+    let text = fs::read_to_string(dir.join("win-probability-main-text.svg")).unwrap();
+    assert_eq!(text.matches(r#"class="interval""#).count(), 0);
     // The rule-variant chart has a panel per headline stealth and a value on every bar.
     let text = fs::read_to_string(dir.join("rule-variants.svg")).unwrap();
     assert_eq!(text.matches(r#"class="panel""#).count(), 2);
@@ -164,6 +172,9 @@ fn report_writes_every_file_with_its_columns_and_series() {
         "raven report",
         "win-probability-main-text.svg",
         "| **optimal** |",
+        "## What the numbers say",
+        "levers.svg",
+        "## Checks",
     ] {
         assert!(readme.contains(needle), "README lacks {needle}");
     }
@@ -229,4 +240,143 @@ fn committed_report_matches_exact_values_now() {
             );
         }
     });
+}
+
+/// The rows of `file` in `dir` as header-keyed records.
+fn records(dir: &Path, file: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(dir.join(file)).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            header
+                .iter()
+                .cloned()
+                .zip(r.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// The recommendations of a report's README checked against its CSVs: the starting stealth
+/// that makes each player's game even, the reading to settle first and the biggest lever are
+/// the ones the numbers give. Returns the "What the numbers say" section.
+fn recommendations_follow_the_csvs(dir: &Path) -> String {
+    let readme = fs::read_to_string(dir.join("README.md")).unwrap();
+    let start = readme
+        .find("## What the numbers say")
+        .expect("recommendations");
+    let end = start + readme[start..].find("\n## ").unwrap();
+    let said = readme[start..end].to_string();
+    let num =
+        |r: &std::collections::HashMap<String, String>, k: &str| -> f64 { r[k].parse().unwrap() };
+    // The default reading, as the rule-variant rows name it.
+    let variants = records(dir, "rule-variants.csv");
+    let default = variants.iter().find(|r| r["variant"] == "default").unwrap()["rules"].clone();
+    let mid: u8 = 1;
+    // Even game: the covered stealth nearest 50% (the lower on a tie), per player.
+    let win_rates = records(dir, "win-rates.csv");
+    for (strategy, who) in [("optimal", "optimal play"), ("reference", "the reference")] {
+        let mut curve: Vec<(u8, f64)> = win_rates
+            .iter()
+            .filter(|r| {
+                r["strategy"] == strategy && r["rules"] == default && r["method"] != "monte-carlo"
+            })
+            .map(|r| (r["stealth"].parse().unwrap(), num(r, "win_rate")))
+            .collect();
+        curve.sort_by_key(|p| p.0);
+        let (s, w) = curve
+            .iter()
+            .copied()
+            .min_by(|a, b| (a.1 - 0.5).abs().total_cmp(&(b.1 - 0.5).abs()))
+            .unwrap();
+        let expected = if (w - 0.5).abs() <= 0.05 {
+            format!("{who} at starting stealth **{s}** ({:.1}%)", 100.0 * w)
+        } else {
+            format!(
+                "{who} at no starting stealth from 0 to 1 (the closest is {s}, {:.1}%)",
+                100.0 * w
+            )
+        };
+        assert!(said.contains(&expected), "{expected}\nnot in\n{said}");
+    }
+    // The reading to settle first: the largest effect on either player at the middle stealth.
+    let effect = |rows: &[std::collections::HashMap<String, String>], variant: &str, who: &str| {
+        rows.iter()
+            .find(|r| {
+                r["variant"] == variant && r["strategy"] == who && r["stealth"] == mid.to_string()
+            })
+            .map(|r| num(r, "effect"))
+            .unwrap()
+    };
+    let largest = |rows: &[std::collections::HashMap<String, String>]| {
+        let mut names: Vec<String> = rows
+            .iter()
+            .filter(|r| r["variant"] != "default")
+            .map(|r| r["variant"].clone())
+            .collect();
+        names.dedup();
+        names
+            .into_iter()
+            .map(|v| {
+                let size = effect(rows, &v, "optimal")
+                    .abs()
+                    .max(effect(rows, &v, "reference").abs());
+                (v, size)
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .unwrap()
+            .0
+    };
+    let first = largest(&variants);
+    assert!(
+        said.contains(&format!("settle first?** `{first}`")),
+        "{first} should be settled first:\n{said}"
+    );
+    // The biggest lever: the first one listed is the parameter that moves a player most.
+    let levers = records(dir, "levers.csv");
+    let key = largest(&levers).split('=').next().unwrap().to_string();
+    let listed = said.split("- **").nth(1).expect("a lever listed");
+    assert!(
+        listed.starts_with(&format!("{key}**")),
+        "{key} first:\n{said}"
+    );
+    said
+}
+
+/// The report's recommendations are computed, not written: regenerated under one changed
+/// design parameter (the die a check needs, 5 → 4), every recommendation still follows that
+/// report's own numbers, and the sentences say something else than the default report's.
+#[test]
+fn report_recommendations_change_with_the_rules() {
+    let report = small_report();
+    let printed = recommendations_follow_the_csvs(&report.dir.join("rep"));
+    let temp = tempfile::tempdir().unwrap();
+    common::run_in(
+        temp.path(),
+        &[
+            &common::SMALL_REPORT[..],
+            &["--rule", "threshold=4", "--out", "changed"],
+        ]
+        .concat(),
+    );
+    let dir = temp.path().join("changed");
+    let changed = recommendations_follow_the_csvs(&dir);
+    assert_ne!(printed, changed);
+    let readme = fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(readme.contains("--rule threshold=4"), "the command quoted");
+    assert!(readme.contains("This report is about a changed game"));
+    // The levers move from the changed value: the threshold is now 4.
+    assert!(readme.contains("| `threshold` | the die a check needs to succeed | 4 → 5 |"));
+    assert!(!printed.contains("changed game"));
+    // Easier checks, a more winnable game: the headline sentence's numbers follow.
+    let win = |said: &str| -> f64 {
+        let at = said
+            .find("optimal play (the best any player can do) wins ")
+            .unwrap();
+        let rest = &said[at + 47..];
+        rest[..rest.find('%').unwrap()].parse().unwrap()
+    };
+    assert!(win(&changed) > win(&printed) + 10.0, "{printed}\n{changed}");
 }
