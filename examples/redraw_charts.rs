@@ -8,7 +8,8 @@ use std::path::Path;
 
 use raven::engine::Expectation;
 use raven::engine::Tally;
-use raven::report::balance::{Balance, VariantRow, variant_chart, win_chart};
+use raven::report::balance::{Balance, VariantRow};
+use raven::report::charts::{variant_chart, win_chart};
 use raven::report::{Method, Summary};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use raven::strategy::playbook;

@@ -16,9 +16,10 @@ use clap::Args;
 use crate::error::{Error, Result};
 use crate::game::MAX_STEALTH;
 use crate::report::assemble::{Finished, Plan, Report, Work, assemble};
-use crate::report::balance::{self, loss_rows};
+use crate::report::balance::loss_rows;
 use crate::report::csv::{SummaryRow, write_rows};
 use crate::report::decisions::Decomposed;
+use crate::report::{charts, readme};
 use crate::rules::{Rules, parse_rules};
 
 use super::args::{DEFAULT_SEED, pool, stealth_list};
@@ -319,7 +320,7 @@ fn file_names(presets: &[Rules]) -> Vec<String> {
     ]
     .map(String::from)
     .to_vec();
-    names.extend(balance::chart_files(presets));
+    names.extend(charts::chart_files(presets));
     names
 }
 
@@ -345,9 +346,9 @@ fn write_report(dir: &OutDir, report: &Report) -> Result<()> {
     csv("decisions-top.csv", &|f| {
         write_rows(f, decomposed().flat_map(Decomposed::top_rows))
     })?;
-    let charts = balance::charts(balance);
+    let charts = charts::charts(balance);
     for chart in &charts {
         dir.write(&chart.file, chart.svg.as_bytes())?;
     }
-    dir.write("README.md", balance::readme(balance, &charts).as_bytes())
+    dir.write("README.md", readme::readme(balance, &charts).as_bytes())
 }

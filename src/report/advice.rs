@@ -14,9 +14,9 @@ use crate::game::{Character, LossCause};
 use crate::rules::Rules;
 use crate::strategy::{OPTIMAL, REFERENCE};
 
-use super::assemble::Watched;
 use super::balance::{Balance, VariantRow};
 use super::decisions::plain;
+use super::habits::Watched;
 use super::levers::{Lever, meaning, pp, ranked};
 
 /// A probability as a percentage with one decimal.

@@ -33,7 +33,7 @@ use crate::strategy::{OPTIMAL, REFERENCE, Strategy, playbook, resolve};
 use super::balance::{Balance, VariantRow};
 use super::comparison::{CompareRow, rows as compare_rows};
 use super::decisions::{Decomposed, Told};
-use super::habits::{Habits, watch};
+use super::habits::{Watched, watch};
 use super::{Method, Summary};
 use crate::engine::Expectation;
 
@@ -131,22 +131,6 @@ pub enum Finished {
     Played(Tally),
     /// Of [`Unit::Compare`].
     Compared(PairedTally),
-}
-
-/// How optimal play and the reference strategy play at one headline stealth under the
-/// default reading: their habits over the report's first games of optimal play, and optimal
-/// play's best win probability with each main character imposed.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Watched {
-    /// Starting stealth.
-    pub stealth: u8,
-    /// Optimal play's win probability when each character (in character order) must be the
-    /// main one.
-    pub by_main: [f64; 6],
-    /// Optimal play's habits.
-    pub optimal: Habits,
-    /// The reference strategy's habits, on the same games' dice.
-    pub reference: Habits,
 }
 
 /// The report's work as a fixed list of units, and how their results become a [`Report`].

@@ -166,6 +166,22 @@ pub fn watch<S: Strategy + ?Sized + Sync>(
     )
 }
 
+/// How optimal play and the reference strategy play at one headline stealth under the
+/// default reading: their habits over the report's first games of optimal play, and optimal
+/// play's best win probability with each main character imposed.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Watched {
+    /// Starting stealth.
+    pub stealth: u8,
+    /// Optimal play's win probability when each character (in character order) must be the
+    /// main one.
+    pub by_main: [f64; 6],
+    /// Optimal play's habits.
+    pub optimal: Habits,
+    /// The reference strategy's habits, on the same games' dice.
+    pub reference: Habits,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

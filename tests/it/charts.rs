@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 
 use raven::engine::Expectation;
 use raven::engine::{ByKind, DecisionKind, Tally};
-use raven::report::balance::{Balance, VariantRow, charts, variant_chart, win_chart};
+use raven::report::balance::{Balance, VariantRow};
 use raven::report::chart::palette::OPTIMAL_COLOUR;
+use raven::report::charts::{charts, variant_chart, win_chart};
 use raven::report::decisions::{Decomposed, Told};
 use raven::report::{Method, Summary};
 use raven::rules::{CLARIFIED, MAIN_TEXT};

@@ -1,0 +1,320 @@
+//! The report's SVG charts: win probability by stealth, the rule variants, the levers, regret
+//! by decision kind, loss causes, and the Monte Carlo check, drawn from a [`Balance`].
+
+use crate::engine::DecisionKind;
+use crate::game::LossCause;
+use crate::rules::Rules;
+use crate::strategy::{OPTIMAL, REFERENCE};
+
+use super::chart::{Bars, Panel, Series, bar_chart, bars, check_chart, line_chart_marked};
+use super::decisions::{self, plain};
+
+use super::balance::{Balance, all_strategies, exact_of, sampled_of};
+
+/// One chart of the report: its file, its title (the image's alternative text) and its SVG.
+pub struct Chart {
+    /// File name in the report's directory.
+    pub file: String,
+    /// What it shows, in a few words.
+    pub title: String,
+    /// The drawing.
+    pub svg: String,
+}
+
+/// The name the chart files give each of the two readings (which `--rule` may change).
+const READINGS: [&str; 2] = ["main-text", "clarified"];
+
+/// The chart files of a report of `presets`, in the order [`charts`] draws them.
+pub fn chart_files(presets: &[Rules]) -> Vec<String> {
+    let readings = || READINGS.iter().take(presets.len());
+    let mut files: Vec<String> = readings()
+        .map(|r| format!("win-probability-{r}.svg"))
+        .collect();
+    files.extend(
+        [
+            "rule-variants.svg",
+            "levers.svg",
+            "regret-by-decision.svg",
+            "loss-causes.svg",
+        ]
+        .map(String::from),
+    );
+    files.extend(readings().map(|r| format!("check-monte-carlo-{r}.svg")));
+    files
+}
+
+/// Every chart of the report, named as [`chart_files`] names them.
+pub fn charts(balance: &Balance) -> Vec<Chart> {
+    let names = chart_files(&balance.presets);
+    let mut svgs: Vec<(String, String)> = balance
+        .presets
+        .iter()
+        .map(|&rules| {
+            (
+                format!("Win probability by starting stealth, {rules}"),
+                win_chart(balance, rules),
+            )
+        })
+        .collect();
+    svgs.push(("Effect of each rule variant".into(), variant_chart(balance)));
+    svgs.push(("Levers, biggest first".into(), lever_chart(balance)));
+    svgs.push((
+        "Points lost by kind of decision".into(),
+        regret_chart(balance),
+    ));
+    svgs.push(("How games are lost".into(), loss_chart(balance)));
+    svgs.extend(balance.presets.iter().map(|&rules| {
+        (
+            format!("Monte Carlo against exact, {rules}"),
+            check(balance, rules),
+        )
+    }));
+    names
+        .into_iter()
+        .zip(svgs)
+        .map(|(file, (title, svg))| Chart { file, title, svg })
+        .collect()
+}
+
+/// The lines of the win-probability charts under `rules`: every strategy and optimal play,
+/// exact where computed (else the Monte Carlo estimate), with their Monte Carlo intervals.
+fn win_series(balance: &Balance, rules: Rules) -> Vec<Series> {
+    let stealths: Vec<u8> = {
+        let mut s: Vec<u8> = balance
+            .win_rates
+            .iter()
+            .filter(|s| s.rules == rules)
+            .map(|s| s.stealth)
+            .collect();
+        s.sort_unstable();
+        s.dedup();
+        s
+    };
+    all_strategies(balance)
+        .into_iter()
+        .map(|name| Series {
+            name: name.to_string(),
+            // Exact where computed, else the Monte Carlo estimate.
+            points: stealths
+                .iter()
+                .filter_map(|&st| {
+                    exact_of(balance, name, rules, st)
+                        .or_else(|| sampled_of(balance, name, rules, st))
+                        .map(|s| (f64::from(st), s.win_rate))
+                })
+                .collect(),
+            intervals: stealths
+                .iter()
+                .filter_map(|&st| {
+                    sampled_of(balance, name, rules, st)
+                        .map(|s| (f64::from(st), s.win_rate, s.ci.0, s.ci.1))
+                })
+                .collect(),
+            dashed: name == OPTIMAL,
+        })
+        .collect()
+}
+
+/// Win probability against starting stealth under `rules`: exact lines, optimal dashed, the
+/// headline stealths marked.
+pub fn win_chart(balance: &Balance, rules: Rules) -> String {
+    let marks: Vec<f64> = balance.headline.iter().map(|&s| f64::from(s)).collect();
+    line_chart_marked(
+        &format!("Win probability by starting stealth ({rules})"),
+        "starting stealth (headline stealths marked)",
+        "exact P(win)",
+        &win_series(balance, rules),
+        &marks,
+    )
+}
+
+/// The validation chart under `rules`: every Monte Carlo estimate against the exact value.
+pub fn check(balance: &Balance, rules: Rules) -> String {
+    check_chart(
+        &format!("Monte Carlo against exact ({rules})"),
+        "starting stealth",
+        &win_series(balance, rules),
+    )
+}
+
+/// How many Monte Carlo estimates there are where an exact value exists, and how many of
+/// their 95% intervals hold it (about 95% should).
+pub fn check_counts(balance: &Balance) -> (usize, usize) {
+    let mut n = 0;
+    let mut inside = 0;
+    for s in balance
+        .win_rates
+        .iter()
+        .filter(|s| s.method == super::Method::MonteCarlo)
+    {
+        if let Some(e) = exact_of(balance, &s.strategy, s.rules, s.stealth) {
+            n += 1;
+            inside += usize::from(s.ci.0 <= e.win_rate && e.win_rate <= s.ci.1);
+        }
+    }
+    (n, inside)
+}
+
+/// The levers at the middle headline stealth as a tornado: each change one bar per player,
+/// biggest effect on optimal play first.
+pub fn lever_chart(balance: &Balance) -> String {
+    let mid = balance.mid();
+    let ranked = super::levers::ranked(balance, mid);
+    let labels: Vec<String> = ranked.iter().map(|l| l.label()).collect();
+    let players = [OPTIMAL, REFERENCE];
+    let panel = Panel {
+        heading: format!("stealth {mid}"),
+        values: players
+            .iter()
+            .map(|&p| {
+                ranked
+                    .iter()
+                    .map(|l| 100.0 * if p == OPTIMAL { l.optimal } else { l.reference })
+                    .collect()
+            })
+            .collect(),
+    };
+    bar_chart(
+        &format!(
+            "Levers: each number of the game moved one step ({})",
+            balance.presets[0]
+        ),
+        "change in win probability (percentage points), biggest effect on optimal play first",
+        &labels,
+        &players.map(String::from),
+        &[panel],
+    )
+}
+
+/// The reference strategy's points lost against optimal play by kind of decision, a panel
+/// per headline stealth it is decomposed at; kinds that never cost anything left out.
+pub fn regret_chart(balance: &Balance) -> String {
+    let default = balance.presets[0];
+    let told: Vec<&decisions::Told> = balance
+        .decisions
+        .iter()
+        .filter(|d| d.strategy == REFERENCE && d.rules == default)
+        .flat_map(|d| d.results.iter())
+        .collect();
+    let mid = told
+        .iter()
+        .find(|t| t.stealth == balance.mid())
+        .or(told.first());
+    let mut kinds: Vec<DecisionKind> = DecisionKind::ALL
+        .into_iter()
+        .filter(|k| told.iter().any(|t| t.by_kind.regret[*k as usize] > 0.0))
+        .collect();
+    if let Some(mid) = mid {
+        kinds.sort_by(|a, b| {
+            mid.by_kind.regret[*b as usize].total_cmp(&mid.by_kind.regret[*a as usize])
+        });
+    }
+    let labels: Vec<String> = kinds.iter().map(|k| plain(*k).to_string()).collect();
+    let panels: Vec<Panel> = told
+        .iter()
+        .map(|t| Panel {
+            heading: format!("stealth {}", t.stealth),
+            values: vec![
+                kinds
+                    .iter()
+                    .map(|k| 100.0 * t.by_kind.regret[*k as usize])
+                    .collect(),
+            ],
+        })
+        .collect();
+    bars(&Bars {
+        title: "Where the reference strategy loses against optimal play",
+        value_label: "win probability lost at each kind of decision (percentage points)",
+        labels: &labels,
+        series: &[REFERENCE.to_string()],
+        panels: &panels,
+        signed: false,
+        colour_rows: false,
+    })
+}
+
+/// How games are lost at the middle headline stealth under the default reading: a panel per
+/// cause, a bar per strategy in its colour.
+pub fn loss_chart(balance: &Balance) -> String {
+    let (default, mid) = (balance.presets[0], balance.mid());
+    let names: Vec<String> = all_strategies(balance)
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let panels: Vec<Panel> = LossCause::ALL
+        .into_iter()
+        .enumerate()
+        .map(|(i, cause)| Panel {
+            heading: match cause {
+                LossCause::Recruitment => "lost in recruitment",
+                LossCause::Run => "lost in the run",
+                LossCause::Finale => "lost in the finale",
+                LossCause::FinaleCharacterDown => "finale character down",
+            }
+            .to_string(),
+            values: vec![
+                names
+                    .iter()
+                    .map(|n| {
+                        exact_of(balance, n, default, mid)
+                            .or_else(|| sampled_of(balance, n, default, mid))
+                            .map_or(0.0, |s| 100.0 * s.loss_rates[i])
+                    })
+                    .collect(),
+            ],
+        })
+        .collect();
+    bars(&Bars {
+        title: &format!("How games are lost at stealth {mid} ({default})"),
+        value_label: "share of games lost this way (%)",
+        labels: &names,
+        series: &["P(loss)".to_string()],
+        panels: &panels,
+        signed: false,
+        colour_rows: true,
+    })
+}
+
+/// Rule-variant effects (percentage points) at every headline stealth, one panel each.
+pub fn variant_chart(balance: &Balance) -> String {
+    let mut labels: Vec<String> = Vec::new();
+    for v in balance.variants.iter().filter(|v| v.variant != "default") {
+        if !labels.contains(&v.variant) {
+            labels.push(v.variant.clone());
+        }
+    }
+    let strategies = [REFERENCE, OPTIMAL];
+    let panels: Vec<Panel> = balance
+        .headline
+        .iter()
+        .map(|&stealth| Panel {
+            heading: format!("stealth {stealth}"),
+            values: strategies
+                .iter()
+                .map(|strategy| {
+                    labels
+                        .iter()
+                        .map(|label| {
+                            balance
+                                .variants
+                                .iter()
+                                .find(|v| {
+                                    &v.variant == label
+                                        && v.stealth == stealth
+                                        && v.strategy == *strategy
+                                })
+                                .map_or(0.0, |v| 100.0 * v.effect)
+                        })
+                        .collect()
+                })
+                .collect(),
+        })
+        .collect();
+    bar_chart(
+        "Effect of each rule variant on P(win), against main-text",
+        "change in win probability (percentage points); reference strategy exact, optimal play",
+        &labels,
+        &strategies.map(String::from),
+        &panels,
+    )
+}
