@@ -400,7 +400,12 @@ function runLanes(lanes, onMessage, onFinished) {
       } else onMessage(message);
     };
     w.onerror = (e) => {
+      if (!workers.includes(w)) return;
       onMessage({ type: 'error', field: 'engine', message: `the engine stopped: ${e.message}` });
+      w.terminate();
+      workers = workers.filter((x) => x !== w);
+      left -= 1;
+      if (left === 0 && onFinished) onFinished();
     };
     w.postMessage({ module: wasmModule, requests });
   }
