@@ -15,12 +15,16 @@ const RUN: [&str; 2] = ["README.md", "docs/guide.md"];
 
 /// Commands not run, by a piece of their text, with the reason. Every entry must match a
 /// command, so the list cannot outlive what it excuses.
-const SKIP: [(&str, &str); 5] = [
+const SKIP: [(&str, &str); 6] = [
     ("--interactive", "waits for a player typing at a terminal"),
     ("--dice manual", "waits for dice typed at a terminal"),
     (
         "raven report",
         "a minute of CPU on two cores; tests/it/report.rs runs a small report",
+    ),
+    (
+        "raven tune",
+        "a search of many exact evaluations; tests/it/tune.rs runs small ones",
     ),
     ("~/", "writes into the user's home directory"),
     ("$PROFILE", "writes into the user's shell profile"),
