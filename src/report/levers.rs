@@ -8,26 +8,9 @@ use crate::strategy::{OPTIMAL, REFERENCE};
 
 use super::balance::{Balance, VariantRow};
 
-/// What a parameter is, for a reader who has not seen the key.
+/// What a parameter is, for a reader who has not seen the key (the core's one list).
 pub fn meaning(key: &str) -> &'static str {
-    match key {
-        "team-size" => "the team's largest size",
-        "recruit-checks" => "successful checks a recruitment needs (`team`: the team's size)",
-        "run-challenges" => "challenges in the run",
-        "first-aid-after-run" => "first aid after each run challenge",
-        "tough-challenges" => "Tough Challenges in the finale",
-        "side-challenges" => "side challenges before each Tough Challenge",
-        "first-aid-after-tough" => "first aid after each Tough success",
-        "specialist-dice" => "dice for a check of one's own speciality",
-        "base-dice" => "dice for any other check",
-        "threshold" => "the die a check needs to succeed",
-        "eased-threshold" => "the Tough check's threshold after enough side successes",
-        "side-successes-to-ease" => "side successes that ease the Tough check",
-        "finale-penalty" => "the finale character's penalty",
-        "wound-faces" => "faces that wound (from 1 up)",
-        "stealth-faces" => "faces that cost stealth (above the wounding ones)",
-        _ => "",
-    }
+    crate::rules::Design::meaning(key).unwrap_or_default()
 }
 
 /// One lever at one stealth: a design parameter moved from its value in the default reading,

@@ -200,6 +200,8 @@ enum Kind {
 /// number: yes = 1, no = 0, team = 0).
 struct Param {
     key: &'static str,
+    /// What the number is, for a reader who has not seen the key.
+    meaning: &'static str,
     kind: Kind,
     read: fn(&Design) -> u8,
     write: fn(&mut Design, u8),
@@ -211,90 +213,105 @@ struct Param {
 const PARAMS: [Param; 15] = [
     Param {
         key: "team-size",
+        meaning: "the team's largest size",
         kind: Kind::Count(1, 6),
         read: |d| d.team_size,
         write: |d, v| d.team_size = v,
     },
     Param {
         key: "recruit-checks",
+        meaning: "successful checks a recruitment needs (`team`: the team's size)",
         kind: Kind::TeamOrCount(1, 6),
         read: |d| d.recruit_checks.unwrap_or(0),
         write: |d, v| d.recruit_checks = (v > 0).then_some(v),
     },
     Param {
         key: "run-challenges",
+        meaning: "challenges in the run",
         kind: Kind::Count(0, 12),
         read: |d| d.run_challenges,
         write: |d, v| d.run_challenges = v,
     },
     Param {
         key: "first-aid-after-run",
+        meaning: "first aid after each run challenge",
         kind: Kind::YesNo,
         read: |d| u8::from(d.first_aid_after_run),
         write: |d, v| d.first_aid_after_run = v == 1,
     },
     Param {
         key: "tough-challenges",
+        meaning: "Tough Challenges in the finale",
         kind: Kind::Count(1, 6),
         read: |d| d.tough_challenges,
         write: |d, v| d.tough_challenges = v,
     },
     Param {
         key: "side-challenges",
+        meaning: "side challenges before each Tough Challenge",
         kind: Kind::Count(0, 2),
         read: |d| d.side_challenges,
         write: |d, v| d.side_challenges = v,
     },
     Param {
         key: "first-aid-after-tough",
+        meaning: "first aid after each Tough success",
         kind: Kind::YesNo,
         read: |d| u8::from(d.first_aid_after_tough),
         write: |d, v| d.first_aid_after_tough = v == 1,
     },
     Param {
         key: "specialist-dice",
+        meaning: "dice for a check of one's own speciality",
         kind: Kind::Count(1, 6),
         read: |d| d.specialist_dice,
         write: |d, v| d.specialist_dice = v,
     },
     Param {
         key: "base-dice",
+        meaning: "dice for any other check",
         kind: Kind::Count(1, 6),
         read: |d| d.base_dice,
         write: |d, v| d.base_dice = v,
     },
     Param {
         key: "threshold",
+        meaning: "the die a check needs to succeed",
         kind: Kind::Count(1, 6),
         read: |d| d.threshold,
         write: |d, v| d.threshold = v,
     },
     Param {
         key: "eased-threshold",
+        meaning: "the Tough check's threshold after enough side successes",
         kind: Kind::Count(1, 6),
         read: |d| d.eased_threshold,
         write: |d, v| d.eased_threshold = v,
     },
     Param {
         key: "side-successes-to-ease",
+        meaning: "side successes that ease the Tough check",
         kind: Kind::Count(1, 2),
         read: |d| d.side_successes_to_ease,
         write: |d, v| d.side_successes_to_ease = v,
     },
     Param {
         key: "finale-penalty",
+        meaning: "the finale character's penalty",
         kind: Kind::Count(0, 3),
         read: |d| d.finale_penalty,
         write: |d, v| d.finale_penalty = v,
     },
     Param {
         key: "wound-faces",
+        meaning: "faces that wound (from 1 up)",
         kind: Kind::Count(0, 6),
         read: |d| d.wound_faces,
         write: |d, v| d.wound_faces = v,
     },
     Param {
         key: "stealth-faces",
+        meaning: "faces that cost stealth (above the wounding ones)",
         kind: Kind::Count(0, 6),
         read: |d| d.stealth_faces,
         write: |d, v| d.stealth_faces = v,
@@ -358,6 +375,11 @@ impl Design {
     /// Every parameter's key, in the order of a game.
     pub fn keys() -> impl Iterator<Item = &'static str> {
         PARAMS.iter().map(|p| p.key)
+    }
+
+    /// What parameter `key` is, in a few words (`None` for no such parameter).
+    pub fn meaning(key: &str) -> Option<&'static str> {
+        PARAMS.iter().find(|p| p.key == key).map(|p| p.meaning)
     }
 
     /// The value of parameter `key`, as written on the command line.
