@@ -196,6 +196,10 @@ pub fn run(args: &TuneArgs) -> Result<()> {
             gaps.join(", ")
         );
     }
+    // In full, as `raven exact` prints them: the written file gives these bits.
+    for (s, v) in stealths.iter().zip(&tuned.values) {
+        text += &format!("tuned, stealth {s:>2}: P(win) = {v:.15}\n");
+    }
     text += &path_text(&tuned);
     text += &sensitivity_text(&tuned);
     if let Some((_, _, regret)) = &rest {

@@ -27,3 +27,4 @@ mod properties;
 mod report;
 mod rules;
 mod strategies;
+mod tune;

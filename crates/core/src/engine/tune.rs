@@ -570,6 +570,9 @@ fn mean(values: &[f64]) -> f64 {
     values.iter().sum::<f64>() / values.len().max(1) as f64
 }
 
+/// The least gain the search moves for: below it, a difference of rounding in the sums.
+const GAIN: f64 = 1e-12;
+
 /// Exact values of points, each evaluated once.
 struct Memo<'a> {
     task: &'a Task,
@@ -744,7 +747,7 @@ fn climb(memo: &Memo<'_>, bounds: Bounds, name: &str, start: Point) -> Result<Cl
         for (i, v) in values.iter().enumerate() {
             if let Some(v) = v {
                 let m = mean(v);
-                if m > climb.value && best.is_none_or(|(_, b)| m > b) {
+                if m > climb.value + GAIN && best.is_none_or(|(_, b)| m > b) {
                     best = Some((i, m));
                 }
             }
