@@ -370,9 +370,12 @@ fn knob_comment(tuned: &Tuned, k: usize) -> Vec<String> {
     let mut lines = vec![format!("{}.", capitalised(knob.what))];
     if let Some(s) = tuned.sensitivity.iter().find(|s| s.knob == k) {
         match &s.alternative {
-            Some((alt, cost)) if *cost > 5e-7 => lines.push(format!(
+            Some((alt, cost)) if *cost >= 5e-5 => lines.push(format!(
                 "Best other value: {alt}, {:.2} points worse.",
                 100.0 * cost
+            )),
+            Some((alt, cost)) if *cost > 1e-12 => lines.push(format!(
+                "Best other value: {alt}, less than 0.01 points worse."
             )),
             Some((alt, _)) => {
                 lines.push(format!("Makes no difference here (e.g. {alt} is as good)."))

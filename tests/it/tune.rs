@@ -26,7 +26,15 @@ fn tune(out: &std::path::Path, threads: &str) -> String {
     let run = raven()
         .arg("tune")
         .args(SMALL)
-        .args(["--restarts", "1", "--seed", "5", "--quiet", "--threads", threads])
+        .args([
+            "--restarts",
+            "1",
+            "--seed",
+            "5",
+            "--quiet",
+            "--threads",
+            threads,
+        ])
         .arg("--out")
         .arg(out)
         .assert()
@@ -42,7 +50,11 @@ fn tune_writes_a_checked_file_that_exact_reproduces_on_any_thread_count() {
     tune(&two, "2");
     let file = std::fs::read(&one).unwrap();
     assert_eq!(file, std::fs::read(&two).unwrap(), "same seed, same bytes");
-    raven().args(["strategies", "check"]).arg(&one).assert().success();
+    raven()
+        .args(["strategies", "check"])
+        .arg(&one)
+        .assert()
+        .success();
     let exact = raven()
         .args(["exact", "--quiet", "--strategy"])
         .arg(&one)
@@ -60,7 +72,15 @@ fn tune_writes_a_checked_file_that_exact_reproduces_on_any_thread_count() {
         assert_eq!(line(&printed), line(&exact), "stealth {stealth}");
     }
     // The ladder, path and sensitivities are there, and the winner beats the reference.
-    for part in ["random", "reference", "best bundled", "tuned", "optimal", "the path", "rules of thumb"] {
+    for part in [
+        "random",
+        "reference",
+        "best bundled",
+        "tuned",
+        "optimal",
+        "the path",
+        "rules of thumb",
+    ] {
         assert!(printed.contains(part), "{part}: {printed}");
     }
     let text = String::from_utf8(file).unwrap();
