@@ -20,6 +20,7 @@ mod simulate;
 mod solve;
 mod strategies;
 mod sweep;
+mod tune;
 
 use clap::{Parser, Subcommand};
 
@@ -62,6 +63,9 @@ pub enum Command {
     /// Where a strategy loses its points against optimal play, by kind of decision, and how
     /// much real choice each kind offers.
     Decisions(decisions::DecisionsArgs),
+    /// The best strategy a person can follow: search the knobs of a strategy file for the
+    /// highest exact win probability, with the rules of thumb in the order they matter.
+    Tune(tune::TuneArgs),
     /// Regenerate the balance report (reports/): win rates, rule variants, loss causes,
     /// strategy comparison, charts and a README.
     Report(report::ReportArgs),
@@ -90,6 +94,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Explore(args) => explore::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Decisions(args) => decisions::run(&args),
+        Command::Tune(args) => tune::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Merge(args) => merge::run(&args),
         Command::Completions(args) => docs::completions(&args),

@@ -29,3 +29,4 @@ mod properties;
 mod report;
 mod rules;
 mod strategies;
+mod tune;

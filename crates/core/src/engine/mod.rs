@@ -21,6 +21,7 @@ pub mod reach;
 pub mod seed;
 pub mod solve;
 mod successors;
+pub mod tune;
 pub mod walk;
 
 pub use budget::{BYTES_PER_STATE, Budget, Cancelled, Halt, TooLarge};
