@@ -456,14 +456,17 @@ fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
     uniform(rng, n as u32) as usize
 }
 
+/// A candidate and its win probability at each stealth (`None`: not a valid strategy).
+type Evaluated = (Point, Option<Vec<f64>>);
+
 /// A point drawn at random: every knob uniformly among its values from the reference point
 /// (the recruitment order: a random subset of the characters in random order).
 fn random_point(rng: &mut Xoshiro256PlusPlus, bounds: Bounds) -> Point {
     let reference = Point::of(&Spec::default());
     loop {
         let mut point = reference.clone();
-        for knob in 0..KNOBS.len() {
-            let choice = if KNOBS[knob].name() == "recruit.order" {
+        for (knob, spec) in KNOBS.iter().enumerate() {
+            let choice = if spec.name() == "recruit.order" {
                 let mut all: Vec<&str> = SPECIALITIES.to_vec();
                 for i in (1..all.len()).rev() {
                     all.swap(i, below(rng, i + 1));
@@ -596,7 +599,7 @@ impl Memo<'_> {
             fresh.dedup();
             fresh
         };
-        let results: Vec<Result<(Point, Option<Vec<f64>>), Halt>> = fresh
+        let results: Vec<Result<Evaluated, Halt>> = fresh
             .into_par_iter()
             .map(|point| {
                 let value = match point.spec() {
