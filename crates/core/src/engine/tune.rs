@@ -17,7 +17,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::Character;
 use crate::game::uniform;
-use crate::par::{IntoParallelIterator, ParallelIterator};
+use crate::par::*;
 use crate::rules::Rules;
 use crate::strategy::FileStrategy;
 use crate::strategy::file::Spec;
