@@ -915,8 +915,7 @@ fn layered_exact_reproduces_the_walk_bit_for_bit() {
 }
 
 /// The layered exact engine replays each layer's independent positions side by side; every
-/// figure must be the same bits for any number of threads (issue 11: thread-count invariance
-/// of every exact figure).
+/// figure must be the same bits for any number of threads.
 #[test]
 fn layered_exact_gives_the_same_bits_for_any_thread_count() {
     let strategies: Vec<Box<dyn Strategy>> = vec![

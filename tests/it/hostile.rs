@@ -1,4 +1,4 @@
-//! raven driven as a hostile tester would (issue 13): special files as output targets,
+//! raven driven as a hostile tester would: special files as output targets,
 //! output paths that cannot be written, signals, numbers at their extremes, inputs that never
 //! end, closed pipes and ambiguous arguments. Every bad input must give one clear message,
 //! exit code 2, no panic, and leave the directory exactly as it was.

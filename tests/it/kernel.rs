@@ -1,4 +1,4 @@
-//! The Monte Carlo kernel (issue 12): the coarse, specialised game loop must play exactly the
+//! The Monte Carlo kernel: the coarse, specialised game loop must play exactly the
 //! games of the one state machine, step by step — same numbers drawn, same end states — for
 //! any thread count, and `raven play --game i` must narrate game `i` of `simulate`.
 

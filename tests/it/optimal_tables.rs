@@ -86,7 +86,7 @@ fn run_and_finale_values_match_brute_force_under_every_rule_set() {
 
 /// A parallel solve fills the one table from several threads in whatever order they reach
 /// positions; the values and the optimal policy's figures must be the same bits for any
-/// number of threads (issue 11: thread-count invariance of every exact figure).
+/// number of threads.
 #[test]
 fn parallel_solves_give_the_same_bits_for_any_thread_count() {
     use raven::engine::solve::{PolicyEvaluation, solve};
