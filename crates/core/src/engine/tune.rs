@@ -462,8 +462,8 @@ fn random_point(rng: &mut Xoshiro256PlusPlus, bounds: Bounds) -> Point {
     let reference = Point::of(&Spec::default());
     loop {
         let mut point = reference.clone();
-        for knob in 0..KNOBS.len() {
-            let choice = if KNOBS[knob].name() == "recruit.order" {
+        for (knob, k) in KNOBS.iter().enumerate() {
+            let choice = if k.name() == "recruit.order" {
                 let mut all: Vec<&str> = SPECIALITIES.to_vec();
                 for i in (1..all.len()).rev() {
                     all.swap(i, below(rng, i + 1));
@@ -596,7 +596,7 @@ impl Memo<'_> {
             fresh.dedup();
             fresh
         };
-        let results: Vec<Result<(Point, Option<Vec<f64>>), Halt>> = fresh
+        let results: Vec<Result<(), Halt>> = fresh
             .into_par_iter()
             .map(|point| {
                 let value = match point.spec() {
@@ -616,9 +616,9 @@ impl Memo<'_> {
                     }
                 };
                 let mut known = self.values.lock().expect("memo");
-                known.insert(point.clone(), value.clone());
+                known.insert(point, value);
                 (self.on_evaluated)(known.len());
-                Ok((point, value))
+                Ok(())
             })
             .collect();
         for r in results {
