@@ -456,17 +456,14 @@ fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
     uniform(rng, n as u32) as usize
 }
 
-/// A candidate and its win probability at each stealth (`None`: not a valid strategy).
-type Evaluated = (Point, Option<Vec<f64>>);
-
 /// A point drawn at random: every knob uniformly among its values from the reference point
 /// (the recruitment order: a random subset of the characters in random order).
 fn random_point(rng: &mut Xoshiro256PlusPlus, bounds: Bounds) -> Point {
     let reference = Point::of(&Spec::default());
     loop {
         let mut point = reference.clone();
-        for (knob, spec) in KNOBS.iter().enumerate() {
-            let choice = if spec.name() == "recruit.order" {
+        for (knob, k) in KNOBS.iter().enumerate() {
+            let choice = if k.name() == "recruit.order" {
                 let mut all: Vec<&str> = SPECIALITIES.to_vec();
                 for i in (1..all.len()).rev() {
                     all.swap(i, below(rng, i + 1));
@@ -599,7 +596,7 @@ impl Memo<'_> {
             fresh.dedup();
             fresh
         };
-        let results: Vec<Result<Evaluated, Halt>> = fresh
+        let results: Vec<Result<(), Halt>> = fresh
             .into_par_iter()
             .map(|point| {
                 let value = match point.spec() {
@@ -619,9 +616,9 @@ impl Memo<'_> {
                     }
                 };
                 let mut known = self.values.lock().expect("memo");
-                known.insert(point.clone(), value.clone());
+                known.insert(point, value);
                 (self.on_evaluated)(known.len());
-                Ok((point, value))
+                Ok(())
             })
             .collect();
         for r in results {
