@@ -67,10 +67,10 @@ proptest! {
     ) {
         let _ = FileStrategy::parse("fuzz", "fuzz.toml", &any_text);
         let bytes = mutated(STRATEGIES[which], &edits, cut, &tail);
-        if let Ok(text) = String::from_utf8(bytes) {
-            if let Err(e) = FileStrategy::parse("fuzz", "fuzz.toml", &text) {
-                prop_assert!(e.to_string().contains("fuzz.toml"), "{e}");
-            }
+        if let Ok(text) = String::from_utf8(bytes)
+            && let Err(e) = FileStrategy::parse("fuzz", "fuzz.toml", &text)
+        {
+            prop_assert!(e.to_string().contains("fuzz.toml"), "{e}");
         }
     }
 
