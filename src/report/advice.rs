@@ -198,19 +198,16 @@ fn optimal_play(balance: &Balance) -> Option<String> {
     Some(format!(
         "**What does optimal play do?** At stealth {mid} under {default}: {team} It picks {main} \
          as main character in {} of games (the reference picks {r_main} in {}).{mains} It \
-         passes {} of the side challenges it is offered without trying (the reference {}), \
-         skips first aid at {} of the chances to give it (the reference {}), and stops a \
-         recruitment before its next check in {:.0} of 100 games (the reference {:.0}). Its \
-         team is discovered in {} of games, the reference's in {}. (Habits counted over the \
-         report's first {} games of each at stealth {mid}.)",
+         passes {} of the side challenges it is offered without trying (the reference {}) \
+         and skips first aid at {} of the chances to give it (the reference {}). Its team is \
+         discovered in {} of games, the reference's in {}. (Habits counted over the report's \
+         first {} games of each at stealth {mid}.)",
         share(main_share),
         share(r_main_share),
         share(o.side_pass_rate()),
         share(r.side_pass_rate()),
         share(o.aid_skip_rate()),
         share(r.aid_skip_rate()),
-        100.0 * o.recruit_stops as f64 / o.games.max(1) as f64,
-        100.0 * r.recruit_stops as f64 / r.games.max(1) as f64,
         pct(exact_o.discovered_rate),
         pct(exact_r.discovered_rate),
         o.games,
@@ -502,14 +499,14 @@ fn why(balance: &Balance, l: &Lever, mover: &str) -> String {
         }
         "finale-penalty" => format!(
             "Why: the finale character's penalty applies only while the team is not \
-             discovered (R13), and the reference strategy's team is discovered in {} of its \
-             games, optimal play's in {}: the penalty hardly ever touches the reference.",
-            pct(r.discovered_rate),
-            pct(o.discovered_rate),
+             discovered (R13); the reference strategy's team is still undiscovered in {} of \
+             its games, optimal play's in {}, so the penalty weighs on them that unequally.",
+            pct(1.0 - r.discovered_rate),
+            pct(1.0 - o.discovered_rate),
         ),
         "first-aid-after-run" | "first-aid-after-tough" => format!(
             "Why: optimal play skips {} of its chances to give first aid, the reference \
-             strategy {}; the two lean on first aid to different degrees.",
+             strategy {}: taking chances away costs most the player who uses them.",
             share(w.optimal.aid_skip_rate()),
             share(w.reference.aid_skip_rate()),
         ),
