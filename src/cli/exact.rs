@@ -74,5 +74,5 @@ pub fn run(args: &ExactArgs) -> Result<()> {
         }
         text += &format!("{} states memoised, {seconds:.2} s\n", result.states);
     }
-    output.write(&text, rows.iter().map(csv::SummaryRow::from))
+    output.write(&text, rows.iter().map(csv::summary_row))
 }

@@ -20,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::report::chart::{Cells, HeatAxis, HeatMap, Series, heat_map, line_chart};
 use crate::rules::{Design, Rules};
 use crate::strategy::{OPTIMAL, REFERENCE};
+use raven_core::rows::ExploreRow;
 
 use super::args::{ExactEngineArgs, RulesArgs, load_strategy, stealth_list};
 use super::output::{AtomicFile, Output};
@@ -158,22 +159,6 @@ struct Explored<'a> {
     results: &'a [Vec<Vec<f64>>],
 }
 
-/// One row of the CSV: a strategy's win probability at one point and stealth.
-#[derive(serde::Serialize)]
-struct Row<'a> {
-    rules: String,
-    param_1: &'a str,
-    value_1: &'a str,
-    param_2: &'a str,
-    value_2: &'a str,
-    stealth: u8,
-    strategy: &'a str,
-    method: &'static str,
-    win_rate: f64,
-    in_target: Option<bool>,
-    raven_version: &'static str,
-}
-
 /// Runs `raven explore`.
 pub fn run(args: &ExploreArgs) -> Result<()> {
     if args.params.len() > 2 {
@@ -286,7 +271,7 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
             for (&stealth, &win) in stealths.iter().zip(by_stealth) {
                 rows.push((
                     unit,
-                    Row {
+                    ExploreRow {
                         rules: point.rules.to_string(),
                         param_1: key(0),
                         value_1: &point.values[0],
@@ -297,7 +282,7 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
                         method: if label == OPTIMAL { "optimal" } else { "exact" },
                         win_rate: win,
                         in_target: inside(label, win),
-                        raven_version: env!("CARGO_PKG_VERSION"),
+                        raven_version: raven_core::rows::VERSION,
                     },
                 ));
             }

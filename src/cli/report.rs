@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::game::MAX_STEALTH;
 use crate::report::assemble::{Finished, Plan, Report, Work, assemble};
 use crate::report::balance::loss_rows;
-use crate::report::csv::{SummaryRow, write_rows};
+use crate::report::csv::{summary_row, write_rows};
 use crate::report::decisions::Decomposed;
 use crate::report::{charts, readme};
 use crate::rules::{Rules, parse_rules};
@@ -333,7 +333,7 @@ fn write_report(dir: &OutDir, report: &Report) -> Result<()> {
         dir.write(name, &bytes)
     };
     csv("win-rates.csv", &|f| {
-        write_rows(f, balance.win_rates.iter().map(SummaryRow::from))
+        write_rows(f, balance.win_rates.iter().map(summary_row))
     })?;
     csv("rule-variants.csv", &|f| write_rows(f, &balance.variants))?;
     csv("levers.csv", &|f| write_rows(f, &balance.levers))?;

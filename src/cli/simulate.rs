@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::montecarlo::{in_chunks, play_range};
 use crate::engine::{Cancelled, Job, Tally};
 use crate::error::{Error, Result};
-use crate::report::csv::{SummaryRow, write_rows};
+use crate::report::csv::{summary_row, write_rows};
 use crate::report::{Summary, table};
 use crate::rules::Rules;
 use crate::strategy::{REFERENCE, Strategy};
@@ -144,7 +144,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         header(strategy.name(), &rules, run),
         table::summaries(&rows)
     );
-    output.write(&table, rows.iter().map(SummaryRow::from))
+    output.write(&table, rows.iter().map(summary_row))
 }
 
 /// Plays games `games` of `job` on the current rayon pool, in the engine's chunks: with
@@ -348,7 +348,7 @@ pub fn merge(files: &[ShardFile]) -> Result<Vec<u8>> {
         ));
     }
     let mut bytes = Vec::new();
-    write_rows(&mut bytes, summaries.iter().map(SummaryRow::from))?;
+    write_rows(&mut bytes, summaries.iter().map(summary_row))?;
     Ok(bytes)
 }
 

@@ -219,7 +219,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
         let _ = write!(w, "\n{}", table::summaries(&rows));
     }
-    output.write(&text, rows.iter().map(crate::report::csv::SummaryRow::from))
+    output.write(&text, rows.iter().map(crate::report::csv::summary_row))
 }
 
 /// Optimal play at each stealth: the solved values and what they are made of.

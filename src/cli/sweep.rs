@@ -19,7 +19,7 @@ use crate::engine::{Job, simulate};
 use crate::error::{Error, Result};
 use crate::load::strategy_source;
 use crate::report::Summary;
-use crate::report::csv::SummaryRow;
+use crate::report::csv::summary_row;
 use crate::strategy::FileStrategy;
 
 use super::args::{RulesArgs, RunArgs, stealth_list};
@@ -291,7 +291,7 @@ fn records(keys: &[&str], summaries: &[(Vec<i64>, Summary)]) -> Result<Vec<Vec<S
     let csv_error = |e: csv::Error| Error::Runtime(format!("cannot write CSV: {e}"));
     let mut buffer = csv::Writer::from_writer(Vec::new());
     for (_, s) in summaries {
-        buffer.serialize(SummaryRow::from(s)).map_err(csv_error)?;
+        buffer.serialize(summary_row(s)).map_err(csv_error)?;
     }
     let bytes = buffer
         .into_inner()

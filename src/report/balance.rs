@@ -68,13 +68,13 @@ pub struct VariantRow {
     /// `exact` or `optimal`.
     pub method: String,
     /// Win probability under the variant.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub win_rate: f64,
     /// Win probability under the default rules.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub default_win_rate: f64,
     /// `win_rate - default_win_rate` (a 0–1 fraction; ×100 for percentage points).
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub effect: f64,
     /// raven's version.
     pub raven_version: &'static str,
@@ -96,7 +96,7 @@ pub struct LossRow {
     /// `no_able_member` (R4) or `finale_character_down` (R14).
     pub cause: &'static str,
     /// Probability of losing this way (0–1).
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub probability: f64,
     /// Games played (Monte Carlo rows; empty for exact rows).
     pub games: Option<u64>,

@@ -25,32 +25,32 @@ pub struct CompareRow {
     /// Games won.
     pub wins: u64,
     /// `wins / games`.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub win_rate: f64,
     /// Wilson interval, low end.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub ci_low: f64,
     /// Wilson interval, high end.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub ci_high: f64,
     /// Win rate minus the baseline's (same games).
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub diff: f64,
     /// Paired interval of `diff`, low end.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub diff_ci_low: f64,
     /// Paired interval of `diff`, high end.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub diff_ci_high: f64,
     /// McNemar's two-sided p-value for "same win rate as the baseline".
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub p_value: f64,
     /// Games only the baseline won.
     pub only_baseline_won: u64,
     /// Games only this strategy won.
     pub only_strategy_won: u64,
     /// Confidence level of both intervals.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub ci_level: f64,
     /// The run's seed.
     pub seed: u64,

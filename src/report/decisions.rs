@@ -144,19 +144,19 @@ pub struct DecisionRow {
     /// The kind of decision.
     pub decision: &'static str,
     /// Win probability lost at this kind of decision against optimal play (0–1).
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub regret: f64,
     /// Decisions of this kind with more than one option, per game.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub arises_per_game: f64,
     /// Of those, per game, the ones whose best and worst options differ by more than a point.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub matters_per_game: f64,
     /// The strategy's exact win probability.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub exact: f64,
     /// The optimal win probability.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub optimal: f64,
     /// raven's version.
     pub raven_version: &'static str,
@@ -206,19 +206,19 @@ pub struct TopRow {
     /// The best option, in words.
     pub best: String,
     /// Win probability lost here per game (0–1): `reach × shortfall`.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub regret: f64,
     /// The probability that the strategy reaches this position.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub reach: f64,
     /// Win probability lost here when the position is reached: `best_value − choice_value`.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub shortfall: f64,
     /// Optimal win probability from here, taking the best option.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub best_value: f64,
     /// Win probability from here taking the strategy's choice, optimal play afterwards.
-    #[serde(serialize_with = "super::csv::round")]
+    #[serde(serialize_with = "raven_core::rows::round")]
     pub choice_value: f64,
     /// raven's version.
     pub raven_version: &'static str,

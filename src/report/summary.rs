@@ -21,13 +21,20 @@ pub enum Method {
     Optimal,
 }
 
-impl fmt::Display for Method {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Method {
+    /// The name the CSVs and tables print.
+    pub fn name(self) -> &'static str {
+        match self {
             Method::MonteCarlo => "monte-carlo",
             Method::Exact => "exact",
             Method::Optimal => "optimal",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -8,7 +8,8 @@
 //! - [`strategy`]: what answers a decision point: built-in strategies and strategy files;
 //! - [`engine`]: what drives the state machine — Monte Carlo, exact evaluation, optimal play,
 //!   regret by decision;
-//! - [`stats`]: intervals and tests on counts.
+//! - [`stats`]: intervals and tests on counts;
+//! - [`rows`]: the columns of raven's CSVs and how their numbers print.
 //!
 //! The crate reads no file and touches no terminal: callers hand it text and get figures back,
 //! so the same code runs in the command line and in a browser (`wasm32-unknown-unknown`).
@@ -22,6 +23,7 @@
 pub mod engine;
 pub mod game;
 mod par;
+pub mod rows;
 pub mod rules;
 pub mod stats;
 pub mod strategy;

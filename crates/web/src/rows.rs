@@ -1,43 +1,11 @@
-//! The CSV the page exports: the command line's columns, so a designer's spreadsheet takes
-//! the page's file and `raven solve --out`'s alike (the browser test compares them byte for
-//! byte).
+//! The CSV the page exports: the core's rows ([`raven_core::rows`]), the ones the command
+//! line writes, so a designer's spreadsheet takes the page's file and `raven solve --out`'s
+//! alike (the browser test compares them byte for byte).
 
 use raven_core::engine::Expectation;
+use raven_core::rows::{ExploreRow, SummaryRow};
 use raven_core::rules::Rules;
 use serde::Serialize;
-
-/// The version written in every row, as the command line writes its own.
-const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// A row of `raven solve`/`raven exact --out`: an exact or optimal result has no counts, no
-/// seed and an interval of width zero at level 1.
-#[derive(Serialize)]
-struct SummaryRow<'a> {
-    strategy: &'a str,
-    rules: String,
-    stealth: u8,
-    games: Option<u64>,
-    wins: Option<u64>,
-    win_rate: f64,
-    ci_low: f64,
-    ci_high: f64,
-    ci_level: f64,
-    seed: Option<u64>,
-    raven_version: &'static str,
-    method: &'a str,
-    loss_recruitment: Option<u64>,
-    loss_run: Option<u64>,
-    loss_finale: Option<u64>,
-    loss_finale_character_down: Option<u64>,
-    loss_recruitment_rate: f64,
-    loss_run_rate: f64,
-    loss_finale_rate: f64,
-    loss_finale_character_down_rate: f64,
-    discovered_rate: f64,
-    mean_stealth_left: f64,
-    mean_team_at_run: f64,
-    mean_deaths: f64,
-}
 
 /// One result of the curves: strategy name, method (`optimal`/`exact`), stealth, figures.
 pub struct Result<'a> {
@@ -50,57 +18,15 @@ pub struct Result<'a> {
 /// The CSV of `results` under `rules`, header first, in the order given.
 pub fn summaries(rules: &Rules, results: &[Result<'_>]) -> String {
     let rows = results.iter().map(|r| {
-        let e = &r.figures;
-        SummaryRow {
-            strategy: r.strategy,
-            rules: rules.to_string(),
-            stealth: r.stealth,
-            games: None,
-            wins: None,
-            win_rate: e.win,
-            ci_low: e.win,
-            ci_high: e.win,
-            ci_level: 1.0,
-            seed: None,
-            raven_version: VERSION,
-            method: r.method,
-            loss_recruitment: None,
-            loss_run: None,
-            loss_finale: None,
-            loss_finale_character_down: None,
-            loss_recruitment_rate: e.losses[0],
-            loss_run_rate: e.losses[1],
-            loss_finale_rate: e.losses[2],
-            loss_finale_character_down_rate: e.losses[3],
-            discovered_rate: e.discovered,
-            mean_stealth_left: e.stealth_left,
-            // The mean over the games that reach the run, as the command line reports it.
-            mean_team_at_run: if e.reached_run > 0.0 {
-                e.team_at_run / e.reached_run
-            } else {
-                0.0
-            },
-            mean_deaths: e.deaths,
-        }
+        SummaryRow::computed(
+            r.strategy,
+            rules.to_string(),
+            r.stealth,
+            r.method,
+            &r.figures,
+        )
     });
     write(rows)
-}
-
-/// A row of `raven explore --out`: one method's win probability at one grid point and
-/// stealth (no target band in the page).
-#[derive(Serialize)]
-struct ExploreRow<'a> {
-    rules: String,
-    param_1: &'a str,
-    value_1: &'a str,
-    param_2: &'a str,
-    value_2: &'a str,
-    stealth: u8,
-    strategy: &'a str,
-    method: &'a str,
-    win_rate: f64,
-    in_target: Option<bool>,
-    raven_version: &'static str,
 }
 
 /// One valid grid point of a sweep: its values and rules, and per method (optimal play, then
@@ -134,7 +60,7 @@ pub fn explored(keys: &[String], labels: &[String], stealths: &[u8], points: &[P
                     },
                     win_rate: win,
                     in_target: None,
-                    raven_version: VERSION,
+                    raven_version: raven_core::rows::VERSION,
                 });
             }
         }
