@@ -382,11 +382,13 @@ function showError(id, message) {
 
 // Runs `lanes` (lists of requests), each on a worker of its own, side by side: the browser
 // gives each worker a core. Every message goes to `onMessage`; `onFinished` once every lane
-// has run to its end. A new computation terminates the workers of the last one.
+// has run to its end. A new computation terminates the workers of the last one. Returns a
+// function that adds a lane to the running computation.
 function runLanes(lanes, onMessage, onFinished) {
   stopWorkers();
-  let left = lanes.length;
-  for (const requests of lanes) {
+  let left = 0;
+  const add = (requests) => {
+    left += 1;
     const w = new Worker(workerUrl);
     workers.push(w);
     w.onmessage = (e) => {
@@ -408,7 +410,9 @@ function runLanes(lanes, onMessage, onFinished) {
       if (left === 0 && onFinished) onFinished();
     };
     w.postMessage({ module: wasmModule, requests });
-  }
+  };
+  for (const requests of lanes) add(requests);
+  return add;
 }
 
 let workers = [];
@@ -463,9 +467,14 @@ function computeCurves(started) {
     { op: 'solve', ...rules, stealths: STEALTHS, figures: true },
   ];
   const regret = { op: 'decisions', ...rules, strategy: focus, stealth: state.focusStealth };
+  // On two cores or more, the second lane waits for the first numbers before it starts
+  // optimal play at every stealth: until then the first lane's solve has a core to itself
+  // and the other is left to the browser (drawing, compiling the engine's hot code).
   const lanes = LANES > 1
-    ? [[early[0], full[0]], [early[1], full[1], regret]]
+    ? [[early[0], full[0]], [early[1]]]
     : [[early[0], early[1], full[1], full[0], regret]];
+  let later = LANES > 1 ? [full[1], regret] : null;
+  let addLane = null;
   let steps = 0;
   const total = 2 + 1 + sources.length + 2;
   let csvAsked = false;
@@ -487,6 +496,10 @@ function computeCurves(started) {
       if (view.printedGame) remember(m, sources);
       const now = performance.now();
       if (timing.first === null && view.values.has('optimal|optimal|10') && view.values.has('exact|reference|10')) timing.first = now;
+      if (later && view.values.has('optimal|optimal|10') && (!sources.length || view.values.has(`exact|${sources[0].name}|10`))) {
+        addLane(later);
+        later = null;
+      }
       if (timing.curves === null && complete(view)) {
         timing.curves = now;
         askCsv();
@@ -535,7 +548,12 @@ function computeCurves(started) {
     };
     w.postMessage({ module: wasmModule, requests: [{ op: 'csv', ...rules, results }] });
   };
-  runLanes(lanes, onMessage, () => {
+  addLane = runLanes(lanes, onMessage, () => {
+    if (later && !view.errors.length) {
+      addLane(later);
+      later = null;
+      return;
+    }
     finished = true;
     finish();
   });
