@@ -375,9 +375,9 @@ fn long_commands_refuse_their_output_before_computing() {
 
 // 4. Signals.
 
-/// Starts raven, waits until it has reserved its output (so its handler is in place), sends
-/// `signal` and expects exit 130 with no file left in `dir`.
-fn interrupted(dir: &Path, watch: &Path, args: &[&str], signal: &str) {
+/// Starts raven in `dir`, waits until a temporary output of its appears in `watch` (so its
+/// handler is in place), sends `signal`, and expects exit 130 saying it was interrupted.
+fn signalled(dir: &Path, watch: &Path, args: &[&str], signal: &str) -> Outcome {
     let child = raven(dir, args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -398,12 +398,18 @@ fn interrupted(dir: &Path, watch: &Path, args: &[&str], signal: &str) {
     assert!(sent.success());
     let outcome = finish(child);
     assert_eq!(outcome.code, Some(130), "{signal} {args:?}: {outcome:?}");
-    assert!(outcome.stdout.is_empty(), "{signal} {args:?}");
     assert!(
         outcome.stderr.contains("interrupted"),
         "{signal} {args:?}: {}",
         outcome.stderr
     );
+    outcome
+}
+
+/// [`signalled`], with nothing on standard output and no file left in `watch`.
+fn interrupted(dir: &Path, watch: &Path, args: &[&str], signal: &str) {
+    let outcome = signalled(dir, watch, args, signal);
+    assert!(outcome.stdout.is_empty(), "{signal} {args:?}");
     assert!(
         snapshot(watch).is_empty(),
         "{signal} {args:?} left {:?}",
@@ -491,35 +497,11 @@ fn signals_stop_exact_solve_and_report_and_leave_nothing() {
     }
 }
 
-/// [`interrupted`] for a command whose temporary output is in `dir` beside what was there:
-/// exit 130, and `dir` as it was before.
+/// [`signalled`] for a command whose temporary output is in `dir` beside what was there:
+/// `dir` as it was before.
 fn interrupted_leaving(dir: &Path, args: &[&str], signal: &str) {
     let before = snapshot(dir);
-    let child = raven(dir, args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while temp_files(dir).is_empty() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "{args:?} never started"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let sent = Command::new("kill")
-        .args([&format!("-{signal}"), &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let outcome = finish(child);
-    assert_eq!(outcome.code, Some(130), "{signal} {args:?}: {outcome:?}");
-    assert!(
-        outcome.stderr.contains("interrupted"),
-        "{signal} {args:?}: {}",
-        outcome.stderr
-    );
+    signalled(dir, dir, args, signal);
     assert_eq!(
         snapshot(dir),
         before,
