@@ -1,10 +1,9 @@
 //! Every integration test, in one test binary.
 //!
-//! Each file under `tests/` used to be a binary of its own, and the release profile links
-//! each with fat LTO: twenty links of the whole program made up most of `cargo test
-//! --release`'s build. As modules of one binary they link once, and the test harness spreads
-//! all of them over the cores together. Run one file's tests with its module path, e.g.
-//! `cargo test --release --test it decisions::`.
+//! The release profile links each test binary with fat LTO, which is most of `cargo test
+//! --release`'s build: as modules of one binary the tests link once, and the test harness
+//! spreads all of them over the cores together. Run one file's tests with its module path,
+//! e.g. `cargo test --release --test it decisions::`.
 
 mod common;
 
