@@ -214,7 +214,7 @@ fn layered_policy_figures_agree_with_the_walks() {
     }
 }
 
-/// A table that keeps only where the solve's parts meet (`Keep::Entries`, a one-shot solve)
+/// A table that keeps only where the solve's parts meet (`Keep::PartBoundaries`, a one-shot solve)
 /// gives the same bits as one that keeps every position — values and policy figures, under
 /// every rule set, stealth 1 (replayed from the top class or not) included — counts the same
 /// positions solved, stores far fewer, and still answers a later question about a position
@@ -225,7 +225,7 @@ fn a_table_of_entries_only_solves_to_the_same_bits() {
     let stealths = [0u8, 1, 4, 9];
     for rules in every_rule_set() {
         let everything = Solver::keeping(rules, Keep::Everything);
-        let entries = Solver::keeping(rules, Keep::Entries);
+        let entries = Solver::keeping(rules, Keep::PartBoundaries);
         let solve = |solver: &Solver| {
             let solved =
                 solve_with_figures(solver, &stealths, &Budget::UNLIMITED).expect("no limit");
@@ -250,7 +250,7 @@ fn a_table_of_entries_only_solves_to_the_same_bits() {
         );
     }
     // Fewer stored: the kept table's peek finds a run position; the entries-only one not.
-    let entries = Solver::keeping(MAIN_TEXT, Keep::Entries);
+    let entries = Solver::keeping(MAIN_TEXT, Keep::PartBoundaries);
     raven::engine::solve(&entries, &[6]);
     let everything = Solver::new(MAIN_TEXT);
     raven::engine::solve(&everything, &[6]);

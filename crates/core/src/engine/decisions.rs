@@ -15,24 +15,23 @@
 //! choice the game offers. The costliest terms ([`Costly`]) are listed.
 //!
 //! Two engines follow the strategy's games:
-//! - **in layers** ([`Engine::Layers`], wherever the strategy's answers allow the exact
-//!   engine's stealth layers): the strategy's layered program, compiled with every decision
-//!   noted, is run backwards ([`super::exact_layers::regret`]), giving each decision's
-//!   probability of being reached at every stealth ([`Reached`]: the pass runs as part of the
-//!   strategy's own work, before optimal play's values are read). A decision's options are
-//!   valued once per canonical class and stealth, not once per position met ([`Valued`]), at
-//!   the stealths of every start that meets it in one walk ([`Solver::options_at`]); the
-//!   classes met and their values ([`Classes`]) are shared by the strategies decomposed with
-//!   one solve, each classifying and valuing only what none before it did. Its exact win
-//!   probability is summed by the same pass. Several strategies share one solve
-//!   ([`Solved`]) and one set of classes ([`decisions_of_each`]); positions alike up to
-//!   names are kept as one ([`regret_sight`]); the pass hands on its layers as dense
-//!   [`Block`]s, a decision's layers side by side.
-//!   A batch of a block's decisions is worked out together: their classes and options side
-//!   by side over the pool ([`Valued::prepare`]), each class valued at every stealth its
-//!   decisions are met at in one walk, then each start's terms summed on a thread of its
-//!   own, row by row — the same bits on any pool, and on many cores the largest strategy's
-//!   decomposition is no longer one thread's work.
+//! - **in layers** ([`Engine::Layers`], wherever the strategy's answers allow the exact engine's
+//!   stealth layers): the strategy's layered program, compiled with every decision noted, is run
+//!   backwards ([`super::exact_layers::regret`]), giving each decision's probability of being
+//!   reached at every stealth ([`RecordedPass`]: the pass runs as part of the strategy's own work,
+//!   before optimal play's values are read). A decision's options are valued once per canonical
+//!   class and stealth, not once per position met ([`ClassedDecisions`]), at the stealths of every
+//!   start that meets it in one walk ([`Solver::options_at`]); the classes met and their values
+//!   ([`CanonicalClasses`]) are shared by the strategies decomposed with one solve, each
+//!   classifying and valuing only what none before it did. Its exact win probability is summed by
+//!   the same pass. Several strategies share one solve ([`Solved`]) and one set of classes
+//!   ([`decisions_of_each`]); positions alike up to names are kept as one ([`regret_sight`]); the
+//!   pass hands on its layers as dense [`Block`]s, a decision's layers side by side. A batch of a
+//!   block's decisions is worked out together: their classes and options side by side over the pool
+//!   ([`ClassedDecisions::prepare`]), each class valued at every stealth its decisions are met at
+//!   in one walk, then each start's terms summed on a thread of its own, row by row — the same bits
+//!   on any pool, and on many cores the largest strategy's decomposition is no longer one thread's
+//!   work.
 //! - **the walk** ([`Engine::Walk`]): the exact engine's walk ([`super::exact::Exact`]) with
 //!   the [`Regret`] measure adds the terms up at each decision the strategy makes; the
 //!   positions that cost most need each term on its own, `P_S(reach y)` included, so the
@@ -587,7 +586,7 @@ pub struct Solved {
     /// The classes met and their options valued: each strategy decomposed classifies and
     /// values only what no strategy before it did. Held by one decomposition at a time (a
     /// decomposition that finds it held works on classes of its own).
-    classes: Mutex<Classes>,
+    classes: Mutex<CanonicalClasses>,
 }
 
 impl Solved {
@@ -602,7 +601,7 @@ impl Solved {
             solver,
             stealths: stealths.to_vec(),
             values,
-            classes: Mutex::new(Classes::new(stealths)),
+            classes: Mutex::new(CanonicalClasses::new(stealths)),
         })
     }
 
@@ -648,7 +647,7 @@ impl Solved {
                         &mut *held
                     }
                     Err(_) => {
-                        own = Classes::new(stealths);
+                        own = CanonicalClasses::new(stealths);
                         &mut own
                     }
                 };
@@ -681,7 +680,7 @@ impl Solved {
 /// shared by all: the solve and the strategies' own parts (their noted programs, run
 /// backwards) run side by side, and the strategies whose part is done are decomposed one at
 /// a time once the solve is, each reading the classes valued by those before it
-/// ([`Classes`]) and sharing its own work out over the pool. The strategies are taken in
+/// ([`CanonicalClasses`]) and sharing its own work out over the pool. The strategies are taken in
 /// their order (the costliest first balance best), each part within its share of `budget`'s
 /// positions; the results are each strategy's alone. Compared with the solve first and then
 /// the strategies, no thread waits while the solve's last parts run, and each class is valued
@@ -704,9 +703,9 @@ pub fn decisions_of_each(
         cancel: &cancel,
     };
     let solved: OnceLock<Result<Solved, Halt>> = OnceLock::new();
-    let found: Mutex<Vec<Option<Decomposed>>> =
+    let found: Mutex<Vec<Option<DecompositionResult>>> =
         Mutex::new(strategies.iter().map(|_| None).collect());
-    let record = |i: usize, result: Decomposed| lock(&found)[i] = Some(result);
+    let record = |i: usize, result: DecompositionResult| lock(&found)[i] = Some(result);
     let finish = |i: usize, prepared: Prepared| {
         record(
             i,
@@ -775,7 +774,7 @@ pub fn decisions_of_each(
 }
 
 /// A strategy's decomposition at each stealth, or why it stopped.
-type Decomposed = Result<Vec<Decisions>, Halt>;
+type DecompositionResult = Result<Vec<Decisions>, Halt>;
 
 /// `mutex`'s guard, poisoned or not (a panic elsewhere is reported by the scope).
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -786,7 +785,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 enum Prepared {
     /// Its decisions as its layered program's reverse pass reaches them: the pass run
     /// already, or the program to run it.
-    Layers(Reach),
+    Layers(ReversePass),
     /// The walk follows it; its exact win probability at each stealth.
     Walk { wins: Vec<f64> },
 }
@@ -796,10 +795,10 @@ enum Prepared {
 /// points above it), else streamed by the decomposition itself, that many layers at a time
 /// — the record grows with every layer (8 bytes per decision per layer), the program does
 /// not.
-enum Reach {
-    Recorded(Reached),
+enum ReversePass {
+    Recorded(RecordedPass),
     /// The program, and the layers of the top program it hands on at a time.
-    Streamed(regret::Compiled, usize),
+    Streamed(regret::RegretProgram, usize),
 }
 
 /// The most layers of the top program a recorded pass holds (a bundled strategy at 8, 10, 12
@@ -807,10 +806,10 @@ enum Reach {
 const RECORDED_LAYERS: usize = 16;
 
 /// A strategy's decisions and how often its games reach each: its layered program, compiled
-/// with every decision noted, run backwards ([`regret::Compiled::reach`]) before optimal
+/// with every decision noted, run backwards ([`regret::RegretProgram::reach`]) before optimal
 /// play's values are read, so that the pass — one thread's work — runs beside the solve and
 /// the other strategies' parts, and the program is freed before the decomposition begins.
-struct Reached {
+struct RecordedPass {
     /// The decisions noted, by the index the blocks name.
     decided: Vec<Decided>,
     /// The pass's blocks, in its order: the top program's layers in one.
@@ -819,18 +818,18 @@ struct Reached {
     wins: Vec<f64>,
 }
 
-impl Reached {
+impl RecordedPass {
     /// `compiled`'s reverse pass from each of `stealths`, recorded; the program freed.
     fn of(
-        compiled: regret::Compiled,
+        compiled: regret::RegretProgram,
         stealths: &[u8],
         budget: &Budget<'_>,
-    ) -> Result<Reached, Halt> {
+    ) -> Result<RecordedPass, Halt> {
         let mut blocks = Vec::new();
         let wins = compiled.reach(stealths, budget, RECORDED_LAYERS, &mut |block| {
             blocks.push(block);
         })?;
-        Ok(Reached {
+        Ok(RecordedPass {
             decided: compiled.into_decided(),
             blocks,
             wins,
@@ -851,9 +850,12 @@ fn prepare<S: Strategy + ?Sized>(
     {
         let compiled = compiled?;
         if compiled.top_layers(stealths) > RECORDED_LAYERS {
-            return Ok(Prepared::Layers(Reach::Streamed(compiled, RECORDED_LAYERS)));
+            return Ok(Prepared::Layers(ReversePass::Streamed(
+                compiled,
+                RECORDED_LAYERS,
+            )));
         }
-        return Ok(Prepared::Layers(Reach::Recorded(Reached::of(
+        return Ok(Prepared::Layers(ReversePass::Recorded(RecordedPass::of(
             compiled, stealths, &budget,
         )?)));
     }
@@ -872,8 +874,8 @@ type Found = Vec<(ByKind, Costliest)>;
 /// at each stealth, from the same pass.
 fn in_layers(
     solver: &Solver,
-    classes: &mut Classes,
-    reach: Reach,
+    classes: &mut CanonicalClasses,
+    reach: ReversePass,
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Result<(Found, Vec<f64>), Halt> {
@@ -882,20 +884,20 @@ fn in_layers(
         .map(|_| (ByKind::default(), Costliest::new(false)))
         .collect();
     match reach {
-        Reach::Recorded(reached) => {
+        ReversePass::Recorded(reached) => {
             let decided = &reached.decided[..];
-            let mut valued = Valued::new(solver, classes, decided.len());
+            let mut classed = ClassedDecisions::new(solver, classes, decided.len());
             for block in &reached.blocks {
                 budget.check_cancel()?;
-                add_block(&mut valued, &mut found, decided, block);
+                add_block(&mut classed, &mut found, decided, block);
             }
             Ok((found, reached.wins))
         }
-        Reach::Streamed(compiled, rows) => {
+        ReversePass::Streamed(compiled, rows) => {
             let decided = compiled.decided();
-            let mut valued = Valued::new(solver, classes, decided.len());
+            let mut classed = ClassedDecisions::new(solver, classes, decided.len());
             let wins = compiled.reach(stealths, budget, rows, &mut |block| {
-                add_block(&mut valued, &mut found, decided, &block);
+                add_block(&mut classed, &mut found, decided, &block);
             })?;
             Ok((found, wins))
         }
@@ -904,11 +906,16 @@ fn in_layers(
 
 /// Adds the terms of a block of the reverse pass (its decisions, met at the stealths of
 /// each row's starts with the row's probabilities of reaching them) to each start's sums,
-/// a batch of decisions at a time: valued first ([`Valued::prepare`]), then each start's
+/// a batch of decisions at a time: valued first ([`ClassedDecisions::prepare`]), then each start's
 /// terms summed on a thread of its own. The terms are summed row by row, decision by
 /// decision, and the rows' sums added to the start's in the pass's order: the same bits
 /// whatever the thread count, and however the pass's layers are split into blocks.
-fn add_block(valued: &mut Valued<'_>, found: &mut Found, decided: &[Decided], block: &Block) {
+fn add_block(
+    classed: &mut ClassedDecisions<'_>,
+    found: &mut Found,
+    decided: &[Decided],
+    block: &Block,
+) {
     // By lane: the rows it reads, each with the stealth it meets them at.
     let rows: Vec<Vec<(usize, u8)>> = (0..found.len())
         .map(|lane| {
@@ -926,12 +933,12 @@ fn add_block(valued: &mut Valued<'_>, found: &mut Found, decided: &[Decided], bl
         .collect();
     for from in (0..block.width).step_by(BATCH) {
         let to = (from + BATCH).min(block.width);
-        valued.prepare(decided, block, from..to);
-        let valued = &*valued;
+        classed.prepare(decided, block, from..to);
+        let classed = &*classed;
         (found.par_iter_mut().zip(&rows).zip(&mut sums))
             .filter(|((_, rows), _)| !rows.is_empty())
             .for_each(|(((_, costliest), rows), sums)| {
-                add_terms(block, rows, decided, valued, sums, costliest);
+                add_terms(block, rows, decided, classed, sums, costliest);
             });
     }
     for ((by_kind, _), sums) in found.iter_mut().zip(&sums) {
@@ -943,40 +950,40 @@ fn add_block(valued: &mut Valued<'_>, found: &mut Found, decided: &[Decided], bl
 
 /// Adds to one start's sums of `rows` (the rows of `block` it reads, each with the stealth
 /// it meets them at) the terms of the batch's decisions met there (each with its
-/// probability of being reached), valued already ([`Valued::prepare`]); keeps the
+/// probability of being reached), valued already ([`ClassedDecisions::prepare`]); keeps the
 /// costliest.
 fn add_terms(
     block: &Block,
     rows: &[(usize, u8)],
     decided: &[Decided],
-    valued: &Valued<'_>,
+    classed: &ClassedDecisions<'_>,
     sums: &mut [ByKind],
     costliest: &mut Costliest,
 ) {
     // The term a position must reach to be listed, changed only by listing one.
     let mut bar = costliest.bar();
-    for &d in &valued.scratch.met {
+    for &d in &classed.scratch.met {
         let i = (d - block.first) as usize;
         let decided = &decided[d as usize];
         let kind = DecisionKind::of(decided.decision) as usize;
-        for &part in valued.parts.of(d) {
+        for &roll in classed.rolls.of(d) {
             for (sum, &(k, stealth)) in sums.iter_mut().zip(rows) {
                 let reach = block.reach[k * block.width + i];
                 if reach == 0.0 {
                     continue;
                 }
-                let r = reach * part.p;
-                let shortfall = valued.classes.shortfall(part, stealth);
+                let r = reach * roll.p;
+                let shortfall = classed.classes.shortfall(roll, stealth);
                 sum.regret[kind] += r * shortfall.regret;
                 sum.arises[kind] += r;
                 sum.matters[kind] += r * f64::from(u8::from(shortfall.matters));
                 if r * shortfall.regret >= bar {
                     let mut state = decided.state.with_stealth(stealth);
-                    if let Some(second) = part.second {
+                    if let Some(second) = roll.second {
                         state = state.with_second_side_type(second);
                     }
                     let (decision, choice) = (decided.decision, decided.choice);
-                    costliest.add_valued(valued.solver, &state, decision, choice, r);
+                    costliest.add_valued(classed.solver, &state, decision, choice, r);
                     bar = costliest.bar();
                 }
             }
@@ -984,15 +991,16 @@ fn add_terms(
     }
 }
 
-/// Decisions of a block prepared at a time ([`Valued::prepare`]) before their terms are
+/// Decisions of a block prepared at a time ([`ClassedDecisions::prepare`]) before their terms are
 /// summed: their classes' values are still in cache when summed, and what is worked out side
 /// by side is held a batch at a time.
 const BATCH: usize = 1 << 13;
 
-/// One rolled position of a decision the reverse pass meets (a decision whose second side
-/// type is pending is met as each of the six, weighted), by canonical class.
+/// One rolled position of a decision the reverse pass meets, named by its canonical class (a
+/// decision whose second side type is pending is six of them, one per roll, weighted): what
+/// a decision's term is summed from, its options' values read from the class.
 #[derive(Clone, Copy, Debug)]
-struct Part {
+struct ClassedRoll {
     class: u32,
     /// The strategy's choice among the class representative's options, in its order, or
     /// [`UNIFORM`].
@@ -1002,7 +1010,7 @@ struct Part {
     second: Option<Character>,
 }
 
-/// The [`Part::option`] of a uniform choice.
+/// The [`ClassedRoll::option`] of a uniform choice.
 const UNIFORM: u8 = u8::MAX;
 
 /// What a decision loses, given that it is reached.
@@ -1014,12 +1022,14 @@ struct Lost {
     matters: bool,
 }
 
-/// A strategy's decisions by class, valued: by decision, its parts, each in a class of the
-/// [`Classes`] shared by every strategy decomposed with one solve.
-struct Valued<'s> {
+/// A strategy's decisions as the decomposition values them: by decision, its rolled positions
+/// ([`ClassedRoll`]), each in a class of the [`CanonicalClasses`] shared by every strategy
+/// decomposed with one solve, so that a class's options are valued once however many
+/// decisions fall in it.
+struct ClassedDecisions<'s> {
     solver: &'s Solver,
-    classes: &'s mut Classes,
-    parts: Parts,
+    classes: &'s mut CanonicalClasses,
+    rolls: ClassedRolls,
     scratch: Scratch,
 }
 
@@ -1027,7 +1037,7 @@ struct Valued<'s> {
 /// worked out once, whichever strategy met them first: by class, its representative; by
 /// class and stealth, its options' values. Numbered in the order met, which does not change a
 /// value (the same bits whoever works it out).
-struct Classes {
+struct CanonicalClasses {
     class_ids: FxHashMap<u64, u32>,
     /// By class: its canonical form.
     representatives: Vec<State>,
@@ -1039,25 +1049,25 @@ struct Classes {
     /// By pending form: the class of each of its rolled forms (in [`RolledForms::forms`]'
     /// order), looked up once when it is first rolled rather than at every decision that
     /// meets it (the eight bundled strategies at 8, 10, 12 meet 0.53 M pending decisions,
-    /// each six parts, of 57 k distinct pending forms).
+    /// each six rolls, of 57 k distinct pending forms).
     rolled_classes: Vec<[u32; Character::ALL.len()]>,
     /// Stealths valued: 0 up to the highest start.
     width: usize,
-    /// By class, then stealth (`class × width + stealth`): where its options begin in
-    /// `values`, plus one; 0 when not valued yet, [`PENDING`] while being valued
-    /// ([`Valued::value`]). A decision is met at the stealths of several starts at once, a
-    /// few points apart: their entries share a cache line.
+    /// By class, then stealth (`class × width + stealth`): where its options begin in `values`,
+    /// plus one; 0 when not valued yet, [`PENDING`] while being valued
+    /// ([`ClassedDecisions::value`]). A decision is met at the stealths of several starts at once,
+    /// a few points apart: their entries share a cache line.
     valued: Vec<u32>,
     /// Per class and stealth valued: [`BEST`], [`WORST`], [`MEAN`] of its options, then each
     /// option's value in the representative's order.
     values: Vec<f64>,
 }
 
-impl Classes {
+impl CanonicalClasses {
     /// None met yet; stealths valued from 0 to the highest of `stealths`.
     fn new(stealths: &[u8]) -> Self {
         let highest = stealths.iter().copied().max().unwrap_or(0);
-        Classes {
+        CanonicalClasses {
             class_ids: FxHashMap::default(),
             representatives: Vec::new(),
             pending_ids: FxHashMap::default(),
@@ -1080,13 +1090,13 @@ impl Classes {
         class
     }
 
-    /// What the part's choice loses at `stealth` (valued already: [`Valued::prepare`]).
+    /// What the roll's choice loses at `stealth` (valued already: [`ClassedDecisions::prepare`]).
     #[inline]
-    fn shortfall(&self, part: Part, stealth: u8) -> Lost {
-        let at = self.valued[part.class as usize * self.width + usize::from(stealth)];
+    fn shortfall(&self, roll: ClassedRoll, stealth: u8) -> Lost {
+        let at = self.valued[roll.class as usize * self.width + usize::from(stealth)];
         debug_assert!(at != 0 && at != PENDING, "valued before it is read");
         let options = &self.values[at as usize - 1..];
-        let chosen = match part.option {
+        let chosen = match roll.option {
             UNIFORM => options[MEAN],
             option => options[OPTIONS + usize::from(option)],
         };
@@ -1097,7 +1107,7 @@ impl Classes {
     }
 }
 
-/// Where a class's best option's value is among its [`Classes::values`].
+/// Where a class's best option's value is among its [`CanonicalClasses::values`].
 const BEST: usize = 0;
 /// Its worst option's.
 const WORST: usize = 1;
@@ -1106,12 +1116,12 @@ const MEAN: usize = 2;
 /// Where its options' own values begin.
 const OPTIONS: usize = 3;
 
-impl<'s> Valued<'s> {
-    fn new(solver: &'s Solver, classes: &'s mut Classes, decided: usize) -> Self {
-        Valued {
+impl<'s> ClassedDecisions<'s> {
+    fn new(solver: &'s Solver, classes: &'s mut CanonicalClasses, decided: usize) -> Self {
+        ClassedDecisions {
             solver,
             classes,
-            parts: Parts {
+            rolls: ClassedRolls {
                 of_decided: vec![None; decided],
                 list: Vec::new(),
             },
@@ -1146,7 +1156,7 @@ impl<'s> Valued<'s> {
         self.value();
     }
 
-    /// The parts of the decisions of `batch` met for the first time. Classes are numbered
+    /// The rolls of the decisions of `batch` met for the first time. Classes are numbered
     /// in the order of the batch, whatever thread worked out their canonical form.
     ///
     /// A decision whose second side type is pending is six rolled positions, but not six
@@ -1160,8 +1170,8 @@ impl<'s> Valued<'s> {
         let Scratch { met, new, .. } = &mut self.scratch;
         new.clear();
         for &d in met.iter() {
-            // Marked as met (no parts yet), so that a decision is classified once.
-            let entry = &mut self.parts.of_decided[d as usize];
+            // Marked as met (no rolls yet), so that a decision is classified once.
+            let entry = &mut self.rolls.of_decided[d as usize];
             if entry.is_none() {
                 *entry = Some((0, 0));
                 new.push(d);
@@ -1200,7 +1210,7 @@ impl<'s> Valued<'s> {
             let rolled_classes = forms.map(|(form, _)| classes.class_of(&form));
             classes.rolled_classes.push(rolled_classes);
         }
-        // Each part, with its class where it is a roll of a pending form.
+        // Each roll, with its class where it is a roll of a pending form.
         let (rolled_forms, rolled_classes) = (&classes.rolled_forms, &classes.rolled_classes);
         let rolled: Vec<Vec<(u32, Rolled, u32)>> = (new.par_chunks(CHUNK).enumerate())
             .map(|(k, chunk)| {
@@ -1227,13 +1237,13 @@ impl<'s> Valued<'s> {
             } else {
                 class
             };
-            let start = self.parts.list.len() as u32;
-            let (first, n) = (self.parts.of_decided[d as usize].as_mut()).expect("marked as met");
+            let start = self.rolls.list.len() as u32;
+            let (first, n) = (self.rolls.of_decided[d as usize].as_mut()).expect("marked as met");
             if *n == 0 {
                 *first = start;
             }
             *n += 1;
-            self.parts.list.push(Part {
+            self.rolls.list.push(ClassedRoll {
                 class,
                 option: rolled.option,
                 p: rolled.p,
@@ -1242,10 +1252,10 @@ impl<'s> Valued<'s> {
         }
     }
 
-    /// Values the options of every class of the decisions met ([`Scratch::met`]) at each
-    /// stealth they are met at that no strategy decomposed with the same solve valued before
-    /// ([`Classes`]: the eight bundled strategies at stealth 8, 10, 12 ask for 3.68 M classes
-    /// at a stealth, 1.28 M of them new), each class in one walk for all its stealths.
+    /// Values the options of every class of the decisions met ([`Scratch::met`]) at each stealth
+    /// they are met at that no strategy decomposed with the same solve valued before
+    /// ([`CanonicalClasses`]: the eight bundled strategies at stealth 8, 10, 12 ask for 3.68 M
+    /// classes at a stealth, 1.28 M of them new), each class in one walk for all its stealths.
     fn value(&mut self) {
         // Each class with stealths not valued: the class, and where its stealths are in
         // `stealths`.
@@ -1260,8 +1270,8 @@ impl<'s> Valued<'s> {
         stealths.clear();
         let classes = &mut *self.classes;
         for (&d, &at) in met.iter().zip(&*at) {
-            for part in self.parts.of(d) {
-                let row = part.class as usize * classes.width;
+            for roll in self.rolls.of(d) {
+                let row = roll.class as usize * classes.width;
                 let from = stealths.len() as u32;
                 let mut left = at;
                 while left != 0 {
@@ -1275,7 +1285,7 @@ impl<'s> Valued<'s> {
                 }
                 let to = stealths.len() as u32;
                 if to > from {
-                    missing.push((part.class, from, to));
+                    missing.push((roll.class, from, to));
                 }
             }
         }
@@ -1314,7 +1324,7 @@ impl<'s> Valued<'s> {
 // A stealth is a bit of `Scratch::at`.
 const _: () = assert!(crate::game::MAX_STEALTH < 128);
 
-/// Buffers [`Valued::prepare`] reuses from batch to batch.
+/// Buffers [`ClassedDecisions::prepare`] reuses from batch to batch.
 #[derive(Default)]
 struct Scratch {
     /// The batch's decisions that the block's rows meet, in order.
@@ -1329,8 +1339,8 @@ struct Scratch {
     stealths: Vec<u8>,
 }
 
-/// The options of one task's chunk of classes ([`Valued::value`]): blocks of
-/// [`Classes::values`], each with its class, stealth and length.
+/// The options of one task's chunk of classes ([`ClassedDecisions::value`]): blocks of
+/// [`CanonicalClasses::values`], each with its class, stealth and length.
 #[derive(Default)]
 struct Worked {
     values: Vec<f64>,
@@ -1352,26 +1362,26 @@ impl Worked {
     }
 }
 
-/// A class being valued ([`Classes::valued`]), not yet done.
+/// A class being valued ([`CanonicalClasses::valued`]), not yet done.
 const PENDING: u32 = u32::MAX;
 
-/// Decisions a task classifies ([`Valued::classify`]).
+/// Decisions a task classifies ([`ClassedDecisions::classify`]).
 const CHUNK: usize = 256;
 
-/// Classes a task values ([`Valued::value`]): a walk costs about eight canonical forms.
+/// Classes a task values ([`ClassedDecisions::value`]): a walk costs about eight canonical forms.
 const CLASSES_PER_TASK: usize = CHUNK / 8;
 
-/// The rolled positions of each decision met, by canonical class ([`Valued::classify`]).
-struct Parts {
-    /// By decision, once met: where its parts begin in `list`, and how many.
+/// The rolled positions of each decision met, by canonical class ([`ClassedDecisions::classify`]).
+struct ClassedRolls {
+    /// By decision, once met: where its rolls begin in `list`, and how many.
     of_decided: Vec<Option<(u32, u8)>>,
-    list: Vec<Part>,
+    list: Vec<ClassedRoll>,
 }
 
-impl Parts {
-    /// The parts of decision `d`, classified already.
+impl ClassedRolls {
+    /// The rolls of decision `d`, classified already.
     #[inline]
-    fn of(&self, d: u32) -> &[Part] {
+    fn of(&self, d: u32) -> &[ClassedRoll] {
         let (start, n) = self.of_decided[d as usize].expect("classified before it is read");
         &self.list[start as usize..start as usize + usize::from(n)]
     }
@@ -1406,7 +1416,7 @@ impl Rolled {
     }
 }
 
-/// The [`Part::option`] of `choice` (in a position's own labels) among `actions`, the
+/// The [`ClassedRoll::option`] of `choice` (in a position's own labels) among `actions`, the
 /// options of the form `labels` carries the position to.
 fn option_of(actions: &[Action], labels: Labels, choice: Choice) -> u8 {
     match choice {
@@ -1421,9 +1431,9 @@ fn option_of(actions: &[Action], labels: Labels, choice: Choice) -> u8 {
     }
 }
 
-/// Where a decision met for the first time starts its parts ([`Valued::classify`]).
+/// Where a decision met for the first time starts its rolls ([`ClassedDecisions::classify`]).
 enum First {
-    /// A position with every die rolled: its one part.
+    /// A position with every die rolled: its one roll.
     Own(Rolled),
     /// A decision whose second side type is pending: its canonical form, the placeholder
     /// type relabelled with the rest, and the relabelling.
@@ -1466,7 +1476,7 @@ impl RolledForms {
         }
     }
 
-    /// The parts of a pending decision that `labels` carries to this form, choosing
+    /// The rolls of a pending decision that `labels` carries to this form, choosing
     /// `choice`: each roll of its second side type, with its probability. A roll of the
     /// decision is a relabelling of the same roll of the form (the type rolled relabelled
     /// too), so the two share a class; the strategy's choice follows both relabellings.
@@ -1493,8 +1503,8 @@ impl RolledForms {
     }
 }
 
-/// No pending form: a decision with every die rolled ([`Valued::classify`]), whose class is
-/// looked up on its own.
+/// No pending form: a decision with every die rolled ([`ClassedDecisions::classify`]), whose class
+/// is looked up on its own.
 const NONE: u32 = u32::MAX;
 
 /// The decomposition at each of `stealths` by the exact walk with the [`Regret`] measure,
@@ -1564,10 +1574,10 @@ mod tests {
         };
         let compiled = compile();
         assert!(compiled.top_layers(&stealths) <= RECORDED_LAYERS);
-        let recorded = Reach::Recorded(
-            Reached::of(compiled, &stealths, &Budget::UNLIMITED).expect("no limit"),
+        let recorded = ReversePass::Recorded(
+            RecordedPass::of(compiled, &stealths, &Budget::UNLIMITED).expect("no limit"),
         );
-        let decompose = |reach: Reach| {
+        let decompose = |reach: ReversePass| {
             let found = solved.finish(
                 &ReferenceStrategy,
                 Budget::UNLIMITED,
@@ -1580,7 +1590,7 @@ mod tests {
         let recorded = decompose(recorded);
         for rows in [1, 2, 3] {
             assert_eq!(
-                decompose(Reach::Streamed(compile(), rows)),
+                decompose(ReversePass::Streamed(compile(), rows)),
                 recorded,
                 "{rows}"
             );
@@ -1588,7 +1598,7 @@ mod tests {
         assert!(recorded.contains("first-aid") || recorded.contains("FirstAid"));
     }
 
-    /// A pending decision's parts, from its one canonical form and its form's rolls, are
+    /// A pending decision's rolls, from its one canonical form and its form's rolls, are
     /// those of each roll canonicalised on its own: the same class representative, the
     /// same option, probability and type rolled, in the same order.
     #[test]
