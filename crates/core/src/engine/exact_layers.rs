@@ -6,7 +6,7 @@
 //! The rules play a position alike at every stealth from [`canon::ALIKE_FROM_STEALTH`] up;
 //! a strategy that declares [`Strategy::stealth_alike_from`] answers alike from there up. Above
 //! both, one compiled program serves every stealth. Its expressions are the walk's own
-//! ([`super::exact::Exact`]): the strategy's one action, or the average over all of them
+//! ([`super::Exact`]): the strategy's one action, or the average over all of them
 //! (`Uniform`), the same merged chance outcomes, the second side type rolled late where
 //! neither the rules nor the strategy read it, the same weighted sums in the same order — so
 //! the figures come out in the same bits, without a hash table of millions of labelled
@@ -670,7 +670,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
     }
 
     /// Appends the instructions of what the walk computes at `state` (as
-    /// [`super::exact::Exact`]'s `walk` does), down to memoised positions and finished games.
+    /// [`super::Exact`]'s `walk` does), down to memoised positions and finished games.
     fn compile(
         &mut self,
         class: usize,

@@ -23,7 +23,7 @@
 //! - [`answers`]: the optimal strategy's answers by position, read without locks;
 //! - [`optimal`]: the optimal strategy, a product of the solver;
 //! - [`reach`]: the walk followed forwards, each decision with its probability of being reached;
-//! - [`decisions`]: a strategy's regret split over the decisions it makes (its own map inside);
+//! - [`mod@decisions`]: a strategy's regret split over the decisions it makes (its own map inside);
 //! - [`tune`]: a local search over a strategy file's knobs.
 
 mod answers;

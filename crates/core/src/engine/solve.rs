@@ -10,7 +10,7 @@
 //! **Memo key.** The counters `attempts`/`failures` exist for strategies only; the rules never read
 //! them, so two states that differ only there have the same optimal value, and the memo is keyed on
 //! the canonical form of the state without counters ([`memo::address`]). Checks that follow a
-//! decision are not memoised (see [`super::exact::worth_memoising`]). Values are deterministic:
+//! decision are not memoised (see [`super::positions::worth_memoising`]). Values are deterministic:
 //! every state's value is a fixed function of its children, computed in a fixed order.
 //!
 //! **Ties** between options of equal value go to the first in [`State::actions`] order.

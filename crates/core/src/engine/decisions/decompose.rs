@@ -68,7 +68,7 @@ pub fn decisions_with<S: Strategy + ?Sized>(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     /// The strategy's layered program and its reverse pass
-    /// ([`super::exact_layers::regret`]) where they serve the strategy and the stealths
+    /// ([`super::super::exact_layers::regret`]) where they serve the strategy and the stealths
     /// asked, else the walk.
     Layers,
     /// The exact walk with the [`Regret`](super::Regret) measure, followed forwards for the costliest

@@ -34,7 +34,7 @@
 //!   its decisions are met at in one walk, then each start's terms summed on a thread of its
 //!   own, row by row — the same bits on any pool, and on many cores the largest strategy's
 //!   decomposition is no longer one thread's work.
-//! - **the walk** ([`Engine::Walk`]): the exact engine's walk ([`super::exact::Exact`]) with
+//! - **the walk** ([`Engine::Walk`]): the exact engine's walk ([`super::Exact`]) with
 //!   the [`Regret`] measure adds the terms up at each decision the strategy makes; the
 //!   positions that cost most need each term on its own, `P_S(reach y)` included, so the
 //!   walk is then followed forwards ([`super::Exact::reach`]). Strategies that may read
