@@ -73,7 +73,7 @@ fn bench_solve(c: &mut Criterion) {
             format!("stealth {name} as raven solve --strategy reference"),
             |b| {
                 b.iter(|| {
-                    let solver = Solver::keeping(MAIN_TEXT, Keep::Entries);
+                    let solver = Solver::keeping(MAIN_TEXT, Keep::PartBoundaries);
                     black_box(solve_with_figures_beside(
                         &solver,
                         stealths,

@@ -145,7 +145,7 @@ fn parse_band(text: &str) -> std::result::Result<(f64, f64), String> {
 }
 
 /// One grid point: the values of the varied parameters and the rules they make.
-struct Point {
+struct GridPoint {
     values: Vec<String>,
     rules: Rules,
 }
@@ -155,7 +155,7 @@ struct Point {
 /// stealth, the win probability.
 struct Explored<'a> {
     labels: &'a [String],
-    points: &'a [Point],
+    points: &'a [GridPoint],
     results: &'a [Vec<Vec<f64>>],
 }
 
@@ -228,8 +228,12 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
             .map(|&(i, method)| {
                 let rules = &points[i].rules;
                 let run = match method {
-                    0 => solve_within(&Solver::keeping(*rules, Keep::Entries), stealths, &budget)
-                        .map(|solved| solved.iter().map(|s| s.value).collect()),
+                    0 => solve_within(
+                        &Solver::keeping(*rules, Keep::PartBoundaries),
+                        stealths,
+                        &budget,
+                    )
+                    .map(|solved| solved.iter().map(|s| s.value).collect()),
                     m => exact_within(rules, strategies[m - 1].as_ref(), stealths, budget)
                         .map(|run| run.expectations.iter().map(|e| e.win).collect()),
                 };
@@ -352,7 +356,7 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
 
 /// The grid: every combination of the axes' values on top of `base`, in order; points whose
 /// values do not fit together (refused by [`Design::check`]) are skipped and described.
-fn grid(base: &Rules, axes: &[Axis]) -> Result<(Vec<Point>, Vec<String>)> {
+fn grid(base: &Rules, axes: &[Axis]) -> Result<(Vec<GridPoint>, Vec<String>)> {
     let mut combos: Vec<Vec<String>> = vec![Vec::new()];
     for axis in axes {
         combos = combos
@@ -380,7 +384,7 @@ fn grid(base: &Rules, axes: &[Axis]) -> Result<(Vec<Point>, Vec<String>)> {
             rules.set(&axis.key, value).map_err(Error::from)?;
         }
         match rules.design.check() {
-            Ok(()) => points.push(Point { values, rules }),
+            Ok(()) => points.push(GridPoint { values, rules }),
             Err(e) => skipped.push(e.to_string()),
         }
     }

@@ -365,13 +365,13 @@ fn read_marker(dir: &Path) -> Result<std::collections::BTreeSet<String>> {
 pub struct AtomicFile {
     /// The content, kept in memory until the commit (results are small).
     buffer: Vec<u8>,
-    target: Target,
+    target: Destination,
     /// The path as the user gave it, for messages.
     path: PathBuf,
 }
 
 /// Where a reserved file's content goes.
-enum Target {
+enum Destination {
     /// A temporary file beside the regular file it will replace (`dest`).
     Replace {
         temp: Option<tempfile::NamedTempFile>,
@@ -432,12 +432,13 @@ impl AtomicFile {
             ))
         };
         match &mut self.target {
-            Target::Through(file) => match file.write_all(&self.buffer).and_then(|()| file.flush())
-            {
-                Err(e) if e.kind() != ErrorKind::BrokenPipe => Err(failed(e)),
-                _ => Ok(()),
-            },
-            Target::Replace { temp, dest } => {
+            Destination::Through(file) => {
+                match file.write_all(&self.buffer).and_then(|()| file.flush()) {
+                    Err(e) if e.kind() != ErrorKind::BrokenPipe => Err(failed(e)),
+                    _ => Ok(()),
+                }
+            }
+            Destination::Replace { temp, dest } => {
                 let file = temp.as_mut().expect("present until committed");
                 file.write_all(&self.buffer).map_err(failed)?;
                 // Under the registry's lock: a signal now waits until the rename is done.
@@ -458,7 +459,7 @@ impl AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if let Target::Replace { temp, .. } = &mut self.target
+        if let Destination::Replace { temp, .. } = &mut self.target
             && let Some(temp) = temp.take()
         {
             let mut pending = interrupt::pending();
@@ -478,7 +479,7 @@ fn parent(path: &Path) -> &Path {
 }
 
 /// The target for something that exists at `path` (links followed; `meta` is its metadata).
-fn special(path: &Path, meta: &std::fs::Metadata) -> std::result::Result<Target, String> {
+fn special(path: &Path, meta: &std::fs::Metadata) -> std::result::Result<Destination, String> {
     use std::os::unix::fs::FileTypeExt;
 
     let kind = meta.file_type();
@@ -503,7 +504,7 @@ fn special(path: &Path, meta: &std::fs::Metadata) -> std::result::Result<Target,
         return OpenOptions::new()
             .write(true)
             .open(path)
-            .map(Target::Through)
+            .map(Destination::Through)
             .map_err(|e| e.to_string());
     }
     let what = if kind.is_dir() {
@@ -525,7 +526,7 @@ fn replace(
     dest: &Path,
     dir: &Path,
     permissions: Option<std::fs::Permissions>,
-) -> std::result::Result<Target, String> {
+) -> std::result::Result<Destination, String> {
     use std::os::unix::fs::PermissionsExt;
 
     let mut builder = tempfile::Builder::new();
@@ -546,7 +547,7 @@ fn replace(
             .set_permissions(bits)
             .map_err(|e| e.to_string())?;
     }
-    Ok(Target::Replace {
+    Ok(Destination::Replace {
         temp: Some(temp),
         dest: dest.to_path_buf(),
     })
@@ -554,7 +555,7 @@ fn replace(
 
 /// Opens a FIFO for writing without waiting for a reader: with no reader it would block for
 /// ever, so that is refused; once open, writes block as usual.
-fn through_fifo(path: &Path) -> std::result::Result<Target, String> {
+fn through_fifo(path: &Path) -> std::result::Result<Destination, String> {
     use std::os::fd::AsRawFd;
     use std::os::unix::fs::OpenOptionsExt;
 
@@ -578,5 +579,5 @@ fn through_fifo(path: &Path) -> std::result::Result<Target, String> {
     if !cleared {
         return Err(std::io::Error::last_os_error().to_string());
     }
-    Ok(Target::Through(file))
+    Ok(Destination::Through(file))
 }

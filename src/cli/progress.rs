@@ -72,7 +72,7 @@ impl Progress {
 }
 
 /// The report's stages share one bar, restarted for each.
-impl crate::report::assemble::Progress for Progress {
+impl crate::report::assemble::ProgressListener for Progress {
     fn stage(&self, label: &str, total: u64) {
         self.0.reset();
         self.0.set_length(total);

@@ -259,7 +259,7 @@ fn solve_and_explain<R: Send>(
         if explain {
             Keep::Everything
         } else {
-            Keep::Entries
+            Keep::PartBoundaries
         },
     );
     let (solved, beside) = solve_with_figures_beside(&solver, stealths, &budget, beside);

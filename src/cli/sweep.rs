@@ -52,7 +52,7 @@ pub struct SweepArgs {
     /// recruit.stop_at_wounds, recruit.stop_after_failures, first_aid.stealth_floor,
     /// side.max_attempts, side.stealth_floor.
     #[arg(long = "param", value_name = "KEY=A..B[:STEP]", required = true, value_parser = parse_param)]
-    pub params: Vec<Param>,
+    pub params: Vec<SweptKnob>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub rules: RulesArgs,
@@ -66,7 +66,7 @@ pub struct SweepArgs {
 
 /// One swept knob and its values.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Param {
+pub struct SweptKnob {
     /// `section.knob`.
     pub key: String,
     /// The values, in increasing order.
@@ -74,7 +74,7 @@ pub struct Param {
 }
 
 /// Parses `SECTION.KNOB=A..B[:STEP]` or `SECTION.KNOB=V`.
-pub fn parse_param(text: &str) -> std::result::Result<Param, String> {
+pub fn parse_param(text: &str) -> std::result::Result<SweptKnob, String> {
     let (key, range) = text
         .split_once('=')
         .ok_or_else(|| format!("'{text}' is not of the form SECTION.KNOB=A..B[:STEP]"))?;
@@ -104,14 +104,14 @@ pub fn parse_param(text: &str) -> std::result::Result<Param, String> {
     // Counted before anything is allocated: `0..9223372036854775807` is refused, not built.
     bounds::range_len(low, high, step).map_err(|e| format!("'{text}': {e}"))?;
     let values: Vec<i64> = (low..=high).step_by(step as usize).collect();
-    Ok(Param {
+    Ok(SweptKnob {
         key: key.to_string(),
         values,
     })
 }
 
 /// Every combination of the parameters' values, the last parameter varying fastest.
-pub fn grid(params: &[Param]) -> Vec<Vec<i64>> {
+pub fn grid(params: &[SweptKnob]) -> Vec<Vec<i64>> {
     params.iter().fold(vec![Vec::new()], |points, p| {
         points
             .iter()
@@ -130,7 +130,7 @@ pub fn grid(params: &[Param]) -> Vec<Vec<i64>> {
 pub fn substitute(
     name: &str,
     text: &str,
-    params: &[Param],
+    params: &[SweptKnob],
     values: &[i64],
 ) -> std::result::Result<FileStrategy, String> {
     let mut table: toml::Table = toml::from_str(text).map_err(|e| e.message().to_string())?;
@@ -220,7 +220,7 @@ pub fn run(args: &SweepArgs) -> Result<()> {
     let keys: Vec<&str> = args.params.iter().map(|p| p.key.as_str()).collect();
     let records = records(&keys, &summaries)?;
     if let Some(shard) = shard {
-        let param = |p: &Param| {
+        let param = |p: &SweptKnob| {
             let values: Vec<String> = p.values.iter().map(i64::to_string).collect();
             format!("{}={}", p.key, values.join(","))
         };

@@ -66,7 +66,7 @@ pub struct Plan {
 }
 
 /// Shows how far the work has got; the command layer draws it (or not).
-pub trait Progress: Sync {
+pub trait ProgressListener: Sync {
     /// A new stage of `total` units of work begins.
     fn stage(&self, label: &str, total: u64);
     /// `units` more units are done (called from any worker thread).
@@ -257,7 +257,7 @@ impl Work {
         &self,
         owns: &dyn Fn(usize) -> bool,
         pool: &rayon::ThreadPool,
-        progress: &dyn Progress,
+        progress: &dyn ProgressListener,
         cancel: &AtomicBool,
     ) -> Result<Vec<(usize, Finished)>> {
         let heavy: Vec<usize> = (0..self.heavy).filter(|&i| owns(i)).collect();
@@ -421,7 +421,7 @@ impl Work {
                 }
             }
             Unit::Values { rules } => {
-                let solver = Solver::keeping(rules, Keep::Entries);
+                let solver = Solver::keeping(rules, Keep::PartBoundaries);
                 let values = solve_within(&solver, stealths, &unlimited)?;
                 Finished::Values(values.iter().map(|s| s.value).collect())
             }
@@ -763,7 +763,7 @@ impl Results {
 pub fn assemble(
     plan: &Plan,
     pool: &rayon::ThreadPool,
-    progress: &dyn Progress,
+    progress: &dyn ProgressListener,
     cancel: &AtomicBool,
 ) -> Result<Report> {
     let work = Work::new(plan)?;

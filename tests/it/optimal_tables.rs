@@ -214,25 +214,25 @@ fn layered_policy_figures_agree_with_the_walks() {
     }
 }
 
-/// A table that keeps only where the solve's parts meet (`Keep::Entries`, a one-shot solve)
-/// gives the same bits as one that keeps every position — values and policy figures, under
-/// every rule set, stealth 1 (replayed from the top class or not) included — counts the same
-/// positions solved, stores far fewer, and still answers a later question about a position
-/// it dropped, by walking down to the entries.
+/// A table that keeps only where the solve's parts meet (`Keep::PartBoundaries`, a one-shot
+/// solve) gives the same bits as one that keeps every position — values and policy figures,
+/// under every rule set, stealth 1 (replayed from the top class or not) included — counts the
+/// same positions solved, stores far fewer, and still answers a later question about a
+/// position it dropped, by walking down to the boundary positions.
 #[test]
-fn a_table_of_entries_only_solves_to_the_same_bits() {
+fn a_table_of_part_boundaries_only_solves_to_the_same_bits() {
     use raven::engine::{Budget, Keep, solve_with_figures};
     let stealths = [0u8, 1, 4, 9];
     for rules in every_rule_set() {
         let everything = Solver::keeping(rules, Keep::Everything);
-        let entries = Solver::keeping(rules, Keep::Entries);
+        let boundaries = Solver::keeping(rules, Keep::PartBoundaries);
         let solve = |solver: &Solver| {
             let solved =
                 solve_with_figures(solver, &stealths, &Budget::UNLIMITED).expect("no limit");
             format!("{solved:?}")
         };
-        assert_eq!(solve(&entries), solve(&everything), "{rules}");
-        assert_eq!(entries.states(), everything.states(), "{rules}");
+        assert_eq!(solve(&boundaries), solve(&everything), "{rules}");
+        assert_eq!(boundaries.states(), everything.states(), "{rules}");
         let members = [
             (Character::Spy, Health::Wounded),
             (Character::Medic, Health::Healthy),
@@ -244,14 +244,14 @@ fn a_table_of_entries_only_solves_to_the_same_bits() {
             Step::RunType { challenge: 3 },
         );
         assert_eq!(
-            entries.value(&inside).to_bits(),
+            boundaries.value(&inside).to_bits(),
             everything.value(&inside).to_bits(),
             "{rules}"
         );
     }
-    // Fewer stored: the kept table's peek finds a run position; the entries-only one not.
-    let entries = Solver::keeping(MAIN_TEXT, Keep::Entries);
-    raven::engine::solve(&entries, &[6]);
+    // Fewer stored: the kept table's peek finds a run position; the boundaries-only one not.
+    let boundaries = Solver::keeping(MAIN_TEXT, Keep::PartBoundaries);
+    raven::engine::solve(&boundaries, &[6]);
     let everything = Solver::new(MAIN_TEXT);
     raven::engine::solve(&everything, &[6]);
     let members = [(Character::Spy, Health::Healthy)];
@@ -262,5 +262,5 @@ fn a_table_of_entries_only_solves_to_the_same_bits() {
         Step::RunType { challenge: 2 },
     );
     assert!(everything.peek(&inside).is_some());
-    assert!(entries.peek(&inside).is_none());
+    assert!(boundaries.peek(&inside).is_none());
 }

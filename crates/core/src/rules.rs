@@ -198,7 +198,7 @@ enum Kind {
 
 /// One of the game's numbers: its key, its values, and where it sits in [`Design`] (as a
 /// number: yes = 1, no = 0, team = 0).
-struct Param {
+struct DesignParam {
     key: &'static str,
     /// What the number is, for a reader who has not seen the key.
     meaning: &'static str,
@@ -210,106 +210,106 @@ struct Param {
 /// Every design parameter, in the order of a game. The ranges are what the engines hold: the
 /// state has room for two side challenges and six characters, and the dice tables for six
 /// dice.
-const PARAMS: [Param; 15] = [
-    Param {
+const PARAMS: [DesignParam; 15] = [
+    DesignParam {
         key: "team-size",
         meaning: "the team's largest size",
         kind: Kind::Count(1, 6),
         read: |d| d.team_size,
         write: |d, v| d.team_size = v,
     },
-    Param {
+    DesignParam {
         key: "recruit-checks",
         meaning: "successful checks a recruitment needs (`team`: the team's size)",
         kind: Kind::TeamOrCount(1, 6),
         read: |d| d.recruit_checks.unwrap_or(0),
         write: |d, v| d.recruit_checks = (v > 0).then_some(v),
     },
-    Param {
+    DesignParam {
         key: "run-challenges",
         meaning: "challenges in the run",
         kind: Kind::Count(0, 12),
         read: |d| d.run_challenges,
         write: |d, v| d.run_challenges = v,
     },
-    Param {
+    DesignParam {
         key: "first-aid-after-run",
         meaning: "first aid after each run challenge",
         kind: Kind::YesNo,
         read: |d| u8::from(d.first_aid_after_run),
         write: |d, v| d.first_aid_after_run = v == 1,
     },
-    Param {
+    DesignParam {
         key: "tough-challenges",
         meaning: "Tough Challenges in the finale",
         kind: Kind::Count(1, 6),
         read: |d| d.tough_challenges,
         write: |d, v| d.tough_challenges = v,
     },
-    Param {
+    DesignParam {
         key: "side-challenges",
         meaning: "side challenges before each Tough Challenge",
         kind: Kind::Count(0, 2),
         read: |d| d.side_challenges,
         write: |d, v| d.side_challenges = v,
     },
-    Param {
+    DesignParam {
         key: "first-aid-after-tough",
         meaning: "first aid after each Tough success",
         kind: Kind::YesNo,
         read: |d| u8::from(d.first_aid_after_tough),
         write: |d, v| d.first_aid_after_tough = v == 1,
     },
-    Param {
+    DesignParam {
         key: "specialist-dice",
         meaning: "dice for a check of one's own speciality",
         kind: Kind::Count(1, 6),
         read: |d| d.specialist_dice,
         write: |d, v| d.specialist_dice = v,
     },
-    Param {
+    DesignParam {
         key: "base-dice",
         meaning: "dice for any other check",
         kind: Kind::Count(1, 6),
         read: |d| d.base_dice,
         write: |d, v| d.base_dice = v,
     },
-    Param {
+    DesignParam {
         key: "threshold",
         meaning: "the die a check needs to succeed",
         kind: Kind::Count(1, 6),
         read: |d| d.threshold,
         write: |d, v| d.threshold = v,
     },
-    Param {
+    DesignParam {
         key: "eased-threshold",
         meaning: "the Tough check's threshold after enough side successes",
         kind: Kind::Count(1, 6),
         read: |d| d.eased_threshold,
         write: |d, v| d.eased_threshold = v,
     },
-    Param {
+    DesignParam {
         key: "side-successes-to-ease",
         meaning: "side successes that ease the Tough check",
         kind: Kind::Count(1, 2),
         read: |d| d.side_successes_to_ease,
         write: |d, v| d.side_successes_to_ease = v,
     },
-    Param {
+    DesignParam {
         key: "finale-penalty",
         meaning: "the finale character's penalty",
         kind: Kind::Count(0, 3),
         read: |d| d.finale_penalty,
         write: |d, v| d.finale_penalty = v,
     },
-    Param {
+    DesignParam {
         key: "wound-faces",
         meaning: "faces that wound (from 1 up)",
         kind: Kind::Count(0, 6),
         read: |d| d.wound_faces,
         write: |d, v| d.wound_faces = v,
     },
-    Param {
+    DesignParam {
         key: "stealth-faces",
         meaning: "faces that cost stealth (above the wounding ones)",
         kind: Kind::Count(0, 6),

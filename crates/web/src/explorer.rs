@@ -49,10 +49,11 @@ const MAX_STEALTH: u8 = 99;
 /// The most grid points one sweep evaluates, as `raven explore` bounds it.
 pub const MAX_POINTS: usize = 400;
 
+/// One message from the page: what it asks for, under which rules.
 #[derive(Deserialize)]
 struct Request {
     #[serde(flatten)]
-    op: Op,
+    op: Operation,
     #[serde(default = "main_text")]
     preset: String,
     #[serde(default)]
@@ -63,28 +64,29 @@ fn main_text() -> String {
     PRESETS[0].name.to_string()
 }
 
+/// What the page asks for (the message's `op` field).
 #[derive(Deserialize)]
 #[serde(tag = "op", rename_all = "kebab-case")]
-enum Op {
+enum Operation {
     Meta,
     Solve {
         stealths: Vec<u8>,
         figures: bool,
     },
     Exact {
-        strategies: Vec<Source>,
+        strategies: Vec<RequestedStrategy>,
         stealths: Vec<u8>,
     },
     Decisions {
-        strategy: Source,
+        strategy: RequestedStrategy,
         stealth: u8,
     },
     Csv {
         results: Vec<Computed>,
     },
     Sweep {
-        axes: Vec<Axis>,
-        strategies: Vec<Source>,
+        axes: Vec<RequestedAxis>,
+        strategies: Vec<RequestedStrategy>,
         stealths: Vec<u8>,
     },
 }
@@ -100,7 +102,7 @@ struct Computed {
 
 /// A strategy as the page names it.
 #[derive(Deserialize)]
-struct Source {
+struct RequestedStrategy {
     name: String,
     origin: Option<String>,
     text: Option<String>,
@@ -108,7 +110,7 @@ struct Source {
 
 /// One swept parameter and its values.
 #[derive(Deserialize)]
-struct Axis {
+struct RequestedAxis {
     key: String,
     values: Vec<String>,
 }
@@ -131,7 +133,10 @@ fn error(sink: &mut Sink<'_>, field: &str, message: &str) {
 pub fn run(request: &str, sink: &mut Sink<'_>) {
     match serde_json::from_str::<Request>(request) {
         Err(e) => error(sink, "request", &format!("unreadable request: {e}")),
-        Ok(Request { op: Op::Meta, .. }) => send(sink, &meta()),
+        Ok(Request {
+            op: Operation::Meta,
+            ..
+        }) => send(sink, &meta()),
         Ok(Request { op, preset, rules }) => {
             let rules = Rules::preset(&preset).and_then(|r| r.with_overrides(&rules));
             match rules {
@@ -143,15 +148,15 @@ pub fn run(request: &str, sink: &mut Sink<'_>) {
     send(sink, &json!({"type": "done"}));
 }
 
-fn answer(sink: &mut Sink<'_>, rules: &Rules, op: Op) {
+fn answer(sink: &mut Sink<'_>, rules: &Rules, op: Operation) {
     match op {
-        Op::Meta => send(sink, &meta()),
-        Op::Solve { stealths, figures } => {
+        Operation::Meta => send(sink, &meta()),
+        Operation::Solve { stealths, figures } => {
             if stealths_fit(sink, &stealths) {
                 solve(sink, rules, &stealths, figures);
             }
         }
-        Op::Exact {
+        Operation::Exact {
             strategies,
             stealths,
         } => {
@@ -161,17 +166,17 @@ fn answer(sink: &mut Sink<'_>, rules: &Rules, op: Op) {
                 exact(sink, rules, &strategies, &stealths);
             }
         }
-        Op::Decisions { strategy, stealth } => {
+        Operation::Decisions { strategy, stealth } => {
             if let Some(strategies) = load(sink, std::slice::from_ref(&strategy))
                 && stealths_fit(sink, &[stealth])
             {
                 decisions(sink, rules, strategies[0].as_ref(), stealth);
             }
         }
-        Op::Csv { results } => {
-            let results: Vec<rows::Result<'_>> = results
+        Operation::Csv { results } => {
+            let results: Vec<rows::CurveResult<'_>> = results
                 .iter()
-                .map(|r| rows::Result {
+                .map(|r| rows::CurveResult {
                     strategy: &r.strategy,
                     method: &r.method,
                     stealth: r.stealth,
@@ -183,7 +188,7 @@ fn answer(sink: &mut Sink<'_>, rules: &Rules, op: Op) {
                 &json!({"type": "csv", "text": rows::summaries(rules, &results)}),
             );
         }
-        Op::Sweep {
+        Operation::Sweep {
             axes,
             strategies,
             stealths,
@@ -241,7 +246,7 @@ fn meta() -> Value {
 }
 
 /// The strategies of a request; errors are sent, with the command line's words.
-fn load(sink: &mut Sink<'_>, sources: &[Source]) -> Option<Vec<Box<dyn Strategy>>> {
+fn load(sink: &mut Sink<'_>, sources: &[RequestedStrategy]) -> Option<Vec<Box<dyn Strategy>>> {
     let mut ok = true;
     let mut strategies = Vec::new();
     for (index, source) in sources.iter().enumerate() {
@@ -319,7 +324,7 @@ fn halted(sink: &mut Sink<'_>, what: &str, halt: &Halt) {
 /// Optimal play at `stealths`, in one solve as `raven solve` asks for them: the value
 /// alone, or with the optimal policy's figures (as `raven solve` reports them).
 fn solve(sink: &mut Sink<'_>, rules: &Rules, stealths: &[u8], figures: bool) {
-    let solver = Solver::keeping(*rules, Keep::Entries);
+    let solver = Solver::keeping(*rules, Keep::PartBoundaries);
     if figures {
         match solve_with_figures(&solver, stealths, &budget()) {
             Ok(solved) => {
@@ -394,7 +399,7 @@ fn decisions(sink: &mut Sink<'_>, rules: &Rules, strategy: &dyn Strategy, stealt
 fn sweep(
     sink: &mut Sink<'_>,
     base: &Rules,
-    axes: &[Axis],
+    axes: &[RequestedAxis],
     strategies: &[Box<dyn Strategy>],
     stealths: &[u8],
 ) {
@@ -465,7 +470,11 @@ fn sweep(
             continue;
         }
         let mut wins = Vec::new();
-        match solve_within(&Solver::keeping(rules, Keep::Entries), stealths, &budget) {
+        match solve_within(
+            &Solver::keeping(rules, Keep::PartBoundaries),
+            stealths,
+            &budget,
+        ) {
             Ok(solved) => wins.push(solved.iter().map(|s| s.value).collect::<Vec<f64>>()),
             Err(halt) => return halted(sink, &format!("optimal play at {rules}"), &halt),
         }
@@ -483,7 +492,7 @@ fn sweep(
                     "rules": rules.to_string(), "labels": labels, "stealths": stealths,
                     "wins": wins}),
         );
-        points.push(rows::Point {
+        points.push(rows::GridPointWins {
             values,
             rules,
             wins,

@@ -6,7 +6,8 @@
 //! value as soon as it is known, an error, the CSV of the view, `done`). A raw `extern "C"`
 //! interface over JSON needs no binding generator, so building the page takes only cargo and
 //! the wasm32 target. The engines are the ones the command line calls, with the same
-//! arguments, so the numbers are the same bits; see [`explorer`].
+//! arguments, so the numbers are the same bits. Where each job lives: [`explorer`] reads a
+//! request and runs the engines; `rows` writes the CSV the page exports.
 
 pub mod explorer;
 mod rows;

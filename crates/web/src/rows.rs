@@ -8,7 +8,7 @@ use raven_core::rules::Rules;
 use serde::Serialize;
 
 /// One result of the curves: strategy name, method (`optimal`/`exact`), stealth, figures.
-pub struct Result<'a> {
+pub struct CurveResult<'a> {
     pub strategy: &'a str,
     pub method: &'a str,
     pub stealth: u8,
@@ -16,7 +16,7 @@ pub struct Result<'a> {
 }
 
 /// The CSV of `results` under `rules`, header first, in the order given.
-pub fn summaries(rules: &Rules, results: &[Result<'_>]) -> String {
+pub fn summaries(rules: &Rules, results: &[CurveResult<'_>]) -> String {
     let rows = results.iter().map(|r| {
         SummaryRow::computed(
             r.strategy,
@@ -31,7 +31,7 @@ pub fn summaries(rules: &Rules, results: &[Result<'_>]) -> String {
 
 /// One valid grid point of a sweep: its values and rules, and per method (optimal play, then
 /// each strategy), per stealth, the win probability.
-pub struct Point {
+pub struct GridPointWins {
     pub values: Vec<String>,
     pub rules: Rules,
     pub wins: Vec<Vec<f64>>,
@@ -39,7 +39,12 @@ pub struct Point {
 
 /// The CSV of a sweep over `keys`, in `raven explore`'s row order: point by point, method by
 /// method, stealth by stealth.
-pub fn explored(keys: &[String], labels: &[String], stealths: &[u8], points: &[Point]) -> String {
+pub fn explored(
+    keys: &[String],
+    labels: &[String],
+    stealths: &[u8],
+    points: &[GridPointWins],
+) -> String {
     let key = |i: usize| keys.get(i).map_or("", String::as_str);
     let mut rows = Vec::new();
     for point in points {

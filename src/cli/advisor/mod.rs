@@ -91,7 +91,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         (None, Some(table)) => Decider::Strategy(table),
         (None, None) => unreachable!("a strategy is loaded unless interactive"),
     };
-    let mut table = Table {
+    let mut table = GameAtTable {
         rules,
         decider,
         advisor: advisor.as_ref(),
@@ -111,7 +111,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
 
 /// One game at the table: the rules, who decides, where the dice come from, and where the
 /// narration goes.
-struct Table<'a, R> {
+struct GameAtTable<'a, R> {
     rules: Rules,
     decider: Decider<'a>,
     /// The solved optimal table, with `--advise`.
@@ -124,7 +124,7 @@ struct Table<'a, R> {
     prompter: Prompter<R, std::io::Stderr>,
 }
 
-impl<R: std::io::BufRead> Table<'_, R> {
+impl<R: std::io::BufRead> GameAtTable<'_, R> {
     /// The first line: what determines the game, as `raven play` names it.
     fn header(&mut self, args: &PlayArgs) {
         let who = match self.decider {

@@ -46,10 +46,10 @@ const DISTANCE_BITS: u32 = 7;
 const HIGH_SHIFT: u32 = ACTION_BITS + DISTANCE_BITS;
 const _: () = assert!(HIGH_SHIFT + (64 - GENERATIONS[0]) <= 64);
 
-/// Answers by position key, in the current generation of [`Table`]s.
+/// Answers by position key, in the current generation of [`ProbeTable`]s.
 #[derive(Debug)]
 pub struct AnswerTable {
-    generations: [OnceLock<Table>; GENERATIONS.len()],
+    generations: [OnceLock<ProbeTable>; GENERATIONS.len()],
     /// The generation in use; it only moves up, once the next one is filled.
     current: AtomicUsize,
     /// Held by the thread that grows the table.
@@ -63,7 +63,7 @@ impl Default for AnswerTable {
             current: AtomicUsize::new(0),
             growing: Mutex::new(()),
         };
-        let _ = table.generations[0].set(Table::new(GENERATIONS[0]));
+        let _ = table.generations[0].set(ProbeTable::new(GENERATIONS[0]));
         table
     }
 }
@@ -80,7 +80,7 @@ fn mix(key: u64) -> u64 {
 impl AnswerTable {
     /// The table in use and its generation.
     #[inline]
-    fn table(&self) -> (usize, &Table) {
+    fn table(&self) -> (usize, &ProbeTable) {
         let generation = self.current.load(Ordering::Acquire);
         let table = self.generations[generation]
             .get()
@@ -126,7 +126,7 @@ impl AnswerTable {
             return;
         }
         let old = self.generations[from].get().expect("current");
-        let next = Table::new(GENERATIONS[from + 1]);
+        let next = ProbeTable::new(GENERATIONS[from + 1]);
         old.copy_into(&next);
         let _ = self.generations[from + 1].set(next);
         self.current.store(from + 1, Ordering::Release);
@@ -142,18 +142,18 @@ impl AnswerTable {
 /// Open addressing with linear probing over 2^`bits` slots of one `u64` (see the module
 /// documentation).
 #[derive(Debug)]
-struct Table {
+struct ProbeTable {
     bits: u32,
     slots: Box<[AtomicU64]>,
     len: AtomicUsize,
 }
 
-impl Table {
+impl ProbeTable {
     /// An empty table of 2^`bits` slots, zeroed lazily by the allocator.
-    fn new(bits: u32) -> Table {
+    fn new(bits: u32) -> ProbeTable {
         let slots: Box<[AtomicU64]> = bytemuck::allocation::zeroed_slice_box(1 << bits);
         huge_pages(&slots);
-        Table {
+        ProbeTable {
             bits,
             slots,
             len: AtomicUsize::new(0),
@@ -214,7 +214,7 @@ impl Table {
 
     /// Keeps every answer of this table in `next` too: a slot's home and high bits give the
     /// mixed key back.
-    fn copy_into(&self, next: &Table) {
+    fn copy_into(&self, next: &ProbeTable) {
         for (i, slot) in self.slots.iter().enumerate() {
             let word = slot.load(Ordering::Relaxed);
             if word != 0 {
@@ -341,7 +341,7 @@ mod tests {
 
     #[test]
     fn keys_that_share_a_home_keep_their_own_answers() {
-        let table = Table::new(GENERATIONS[0]);
+        let table = ProbeTable::new(GENERATIONS[0]);
         // Mixed keys with the same low bits: one home slot, told apart by the rest.
         let same_home: Vec<u64> = (0..5u64).map(|k| 12345 | (k << 40)).collect();
         let codes = [1, 3, 4 | (2 << 4), 9, 8 | (5 << 4) | (1 << 7)];

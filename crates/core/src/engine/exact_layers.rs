@@ -6,7 +6,7 @@
 //! The rules play a position alike at every stealth from [`canon::ALIKE_FROM_STEALTH`] up;
 //! a strategy that declares [`Strategy::stealth_alike_from`] answers alike from there up. Above
 //! both, one compiled program serves every stealth. Its expressions are the walk's own
-//! ([`super::exact::Exact`]): the strategy's one action, or the average over all of them
+//! ([`super::Exact`]): the strategy's one action, or the average over all of them
 //! (`Uniform`), the same merged chance outcomes, the second side type rolled late where
 //! neither the rules nor the strategy read it, the same weighted sums in the same order — so
 //! the figures come out in the same bits, without a hash table of millions of labelled
@@ -42,7 +42,7 @@ use super::positions::{kept, on_first_side, second_side_type_unread, worth_memoi
 
 pub mod regret;
 
-/// No position (the `same` of an [`Op::Below`] outside the top class).
+/// No position (the `same` of a [`StrategyOp::Below`] outside the top class).
 const NONE: u32 = u32::MAX;
 
 /// Positions a thread of the replay evaluates at a time: a level of at least two chunks is
@@ -54,7 +54,7 @@ const REPLAY_CHUNK: usize = 1 << 11;
 /// or a finished game carries its weight itself (`w`, [`NO_WEIGHT`] outside a sum): one
 /// instruction instead of two, for most terms.
 #[derive(Clone, Copy, Debug)]
-enum Op {
+enum StrategyOp {
     /// A finished game: [`Layered::ends`]`[end]`.
     Over { w: u16, end: u32 },
     /// Position `id` of this class's program at the same stealth.
@@ -65,7 +65,7 @@ enum Op {
     /// program is replayed at stealth 1.
     Below { w: u16, lower: u32, same: u32 },
     /// A weighted sum of the `n` terms that follow: each a read or a finished game carrying
-    /// its weight, or an [`Op::Weight`] and an expression.
+    /// its weight, or a [`StrategyOp::Weight`] and an expression.
     Sum { n: u8 },
     /// The weight of the term that follows: [`Layered::weights`]`[.0]`.
     Weight(u16),
@@ -80,7 +80,7 @@ const NO_WEIGHT: u16 = u16::MAX;
 
 /// The compiled positions of one stealth class.
 #[derive(Default)]
-struct Program {
+struct StrategyProgram {
     /// Local id by key (stealth cleared).
     ids: Ids,
     /// Positions compiled: their local ids are `0..len`.
@@ -95,15 +95,15 @@ struct Program {
     /// instructions are dropped once evaluated.
     spans: Vec<(u32, u32)>,
     order: Vec<u32>,
-    ops: Vec<Op>,
-    /// Laid out for the replay ([`Program::lay_out_in_order`]): the id where each level's
+    ops: Vec<StrategyOp>,
+    /// Laid out for the replay ([`StrategyProgram::lay_out_in_order`]): the id where each level's
     /// positions begin, and the number of positions last.
     levels: Vec<u32>,
     /// Where each position's instructions begin, for the replay's parallel chunks.
     starts: Vec<u32>,
 }
 
-impl Program {
+impl StrategyProgram {
     /// Renumbers the positions in the order the replay computes them and lays their
     /// instructions out in that order, so that a layer streams through the instructions and
     /// writes its values front to back instead of jumping: compiling numbers positions and
@@ -119,7 +119,7 @@ impl Program {
             let read = self.ops[start as usize..end as usize]
                 .iter()
                 .filter_map(|op| match *op {
-                    Op::Here { id, .. } => Some(level[id as usize] + 1),
+                    StrategyOp::Here { id, .. } => Some(level[id as usize] + 1),
                     _ => None,
                 })
                 .max()
@@ -147,13 +147,13 @@ impl Program {
                 self.ops[start as usize..end as usize]
                     .iter()
                     .map(|&op| match op {
-                        Op::Here { w, id } => Op::Here {
+                        StrategyOp::Here { w, id } => StrategyOp::Here {
                             w,
                             id: renumbered[id as usize],
                         },
                         // Replayed, a point lower is this program one layer down (or, at
                         // stealth 1, class 0: `lower` is not this program's).
-                        Op::Below { w, lower, same } => Op::Below {
+                        StrategyOp::Below { w, lower, same } => StrategyOp::Below {
                             w,
                             lower,
                             same: renumbered[same as usize],
@@ -178,7 +178,7 @@ impl Program {
 
 /// A memoised successor met while compiling: the instruction that reads it (filled in once
 /// its id is known), the position, and whether its second side type is still to be rolled.
-struct Leaf {
+struct StrategyLeaf {
     op: usize,
     state: State,
     pending: bool,
@@ -194,7 +194,7 @@ struct Layered<'a, S: ?Sized> {
     strategy: &'a S,
     budget: &'a Budget<'a>,
     /// One program per class: stealth 0, 1, …, `top` (the last serves every higher stealth).
-    programs: Vec<Program>,
+    programs: Vec<StrategyProgram>,
     /// The ends of the games the programs reach, and how many points below their compiled
     /// position each ends; each once.
     ends: Vec<(State, u8)>,
@@ -205,7 +205,7 @@ struct Layered<'a, S: ?Sized> {
     compiled: usize,
     /// Emptied buffers for the leaves of a position and the terms of a sum, reused: a
     /// compile meets millions of each, and allocating them was a twentieth of its time.
-    spare_leaves: Vec<Vec<Leaf>>,
+    spare_leaves: Vec<Vec<StrategyLeaf>>,
     spare_terms: Vec<Vec<Term>>,
     /// Whether a position was met that the layering cannot express (none is known: a
     /// position stepped through, not read, a point below the compiled one).
@@ -215,10 +215,10 @@ struct Layered<'a, S: ?Sized> {
     /// answers alike from 1 up and the rules allow it ([`canon::stealth_one_plays_like_two`]),
     /// a position plays at 1 as at 2 but for where a lost point lands ([`canon::one_lower`]);
     /// the top program's reads a point lower then name that position in class 0
-    /// (`Op::Below::lower`), and class 1 is never compiled.
+    /// (`StrategyOp::Below::lower`), and class 1 is never compiled.
     one_from_top: bool,
     /// For the reverse pass ([`regret::program`]): the strategy's decisions with more than
-    /// one option, each noted by an [`Op::Local`], positions told apart as optimal play's
+    /// one option, each noted by a [`StrategyOp::Local`], positions told apart as optimal play's
     /// values tell them ([`regret_sight`]), and every class's instructions kept. `None`: the
     /// figures alone.
     decided: Option<Noted>,
@@ -239,7 +239,7 @@ struct Noted {
     visiting: Option<(State, bool, usize, usize)>,
 }
 
-/// A decision of the strategy's met by a compiled program ([`Op::Local`]).
+/// A decision of the strategy's met by a compiled program ([`StrategyOp::Local`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Decided {
     /// The position at its class's compiled stealth. With `pending`, its second side type is
@@ -261,7 +261,7 @@ pub fn exact<S: Strategy + ?Sized>(
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Option<Result<ExactRun, Halt>> {
-    let Classes {
+    let StealthClasses {
         highest,
         top,
         alike,
@@ -275,7 +275,7 @@ pub fn exact<S: Strategy + ?Sized>(
 }
 
 /// How a layered evaluation splits stealths into classes.
-struct Classes {
+struct StealthClasses {
     /// The highest stealth asked for.
     highest: u8,
     /// The top class: the lowest stealth from which the rules and the strategy play alike.
@@ -287,7 +287,7 @@ struct Classes {
 
 /// The classes of `strategy`'s layered evaluation at `stealths`, or `None` when the layers do
 /// not pay (see [`exact`]).
-fn classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<Classes> {
+fn classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<StealthClasses> {
     let alike = strategy.stealth_alike_from()?;
     let highest = stealths.iter().copied().max()?;
     // The lowest stealth of the class that plays and answers alike from there up. Each class
@@ -295,7 +295,7 @@ fn classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<Classe
     // reach: more than a walk at one stealth keeps, so the layers pay only when the top class
     // serves at least two stealths.
     let top = alike.max(canon::ALIKE_FROM_STEALTH);
-    (highest >= top + 2).then_some(Classes {
+    (highest >= top + 2).then_some(StealthClasses {
         highest,
         top,
         alike,
@@ -309,7 +309,7 @@ impl<'a, S: Strategy + ?Sized> Layered<'a, S> {
             rules,
             strategy,
             budget,
-            programs: (0..=top).map(|_| Program::default()).collect(),
+            programs: (0..=top).map(|_| StrategyProgram::default()).collect(),
             ends: Vec::new(),
             end_ids: FxHashMap::default(),
             weights: Vec::new(),
@@ -376,7 +376,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             .map(|&id| renumbered[id as usize])
             .collect();
         drop(renumbered);
-        let Program {
+        let StrategyProgram {
             ops,
             values,
             len,
@@ -405,7 +405,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 let (first, end) = (level[0] as usize, level[1] as usize);
                 // A level reads only the levels before it in its own layer.
                 let (done, rest) = here.split_at_mut(first);
-                let layers = Layers {
+                let layers = StrategyLayers {
                     here: done,
                     below: if lower { &class_zero } else { &below },
                     below_is_lower: lower,
@@ -503,11 +503,11 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         self.compile(class, state, pending, state.stealth(), &mut leaves);
         let end = self.programs[class].ops.len();
         for leaf in leaves.drain(..) {
-            let Op::Here { w, .. } = self.programs[class].ops[leaf.op] else {
+            let StrategyOp::Here { w, .. } = self.programs[class].ops[leaf.op] else {
                 unreachable!("a read's placeholder")
             };
             let op = if leaf.state.stealth() == state.stealth() {
-                Op::Here {
+                StrategyOp::Here {
                     w,
                     id: self.visit(&leaf.state, leaf.pending)?,
                 }
@@ -524,7 +524,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 } else {
                     NONE
                 };
-                Op::Below { w, lower, same }
+                StrategyOp::Below { w, lower, same }
             };
             self.programs[class].ops[leaf.op] = op;
         }
@@ -534,7 +534,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         if evaluated {
             let (lower, upper) = self.programs.split_at(class);
             let program = &upper[0];
-            let layers = Layers {
+            let layers = StrategyLayers {
                 here: &program.values,
                 below: lower.last().map_or(&[][..], |p| &p.values[..]),
                 below_is_lower: true,
@@ -571,7 +571,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         choice
     }
 
-    /// For the reverse pass, an [`Op::Local`] before the instructions of a decision with
+    /// For the reverse pass, a [`StrategyOp::Local`] before the instructions of a decision with
     /// more than one option.
     fn note(
         &mut self,
@@ -614,26 +614,26 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 pending,
             });
         }
-        self.programs[class].ops.push(Op::Local(d));
+        self.programs[class].ops.push(StrategyOp::Local(d));
     }
 
     /// The instruction for weight `p`.
-    fn weight(&mut self, p: f64) -> Op {
+    fn weight(&mut self, p: f64) -> StrategyOp {
         let next = self.weights.len() as u16;
         let id = *self.weight_ids.entry(p.to_bits()).or_insert(next);
         if id == next {
             assert!(id < NO_WEIGHT, "a handful of distinct probabilities");
             self.weights.push(p);
         }
-        Op::Weight(id)
+        StrategyOp::Weight(id)
     }
 
     /// Pushes a read or a finished game (`make` given its weight), folding in the weight
     /// just pushed if it is a term of a sum.
-    fn push_folded(&mut self, class: usize, make: impl FnOnce(u16) -> Op) -> usize {
+    fn push_folded(&mut self, class: usize, make: impl FnOnce(u16) -> StrategyOp) -> usize {
         let ops = &mut self.programs[class].ops;
         let w = match ops.last() {
-            Some(&Op::Weight(w)) => {
+            Some(&StrategyOp::Weight(w)) => {
                 ops.pop();
                 w
             }
@@ -649,10 +649,10 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         class: usize,
         mut terms: Vec<Term>,
         root: u8,
-        leaves: &mut Vec<Leaf>,
-        child: fn(&mut Self, usize, &State, bool, u8, &mut Vec<Leaf>),
+        leaves: &mut Vec<StrategyLeaf>,
+        child: fn(&mut Self, usize, &State, bool, u8, &mut Vec<StrategyLeaf>),
     ) {
-        self.programs[class].ops.push(Op::Sum {
+        self.programs[class].ops.push(StrategyOp::Sum {
             n: terms.len() as u8,
         });
         for &(next, p, pending) in &terms {
@@ -670,19 +670,19 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
     }
 
     /// Appends the instructions of what the walk computes at `state` (as
-    /// [`super::exact::Exact`]'s `walk` does), down to memoised positions and finished games.
+    /// [`super::Exact`]'s `walk` does), down to memoised positions and finished games.
     fn compile(
         &mut self,
         class: usize,
         state: &State,
         pending: bool,
         root: u8,
-        leaves: &mut Vec<Leaf>,
+        leaves: &mut Vec<StrategyLeaf>,
     ) {
         let rules = self.rules;
         if state.stealth() < root && state.outcome().is_none() {
             self.unexpressible = true;
-            self.programs[class].ops.push(Op::Sum { n: 0 });
+            self.programs[class].ops.push(StrategyOp::Sum { n: 0 });
             return;
         }
         match state.node(rules) {
@@ -694,7 +694,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 if id == next {
                     self.ends.push(end);
                 }
-                self.push_folded(class, |w| Op::Over { w, end: id });
+                self.push_folded(class, |w| StrategyOp::Over { w, end: id });
             }
             Node::Decision(decision) => match self.decide(class, state, pending, decision) {
                 Choice::Act(action) => {
@@ -754,7 +754,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         next: &State,
         pending: bool,
         root: u8,
-        leaves: &mut Vec<Leaf>,
+        leaves: &mut Vec<StrategyLeaf>,
     ) {
         if !pending || on_first_side(next) || next.outcome().is_some() {
             return self.walk(class, next, pending, root, leaves);
@@ -775,7 +775,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         next: &State,
         pending: bool,
         root: u8,
-        leaves: &mut Vec<Leaf>,
+        leaves: &mut Vec<StrategyLeaf>,
     ) {
         if next.outcome().is_some() {
             return self.compile(class, next, pending, root, leaves);
@@ -788,18 +788,18 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             }
         } else {
             match self.met(next, pending) {
-                Met::Read => {}
-                Met::Compiled => return self.compile(class, next, pending, root, leaves),
+                HowMet::Read => {}
+                HowMet::Compiled => return self.compile(class, next, pending, root, leaves),
                 // What compiling the decision would do, without asking the strategy again.
-                Met::Forwarded(after, decision, action) => {
+                HowMet::Forwarded(after, decision, action) => {
                     self.note(class, next, pending, decision, Choice::Act(action));
                     return self.child(class, &after, pending, root, leaves);
                 }
             }
         }
         // A placeholder (keeping its weight), filled in by `visit`.
-        let op = self.push_folded(class, |w| Op::Here { w, id: NONE });
-        leaves.push(Leaf {
+        let op = self.push_folded(class, |w| StrategyOp::Here { w, id: NONE });
+        leaves.push(StrategyLeaf {
             op,
             state: *next,
             pending,
@@ -811,23 +811,23 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
     /// challenge reached from one place only (the strategy counting attempts), not a decision
     /// answered with one action that leads to a memoised position (its value is that
     /// position's). The others are compiled into the positions they are met from.
-    fn met(&self, state: &State, pending: bool) -> Met {
+    fn met(&self, state: &State, pending: bool) -> HowMet {
         if !self.kept(state) {
-            return Met::Compiled;
+            return HowMet::Compiled;
         }
         let Node::Decision(decision) = state.node(self.rules) else {
-            return Met::Read;
+            return HowMet::Read;
         };
         let Choice::Act(action) = self.strategy.decide(state, self.rules, decision) else {
-            return Met::Read;
+            return HowMet::Read;
         };
         let mut next = *state;
         next.apply_action(self.rules, action);
         let same_pending = !pending || on_first_side(&next);
         if same_pending && next.outcome().is_none() && self.kept(&next) {
-            Met::Forwarded(next, decision, action)
+            HowMet::Forwarded(next, decision, action)
         } else {
-            Met::Read
+            HowMet::Read
         }
     }
 
@@ -861,34 +861,40 @@ impl Consts<'_> {
     }
 
     /// The figures of the expression at `ops[*at..]` at `stealth`.
-    fn eval(&self, ops: &[Op], at: &mut usize, stealth: u8, layers: &Layers<'_>) -> Expectation {
+    fn eval(
+        &self,
+        ops: &[StrategyOp],
+        at: &mut usize,
+        stealth: u8,
+        layers: &StrategyLayers<'_>,
+    ) -> Expectation {
         let op = ops[*at];
         *at += 1;
         match op {
-            Op::Over { end, .. } => self.end(end, stealth),
-            Op::Here { id, .. } => layers.here[id as usize],
-            Op::Below { lower, same, .. } => layers.below[layers.below_id(lower, same)],
-            Op::Sum { n } => {
+            StrategyOp::Over { end, .. } => self.end(end, stealth),
+            StrategyOp::Here { id, .. } => layers.here[id as usize],
+            StrategyOp::Below { lower, same, .. } => layers.below[layers.below_id(lower, same)],
+            StrategyOp::Sum { n } => {
                 let mut e = Expectation::default();
                 for _ in 0..n {
                     let (w, value) = match ops[*at] {
-                        Op::Weight(w) => {
+                        StrategyOp::Weight(w) => {
                             *at += 1;
                             (w, self.eval(ops, at, stealth, layers))
                         }
-                        Op::Over { w, end } => {
+                        StrategyOp::Over { w, end } => {
                             *at += 1;
                             (w, self.end(end, stealth))
                         }
-                        Op::Here { w, id } => {
+                        StrategyOp::Here { w, id } => {
                             *at += 1;
                             (w, layers.here[id as usize])
                         }
-                        Op::Below { w, lower, same } => {
+                        StrategyOp::Below { w, lower, same } => {
                             *at += 1;
                             (w, layers.below[layers.below_id(lower, same)])
                         }
-                        Op::Sum { .. } | Op::Local(_) => {
+                        StrategyOp::Sum { .. } | StrategyOp::Local(_) => {
                             unreachable!("a weight opens a sum's term")
                         }
                     };
@@ -896,14 +902,14 @@ impl Consts<'_> {
                 }
                 e
             }
-            Op::Weight(_) => unreachable!("a weight only opens a term"),
-            Op::Local(_) => self.eval(ops, at, stealth, layers),
+            StrategyOp::Weight(_) => unreachable!("a weight only opens a term"),
+            StrategyOp::Local(_) => self.eval(ops, at, stealth, layers),
         }
     }
 }
 
 /// How a position met from a compiled one enters its program ([`Layered::met`]).
-enum Met {
+enum HowMet {
     /// Memoised: read by its id.
     Read,
     /// Compiled in place.
@@ -913,15 +919,15 @@ enum Met {
 }
 
 /// A layer's figures by local id so far, and those of the layer below.
-struct Layers<'l> {
+struct StrategyLayers<'l> {
     here: &'l [Expectation],
     below: &'l [Expectation],
-    /// Whether `below` is the class below's (read through [`Op::Below`]`::lower`) rather
+    /// Whether `below` is the class below's (read through [`StrategyOp::Below`]`::lower`) rather
     /// than this class one point lower (`same`).
     below_is_lower: bool,
 }
 
-impl Layers<'_> {
+impl StrategyLayers<'_> {
     fn below_id(&self, lower: u32, same: u32) -> usize {
         (if self.below_is_lower { lower } else { same }) as usize
     }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{LossCause, Outcome, State};
 
-/// Exact probabilities and expectations of the same quantities a [`Tally`] counts.
+/// Exact probabilities and expectations of the same quantities a [`Tally`](super::Tally) counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Expectation {
     /// P(win).

@@ -7,7 +7,7 @@
 //! classes of their own. Stepping the state machine is most of a solve's cost (about a
 //! microsecond a position), so this module steps it once per position and class — at stealth
 //! 0, 1 and 2 — and *compiles* what it finds, the expectimax expression between the position
-//! and the memoised positions it leads to, into a few [`Op`]s: a [`Program`] per class.
+//! and the memoised positions it leads to, into a few [`SolverOp`]s: a [`SolverProgram`] per class.
 //! Stealths 3, 4, … are then filled by replaying the class-2 program: no state machine, no
 //! canonical forms, a handful of loads a position.
 //!
@@ -27,7 +27,7 @@
 //! point lower at stealth 1 going through a small side program ([`Part::at_one`]) into class 0.
 //!
 //! The same replay, choosing at each decision the first option of highest value, adds up the
-//! optimal policy's figures ([`Figures`]).
+//! optimal policy's figures ([`PolicyFigures`]).
 
 use std::sync::Mutex;
 
@@ -39,7 +39,7 @@ use crate::rules::Rules;
 
 use super::budget::{Budget, Halt};
 use super::expectation::{add_scaled, sum_in_value_order, terminal};
-use super::memo::{self, Keep, Memo, Place};
+use super::memo::{self, Keep, Memo, MemoAddress};
 use super::positions::worth_memoising;
 
 /// The lowest stealth of the class that plays alike at every higher stealth: positions are
@@ -49,14 +49,14 @@ pub(super) const COMPILED_AT: u8 = canon::ALIKE_FROM_STEALTH;
 /// The number of stealth classes, one program each.
 const CLASSES: usize = COMPILED_AT as usize + 1;
 
-/// No position ([`Op::Below`] of a class with no higher stealth).
+/// No position ([`SolverOp::Below`] of a class with no higher stealth).
 const NONE: u32 = u32::MAX;
 
 /// One instruction of a compiled position, in prefix order: an operator, then its operands.
 #[derive(Clone, Copy, Debug)]
-enum Op {
+enum SolverOp {
     /// A finished game: 1 for a win, 0 for a loss; `end` indexes the game's end in
-    /// [`Figures::ends`] when the part computes figures.
+    /// [`PolicyFigures::ends`] when the part computes figures.
     Over { win: bool, end: u32 },
     /// The value of position `id` of this program at the same stealth.
     Here { id: u32 },
@@ -71,7 +71,7 @@ enum Op {
     Table { slot: u32, drop: u8, at_one: u32 },
     /// A decision: the best of the `n` expressions that follow.
     Max(u8),
-    /// A chance point: `n` terms follow, each a [`Op::Weight`] and an expression; summed in
+    /// A chance point: `n` terms follow, each a [`SolverOp::Weight`] and an expression; summed in
     /// order of value when `by_value` (outcomes that name characters), else in order.
     Chance { n: u8, by_value: bool },
     /// The probability of the term that follows: `Part::weights[.0]` (a few distinct
@@ -91,39 +91,39 @@ struct Chosen {
 /// The most terms a chance point below a memoised position has (two side types).
 const MAX_TERMS: usize = 36;
 
-/// A compiled position: where its value goes (its place at stealth 0), a position of its
+/// A compiled position: where its value goes (its address at stealth 0), a position of its
 /// class to fall back on, and its instructions (`None`: not expressible, solved by the walk).
-struct Compiled {
-    place: Place,
+struct CompiledPosition {
+    address: MemoAddress,
     representative: State,
     ops: Option<(u32, u32)>,
 }
 
-/// Local ids by place (at stealth 0). A dense place's id sits in a table of its chunk, by the
-/// place's index: the positions a compile meets one after another — a wound or a finale slot
+/// Local ids by address (at stealth 0). A dense address's id sits in a table of its chunk, by the
+/// address's index: the positions a compile meets one after another — a wound or a finale slot
 /// apart — share a cache line, where a hash map scattered them (a fifth of the time spent
-/// finding a position was that cache miss). Hashed places (phase 1) are in a map.
+/// finding a position was that cache miss). Hashed addresses (phase 1) are in a map.
 #[derive(Default)]
-struct PlaceIds {
+struct AddressIds {
     /// By chunk, an id per index ([`NONE`]: not compiled); empty for a chunk not met.
     dense: Vec<Box<[u32]>>,
     hashed: FxHashMap<u64, u32>,
 }
 
-impl PlaceIds {
-    fn get(&self, place: Place) -> Option<u32> {
-        match place {
-            Place::Dense { chunk, index, .. } => {
+impl AddressIds {
+    fn get(&self, address: MemoAddress) -> Option<u32> {
+        match address {
+            MemoAddress::Dense { chunk, index, .. } => {
                 let id = *self.dense.get(chunk as usize)?.get(index as usize)?;
                 (id != NONE).then_some(id)
             }
-            Place::Hashed(key) => self.hashed.get(&key).copied(),
+            MemoAddress::Hashed(key) => self.hashed.get(&key).copied(),
         }
     }
 
-    fn insert(&mut self, place: Place, id: u32) {
-        match place {
-            Place::Dense {
+    fn insert(&mut self, address: MemoAddress, id: u32) {
+        match address {
+            MemoAddress::Dense {
                 chunk,
                 index,
                 width,
@@ -138,7 +138,7 @@ impl PlaceIds {
                 }
                 self.dense[chunk][index as usize] = id;
             }
-            Place::Hashed(key) => {
+            MemoAddress::Hashed(key) => {
                 self.hashed.insert(key, id);
             }
         }
@@ -147,23 +147,23 @@ impl PlaceIds {
 
 /// The compiled positions of one stealth class.
 #[derive(Default)]
-struct Program {
-    /// Local id of every position compiled so far, by place at stealth 0.
-    ids: PlaceIds,
+struct SolverProgram {
+    /// Local id of every position compiled so far, by address at stealth 0.
+    ids: AddressIds,
     /// By local id.
-    compiled: Vec<Compiled>,
+    compiled: Vec<CompiledPosition>,
     /// Local ids in the order their values can be computed (successors first).
     order: Vec<u32>,
-    ops: Vec<Op>,
+    ops: Vec<SolverOp>,
 }
 
-impl Program {
+impl SolverProgram {
     /// Lays the instructions out in the order the replay reads them (`order`). Compiling
     /// appends a position's instructions before those of the successors it meets first, which
     /// the replay computes first: a layer would jump about the instructions (a cache miss a
     /// position, a quarter of the replay's time) instead of streaming through them.
     /// `ops` is an empty buffer to lay them out in; the one they leave is returned.
-    fn lay_out_in_order(&mut self, mut ops: Vec<Op>) -> Vec<Op> {
+    fn lay_out_in_order(&mut self, mut ops: Vec<SolverOp>) -> Vec<SolverOp> {
         ops.reserve(self.ops.len());
         for &id in &self.order {
             let compiled = &mut self.compiled[id as usize];
@@ -178,25 +178,25 @@ impl Program {
 }
 
 /// A memoised successor met while compiling: the instruction that reads it (`op`, filled in
-/// once it is known where its value comes from), the position itself and its place.
-struct Leaf {
+/// once it is known where its value comes from), the position itself and its address.
+struct SolverLeaf {
     op: usize,
     state: State,
-    place: Place,
+    address: MemoAddress,
 }
 
 /// A layer's values (and figures) by local id, and those of the layer below it.
-struct Layers {
+struct SolverLayers {
     here: Vec<f64>,
     below: Vec<f64>,
     figures_here: Vec<Expectation>,
     figures_below: Vec<Expectation>,
     /// Whether the layer below is the lowest stealth of the class below (read through
-    /// [`Op::Below`]`::lower`) rather than this program one point lower (`same`).
+    /// [`SolverOp::Below`]`::lower`) rather than this program one point lower (`same`).
     below_is_lower: bool,
 }
 
-impl Layers {
+impl SolverLayers {
     fn below_id(&self, lower: u32, same: u32) -> usize {
         (if self.below_is_lower { lower } else { same }) as usize
     }
@@ -207,32 +207,32 @@ impl Layers {
 /// again by copying nor paid for again in page faults, which were a tenth of a solve's time.
 /// Dropped with the solve.
 #[derive(Default)]
-pub(super) struct Spares(Mutex<Vec<Buffers>>);
+pub(super) struct BufferPool(Mutex<Vec<Buffers>>);
 
 /// The buffers of one part, empty.
 #[derive(Default)]
 struct Buffers {
-    ops: Vec<Vec<Op>>,
-    compiled: Vec<Vec<Compiled>>,
+    ops: Vec<Vec<SolverOp>>,
+    compiled: Vec<Vec<CompiledPosition>>,
     orders: Vec<Vec<u32>>,
     values: Vec<Vec<f64>>,
     figures: Vec<Vec<Expectation>>,
 }
 
-impl Spares {
+impl BufferPool {
     fn take(&self) -> Buffers {
-        let mut spares = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        spares.pop().unwrap_or_default()
+        let mut pool = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        pool.pop().unwrap_or_default()
     }
 
     fn give(&self, buffers: Buffers) {
-        let mut spares = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        spares.push(buffers);
+        let mut pool = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        pool.push(buffers);
     }
 }
 
 impl Buffers {
-    fn ops(&mut self) -> Vec<Op> {
+    fn ops(&mut self) -> Vec<SolverOp> {
         self.ops.pop().unwrap_or_default()
     }
 
@@ -245,8 +245,8 @@ impl Buffers {
     }
 
     /// Keeps `program`'s buffers, emptied.
-    fn keep_program(&mut self, program: &mut Program) {
-        let mut keep = |mut ops: Vec<Op>| {
+    fn keep_program(&mut self, program: &mut SolverProgram) {
+        let mut keep = |mut ops: Vec<SolverOp>| {
             ops.clear();
             self.ops.push(ops);
         };
@@ -260,7 +260,7 @@ impl Buffers {
     }
 
     /// Keeps a layer's buffers, emptied.
-    fn keep_layers(&mut self, layers: Layers) {
+    fn keep_layers(&mut self, layers: SolverLayers) {
         for mut values in [layers.here, layers.below] {
             values.clear();
             self.values.push(values);
@@ -272,43 +272,43 @@ impl Buffers {
     }
 }
 
-/// The optimal policy's figures at the entries of the parts solved so far (the places other
-/// parts read: the finale's from the run, the run's from phase 1), at every stealth. Filled by
-/// the parts, shared by threads.
+/// The optimal policy's figures at the boundary positions of the parts solved so far (the addresses
+/// other parts read: the finale's from the run, the run's from phase 1), at every stealth. Filled
+/// by the parts, shared by threads.
 #[derive(Default)]
-pub(super) struct EntryFigures(Mutex<FxHashMap<Place, Expectation>>);
+pub(super) struct BoundaryFigures(Mutex<FxHashMap<MemoAddress, Expectation>>);
 
-impl EntryFigures {
-    fn get(&self, place: Place) -> Option<Expectation> {
+impl BoundaryFigures {
+    fn get(&self, address: MemoAddress) -> Option<Expectation> {
         let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        map.get(&place).copied()
+        map.get(&address).copied()
     }
 
-    fn insert(&self, place: Place, figures: Expectation) {
+    fn insert(&self, address: MemoAddress, figures: Expectation) {
         let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        map.insert(place, figures);
+        map.insert(address, figures);
     }
 }
 
 /// What a part needs to compute the optimal policy's figures besides the values: the ends of
 /// the games its positions lead to, the figures other parts computed, and the walk's policy
 /// evaluation for positions the programs do not cover.
-pub(super) struct Figures<'s> {
-    /// Each finished game of an [`Op::Over`], and how many points below the compiled
+pub(super) struct PolicyFigures<'s> {
+    /// Each finished game of a [`SolverOp::Over`], and how many points below the compiled
     /// position it ends.
     ends: Vec<(State, u8)>,
-    shared: &'s EntryFigures,
+    shared: &'s BoundaryFigures,
     walk: Box<dyn FnMut(&State) -> Expectation + Send + 's>,
 }
 
-impl<'s> Figures<'s> {
+impl<'s> PolicyFigures<'s> {
     /// Figures for a part, sharing entry figures through `shared`; `walk` gives the policy's
     /// figures from a position the programs do not cover.
     pub(super) fn new(
-        shared: &'s EntryFigures,
+        shared: &'s BoundaryFigures,
         walk: Box<dyn FnMut(&State) -> Expectation + Send + 's>,
     ) -> Self {
-        Figures {
+        PolicyFigures {
             ends: Vec::new(),
             shared,
             walk,
@@ -344,36 +344,36 @@ pub(super) struct Part<'s> {
     budget: &'s Budget<'s>,
     /// The highest stealth being filled.
     highest: u8,
-    programs: [Program; CLASSES],
-    /// Places solved before this part that its positions lead to, at stealth 0.
-    tables: Vec<Place>,
-    /// The probabilities of [`Op::Weight`], each once.
+    programs: [SolverProgram; CLASSES],
+    /// Addresses solved before this part that its positions lead to, at stealth 0.
+    tables: Vec<MemoAddress>,
+    /// The probabilities of [`SolverOp::Weight`], each once.
     weights: Vec<f64>,
     weight_ids: FxHashMap<u64, u32>,
     /// The optimal policy's figures, if asked for.
-    figures: Option<Figures<'s>>,
+    figures: Option<PolicyFigures<'s>>,
     /// Per class, the local ids of the entries whose figures other parts read.
     entries: [Vec<u32>; CLASSES],
     /// Whether stealth 1 is replayed from the top class's program instead of compiled
     /// ([`canon::stealth_one_plays_like_two`]).
     one_from_top: bool,
-    /// Buffers taken from `spares`, given back when the part is done.
+    /// Buffers taken from `pool`, given back when the part is done.
     buffers: Buffers,
-    spares: Option<&'s Spares>,
+    pool: Option<&'s BufferPool>,
     /// Replayed at stealth 1, what the top class's reads a point lower read instead: the
-    /// position a lost point leads to at stealth 0 ([`canon::one_lower`]) — an [`Op::Here`] of
-    /// class 0, an [`Op::Table`] at stealth 0, or the game's end ([`Op::Over`]).
-    at_one: Vec<Op>,
+    /// position a lost point leads to at stealth 0 ([`canon::one_lower`]) — a [`SolverOp::Here`] of
+    /// class 0, a [`SolverOp::Table`] at stealth 0, or the game's end ([`SolverOp::Over`]).
+    at_one: Vec<SolverOp>,
 }
 
 impl Drop for Part<'_> {
     fn drop(&mut self) {
-        if let Some(spares) = self.spares {
+        if let Some(pool) = self.pool {
             let mut buffers = std::mem::take(&mut self.buffers);
             for program in &mut self.programs {
                 buffers.keep_program(program);
             }
-            spares.give(buffers);
+            pool.give(buffers);
         }
     }
 }
@@ -406,28 +406,28 @@ impl<'s> Part<'s> {
             entries: Default::default(),
             one_from_top: canon::stealth_one_plays_like_two(solver.rules()),
             buffers: Buffers::default(),
-            spares: None,
+            pool: None,
             at_one: Vec::new(),
         }
     }
 
-    /// The same part, building in buffers earlier parts left in `spares`, and leaving its
+    /// The same part, building in buffers earlier parts left in `pool`, and leaving its
     /// own there when done.
-    pub(super) fn with_spares(mut self, spares: &'s Spares) -> Self {
-        let mut buffers = spares.take();
+    pub(super) fn with_buffer_pool(mut self, pool: &'s BufferPool) -> Self {
+        let mut buffers = pool.take();
         for program in &mut self.programs {
             program.ops = buffers.ops();
             program.compiled = buffers.compiled.pop().unwrap_or_default();
             program.order = buffers.orders.pop().unwrap_or_default();
         }
         self.buffers = buffers;
-        self.spares = Some(spares);
+        self.pool = Some(pool);
         self
     }
 
     /// The same part, computing the optimal policy's figures too (ties between options of
     /// equal value go to the first in the compiled position's [`State::actions`] order).
-    pub(super) fn with_figures(mut self, figures: Figures<'s>) -> Self {
+    pub(super) fn with_figures(mut self, figures: PolicyFigures<'s>) -> Self {
         self.figures = Some(figures);
         self
     }
@@ -442,7 +442,7 @@ impl<'s> Part<'s> {
 
     /// Fills the table for every position reachable from `entries` (positions whose stealth
     /// is set here, settled) at every stealth up to the part's highest; the entries' figures
-    /// go to the shared [`EntryFigures`].
+    /// go to the shared [`BoundaryFigures`].
     pub(super) fn fill(mut self, entries: &[State]) -> Result<(), Halt> {
         let rules = self.rules;
         let classes: Vec<usize> = (0..CLASSES)
@@ -452,7 +452,7 @@ impl<'s> Part<'s> {
             for entry in entries {
                 let entry = entry.with_stealth(class as u8).settled(&rules);
                 if entry.outcome().is_none() {
-                    let id = self.add(&entry, memo::place(&entry, &rules))?;
+                    let id = self.add(&entry, memo::address(&entry, &rules))?;
                     self.entries[class].push(id);
                 }
             }
@@ -460,32 +460,32 @@ impl<'s> Part<'s> {
         self.replay(|_, _, _| {})
     }
 
-    /// Compiles `entry` (a memoised position at stealth 0, 1 or [`COMPILED_AT`], at `place`)
+    /// Compiles `entry` (a memoised position at stealth 0, 1 or [`COMPILED_AT`], at `address`)
     /// and everything it leads to that is not compiled yet; its local id in its class's
     /// program.
-    pub(super) fn add(&mut self, entry: &State, place: Place) -> Result<u32, Halt> {
+    pub(super) fn add(&mut self, entry: &State, address: MemoAddress) -> Result<u32, Halt> {
         debug_assert!(entry.stealth() <= COMPILED_AT);
         debug_assert!(entry.outcome().is_none() && worth_memoising(entry));
-        self.visit(entry, place.at_stealth(0))
+        self.visit(entry, address.at_stealth(0))
     }
 
-    /// Whether the table holds `place` at every stealth being filled: solved by a part
+    /// Whether the table holds `address` at every stealth being filled: solved by a part
     /// before this one (the finale met again from the run, the run from phase 1).
-    fn solved_before(&self, place: Place) -> bool {
-        self.memo.get(place.at_stealth(self.highest)).is_some()
+    fn solved_before(&self, address: MemoAddress) -> bool {
+        self.memo.get(address.at_stealth(self.highest)).is_some()
     }
 
-    /// [`Part::add`] for a position whose place at stealth 0 is `place`.
-    fn visit(&mut self, state: &State, place: Place) -> Result<u32, Halt> {
+    /// [`Part::add`] for a position whose address at stealth 0 is `address`.
+    fn visit(&mut self, state: &State, address: MemoAddress) -> Result<u32, Halt> {
         let class = usize::from(state.stealth());
-        if let Some(id) = self.programs[class].ids.get(place) {
+        if let Some(id) = self.programs[class].ids.get(address) {
             return Ok(id);
         }
         let program = &mut self.programs[class];
         let id = program.compiled.len() as u32;
-        program.ids.insert(place, id);
-        program.compiled.push(Compiled {
-            place,
+        program.ids.insert(address, id);
+        program.compiled.push(CompiledPosition {
+            address,
             representative: *state,
             ops: None,
         });
@@ -496,7 +496,7 @@ impl<'s> Part<'s> {
             let end = self.programs[class].ops.len();
             for leaf in leaves {
                 let drop = state.stealth() - leaf.state.stealth();
-                let place = leaf.place.at_stealth(0);
+                let address = leaf.address.at_stealth(0);
                 // Replayed at stealth 1, a point lower is where a point lost onto 0 leads.
                 let top_at_one = self.one_from_top && class + 1 == CLASSES && drop == 1;
                 let at_one = if top_at_one {
@@ -504,29 +504,29 @@ impl<'s> Part<'s> {
                 } else {
                     NONE
                 };
-                let op = if self.solved_before(place) {
-                    Op::Table {
-                        slot: self.table_slot(place),
+                let op = if self.solved_before(address) {
+                    SolverOp::Table {
+                        slot: self.table_slot(address),
                         drop,
                         at_one,
                     }
                 } else if drop == 0 {
-                    Op::Here {
-                        id: self.visit(&leaf.state, place)?,
+                    SolverOp::Here {
+                        id: self.visit(&leaf.state, address)?,
                     }
                 } else {
                     let lower = if top_at_one {
                         at_one
                     } else {
-                        self.visit(&leaf.state, place)?
+                        self.visit(&leaf.state, address)?
                     };
                     // In the top class, met a point lower at every higher stealth too.
                     let same = if class + 1 == CLASSES {
-                        self.visit(&leaf.state.with_stealth(state.stealth()), place)?
+                        self.visit(&leaf.state.with_stealth(state.stealth()), address)?
                     } else {
                         NONE
                     };
-                    Op::Below { lower, same }
+                    SolverOp::Below { lower, same }
                 };
                 self.programs[class].ops[leaf.op] = op;
             }
@@ -546,16 +546,16 @@ impl<'s> Part<'s> {
             // At stealth 0, read as such.
             self.over(outcome, low, 0)
         } else {
-            let place = memo::place(low, &rules).at_stealth(0);
-            if self.solved_before(place) {
-                Op::Table {
-                    slot: self.table_slot(place),
+            let address = memo::address(low, &rules).at_stealth(0);
+            if self.solved_before(address) {
+                SolverOp::Table {
+                    slot: self.table_slot(address),
                     drop: 0,
                     at_one: NONE,
                 }
             } else {
-                Op::Here {
-                    id: self.visit(low, place)?,
+                SolverOp::Here {
+                    id: self.visit(low, address)?,
                 }
             }
         };
@@ -565,7 +565,7 @@ impl<'s> Part<'s> {
 
     /// The instruction for game `end`, finished with `outcome` `drop` points below the
     /// compiled position (its end kept for the figures, if they are computed).
-    fn over(&mut self, outcome: Outcome, end: &State, drop: u8) -> Op {
+    fn over(&mut self, outcome: Outcome, end: &State, drop: u8) -> SolverOp {
         let end = match &mut self.figures {
             Some(figures) => {
                 figures.ends.push((*end, drop));
@@ -573,41 +573,41 @@ impl<'s> Part<'s> {
             }
             None => 0,
         };
-        Op::Over {
+        SolverOp::Over {
             win: outcome == Outcome::Win,
             end,
         }
     }
 
-    /// The slot of `place`, solved before this part, in [`Part::tables`].
-    fn table_slot(&mut self, place: Place) -> u32 {
-        self.tables.push(place);
+    /// The slot of `address`, solved before this part, in [`Part::tables`].
+    fn table_slot(&mut self, address: MemoAddress) -> u32 {
+        self.tables.push(address);
         self.tables.len() as u32 - 1
     }
 
     /// Whether a read a point lower goes through [`Part::at_one`]: replaying the top class at
     /// stealth 1, with class 0's layer below.
-    fn reads_at_one(&self, layers: &Layers) -> bool {
+    fn reads_at_one(&self, layers: &SolverLayers) -> bool {
         self.one_from_top && layers.below_is_lower
     }
 
     /// The value of [`Part::at_one`]`[at]`, class 0's layer below.
-    fn value_at_one(&self, at: u32, layers: &Layers) -> Option<f64> {
+    fn value_at_one(&self, at: u32, layers: &SolverLayers) -> Option<f64> {
         match self.at_one[at as usize] {
-            Op::Over { win, .. } => Some(if win { 1.0 } else { 0.0 }),
-            Op::Here { id } => Some(layers.below[id as usize]),
-            Op::Table { slot, .. } => self.memo.get(self.tables[slot as usize]),
+            SolverOp::Over { win, .. } => Some(if win { 1.0 } else { 0.0 }),
+            SolverOp::Here { id } => Some(layers.below[id as usize]),
+            SolverOp::Table { slot, .. } => self.memo.get(self.tables[slot as usize]),
             _ => unreachable!("a read or an end"),
         }
     }
 
     /// The optimal policy's figures of [`Part::at_one`]`[at]`, class 0's layer below.
-    fn figures_at_one(&self, at: u32, layers: &Layers) -> Option<Expectation> {
+    fn figures_at_one(&self, at: u32, layers: &SolverLayers) -> Option<Expectation> {
         let figures = self.figures.as_ref().expect("figures are computed");
         match self.at_one[at as usize] {
-            Op::Over { end, .. } => Some(terminal(&figures.ends[end as usize].0)),
-            Op::Here { id } => Some(layers.figures_below[id as usize]),
-            Op::Table { slot, .. } => figures.shared.get(self.tables[slot as usize]),
+            SolverOp::Over { end, .. } => Some(terminal(&figures.ends[end as usize].0)),
+            SolverOp::Here { id } => Some(layers.figures_below[id as usize]),
+            SolverOp::Table { slot, .. } => figures.shared.get(self.tables[slot as usize]),
             _ => unreachable!("a read or an end"),
         }
     }
@@ -619,7 +619,7 @@ impl<'s> Part<'s> {
         &mut self,
         mut layer: impl FnMut(u8, &[f64], &[Expectation]),
     ) -> Result<(), Halt> {
-        let mut layers = Layers {
+        let mut layers = SolverLayers {
             here: self.buffers.values(),
             below: self.buffers.values(),
             figures_here: self.buffers.figures(),
@@ -635,9 +635,9 @@ impl<'s> Part<'s> {
             let mut left = self.programs[class].lay_out_in_order(spare);
             left.clear();
             self.buffers.ops.push(left);
-            // With `Keep::Entries`, the positions the table keeps: those other parts read,
+            // With `Keep::PartBoundaries`, the positions the table keeps: those other parts read,
             // this part's entries.
-            let kept = (self.solver.keep() == Keep::Entries).then(|| {
+            let kept = (self.solver.keep() == Keep::PartBoundaries).then(|| {
                 let mut kept = vec![false; self.programs[class].compiled.len()];
                 for &id in &self.entries[class] {
                     kept[id as usize] = true;
@@ -661,9 +661,9 @@ impl<'s> Part<'s> {
                 self.replay_layer(class, stealth, &mut layers, kept.as_deref())?;
                 if let Some(figures) = &self.figures {
                     for &id in &self.entries[class] {
-                        let place = self.programs[class].compiled[id as usize].place;
+                        let address = self.programs[class].compiled[id as usize].address;
                         let e = layers.figures_here[id as usize];
-                        figures.shared.insert(place.at_stealth(stealth), e);
+                        figures.shared.insert(address.at_stealth(stealth), e);
                     }
                 }
                 layer(stealth, &layers.here, &layers.figures_here);
@@ -679,7 +679,7 @@ impl<'s> Part<'s> {
         &mut self,
         class: usize,
         stealth: u8,
-        layers: &mut Layers,
+        layers: &mut SolverLayers,
         kept: Option<&[bool]>,
     ) -> Result<(), Halt> {
         let memo = self.memo;
@@ -701,7 +701,7 @@ impl<'s> Part<'s> {
                 .ops
                 .map(|(start, end)| &program.ops[start as usize..end as usize]);
             if self.figures.is_some() {
-                choices.resize(ops.map_or(0, <[Op]>::len), Chosen::default());
+                choices.resize(ops.map_or(0, <[SolverOp]>::len), Chosen::default());
             }
             let replayed =
                 ops.and_then(|ops| self.eval(ops, &mut 0, stealth, layers, &mut choices));
@@ -709,7 +709,7 @@ impl<'s> Part<'s> {
                 // Stored without looking first: a value already there (an earlier solve) has
                 // the same bits.
                 Some(v) if kept.is_none_or(|kept| kept[id]) => {
-                    stored += usize::from(memo.store(entry.place.at_stealth(stealth), v));
+                    stored += usize::from(memo.store(entry.address.at_stealth(stealth), v));
                     v
                 }
                 Some(v) => {
@@ -748,28 +748,28 @@ impl<'s> Part<'s> {
     /// [`Part::eval_figures`].
     fn eval(
         &self,
-        ops: &[Op],
+        ops: &[SolverOp],
         at: &mut usize,
         stealth: u8,
-        layers: &Layers,
+        layers: &SolverLayers,
         choices: &mut [Chosen],
     ) -> Option<f64> {
         let op = ops[*at];
         *at += 1;
         match op {
-            Op::Over { win, .. } => Some(if win { 1.0 } else { 0.0 }),
-            Op::Here { id } => Some(layers.here[id as usize]),
-            Op::Below { lower: at, .. } | Op::Table { at_one: at, .. }
+            SolverOp::Over { win, .. } => Some(if win { 1.0 } else { 0.0 }),
+            SolverOp::Here { id } => Some(layers.here[id as usize]),
+            SolverOp::Below { lower: at, .. } | SolverOp::Table { at_one: at, .. }
                 if at != NONE && self.reads_at_one(layers) =>
             {
                 self.value_at_one(at, layers)
             }
-            Op::Below { lower, same } => Some(layers.below[layers.below_id(lower, same)]),
-            Op::Table { slot, drop, .. } => {
-                let place = self.tables[slot as usize].at_stealth(stealth - drop);
-                self.memo.get(place)
+            SolverOp::Below { lower, same } => Some(layers.below[layers.below_id(lower, same)]),
+            SolverOp::Table { slot, drop, .. } => {
+                let address = self.tables[slot as usize].at_stealth(stealth - drop);
+                self.memo.get(address)
             }
-            Op::Max(n) => {
+            SolverOp::Max(n) => {
                 let decision = *at - 1;
                 let mut best = f64::NEG_INFINITY;
                 let mut first = *at;
@@ -789,7 +789,7 @@ impl<'s> Part<'s> {
                 }
                 Some(best)
             }
-            Op::Chance { n, by_value: false } => {
+            SolverOp::Chance { n, by_value: false } => {
                 let mut v = 0.0;
                 for _ in 0..n {
                     let p = self.weights[weight(ops, at)];
@@ -797,7 +797,7 @@ impl<'s> Part<'s> {
                 }
                 Some(v)
             }
-            Op::Chance { n, by_value: true } => {
+            SolverOp::Chance { n, by_value: true } => {
                 let mut terms = [(0.0, 0.0); MAX_TERMS];
                 let terms = &mut terms[..usize::from(n)];
                 for term in terms.iter_mut() {
@@ -807,7 +807,7 @@ impl<'s> Part<'s> {
                 // As the walk: in order of value, so relabellings of a position agree.
                 Some(sum_in_value_order(terms))
             }
-            Op::Weight(_) => unreachable!("a weight only opens a term"),
+            SolverOp::Weight(_) => unreachable!("a weight only opens a term"),
         }
     }
 
@@ -817,32 +817,34 @@ impl<'s> Part<'s> {
     /// missing.
     fn eval_figures(
         &self,
-        ops: &[Op],
+        ops: &[SolverOp],
         at: &mut usize,
         stealth: u8,
-        layers: &Layers,
+        layers: &SolverLayers,
         choices: &[Chosen],
     ) -> Option<Expectation> {
         let figures = self.figures.as_ref().expect("figures are computed");
         let op = ops[*at];
         *at += 1;
         match op {
-            Op::Over { end, .. } => {
+            SolverOp::Over { end, .. } => {
                 let (end, drop) = figures.ends[end as usize];
                 Some(terminal(&end.with_stealth(stealth - drop)))
             }
-            Op::Here { id } => Some(layers.figures_here[id as usize]),
-            Op::Below { lower: at, .. } | Op::Table { at_one: at, .. }
+            SolverOp::Here { id } => Some(layers.figures_here[id as usize]),
+            SolverOp::Below { lower: at, .. } | SolverOp::Table { at_one: at, .. }
                 if at != NONE && self.reads_at_one(layers) =>
             {
                 self.figures_at_one(at, layers)
             }
-            Op::Below { lower, same } => Some(layers.figures_below[layers.below_id(lower, same)]),
-            Op::Table { slot, drop, .. } => {
-                let place = self.tables[slot as usize].at_stealth(stealth - drop);
-                figures.shared.get(place)
+            SolverOp::Below { lower, same } => {
+                Some(layers.figures_below[layers.below_id(lower, same)])
             }
-            Op::Max(_) => {
+            SolverOp::Table { slot, drop, .. } => {
+                let address = self.tables[slot as usize].at_stealth(stealth - drop);
+                figures.shared.get(address)
+            }
+            SolverOp::Max(_) => {
                 // The first option of highest value, as the walk's policy chooses.
                 let chosen = choices[*at - 1];
                 *at = chosen.option as usize;
@@ -850,7 +852,7 @@ impl<'s> Part<'s> {
                 *at = chosen.end as usize;
                 Some(figures)
             }
-            Op::Chance { n, .. } => {
+            SolverOp::Chance { n, .. } => {
                 let mut e = Expectation::default();
                 for _ in 0..n {
                     let p = self.weights[weight(ops, at)];
@@ -859,25 +861,31 @@ impl<'s> Part<'s> {
                 }
                 Some(e)
             }
-            Op::Weight(_) => unreachable!("a weight only opens a term"),
+            SolverOp::Weight(_) => unreachable!("a weight only opens a term"),
         }
     }
 
     /// The instruction for probability `p`.
-    fn weight(&mut self, p: f64) -> Op {
+    fn weight(&mut self, p: f64) -> SolverOp {
         let next = self.weights.len() as u32;
         let id = *self.weight_ids.entry(p.to_bits()).or_insert(next);
         if id == next {
             self.weights.push(p);
         }
-        Op::Weight(id)
+        SolverOp::Weight(id)
     }
 
     /// Appends to `class`'s program the instructions of `state`'s expression — what the walk
     /// computes there — down to memoised positions (pushed on `leaves`, their reads to be
     /// filled in) and finished games. `false` when the expression cannot be compiled: more
     /// than one point of stealth lost before a memoised position, an outsized chance point.
-    fn compile(&mut self, class: usize, state: &State, root: u8, leaves: &mut Vec<Leaf>) -> bool {
+    fn compile(
+        &mut self,
+        class: usize,
+        state: &State,
+        root: u8,
+        leaves: &mut Vec<SolverLeaf>,
+    ) -> bool {
         let rules = self.rules;
         match state.node(&rules) {
             Node::Over(outcome) => {
@@ -893,7 +901,7 @@ impl<'s> Part<'s> {
                 if n > MAX_TERMS {
                     return false;
                 }
-                self.programs[class].ops.push(Op::Chance {
+                self.programs[class].ops.push(SolverOp::Chance {
                     n: n as u8,
                     by_value: true,
                 });
@@ -921,7 +929,7 @@ impl<'s> Part<'s> {
                         return false;
                     }
                 }
-                self.programs[class].ops.push(Op::Chance {
+                self.programs[class].ops.push(SolverOp::Chance {
                     n: n as u8,
                     by_value: false,
                 });
@@ -933,7 +941,9 @@ impl<'s> Part<'s> {
             }
             Node::Decision(_) => {
                 let actions = state.actions(&rules);
-                self.programs[class].ops.push(Op::Max(actions.len() as u8));
+                self.programs[class]
+                    .ops
+                    .push(SolverOp::Max(actions.len() as u8));
                 actions.iter().all(|&action| {
                     let mut next = *state;
                     next.apply_action(&rules, action);
@@ -945,7 +955,13 @@ impl<'s> Part<'s> {
 
     /// The instructions for a successor: a read of its value if memoised (filled in by
     /// [`Part::visit`]), else its own expression.
-    fn child(&mut self, class: usize, next: &State, root: u8, leaves: &mut Vec<Leaf>) -> bool {
+    fn child(
+        &mut self,
+        class: usize,
+        next: &State,
+        root: u8,
+        leaves: &mut Vec<SolverLeaf>,
+    ) -> bool {
         if next.outcome().is_some() || !worth_memoising(next) {
             return self.compile(class, next, root, leaves);
         }
@@ -953,13 +969,13 @@ impl<'s> Part<'s> {
             return false;
         }
         let ops = &mut self.programs[class].ops;
-        leaves.push(Leaf {
+        leaves.push(SolverLeaf {
             op: ops.len(),
             state: *next,
-            place: memo::place(next, &self.rules),
+            address: memo::address(next, &self.rules),
         });
         // A placeholder, filled in by `visit`.
-        ops.push(Op::Max(0));
+        ops.push(SolverOp::Max(0));
         true
     }
 }
@@ -967,8 +983,8 @@ impl<'s> Part<'s> {
 /// The weight that opens the term at `ops[*at]` (its index in `Part::weights`), stepping past
 /// it.
 #[inline]
-fn weight(ops: &[Op], at: &mut usize) -> usize {
-    let Op::Weight(p) = ops[*at] else {
+fn weight(ops: &[SolverOp], at: &mut usize) -> usize {
+    let SolverOp::Weight(p) = ops[*at] else {
         unreachable!("a weight opens every term")
     };
     *at += 1;
@@ -976,4 +992,4 @@ fn weight(ops: &[Op], at: &mut usize) -> usize {
 }
 
 /// Instructions stay small: a program holds tens of them per position.
-const _: () = assert!(std::mem::size_of::<Op>() <= 12);
+const _: () = assert!(std::mem::size_of::<SolverOp>() <= 12);

@@ -28,7 +28,7 @@ use crate::rules::Rules;
 
 /// Where a position's value lives in a [`Memo`] (also a key for sparse maps of large values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Place {
+pub enum MemoAddress {
     /// Entry `index` of the row for `stealth` in chunk `chunk`.
     Dense {
         /// The chunk: team shape, step and pending first aid.
@@ -44,23 +44,23 @@ pub enum Place {
     Hashed(u64),
 }
 
-impl Place {
-    /// The place of the same position at `stealth`.
+impl MemoAddress {
+    /// The address of the same position at `stealth`.
     #[inline]
-    pub fn at_stealth(self, stealth: u8) -> Place {
+    pub fn at_stealth(self, stealth: u8) -> MemoAddress {
         match self {
-            Place::Dense {
+            MemoAddress::Dense {
                 chunk,
                 index,
                 width,
                 ..
-            } => Place::Dense {
+            } => MemoAddress::Dense {
                 chunk,
                 stealth,
                 index,
                 width,
             },
-            Place::Hashed(key) => Place::Hashed(key::with_stealth(key, stealth)),
+            MemoAddress::Hashed(key) => MemoAddress::Hashed(key::with_stealth(key, stealth)),
         }
     }
 
@@ -68,8 +68,8 @@ impl Place {
     #[inline]
     pub fn stealth(self) -> u8 {
         match self {
-            Place::Dense { stealth, .. } => stealth,
-            Place::Hashed(key) => key::stealth_of(key),
+            MemoAddress::Dense { stealth, .. } => stealth,
+            MemoAddress::Hashed(key) => key::stealth_of(key),
         }
     }
 }
@@ -162,22 +162,22 @@ fn shard(key: u64) -> usize {
     (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize % SHARDS
 }
 
-/// Where `state`'s value lives in a [`Memo`]: equal places exactly for positions of one
+/// Where `state`'s value lives in a [`Memo`]: equal addresses exactly for positions of one
 /// canonical class.
 #[inline]
-pub fn place(state: &State, rules: &Rules) -> Place {
-    match canon::roles(state).and_then(|roles| dense_place(state, &roles)) {
-        Some(place) => place,
-        None => Place::Hashed(key::solver_key(state, rules)),
+pub fn address(state: &State, rules: &Rules) -> MemoAddress {
+    match canon::roles(state).and_then(|roles| dense_address(state, &roles)) {
+        Some(address) => address,
+        None => MemoAddress::Hashed(key::solver_key(state, rules)),
     }
 }
 
 impl Memo {
-    /// The value stored at `place`, if any.
+    /// The value stored at `address`, if any.
     #[inline]
-    pub fn get(&self, place: Place) -> Option<f64> {
-        match place {
-            Place::Dense {
+    pub fn get(&self, address: MemoAddress) -> Option<f64> {
+        match address {
+            MemoAddress::Dense {
                 chunk,
                 stealth,
                 index,
@@ -188,26 +188,26 @@ impl Memo {
                 let bits = row[index as usize].load(Ordering::Relaxed);
                 (bits != EMPTY).then(|| f64::from_bits(bits ^ NAN_BITS))
             }
-            Place::Hashed(key) => lock(&self.hashed[shard(key)]).get(&key).copied(),
+            MemoAddress::Hashed(key) => lock(&self.hashed[shard(key)]).get(&key).copied(),
         }
     }
 
-    /// Stores `value` at `place`.
+    /// Stores `value` at `address`.
     #[inline]
-    pub fn insert(&self, place: Place, value: f64) {
-        if self.store(place, value) {
+    pub fn insert(&self, address: MemoAddress, value: f64) {
+        if self.store(address, value) {
             self.counted(1);
         }
     }
 
-    /// Stores `value` at `place` without counting it; whether the entry was new. For a
+    /// Stores `value` at `address` without counting it; whether the entry was new. For a
     /// thread storing a layer of values, which counts them once ([`Memo::counted`]): a count
     /// shared by every thread and bumped per value bounces between their caches.
     #[inline]
-    pub fn store(&self, place: Place, value: f64) -> bool {
+    pub fn store(&self, address: MemoAddress, value: f64) -> bool {
         debug_assert!(!value.is_nan(), "NaN marks an empty entry");
-        match place {
-            Place::Dense {
+        match address {
+            MemoAddress::Dense {
                 chunk,
                 stealth,
                 index,
@@ -220,7 +220,7 @@ impl Memo {
                 let bits = value.to_bits() ^ NAN_BITS;
                 row[index as usize].swap(bits, Ordering::Relaxed) == EMPTY
             }
-            Place::Hashed(key) => lock(&self.hashed[shard(key)]).insert(key, value).is_none(),
+            MemoAddress::Hashed(key) => lock(&self.hashed[shard(key)]).insert(key, value).is_none(),
         }
     }
 
@@ -297,9 +297,9 @@ fn step_code(step: Step, roles: &Roles) -> Option<usize> {
     })
 }
 
-/// The dense place of a run or finale position with roles `roles`.
+/// The dense address of a run or finale position with roles `roles`.
 #[inline]
-fn dense_place(state: &State, roles: &Roles) -> Option<Place> {
+fn dense_address(state: &State, roles: &Roles) -> Option<MemoAddress> {
     let open = match state.aid() {
         Aid::None => 0,
         Aid::Open => 1,
@@ -315,25 +315,28 @@ fn dense_place(state: &State, roles: &Roles) -> Option<Place> {
     debug_assert!(usize::from(roles.finale) < slots);
     let index = usize::from(roles.finale) * healths + usize::from(roles.healths);
     let width = slots * healths;
-    Some(Place::Dense {
+    Some(MemoAddress::Dense {
         chunk: chunk as u32,
         stealth: state.stealth(),
         index: index as u32,
         width: width as u32,
     })
 }
-/// Which of the positions a solve computes the solver's table keeps.
+
+/// Which of the positions a solve computes the solver's table keeps: a table that will be
+/// asked about any position keeps them all; a one-shot solve keeps only what its parts read
+/// of each other, a small fraction of the memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Keep {
     /// Every memoised position: for tables asked about positions afterwards (options, the
     /// optimal strategy, the advisor, the regret decomposition).
     Everything,
-    /// Only the positions where the parts of a solve meet: the finale's entries, which the
-    /// run reads, and the run's, which phase 1 reads. Within a part, positions are read from
-    /// the layers being replayed, never from the table; what no other part reads is dropped
-    /// with its layer (the layered solve of the game's own decomposition: values stored only
-    /// where the game returns to a few entry points). A one-shot solve — its values and its
-    /// policy's figures — then stores a small fraction of the positions; a later question
-    /// about another position is answered by walking down to the entries it reaches.
-    Entries,
+    /// Only the positions at the boundaries between a solve's parts, where one part reads
+    /// another's values: the finale's first positions, which the run reads, and the run's,
+    /// which phase 1 reads. Within a part, positions are read from the layers being
+    /// replayed, never from the table; what no other part reads is dropped with its layer.
+    /// A one-shot solve — its values and its policy's figures — then stores a small fraction
+    /// of the positions; a later question about another position is answered by walking down
+    /// to the boundary positions it reaches.
+    PartBoundaries,
 }

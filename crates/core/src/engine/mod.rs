@@ -1,5 +1,30 @@
 //! Engines that drive the one state machine of [`crate::game`]: Monte Carlo sampling, exact
 //! expectation of a strategy ([`mod@exact`]) and optimal play ([`mod@solve`]).
+//!
+//! Where each job lives (one module each):
+//! - [`budget`]: the limits an exact run works under, and why one stops early;
+//! - [`expectation`]: what an exact engine computes for a position ([`Expectation`]);
+//! - [`seed`]: each game's random streams, the same whatever the thread count;
+//! - [`play`]: the loop that plays one game, shared by every sampling engine;
+//! - [`montecarlo`]: sampled games of one strategy;
+//! - [`paired`]: several strategies sampled on the same games;
+//! - [`key`]: positions packed into integer keys;
+//! - [`ids`]: dense local ids of compiled positions by key;
+//! - [`positions`]: which positions an exact traversal stores and which it plays through;
+//! - [`successors`]: what a position expands to in an exact walk, with its probabilities;
+//! - [`walk`]: the memoised exact walk of a strategy, under any [`Measure`];
+//! - [`exact_layers`]: a strategy's figures from programs compiled per stealth class and
+//!   replayed layer by layer; its [`exact_layers::regret`] runs them backwards;
+//! - [`mod@exact`]: a strategy's exact figures, in layers where they serve, else by the walk;
+//! - [`memo`]: the solver's table of optimal values, dense where a position allows it;
+//! - [`layers`]: the solver's table filled a stealth layer at a time from compiled programs;
+//! - [`mod@solve`]: optimal play ([`Solver`]) and the optimal policy's figures;
+//! - [`options`]: the values of a decision's options by canonical class, asked again and again;
+//! - [`answers`]: the optimal strategy's answers by position, read without locks;
+//! - [`optimal`]: the optimal strategy, a product of the solver;
+//! - [`reach`]: the walk followed forwards, each decision with its probability of being reached;
+//! - [`mod@decisions`]: a strategy's regret split over the decisions it makes (its own map inside);
+//! - [`tune`]: a local search over a strategy file's knobs.
 
 mod answers;
 mod budget;

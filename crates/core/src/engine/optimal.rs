@@ -227,9 +227,9 @@ mod tests {
     use crate::rules::{CLARIFIED, MAIN_TEXT};
 
     /// Keeps every decision point a game meets.
-    struct Decisions(Vec<State>);
+    struct DecisionPoints(Vec<State>);
 
-    impl Observer for Decisions {
+    impl Observer for DecisionPoints {
         fn decision(&mut self, before: &State, _: Decision, _: Action, _: &State) {
             self.0.push(*before);
         }
@@ -241,7 +241,7 @@ mod tests {
         // The same positions asked under both presets, one after the other: each set of
         // rules keeps its own answers, and must never answer for the other.
         let optimal = OptimalStrategy::new();
-        let mut met = Decisions(Vec::new());
+        let mut met = DecisionPoints(Vec::new());
         for game in 0..200 {
             play_seeded(&MAIN_TEXT, &optimal, 3, 7, game, &mut met);
         }

@@ -34,7 +34,7 @@ const MAX_ENTRIES: usize = 1 << 22;
 /// kept. A cache: cloning it gives an empty one with the same bound.
 #[derive(Debug)]
 pub(super) struct Sharded<V> {
-    shards: Box<[Shard<V>]>,
+    shards: Box<[PaddedShard<V>]>,
     max_per_shard: usize,
 }
 
@@ -42,7 +42,7 @@ pub(super) struct Sharded<V> {
 /// contend for the line).
 #[derive(Debug, Default)]
 #[repr(align(64))]
-struct Shard<V>(Mutex<FxHashMap<u64, V>>);
+struct PaddedShard<V>(Mutex<FxHashMap<u64, V>>);
 
 impl<V> Default for Sharded<V> {
     fn default() -> Self {
@@ -60,7 +60,7 @@ impl<V> Sharded<V> {
     /// An empty map that keeps at most about `max_entries` entries.
     pub(super) fn bounded(max_entries: usize) -> Self {
         Sharded {
-            shards: (0..SHARDS).map(|_| Shard(Mutex::default())).collect(),
+            shards: (0..SHARDS).map(|_| PaddedShard(Mutex::default())).collect(),
             max_per_shard: max_entries.div_ceil(SHARDS),
         }
     }

@@ -52,11 +52,11 @@ const CANCEL_EVERY: usize = 1 << 14;
 pub const LANES: usize = 4;
 
 /// A probability of being reached, one per starting position of the pass.
-type Reach = [f64; LANES];
+type LaneReach = [f64; LANES];
 
 /// `reach` scaled by `weight`, lane by lane.
 #[inline]
-fn scaled(reach: Reach, weight: f64) -> Reach {
+fn scaled(reach: LaneReach, weight: f64) -> LaneReach {
     reach.map(|r| r * weight)
 }
 
@@ -108,13 +108,13 @@ impl<S: Strategy + ?Sized, M: Measure> Exact<'_, S, M> {
 
 /// A position gathered before it is expanded: one representative of its key, whether its
 /// second side type is pending, and the probability gathered so far.
-type Gathered = (State, bool, Reach);
+type Gathered = (State, bool, LaneReach);
 
 /// The state of one forward pass.
 struct Pass<'p, 'a, S: ?Sized, M: Measure> {
     walk: &'p Exact<'a, S, M>,
     /// Per memoised position, the probability pushed to it so far.
-    reach: Vec<Reach>,
+    reach: Vec<LaneReach>,
     /// Side-challenge retries met in the current expansion, by (Tough Challenge, side
     /// challenge, attempts, key): each reaches only retries later in that order.
     retries: BTreeMap<(u8, u8, u8, u128), Gathered>,
@@ -131,7 +131,7 @@ impl<S: Strategy + ?Sized, M: Measure> Pass<'_, '_, S, M> {
         &mut self,
         state: &State,
         pending: bool,
-        reach: Reach,
+        reach: LaneReach,
         at: usize,
     ) -> Result<(), Halt> {
         self.expanded += 1;
@@ -175,7 +175,13 @@ impl<S: Strategy + ?Sized, M: Measure> Pass<'_, '_, S, M> {
 
     /// Pushes `reach` to `state`: to its memoised entry if it has one still to be expanded,
     /// to the gathered retries if it is one, else through it at once.
-    fn enter(&mut self, state: &State, pending: bool, reach: Reach, at: usize) -> Result<(), Halt> {
+    fn enter(
+        &mut self,
+        state: &State,
+        pending: bool,
+        reach: LaneReach,
+        at: usize,
+    ) -> Result<(), Halt> {
         match self.walk.slot(state, pending) {
             Some(Slot::Global(key)) => {
                 if let Some(i) = self.walk.memo.get(key) {
@@ -249,7 +255,7 @@ impl<S: Strategy + ?Sized, M: Measure> Pass<'_, '_, S, M> {
 
 /// Adds `reach` to `to`, lane by lane.
 #[inline]
-fn add(to: &mut Reach, reach: Reach) {
+fn add(to: &mut LaneReach, reach: LaneReach) {
     for (to, r) in to.iter_mut().zip(reach) {
         *to += r;
     }

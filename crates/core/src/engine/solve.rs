@@ -7,11 +7,11 @@
 //! rolled, never a future die. So the best value over *all* strategies is plain expectimax on
 //! [`State`] — no information set is larger than one state.
 //!
-//! **Memo key.** The counters `attempts`/`failures` exist for strategies only; the rules never
-//! read them, so two states that differ only there have the same optimal value, and the memo
-//! is keyed on the canonical form of the state without counters ([`memo::place`]). Checks that follow a decision
-//! are not memoised (see [`super::exact::worth_memoising`]). Values are deterministic: every
-//! state's value is a fixed function of its children, computed in a fixed order.
+//! **Memo key.** The counters `attempts`/`failures` exist for strategies only; the rules never read
+//! them, so two states that differ only there have the same optimal value, and the memo is keyed on
+//! the canonical form of the state without counters ([`memo::address`]). Checks that follow a
+//! decision are not memoised (see [`super::positions::worth_memoising`]). Values are deterministic:
+//! every state's value is a fixed function of its children, computed in a fixed order.
 //!
 //! **Ties** between options of equal value go to the first in [`State::actions`] order.
 
@@ -26,7 +26,9 @@ use crate::rules::Rules;
 
 use super::budget::{Budget, Halt};
 use super::expectation::{add_scaled, sum_in_value_order, terminal};
-use super::layers::{COMPILED_AT, EntryFigures, Figures, Part, SolverTable, Spares, class_of};
+use super::layers::{
+    BoundaryFigures, BufferPool, COMPILED_AT, Part, PolicyFigures, SolverTable, class_of,
+};
 use super::memo::{self, Keep, Memo};
 use super::options::ClassOptions;
 use super::positions::worth_memoising;
@@ -43,7 +45,7 @@ pub struct Solver {
     options: ClassOptions,
     /// Which of the positions a solve computes the table keeps.
     keep: Keep,
-    /// Positions a solve computed and did not keep ([`Keep::Entries`]).
+    /// Positions a solve computed and did not keep ([`Keep::PartBoundaries`]).
     unkept: Unkept,
 }
 
@@ -100,7 +102,7 @@ impl Solver {
         &self.memo
     }
 
-    /// The number of positions solved (memoised, or with [`Keep::Entries`] solved and
+    /// The number of positions solved (memoised, or with [`Keep::PartBoundaries`] solved and
     /// dropped with their layer).
     pub fn states(&self) -> usize {
         self.memo.len() + self.unkept.get()
@@ -119,11 +121,11 @@ impl Solver {
         if let Node::Over(outcome) = node {
             return Ok(win(outcome));
         }
-        // Places are computed only for memoised positions: canonicalising costs more than a
+        // Addresses are computed only for memoised positions: canonicalising costs more than a
         // step of the state machine.
-        let place = worth_memoising(state).then(|| memo::place(state, &self.rules));
-        if let Some(place) = place
-            && let Some(v) = self.memo.get(place)
+        let address = worth_memoising(state).then(|| memo::address(state, &self.rules));
+        if let Some(address) = address
+            && let Some(v) = self.memo.get(address)
         {
             return Ok(v);
         }
@@ -152,9 +154,9 @@ impl Solver {
                 best
             }
         };
-        if let Some(place) = place {
+        if let Some(address) = address {
             budget.admit(self.memo.len())?;
-            self.memo.insert(place, v);
+            self.memo.insert(address, v);
         }
         Ok(v)
     }
@@ -197,7 +199,7 @@ impl Solver {
             return Some(win(outcome));
         }
         if worth_memoising(state) {
-            return self.memo.get(memo::place(state, &self.rules));
+            return self.memo.get(memo::address(state, &self.rules));
         }
         let rules = &self.rules;
         match node {
@@ -274,7 +276,7 @@ pub struct PolicyEvaluation<'a> {
     solver: &'a Solver,
     /// Sparse: a policy reaches few of the positions a dense chunk spans, and an expectation
     /// is twelve numbers (dense chunks of them measured 2.4× the process's peak memory).
-    memo: FxHashMap<memo::Place, Expectation>,
+    memo: FxHashMap<memo::MemoAddress, Expectation>,
 }
 
 impl<'a> PolicyEvaluation<'a> {
@@ -293,9 +295,9 @@ impl<'a> PolicyEvaluation<'a> {
         if let Node::Over(_) = node {
             return terminal(state);
         }
-        let place = worth_memoising(state).then(|| memo::place(state, &rules));
-        if let Some(place) = place
-            && let Some(e) = self.memo.get(&place)
+        let address = worth_memoising(state).then(|| memo::address(state, &rules));
+        if let Some(address) = address
+            && let Some(e) = self.memo.get(&address)
         {
             return *e;
         }
@@ -319,8 +321,8 @@ impl<'a> PolicyEvaluation<'a> {
                 self.expectation(&next)
             }
         };
-        if let Some(place) = place {
-            self.memo.insert(place, e);
+        if let Some(address) = address {
+            self.memo.insert(address, e);
         }
         e
     }
@@ -472,7 +474,7 @@ pub fn solve_with_figures_beside<R: Send>(
 pub type WithFigures = Vec<(Solution, Expectation)>;
 
 /// Per stealth, its solution and, if asked for, the optimal policy's figures.
-type Solved = Vec<(Solution, Option<Expectation>)>;
+type Solutions = Vec<(Solution, Option<Expectation>)>;
 
 /// The solutions at `stealths` in the order given, with the policy's figures if `figures`;
 /// and `beside` ([`solve_with_figures_beside`]), `None` if the solve stopped before it began.
@@ -482,17 +484,17 @@ fn solve_parts<R: Send>(
     budget: &Budget<'_>,
     figures: bool,
     beside: impl FnOnce() -> R + Send,
-) -> (Result<Solved, Halt>, Option<R>) {
+) -> (Result<Solutions, Halt>, Option<R>) {
     let Some(&highest) = stealths.iter().max() else {
         return (Ok(Vec::new()), Some(beside()));
     };
-    let shared = figures.then(EntryFigures::default);
+    let shared = figures.then(BoundaryFigures::default);
     let mut run_and_finale = RunAndFinale::new(solver, highest, budget, shared.as_ref());
     if let Err(halt) = run_and_finale.finale() {
         return (Err(halt), None);
     }
     // The finale's largest buffers are not needed again.
-    run_and_finale.spares = Spares::default();
+    run_and_finale.pool = BufferPool::default();
     return_freed_memory();
     let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
     let (solved, beside) = phase_one(
@@ -582,7 +584,7 @@ struct PhaseOne {
 /// Games with a Medic main character and with any other never meet (the main character is
 /// for the whole game), so they are two parts, solved side by side, each after `run` has
 /// filled the run of the teams its main characters lead; `beside` runs before the Medic's
-/// (the smaller). The places of the 46 656 rolls — canonical forms, the costliest step — are
+/// (the smaller). The addresses of the 46 656 rolls — canonical forms, the costliest step — are
 /// found in parallel for one main character of a part, for each stealth class asked for
 /// (another's are the first's after a swapped roll, [`canon::complications_swapped`]); most
 /// share a class, compiled once.
@@ -591,10 +593,10 @@ fn phase_one<R: Send>(
     rolls: &[(u32, f64)],
     stealths: &[u8],
     budget: &Budget<'_>,
-    shared: Option<&EntryFigures>,
+    shared: Option<&BoundaryFigures>,
     run: impl Fn(&[Character]) -> Result<(), Halt> + Sync,
     beside: impl FnOnce() -> R + Send,
-) -> (Result<Solved, Halt>, R) {
+) -> (Result<Solutions, Halt>, R) {
     let rules = *solver.rules();
     let highest = stealths.iter().copied().max().unwrap_or(0);
     debug_assert!(rolls.iter().enumerate().all(|(k, &(o, _))| o as usize == k));
@@ -607,7 +609,7 @@ fn phase_one<R: Send>(
         run(mains)?;
         let mut part = Part::new(solver, budget, highest);
         if let Some(shared) = shared {
-            part = part.with_figures(Figures::new(shared, policy_walk(solver)));
+            part = part.with_figures(PolicyFigures::new(shared, policy_walk(solver)));
         }
         // Per class, the local ids of the rolls' positions, roll by roll, and the
         // distinct ones.
@@ -619,19 +621,19 @@ fn phase_one<R: Send>(
             // with the two characters' complications swapped.
             // A complication roll's outcome is its index among the rolls.
             let first = mains[0];
-            let places: Vec<memo::Place> = rolls
+            let addresses: Vec<memo::MemoAddress> = rolls
                 .par_iter()
                 .map(|&(outcome, _)| {
-                    memo::place(&after_main(&rules, class, outcome, first), &rules)
+                    memo::address(&after_main(&rules, class, outcome, first), &rules)
                 })
                 .collect();
-            let place = |outcome: u32, main: Character| {
+            let address = |outcome: u32, main: Character| {
                 let outcome = if main == first {
                     outcome
                 } else {
                     canon::complications_swapped(outcome, main, first)
                 };
-                places[outcome as usize]
+                addresses[outcome as usize]
             };
             // Added in roll order, each main in turn, as met: the first position met of a
             // class is the one compiled.
@@ -639,7 +641,7 @@ fn phase_one<R: Send>(
             for &(outcome, _) in rolls {
                 for &main in mains {
                     let state = after_main(&rules, class, outcome, main);
-                    ids.push(part.add(&state, place(outcome, main))?);
+                    ids.push(part.add(&state, address(outcome, main))?);
                 }
             }
             let mut unique = ids.clone();
@@ -748,9 +750,9 @@ struct RunAndFinale<'a> {
     solver: &'a Solver,
     highest: u8,
     budget: &'a Budget<'a>,
-    shared: Option<&'a EntryFigures>,
+    shared: Option<&'a BoundaryFigures>,
     /// What a finished part built in, for the next one.
-    spares: Spares,
+    pool: BufferPool,
     shapes: Vec<Vec<Character>>,
 }
 
@@ -759,22 +761,22 @@ impl<'a> RunAndFinale<'a> {
         solver: &'a Solver,
         highest: u8,
         budget: &'a Budget<'a>,
-        shared: Option<&'a EntryFigures>,
+        shared: Option<&'a BoundaryFigures>,
     ) -> Self {
         RunAndFinale {
             solver,
             highest,
             budget,
             shared,
-            spares: Spares::default(),
+            pool: BufferPool::default(),
             shapes: canon::team_shapes(solver.rules()),
         }
     }
 
     fn part(&self) -> Part<'_> {
-        let part = Part::new(self.solver, self.budget, self.highest).with_spares(&self.spares);
+        let part = Part::new(self.solver, self.budget, self.highest).with_buffer_pool(&self.pool);
         match self.shared {
-            Some(shared) => part.with_figures(Figures::new(shared, policy_walk(self.solver))),
+            Some(shared) => part.with_figures(PolicyFigures::new(shared, policy_walk(self.solver))),
             None => part,
         }
     }
@@ -782,7 +784,7 @@ impl<'a> RunAndFinale<'a> {
     /// Fills the finale's tables.
     fn finale(&self) -> Result<(), Halt> {
         // Larger teams first: the longest tasks start first, the short ones fill in. One
-        // finale character of each role: the others' parts would hold the same places.
+        // finale character of each role: the others' parts would hold the same addresses.
         let mut finales: Vec<(&[Character], Character)> = self
             .shapes
             .iter()

@@ -1,7 +1,7 @@
 //! What a position expands to in an exact walk of a strategy: its successors and their
 //! probabilities, in the order the walk sums them.
 //!
-//! One definition serves the backward walk that adds values up ([`super::exact::Exact`]) and
+//! One definition serves the backward walk that adds values up ([`super::Exact`]) and
 //! the forward pass that pushes reach probabilities down ([`super::reach`]): the two must
 //! agree edge for edge, or the reach of a position would not be the weight its value carries
 //! in the walk's sum, and the regret decomposition's terms would not add up to its total.
@@ -60,7 +60,7 @@ pub(super) fn successors<'r, S: Strategy + ?Sized>(
 
 /// Whether entering `next` from a position whose second side type is `pending` rolls that type
 /// first: the first side challenge is over (and the game is not), so the second one begins
-/// with its type drawn from [`second_side_type_odds`](super::exact::second_side_type_odds).
+/// with its type drawn from [`second_side_type_odds`](crate::game::Chance::second_side_type_odds).
 #[inline]
 pub(super) fn rolled_on_leaving(next: &State, pending: bool) -> bool {
     pending && !on_first_side(next) && next.outcome().is_none()

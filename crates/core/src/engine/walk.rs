@@ -63,7 +63,7 @@ pub trait Measure {
     /// What the decision at `state` adds on top of what follows it, the strategy having
     /// answered `choice`; `None` for nothing. With `pending`, `state` is at the first side
     /// challenge and its second side type is a placeholder not rolled yet ([`Exact::walk`]):
-    /// a measure that reads it averages over [`second_side_type_odds`]. The value may depend
+    /// a measure that reads it averages over [`second_side_type_odds`](crate::game::Chance::second_side_type_odds). The value may depend
     /// on what [`Measure::sight`] keeps of `state`.
     fn decision(
         &mut self,

@@ -3,11 +3,11 @@
 //! those of the positions it reads, weighted, this pass pushes a position's probability of
 //! being reached down the same instructions to the positions it reads, with the same weights.
 //!
-//! Layers are visited from the highest stealth down and, within a layer, positions in the
-//! reverse of the order the replay computes them (successors first): every position that
-//! reads another is visited before it, so a position's probability is whole when it is
-//! pushed on. A decision's [`Op::Local`] receives the probability of the expression it opens,
-//! which is its term's weight in the replay's sum: the reach of the decision itself.
+//! Layers are visited from the highest stealth down and, within a layer, positions in the reverse
+//! of the order the replay computes them (successors first): every position that reads another is
+//! visited before it, so a position's probability is whole when it is pushed on. A decision's
+//! [`StrategyOp::Local`] receives the probability of the expression it opens, which is its term's
+//! weight in the replay's sum: the reach of the decision itself.
 //!
 //! The top program is the same at every stealth it serves, so the probability of reaching a
 //! position `d` layers below a game's start is the same whatever the starting stealth: one
@@ -22,11 +22,11 @@ use crate::game::{Chance, Outcome};
 use crate::rules::Rules;
 use crate::strategy::Strategy;
 
-use super::{Classes, Decided, Layered, NONE, Noted, Op, classes};
+use super::{Decided, Layered, NONE, Noted, StealthClasses, StrategyOp, classes};
 
 /// A strategy's compiled positions at every stealth class, its decisions with more than one
 /// option noted, positions told apart as optimal play's values tell them.
-pub struct Compiled {
+pub struct RegretProgram {
     /// One program per class (stealth 0, 1, …, `top`), flattened for the pass; the top
     /// one's positions numbered in the order they were compiled (successors first).
     programs: Vec<Flat>,
@@ -52,8 +52,8 @@ pub fn program<S: Strategy + ?Sized>(
     strategy: &S,
     stealths: &[u8],
     budget: &Budget<'_>,
-) -> Option<Result<Compiled, Halt>> {
-    let Classes { top, alike, .. } = classes(strategy, stealths)?;
+) -> Option<Result<RegretProgram, Halt>> {
+    let StealthClasses { top, alike, .. } = classes(strategy, stealths)?;
     let mut layered = Layered::new(rules, strategy, budget, top, alike);
     layered.decided = Some(Noted {
         ids: vec![Vec::new(); usize::from(top) + 1],
@@ -100,7 +100,7 @@ pub fn program<S: Strategy + ?Sized>(
         &mut programs,
         layered.decided.take().unwrap_or_default().list,
     );
-    Some(Ok(Compiled {
+    Some(Ok(RegretProgram {
         programs,
         decided,
         firsts,
@@ -111,7 +111,7 @@ pub fn program<S: Strategy + ?Sized>(
 }
 
 /// `decided` renumbered in the order the pass meets them, so that it writes them in order
-/// too; with where each class's decisions begin ([`Compiled::firsts`]).
+/// too; with where each class's decisions begin ([`RegretProgram::firsts`]).
 fn in_order(programs: &mut [Flat], decided: Vec<Decided>) -> (Vec<Decided>, Vec<u32>) {
     let mut ordered = Vec::with_capacity(decided.len());
     let mut renumbered = vec![NONE; decided.len()];
@@ -135,7 +135,7 @@ fn in_order(programs: &mut [Flat], decided: Vec<Decided>) -> (Vec<Decided>, Vec<
     (ordered, firsts)
 }
 
-/// Layers of the reverse pass handed on together ([`Compiled::reach`]): one program's
+/// Layers of the reverse pass handed on together ([`RegretProgram::reach`]): one program's
 /// decisions, and, row by row, the starts that meet a layer of them and each decision's
 /// probability of being reached there. Dense: a layer meets most of its program's
 /// decisions, and a decision's rows side by side let its options be valued at every
@@ -176,13 +176,13 @@ impl Block {
     }
 }
 
-impl Compiled {
-    /// The decisions noted, by the index an [`Op::Local`] names.
+impl RegretProgram {
+    /// The decisions noted, by the index a [`StrategyOp::Local`] names.
     pub fn decided(&self) -> &[Decided] {
         &self.decided
     }
 
-    /// How many layers of the top program [`Compiled::reach`] passes through from the highest
+    /// How many layers of the top program [`RegretProgram::reach`] passes through from the highest
     /// of `stealths` (0 if none starts in it).
     pub fn top_layers(&self, stealths: &[u8]) -> usize {
         (stealths.iter().copied().filter(|&s| s >= self.first_top))
@@ -316,34 +316,34 @@ struct Flat {
     /// In the order the pass visits them (the reverse of the order the replay computes them):
     /// each position's local id and where its leaves end.
     visits: Vec<(u32, u32)>,
-    leaves: Vec<Leaf>,
+    leaves: Vec<FlatLeaf>,
     /// The products of weights the leaves name: a few dozen (`reckless`: 67).
     products: Vec<f64>,
 }
 
-/// What a position's expression reaches ([`Flat`]): [`Leaf::to`]'s two highest bits tell
-/// what it is ([`HERE`], [`BELOW`], [`LOCAL`], [`WON`]), the others its index; `same` is a
-/// read a point lower's [`Op::Below::same`]; `w` names the product of the weights on the way
+/// What a position's expression reaches ([`Flat`]): [`FlatLeaf::to`]'s two highest bits tell what
+/// it is ([`HERE`], [`BELOW`], [`LOCAL`], [`WON`]), the others its index; `same` is a read a point
+/// lower's [`StrategyOp::Below::same`]; `w` names the product of the weights on the way
 /// ([`Flat::products`]). As small as an instruction.
 #[derive(Clone, Copy, Debug)]
-struct Leaf {
+struct FlatLeaf {
     to: u32,
     same: u32,
     w: u16,
 }
 
-/// A read of this layer ([`Op::Here`]).
+/// A read of this layer ([`StrategyOp::Here`]).
 const HERE: u32 = 0;
-/// A read a point lower ([`Op::Below`]): `to` is its `lower`.
+/// A read a point lower ([`StrategyOp::Below`]): `to` is its `lower`.
 const BELOW: u32 = 1 << 30;
-/// A decision noted ([`Op::Local`]).
+/// A decision noted ([`StrategyOp::Local`]).
 const LOCAL: u32 = 2 << 30;
-/// A game won ([`Op::Over`]; games lost reach nothing the pass counts).
+/// A game won ([`StrategyOp::Over`]; games lost reach nothing the pass counts).
 const WON: u32 = 3 << 30;
-/// [`Leaf::to`]'s kind.
+/// [`FlatLeaf::to`]'s kind.
 const KIND: u32 = 3 << 30;
 
-/// The [`Leaf::to`] of `index` of `kind`.
+/// The [`FlatLeaf::to`] of `index` of `kind`.
 #[inline]
 fn to(kind: u32, index: u32) -> u32 {
     assert!(index & KIND == 0, "fewer than 1 G of each");
@@ -356,7 +356,7 @@ impl Flat {
     /// With `renumbered`, the program's own positions (the visits', reads here and a point
     /// lower in the same program) take the ids it gives them.
     fn of(
-        ops: &[Op],
+        ops: &[StrategyOp],
         visits: impl ExactSizeIterator<Item = (u32, u32)>,
         renumbered: Option<&[u32]>,
         weights: &[f64],
@@ -392,7 +392,7 @@ impl Flat {
 
 /// What flattening a program's expressions ([`Flat::of`]) reads and reuses.
 struct Flattening<'a> {
-    ops: &'a [Op],
+    ops: &'a [StrategyOp],
     renumbered: Option<&'a [u32]>,
     weights: &'a [f64],
     won: &'a [bool],
@@ -421,31 +421,31 @@ impl Flattening<'_> {
             let op = self.ops[at];
             at += 1;
             let to = match op {
-                Op::Sum { n } if n > 0 => {
+                StrategyOp::Sum { n } if n > 0 => {
                     self.open.push((n, w));
                     w = self.term(flat, w, &mut at);
                     continue;
                 }
                 // The decision's expression follows, reached as often.
-                Op::Local(decided) => {
-                    flat.leaves.push(Leaf {
+                StrategyOp::Local(decided) => {
+                    flat.leaves.push(FlatLeaf {
                         to: to(LOCAL, decided),
                         same: NONE,
                         w,
                     });
                     continue;
                 }
-                Op::Sum { .. } => None,
-                Op::Over { end, .. } => self.won[end as usize].then_some((WON, NONE)),
-                Op::Here { id, .. } => Some((to(HERE, self.id(id)), NONE)),
-                Op::Below { lower, same, .. } => {
+                StrategyOp::Sum { .. } => None,
+                StrategyOp::Over { end, .. } => self.won[end as usize].then_some((WON, NONE)),
+                StrategyOp::Here { id, .. } => Some((to(HERE, self.id(id)), NONE)),
+                StrategyOp::Below { lower, same, .. } => {
                     let same = if same == NONE { NONE } else { self.id(same) };
                     Some((to(BELOW, lower), same))
                 }
-                Op::Weight(_) => unreachable!("a weight only opens a term"),
+                StrategyOp::Weight(_) => unreachable!("a weight only opens a term"),
             };
             if let Some((to, same)) = to {
-                flat.leaves.push(Leaf { to, same, w });
+                flat.leaves.push(FlatLeaf { to, same, w });
             }
             // A term ended: the next term of the innermost sum with one left.
             loop {
@@ -474,12 +474,14 @@ impl Flattening<'_> {
     /// or is a read carrying it.
     fn term(&mut self, flat: &mut Flat, w: u16, at: &mut usize) -> u16 {
         let weight = match self.ops[*at] {
-            Op::Weight(weight) => {
+            StrategyOp::Weight(weight) => {
                 *at += 1;
                 weight
             }
-            Op::Over { w, .. } | Op::Here { w, .. } | Op::Below { w, .. } => w,
-            Op::Sum { .. } | Op::Local(_) => unreachable!("a weight opens a term"),
+            StrategyOp::Over { w, .. }
+            | StrategyOp::Here { w, .. }
+            | StrategyOp::Below { w, .. } => w,
+            StrategyOp::Sum { .. } | StrategyOp::Local(_) => unreachable!("a weight opens a term"),
         };
         let at = usize::from(w) * self.weights.len() + usize::from(weight);
         if self.times[at] == UNKNOWN {
@@ -513,9 +515,9 @@ struct Push<'p> {
     wins: f64,
     /// This layer's probabilities, by local id.
     here: &'p mut [f64],
-    /// The same program a layer down (`Op::Below::same`), if any start reads it.
+    /// The same program a layer down (`StrategyOp::Below::same`), if any start reads it.
     same: Option<&'p mut [f64]>,
-    /// The class below (`Op::Below::lower`), if a start's games leave into it from here.
+    /// The class below (`StrategyOp::Below::lower`), if a start's games leave into it from here.
     lower: Option<&'p mut [f64]>,
     /// The program's first decision, and the probability of reaching each of its decisions
     /// in this layer, summed over every instruction that notes it.
@@ -541,7 +543,7 @@ impl Push<'_> {
 
     /// Adds `r` where `leaf` leads.
     #[inline]
-    fn leaf(&mut self, leaf: &Leaf, r: f64) {
+    fn leaf(&mut self, leaf: &FlatLeaf, r: f64) {
         let index = (leaf.to & !KIND) as usize;
         match leaf.to & KIND {
             HERE => self.here[index] += r,

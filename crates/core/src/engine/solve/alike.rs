@@ -1,14 +1,14 @@
 //! A decision's options valued at several stealths in one walk.
 //!
-//! The regret decomposition values the options of one position at several stealths at once:
-//! a decision the reverse pass meets `d` layers below the starts is met at stealth `S − d`
-//! for every start `S`. Worked out one stealth at a time, each walk steps the state machine
-//! from the decision down to the memoised positions and canonicalises each of them, and most
-//! of that is the same at every stealth: a position plays alike at every stealth from
-//! [`canon::ALIKE_FROM_STEALTH`] up (the same options, the same outcomes, every successor the
-//! same number of points higher), so the walk is done once, and only the memoised positions'
-//! values are read at each stealth ([`super::super::memo::Place::at_stealth`]). Where the lowest stealth drops
-//! below the class, each stealth goes on alone.
+//! The regret decomposition values the options of one position at several stealths at once: a
+//! decision the reverse pass meets `d` layers below the starts is met at stealth `S − d` for every
+//! start `S`. Worked out one stealth at a time, each walk steps the state machine from the decision
+//! down to the memoised positions and canonicalises each of them, and most of that is the same at
+//! every stealth: a position plays alike at every stealth from [`canon::ALIKE_FROM_STEALTH`] up
+//! (the same options, the same outcomes, every successor the same number of points higher), so the
+//! walk is done once, and only the memoised positions' values are read at each stealth
+//! ([`super::super::memo::MemoAddress::at_stealth`]). Where the lowest stealth drops below the
+//! class, each stealth goes on alone.
 //!
 //! The arithmetic is [`Solver::try_value`]'s, stealth by stealth: the same merged outcomes,
 //! the same sums in value order at chance points that name characters, the same maximum, so
@@ -99,10 +99,10 @@ impl Solver {
             return;
         }
         if worth_memoising(state) {
-            let place = memo::place(state, &self.rules);
+            let address = memo::address(state, &self.rules);
             for (i, v) in out.iter_mut().enumerate().take(lanes) {
                 let stealth = state.stealth() + up[i];
-                *v = match self.memo.get(place.at_stealth(stealth)) {
+                *v = match self.memo.get(address.at_stealth(stealth)) {
                     Some(v) => v,
                     None => self.value(&at(i)),
                 };

@@ -1,0 +1,205 @@
+//! The positions where a strategy loses most ([`Costly`]): each decision's term as it is met,
+//! the [`TOP`] costliest kept whatever order they are met in.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::game::{Action, Decision, State};
+use crate::rules::Rules;
+use crate::strategy::Choice;
+
+use super::super::key;
+use super::super::reach::Met;
+use super::super::solve::Solver;
+use super::kinds::{ByKind, DecisionKind, KINDS};
+use super::shortfall::{Shortfall, valued_at};
+
+/// How many of the costliest positions [`decisions`](super::decisions()) lists per starting stealth.
+pub const TOP: usize = 10;
+
+/// One of the positions where a strategy loses most: a decision, what the strategy chose
+/// there and what optimal play would, and how much that costs per game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Costly {
+    /// The position, every die rolled.
+    pub state: State,
+    /// Its decision point.
+    pub decision: Decision,
+    /// The strategy's answer.
+    pub choice: Choice,
+    /// The best option (the first of equal ones in [`State::actions`] order).
+    pub best: Action,
+    /// The probability that the strategy reaches this position.
+    pub reach: f64,
+    /// `V*`: the win probability of the best option.
+    pub best_value: f64,
+    /// `Q*`: that of the strategy's choice, optimal play afterwards (the options' average
+    /// for a uniform choice).
+    pub chosen_value: f64,
+}
+
+impl Costly {
+    /// Its kind of decision.
+    pub fn kind(&self) -> DecisionKind {
+        DecisionKind::of(self.decision)
+    }
+
+    /// Win probability lost here, given that the position is reached: `V* − Q*`.
+    pub fn shortfall(&self) -> f64 {
+        self.best_value - self.chosen_value
+    }
+
+    /// Its term of the decomposition, win probability lost here per game:
+    /// `P(reach) × (V* − Q*)`.
+    pub fn regret(&self) -> f64 {
+        self.reach * self.shortfall()
+    }
+}
+
+/// A term smaller than this is rounding between equal options, not a position worth listing.
+pub(super) const NEGLIGIBLE: f64 = 1e-12;
+
+/// The costliest positions met so far ([`TOP`] at most), and, when every term is computed,
+/// their sum by kind.
+pub(super) struct Costliest {
+    /// A min-heap on the term: the cheapest of the kept ones is dropped first.
+    top: BinaryHeap<Reverse<ByRegret>>,
+    /// `None`: a position that cannot beat the cheapest kept one is passed over unvalued.
+    pub(super) by_kind: Option<[f64; KINDS]>,
+}
+
+/// A [`Costly`] ordered by its term, equal terms by their position: which of them are kept
+/// does not depend on the order they are met in.
+struct ByRegret(Costly);
+
+impl ByRegret {
+    /// The position told apart as far as a strategy can: the counters too.
+    fn position(&self) -> u128 {
+        let state = &self.0.state;
+        key::with_counters(state, (state.attempts(), state.failures()))
+    }
+}
+
+impl PartialEq for ByRegret {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+impl Eq for ByRegret {}
+impl PartialOrd for ByRegret {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for ByRegret {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.0.regret().total_cmp(&other.0.regret()))
+            .then_with(|| other.position().cmp(&self.position()))
+    }
+}
+
+impl Costliest {
+    /// Nothing found yet; with `every_term`, every term is computed and summed.
+    pub(super) fn new(every_term: bool) -> Costliest {
+        Costliest {
+            top: BinaryHeap::with_capacity(TOP + 1),
+            by_kind: every_term.then_some([0.0; KINDS]),
+        }
+    }
+
+    /// The cheapest position kept, once [`TOP`] are: the one a new position must beat.
+    fn cheapest(&self) -> Option<&ByRegret> {
+        match self.top.peek() {
+            Some(Reverse(cheapest)) if self.top.len() == TOP => Some(cheapest),
+            _ => None,
+        }
+    }
+
+    /// The term a position must reach to be kept (and exceed, or equal a kept one's and come
+    /// first: [`ByRegret`]).
+    pub(super) fn bar(&self) -> f64 {
+        self.cheapest()
+            .map_or(NEGLIGIBLE, |cheapest| cheapest.0.regret())
+    }
+
+    /// Adds the term of the decision `met` (its options valued by `solver`).
+    pub(super) fn add(&mut self, solver: &Solver, rules: &Rules, met: Met<'_>) {
+        // A term is at most the reach (a shortfall is at most 1): most positions are reached
+        // too rarely to be listed, and need not be valued (each option is a lookup).
+        if self.by_kind.is_none() && met.reach < self.bar() {
+            return;
+        }
+        if !met.state.has_choice(rules) {
+            return;
+        }
+        for (rolled, p, _) in valued_at(met.state, met.pending) {
+            self.add_rolled(solver, &rolled, &met, met.reach * p);
+        }
+    }
+
+    fn add_rolled(&mut self, solver: &Solver, state: &State, met: &Met<'_>, reach: f64) {
+        // Nor more than the reach times the best option's value, one lookup.
+        if self.by_kind.is_none() && reach * solver.value(state) < self.bar() {
+            return;
+        }
+        self.add_valued(solver, state, met.decision, met.choice, reach);
+    }
+
+    /// Adds the term of `state`, a decision point `decision` answered with `choice` and
+    /// reached with probability `reach`, its options valued by `solver`.
+    pub(super) fn add_valued(
+        &mut self,
+        solver: &Solver,
+        state: &State,
+        decision: Decision,
+        choice: Choice,
+        reach: f64,
+    ) {
+        let shortfall = Shortfall::of(&solver.options(state), decision, choice);
+        let costly = Costly {
+            state: *state,
+            decision,
+            choice,
+            best: shortfall.best.0,
+            reach,
+            best_value: shortfall.best.1,
+            chosen_value: shortfall.chosen,
+        };
+        if let Some(by_kind) = &mut self.by_kind {
+            by_kind[shortfall.kind as usize] += costly.regret();
+        }
+        let costly = ByRegret(costly);
+        let kept = match self.cheapest() {
+            Some(cheapest) => costly > *cheapest,
+            None => costly.0.regret() > NEGLIGIBLE,
+        };
+        if kept {
+            self.top.push(Reverse(costly));
+            if self.top.len() > TOP {
+                self.top.pop();
+            }
+        }
+    }
+
+    /// The kept positions, costliest first.
+    pub(super) fn into_sorted(self) -> Vec<Costly> {
+        // Ascending on `Reverse`: the largest term first.
+        self.top
+            .into_sorted_vec()
+            .into_iter()
+            .map(|Reverse(ByRegret(c))| c)
+            .collect()
+    }
+}
+
+/// Which of the decomposition's terms [`decisions_with`](super::decisions_with) computes one by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Terms {
+    /// Those that may be among the [`TOP`] costliest: the same list, a fraction of the work.
+    Costliest,
+    /// Every one, summed by kind into [`Decisions::by_position`](super::Decisions::by_position) (a check of the list).
+    Every,
+}
+
+/// By stealth asked: the regret by kind and the costliest positions.
+pub(super) type Found = Vec<(ByKind, Costliest)>;

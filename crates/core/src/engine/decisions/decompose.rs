@@ -1,0 +1,382 @@
+//! The entry points: one strategy's decomposition, or many strategies' sharing one solve, and
+//! which engine follows each strategy — its layered program run backwards where it serves,
+//! else the exact walk.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+
+use crate::par;
+use crate::rules::Rules;
+use crate::strategy::Strategy;
+
+use super::super::budget::{Budget, Halt};
+use super::super::exact::exact_within;
+use super::super::exact_layers::regret;
+use super::super::solve::{Solver, solve_within};
+use super::classes::CanonicalClasses;
+use super::costliest::{Costly, Terms};
+use super::kinds::{ByKind, KINDS};
+use super::layered::{RECORDED_LAYERS, RecordedPass, ReversePass, in_layers};
+use super::walked::walked;
+
+/// A strategy's decisions at one starting stealth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decisions {
+    /// Starting stealth.
+    pub stealth: u8,
+    /// The optimal win probability.
+    pub optimal: f64,
+    /// The strategy's exact win probability.
+    pub exact: f64,
+    /// Its regret by decision kind (summing to `optimal − exact`), and how often each kind
+    /// arises and matters.
+    pub by_kind: ByKind,
+    /// The same regret by kind, summed position by position from the reach probabilities
+    /// (with [`Terms::Every`]): equal to `by_kind.regret` up to rounding, so the positions in
+    /// `top` are the decomposition's own terms. In layers ([`Engine::Layers`]) `by_kind` is
+    /// that sum already.
+    pub by_position: Option<[f64; KINDS]>,
+    /// The positions that cost most ([`TOP`](super::TOP) at most), costliest first.
+    pub top: Vec<Costly>,
+}
+
+/// The regret decomposition of `strategy` at each of `stealths`, within `budget` (each of
+/// the three walks — solve, exact, decomposition — counts its own positions against it),
+/// with the costliest positions.
+pub fn decisions<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    stealths: &[u8],
+    budget: Budget<'_>,
+) -> Result<Vec<Decisions>, Halt> {
+    decisions_with(rules, strategy, stealths, budget, Terms::Costliest)
+}
+
+/// [`decisions`], computing the terms `terms` one by one.
+pub fn decisions_with<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    stealths: &[u8],
+    budget: Budget<'_>,
+    terms: Terms,
+) -> Result<Vec<Decisions>, Halt> {
+    decisions_by(rules, strategy, stealths, budget, terms, Engine::Layers)
+}
+
+/// How [`decisions_by`] follows the strategy's games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The strategy's layered program and its reverse pass
+    /// ([`super::super::exact_layers::regret`]) where they serve the strategy and the stealths
+    /// asked, else the walk.
+    Layers,
+    /// The exact walk with the [`Regret`](super::Regret) measure, followed forwards for the costliest
+    /// positions, whatever the strategy: the two engines are checked against each other.
+    Walk,
+}
+
+/// [`decisions_with`] by `engine`.
+pub fn decisions_by<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    stealths: &[u8],
+    budget: Budget<'_>,
+    terms: Terms,
+    engine: Engine,
+) -> Result<Vec<Decisions>, Halt> {
+    // The optimal values do not depend on the strategy: side by side with its part.
+    let (solved, prepared) = par::join(
+        || Solved::new(rules, stealths, &budget),
+        || prepare(rules, strategy, stealths, budget, engine),
+    );
+    solved?.finish(strategy, budget, terms, prepared?)
+}
+
+/// Optimal play's values at some stealths, solved once and shared by the decompositions of
+/// any number of strategies ([`Solved::decisions`]): a solve is most of the work of
+/// decomposing a small strategy.
+pub struct Solved {
+    solver: Solver,
+    stealths: Vec<u8>,
+    values: Vec<f64>,
+    /// The classes met and their options valued: each strategy decomposed classifies and
+    /// values only what no strategy before it did. Held by one decomposition at a time (a
+    /// decomposition that finds it held works on classes of its own).
+    classes: Mutex<CanonicalClasses>,
+}
+
+impl Solved {
+    /// Solves `rules` at each of `stealths`, within `budget`.
+    pub fn new(rules: &Rules, stealths: &[u8], budget: &Budget<'_>) -> Result<Solved, Halt> {
+        let solver = Solver::new(*rules);
+        let values = solve_within(&solver, stealths, budget)?
+            .iter()
+            .map(|s| s.value)
+            .collect();
+        Ok(Solved {
+            solver,
+            stealths: stealths.to_vec(),
+            values,
+            classes: Mutex::new(CanonicalClasses::new(stealths)),
+        })
+    }
+
+    /// [`decisions`] of `strategy` at the stealths solved.
+    pub fn decisions<S: Strategy + ?Sized>(
+        &self,
+        strategy: &S,
+        budget: Budget<'_>,
+    ) -> Result<Vec<Decisions>, Halt> {
+        self.decisions_by(strategy, budget, Terms::Costliest, Engine::Layers)
+    }
+
+    /// [`decisions_by`] of `strategy` at the stealths solved.
+    pub fn decisions_by<S: Strategy + ?Sized>(
+        &self,
+        strategy: &S,
+        budget: Budget<'_>,
+        terms: Terms,
+        engine: Engine,
+    ) -> Result<Vec<Decisions>, Halt> {
+        let rules = self.solver.rules();
+        let prepared = prepare(rules, strategy, &self.stealths, budget, engine)?;
+        self.finish(strategy, budget, terms, prepared)
+    }
+
+    /// The decomposition from optimal play's values and the strategy's part.
+    fn finish<S: Strategy + ?Sized>(
+        &self,
+        strategy: &S,
+        budget: Budget<'_>,
+        terms: Terms,
+        prepared: Prepared,
+    ) -> Result<Vec<Decisions>, Halt> {
+        let (solver, stealths) = (&self.solver, &self.stealths[..]);
+        let (found, wins) = match prepared {
+            Prepared::Layers(reach) => {
+                // Never waiting for it: a thread of the pool waiting may be the one holding it,
+                // further up its stack.
+                let (mut held, mut own);
+                let classes = match self.classes.try_lock() {
+                    Ok(guard) => {
+                        held = guard;
+                        &mut *held
+                    }
+                    Err(_) => {
+                        own = CanonicalClasses::new(stealths);
+                        &mut own
+                    }
+                };
+                in_layers(solver, classes, reach, stealths, &budget)?
+            }
+            Prepared::Walk { wins } => (walked(solver, strategy, stealths, budget, terms)?, wins),
+        };
+        Ok(stealths
+            .iter()
+            .zip(found)
+            .enumerate()
+            .map(|(i, (&stealth, (by_kind, costliest)))| Decisions {
+                stealth,
+                optimal: self.values[i],
+                exact: wins[i],
+                by_kind,
+                by_position: match (terms, costliest.by_kind) {
+                    (Terms::Costliest, _) => None,
+                    (Terms::Every, Some(by_position)) => Some(by_position),
+                    // Summed position by position already.
+                    (Terms::Every, None) => Some(by_kind.regret),
+                },
+                top: costliest.into_sorted(),
+            })
+            .collect())
+    }
+}
+
+/// [`decisions`] of each of `strategies` at `stealths`, in their order, with one solve
+/// shared by all: the solve and the strategies' own parts (their noted programs, run
+/// backwards) run side by side, and the strategies whose part is done are decomposed one at
+/// a time once the solve is, each reading the classes valued by those before it
+/// ([`CanonicalClasses`]) and sharing its own work out over the pool. The strategies are taken in
+/// their order (the costliest first balance best), each part within its share of `budget`'s
+/// positions; the results are each strategy's alone. Compared with the solve first and then
+/// the strategies, no thread waits while the solve's last parts run, and each class is valued
+/// once for all the strategies.
+pub fn decisions_of_each(
+    rules: &Rules,
+    strategies: &[&dyn Strategy],
+    stealths: &[u8],
+    budget: Budget<'_>,
+) -> Result<Vec<Vec<Decisions>>, Halt> {
+    // A solve that stops stops the strategies' parts too: nothing can be decomposed.
+    let solve_stopped = AtomicBool::new(false);
+    let cancel: Vec<&AtomicBool> = (budget.cancel.iter().copied())
+        .chain([&solve_stopped])
+        .collect();
+    // Each part's share of the positions, so that those side by side stay within `budget`.
+    let side_by_side = par::current_num_threads().clamp(1, strategies.len().max(1));
+    let share = Budget {
+        max_states: budget.max_states / side_by_side,
+        cancel: &cancel,
+    };
+    let solved: OnceLock<Result<Solved, Halt>> = OnceLock::new();
+    let found: Mutex<Vec<Option<DecompositionResult>>> =
+        Mutex::new(strategies.iter().map(|_| None).collect());
+    let record = |i: usize, result: DecompositionResult| lock(&found)[i] = Some(result);
+    let finish = |i: usize, prepared: Prepared| {
+        record(
+            i,
+            match solved.get().expect("solved before it is read") {
+                Ok(solved) => solved.finish(strategies[i], share, Terms::Costliest, prepared),
+                Err(halt) => Err(*halt),
+            },
+        );
+    };
+    // Parts done, in the order done, to be decomposed one at a time once the solve is, so that
+    // each reads and extends the classes valued by those before it (`Solved::classes`);
+    // whether one is being decomposed.
+    let ready: Mutex<(VecDeque<(usize, Prepared)>, bool)> = Mutex::default();
+    // Hands `part` on (none: the solve is done), and decomposes it and those handed on
+    // meanwhile, once the solve is done, unless another thread is at it: no thread waits for
+    // another's decomposition. The solve is set before its thread hands nothing on, and read
+    // under the same lock as the queue, so no part is left behind.
+    let decompose = |part: Option<(usize, Prepared)>| {
+        {
+            let mut ready = lock(&ready);
+            ready.0.extend(part);
+            if solved.get().is_none() || std::mem::replace(&mut ready.1, true) {
+                return;
+            }
+        }
+        loop {
+            let next = {
+                let mut ready = lock(&ready);
+                let Some(next) = ready.0.pop_front() else {
+                    ready.1 = false;
+                    return;
+                };
+                next
+            };
+            finish(next.0, next.1);
+        }
+    };
+    let (solved, record, decompose) = (&solved, &record, &decompose);
+    let solve_stopped = &solve_stopped;
+    par::scope_fifo(move |scope| {
+        scope.spawn_fifo(move |_| {
+            let result = Solved::new(rules, stealths, &budget);
+            if result.is_err() {
+                solve_stopped.store(true, Ordering::Relaxed);
+            }
+            let _ = solved.set(result);
+            decompose(None);
+        });
+        for (i, &strategy) in strategies.iter().enumerate() {
+            scope.spawn_fifo(move |_| {
+                match prepare(rules, strategy, stealths, share, Engine::Layers) {
+                    Err(halt) => record(i, Err(halt)),
+                    Ok(prepared) => decompose(Some((i, prepared))),
+                }
+            });
+        }
+    });
+    if let Some(Err(halt)) = solved.get() {
+        return Err(*halt);
+    }
+    let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
+    found
+        .into_iter()
+        .map(|result| result.expect("every strategy decomposed"))
+        .collect()
+}
+
+/// A strategy's decomposition at each stealth, or why it stopped.
+type DecompositionResult = Result<Vec<Decisions>, Halt>;
+
+/// `mutex`'s guard, poisoned or not (a panic elsewhere is reported by the scope).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What a decomposition needs of the strategy alone, before optimal play's values.
+enum Prepared {
+    /// Its decisions as its layered program's reverse pass reaches them: the pass run
+    /// already, or the program to run it.
+    Layers(ReversePass),
+    /// The walk follows it; its exact win probability at each stealth.
+    Walk { wins: Vec<f64> },
+}
+
+/// The strategy's part of a decomposition by `engine`.
+fn prepare<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    stealths: &[u8],
+    budget: Budget<'_>,
+    engine: Engine,
+) -> Result<Prepared, Halt> {
+    if engine == Engine::Layers
+        && let Some(compiled) = regret::program(rules, strategy, stealths, &budget)
+    {
+        let compiled = compiled?;
+        if compiled.top_layers(stealths) > RECORDED_LAYERS {
+            return Ok(Prepared::Layers(ReversePass::Streamed(
+                compiled,
+                RECORDED_LAYERS,
+            )));
+        }
+        return Ok(Prepared::Layers(ReversePass::Recorded(RecordedPass::of(
+            compiled, stealths, &budget,
+        )?)));
+    }
+    let exact = exact_within(rules, strategy, stealths, budget)?;
+    Ok(Prepared::Walk {
+        wins: exact.expectations.iter().map(|e| e.win).collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::MAIN_TEXT;
+    use crate::strategy::ReferenceStrategy;
+
+    /// The reverse pass recorded in the strategy's part and the pass streamed by the
+    /// decomposition itself (past [`RECORDED_LAYERS`]), a layer or a few at a time, give the
+    /// same bits: figures, sums by kind, the costliest positions, and the win probabilities.
+    #[test]
+    fn a_recorded_pass_decomposes_as_the_streamed_one() {
+        let rules = MAIN_TEXT;
+        let stealths = [3, 7];
+        let solved = Solved::new(&rules, &stealths, &Budget::UNLIMITED).expect("solved");
+        let compile = || {
+            regret::program(&rules, &ReferenceStrategy, &stealths, &Budget::UNLIMITED)
+                .expect("the reference is layered")
+                .expect("within no limit")
+        };
+        let compiled = compile();
+        assert!(compiled.top_layers(&stealths) <= RECORDED_LAYERS);
+        let recorded = ReversePass::Recorded(
+            RecordedPass::of(compiled, &stealths, &Budget::UNLIMITED).expect("no limit"),
+        );
+        let decompose = |reach: ReversePass| {
+            let found = solved.finish(
+                &ReferenceStrategy,
+                Budget::UNLIMITED,
+                Terms::Costliest,
+                Prepared::Layers(reach),
+            );
+            // `Debug` writes each float as the shortest text that reads back as its bits.
+            format!("{:?}", found.expect("no limit"))
+        };
+        let recorded = decompose(recorded);
+        for rows in [1, 2, 3] {
+            assert_eq!(
+                decompose(ReversePass::Streamed(compile(), rows)),
+                recorded,
+                "{rows}"
+            );
+        }
+        assert!(recorded.contains("first-aid") || recorded.contains("FirstAid"));
+    }
+}

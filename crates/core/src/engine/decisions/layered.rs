@@ -1,0 +1,188 @@
+//! The decomposition in layers: the strategy's layered program run backwards gives each
+//! decision's probability of being reached at every stealth; each term is that probability
+//! times the decision's shortfall, read from its canonical class.
+
+use crate::par::*;
+
+use super::super::budget::{Budget, Halt};
+use super::super::exact_layers::Decided;
+use super::super::exact_layers::regret::{self, Block};
+use super::super::solve::Solver;
+use super::classes::{CanonicalClasses, ClassedDecisions};
+use super::costliest::{Costliest, Found};
+use super::kinds::{ByKind, DecisionKind};
+
+/// A strategy's layered program run backwards, or to be: recorded where the pass has at most
+/// [`RECORDED_LAYERS`] layers of the top program (the starts asked for are at most that many
+/// points above it), else streamed by the decomposition itself, that many layers at a time
+/// — the record grows with every layer (8 bytes per decision per layer), the program does
+/// not.
+pub(super) enum ReversePass {
+    Recorded(RecordedPass),
+    /// The program, and the layers of the top program it hands on at a time.
+    Streamed(regret::RegretProgram, usize),
+}
+
+/// The most layers of the top program a recorded pass holds (a bundled strategy at 8, 10, 12
+/// needs at most 11); a deeper pass is streamed that many layers at a time.
+pub(super) const RECORDED_LAYERS: usize = 16;
+
+/// A strategy's decisions and how often its games reach each: its layered program, compiled
+/// with every decision noted, run backwards ([`regret::RegretProgram::reach`]) before optimal
+/// play's values are read, so that the pass — one thread's work — runs beside the solve and
+/// the other strategies' parts, and the program is freed before the decomposition begins.
+pub(super) struct RecordedPass {
+    /// The decisions noted, by the index the blocks name.
+    decided: Vec<Decided>,
+    /// The pass's blocks, in its order: the top program's layers in one.
+    blocks: Vec<Block>,
+    /// The strategy's exact win probability from each start.
+    wins: Vec<f64>,
+}
+
+impl RecordedPass {
+    /// `compiled`'s reverse pass from each of `stealths`, recorded; the program freed.
+    pub(super) fn of(
+        compiled: regret::RegretProgram,
+        stealths: &[u8],
+        budget: &Budget<'_>,
+    ) -> Result<RecordedPass, Halt> {
+        let mut blocks = Vec::new();
+        let wins = compiled.reach(stealths, budget, RECORDED_LAYERS, &mut |block| {
+            blocks.push(block);
+        })?;
+        Ok(RecordedPass {
+            decided: compiled.into_decided(),
+            blocks,
+            wins,
+        })
+    }
+}
+
+/// The decomposition at each of `stealths` from the strategy's decisions as its layered
+/// program's reverse pass reaches them: each decision's term is its probability of being
+/// reached times its shortfall, valued by class. With the strategy's exact win probability
+/// at each stealth, from the same pass.
+pub(super) fn in_layers(
+    solver: &Solver,
+    classes: &mut CanonicalClasses,
+    reach: ReversePass,
+    stealths: &[u8],
+    budget: &Budget<'_>,
+) -> Result<(Found, Vec<f64>), Halt> {
+    let mut found: Found = stealths
+        .iter()
+        .map(|_| (ByKind::default(), Costliest::new(false)))
+        .collect();
+    match reach {
+        ReversePass::Recorded(reached) => {
+            let decided = &reached.decided[..];
+            let mut classed = ClassedDecisions::new(solver, classes, decided.len());
+            for block in &reached.blocks {
+                budget.check_cancel()?;
+                add_block(&mut classed, &mut found, decided, block);
+            }
+            Ok((found, reached.wins))
+        }
+        ReversePass::Streamed(compiled, rows) => {
+            let decided = compiled.decided();
+            let mut classed = ClassedDecisions::new(solver, classes, decided.len());
+            let wins = compiled.reach(stealths, budget, rows, &mut |block| {
+                add_block(&mut classed, &mut found, decided, &block);
+            })?;
+            Ok((found, wins))
+        }
+    }
+}
+
+/// Adds the terms of a block of the reverse pass (its decisions, met at the stealths of
+/// each row's starts with the row's probabilities of reaching them) to each start's sums,
+/// a batch of decisions at a time: valued first ([`ClassedDecisions::prepare`]), then each start's
+/// terms summed on a thread of its own. The terms are summed row by row, decision by
+/// decision, and the rows' sums added to the start's in the pass's order: the same bits
+/// whatever the thread count, and however the pass's layers are split into blocks.
+fn add_block(
+    classed: &mut ClassedDecisions<'_>,
+    found: &mut Found,
+    decided: &[Decided],
+    block: &Block,
+) {
+    // By lane: the rows it reads, each with the stealth it meets them at.
+    let rows: Vec<Vec<(usize, u8)>> = (0..found.len())
+        .map(|lane| {
+            (block.lanes.iter().enumerate())
+                .filter_map(|(k, lanes)| {
+                    let &(_, stealth) = lanes.iter().find(|&&(l, _)| l == lane)?;
+                    Some((k, stealth))
+                })
+                .collect()
+        })
+        .collect();
+    // By lane, by row it reads: the row's terms summed.
+    let mut sums: Vec<Vec<ByKind>> = (rows.iter())
+        .map(|rows| vec![ByKind::default(); rows.len()])
+        .collect();
+    for from in (0..block.width).step_by(BATCH) {
+        let to = (from + BATCH).min(block.width);
+        classed.prepare(decided, block, from..to);
+        let classed = &*classed;
+        (found.par_iter_mut().zip(&rows).zip(&mut sums))
+            .filter(|((_, rows), _)| !rows.is_empty())
+            .for_each(|(((_, costliest), rows), sums)| {
+                add_terms(block, rows, decided, classed, sums, costliest);
+            });
+    }
+    for ((by_kind, _), sums) in found.iter_mut().zip(&sums) {
+        for sum in sums {
+            by_kind.add(sum);
+        }
+    }
+}
+
+/// Adds to one start's sums of `rows` (the rows of `block` it reads, each with the stealth
+/// it meets them at) the terms of the batch's decisions met there (each with its
+/// probability of being reached), valued already ([`ClassedDecisions::prepare`]); keeps the
+/// costliest.
+fn add_terms(
+    block: &Block,
+    rows: &[(usize, u8)],
+    decided: &[Decided],
+    classed: &ClassedDecisions<'_>,
+    sums: &mut [ByKind],
+    costliest: &mut Costliest,
+) {
+    // The term a position must reach to be listed, changed only by listing one.
+    let mut bar = costliest.bar();
+    for &d in &classed.scratch.met {
+        let i = (d - block.first) as usize;
+        let decided = &decided[d as usize];
+        let kind = DecisionKind::of(decided.decision) as usize;
+        for &roll in classed.rolls.of(d) {
+            for (sum, &(k, stealth)) in sums.iter_mut().zip(rows) {
+                let reach = block.reach[k * block.width + i];
+                if reach == 0.0 {
+                    continue;
+                }
+                let r = reach * roll.p;
+                let shortfall = classed.classes.shortfall(roll, stealth);
+                sum.regret[kind] += r * shortfall.regret;
+                sum.arises[kind] += r;
+                sum.matters[kind] += r * f64::from(u8::from(shortfall.matters));
+                if r * shortfall.regret >= bar {
+                    let mut state = decided.state.with_stealth(stealth);
+                    if let Some(second) = roll.second {
+                        state = state.with_second_side_type(second);
+                    }
+                    let (decision, choice) = (decided.decision, decided.choice);
+                    costliest.add_valued(classed.solver, &state, decision, choice, r);
+                    bar = costliest.bar();
+                }
+            }
+        }
+    }
+}
+
+/// Decisions of a block prepared at a time ([`ClassedDecisions::prepare`]) before their terms are
+/// summed: their classes' values are still in cache when summed, and what is worked out side
+/// by side is held a batch at a time.
+const BATCH: usize = 1 << 13;
