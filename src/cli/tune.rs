@@ -29,9 +29,12 @@ pub struct TuneArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub exact: ExactEngineArgs,
-    /// Climb from this many of the bundled strategies, the best first.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=8))]
+    /// Climb from this many of the bundled strategies, the best first (0 only with `--from`).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=8))]
     pub bundled_starts: u16,
+    /// Climb first from these strategy files (repeatable), then from the bundled ones.
+    #[arg(long = "from", value_name = "FILE")]
+    pub from: Vec<PathBuf>,
     /// Climbs from random strategy files after those from the bundled ones.
     #[arg(long, default_value_t = 0)]
     pub restarts: u16,
@@ -51,6 +54,16 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let stealths: Vec<u8> = args.exact.stealth.to_vec();
     let knobs = knob_indices(&args.knobs)?;
+    if args.bundled_starts == 0 && args.from.is_empty() {
+        return Err(Error::Input(
+            "--bundled-starts 0 leaves nothing to climb from: give --from FILE".into(),
+        ));
+    }
+    let from: Vec<FileStrategy> = args
+        .from
+        .iter()
+        .map(|path| crate::load::strategy_file(path).map_err(|e| Error::Input(e.to_string())))
+        .collect::<Result<_>>()?;
     // Before the search: an unusable path fails now.
     let mut file = args.out.as_deref().map(AtomicFile::create).transpose()?;
     let started = Instant::now();
@@ -85,10 +98,15 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     let task = Task {
         rules,
         stealths: stealths.clone(),
-        starts: ranked
+        starts: from
             .iter()
-            .take(usize::from(args.bundled_starts))
-            .map(|&i| (files[i].name().to_string(), Point::of(files[i].spec())))
+            .chain(
+                ranked
+                    .iter()
+                    .take(usize::from(args.bundled_starts))
+                    .map(|&i| &files[i]),
+            )
+            .map(|f| (f.name().to_string(), Point::of(f.spec())))
             .collect(),
         random_starts: usize::from(args.restarts),
         seed: args.seed,
@@ -142,8 +160,15 @@ pub fn run(args: &TuneArgs) -> Result<()> {
             format!("rules {rules}"),
             format!("stealth {}", stealth_list(&stealths)),
             format!(
-                "{} bundled start(s), {} random (seed {})",
-                args.bundled_starts, args.restarts, args.seed
+                "{}{} bundled start(s), {} random (seed {})",
+                if args.from.is_empty() {
+                    String::new()
+                } else {
+                    format!("{} file start(s), ", args.from.len())
+                },
+                args.bundled_starts,
+                args.restarts,
+                args.seed
             ),
             "every candidate evaluated exactly".to_string(),
         ],

@@ -2,15 +2,16 @@
 //! its colour across the report, and optimal play is always black.
 //!
 //! The colours are Okabe–Ito's (distinct to the common forms of colour blindness) without its
-//! near pairs, with darker stand-ins for its faint yellow and sky blue, plus a purple, a wine
-//! and a grey: eight that stay apart on white and in grey. Each strategy also has its own
+//! near pairs, with darker stand-ins for its faint yellow and sky blue, plus a purple, a wine,
+//! a grey, a teal and a magenta from Tol's muted scheme: ten that stay apart on white. Each strategy also has its own
 //! marker shape, so that two lines never depend on colour alone.
 
 use crate::strategy::{OPTIMAL, playbook};
 
 /// The colours, in the order the bundled strategies are given them.
-pub const PALETTE: [&str; 8] = [
+pub const PALETTE: [&str; 10] = [
     "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#997700", "#332288", "#882255", "#666666",
+    "#44AA99", "#AA4499",
 ];
 
 /// Optimal play's colour (its lines are also dashed).

@@ -49,7 +49,7 @@ const fn knob(section: &'static str, key: &'static str, what: &'static str) -> K
 }
 
 /// Every knob of the file format, in file order.
-pub const KNOBS: [Knob; 27] = [
+pub const KNOBS: [Knob; 33] = [
     knob("main", "character", "who is the main character"),
     knob("recruit", "count", "how many characters to recruit"),
     knob(
@@ -106,8 +106,23 @@ pub const KNOBS: [Knob; 27] = [
         "stealth_floor",
         "give first aid only while stealth is at least this (0: always)",
     ),
+    knob(
+        "first_aid",
+        "wounded_floor",
+        "treat the merely wounded only while stealth is at least this (0: always)",
+    ),
+    knob(
+        "first_aid",
+        "discovered_ignores_floor",
+        "once discovered, give first aid whatever the stealth floor says",
+    ),
     knob("first_aid", "patient", "who receives first aid"),
     knob("first_aid", "giver", "who gives first aid"),
+    knob(
+        "first_aid",
+        "finale_gives",
+        "whether the finale character gives first aid in the finale",
+    ),
     knob("finale", "character", "who takes the Tough Challenges"),
     knob(
         "side",
@@ -135,6 +150,21 @@ pub const KNOBS: [Knob; 27] = [
         "side",
         "finale_may_roll",
         "the finale character may roll side challenges",
+    ),
+    knob(
+        "side",
+        "anyone_last",
+        "on the last this many Tough Challenges anyone tries every side challenge (0: none)",
+    ),
+    knob(
+        "side",
+        "anyone_last_discovered",
+        "once discovered, the same on the last this many Tough Challenges (0: none)",
+    ),
+    knob(
+        "side",
+        "anyone_until",
+        "anyone tries only while fewer side successes than this are in",
     ),
     knob(
         "substitute",
@@ -168,6 +198,7 @@ impl Point {
             MainRule::Random => quoted("random"),
             MainRule::MostNeeded => quoted("most-needed"),
             MainRule::HardestToRecruit => quoted("hardest-to-recruit"),
+            MainRule::FirstTarget => quoted("first-target"),
         };
         let pick = match spec.run.pick_on_six {
             RunTypeRule::LowestAble => quoted("lowest-able"),
@@ -208,8 +239,11 @@ impl Point {
             quoted(a.when),
             list(&a.phases),
             a.stealth_floor.0.to_string(),
+            a.wounded_floor.0.to_string(),
+            a.discovered_ignores_floor.to_string(),
             quoted(a.patient),
             quoted(a.giver),
+            quoted(a.finale_gives),
             finale,
             quoted(s.attempt),
             list(&s.pass_types),
@@ -218,6 +252,9 @@ impl Point {
             s.stealth_floor.0.to_string(),
             s.second_success.to_string(),
             s.finale_may_roll.to_string(),
+            s.anyone_last.0.to_string(),
+            s.anyone_last_discovered.0.to_string(),
+            s.anyone_until.0.to_string(),
             quoted(spec.substitute.character),
         ])
     }
@@ -286,6 +323,8 @@ struct Bounds {
     stealth: u8,
     /// Recruits the team has room for.
     count: u8,
+    /// Tough Challenges.
+    tough: u8,
 }
 
 impl Bounds {
@@ -299,12 +338,19 @@ impl Bounds {
                 .saturating_add(1)
                 .min(99),
             count: rules.design.team_size.saturating_sub(1).min(5),
+            tough: rules.design.tough_challenges.min(9),
         }
     }
 }
 
 const ROLLERS: [&str; 2] = ["specialist", "least-wounded"];
-const SPARES: [&str; 3] = ["none", "main", "finale"];
+const SPARES: [&str; 5] = [
+    "none",
+    "main",
+    "finale",
+    "main-except-own",
+    "finale-except-own",
+];
 const BOOLS: [&str; 2] = ["false", "true"];
 const SPECIALITIES: [&str; 6] = [
     "hacker",
@@ -396,7 +442,12 @@ fn values(knob: usize, point: &Point, bounds: Bounds) -> Vec<String> {
     let mut main_like: Vec<&str> = Vec::new();
     let values = match KNOBS[knob].name().as_str() {
         "main.character" => {
-            main_like.extend(["random", "most-needed", "hardest-to-recruit"]);
+            main_like.extend([
+                "random",
+                "most-needed",
+                "hardest-to-recruit",
+                "first-target",
+            ]);
             main_like.extend(SPECIALITIES);
             words(&main_like)
         }
@@ -404,9 +455,10 @@ fn values(knob: usize, point: &Point, bounds: Bounds) -> Vec<String> {
         "recruit.order" => order_moves(&items(current)),
         "recruit.roller" | "run.roller" | "side.roller" => words(&ROLLERS),
         "recruit.spare" | "run.spare" => words(&SPARES),
-        "recruit.stealth_floor" | "first_aid.stealth_floor" | "side.stealth_floor" => {
-            numbers(current, bounds.stealth)
-        }
+        "recruit.stealth_floor"
+        | "first_aid.stealth_floor"
+        | "first_aid.wounded_floor"
+        | "side.stealth_floor" => numbers(current, bounds.stealth),
         "recruit.stop_at_wounds" => numbers(current, 8),
         "recruit.stop_after_failures" | "side.max_attempts" => numbers(current, 6),
         "run.pick_on_six" => {
@@ -418,6 +470,11 @@ fn values(knob: usize, point: &Point, bounds: Bounds) -> Vec<String> {
         "first_aid.phases" => subsets(&["recruitment", "run", "finale"]),
         "first_aid.patient" => words(&["incapacitated-first", "finale-first", "lowest-number"]),
         "first_aid.giver" => words(&["medic-first", "self-first", "least-wounded"]),
+        "first_aid.finale_gives" => words(&["always", "undiscovered", "never"]),
+        "side.anyone_until" => plain(&["1", "2"]),
+        "side.anyone_last" | "side.anyone_last_discovered" => {
+            (0..=bounds.tough).map(|v| v.to_string()).collect()
+        }
         "finale.character" => {
             main_like.extend(["main", "main-if-healthy", "least-wounded"]);
             main_like.extend(SPECIALITIES);

@@ -5,7 +5,7 @@ use super::file::{FileStrategy, StrategyError};
 use super::{BUILT_IN, OPTIMAL, Strategy, built_in, is_built_in, registry};
 
 /// The bundled strategy files: (name, TOML text).
-pub const BUNDLED: [(&str, &str); 8] = [
+pub const BUNDLED: [(&str, &str); 10] = [
     (
         "reference",
         include_str!("../../../../strategies/reference.toml"),
@@ -34,6 +34,11 @@ pub const BUNDLED: [(&str, &str); 8] = [
     (
         "no-first-aid",
         include_str!("../../../../strategies/no-first-aid.toml"),
+    ),
+    ("tuned", include_str!("../../../../strategies/tuned.toml")),
+    (
+        "tuned-clarified",
+        include_str!("../../../../strategies/tuned-clarified.toml"),
     ),
 ];
 

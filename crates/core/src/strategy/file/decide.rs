@@ -9,8 +9,8 @@ use crate::strategy::{
 };
 
 use super::spec::{
-    AidWhen, FinaleRule, GiverRule, MainRule, PatientRule, PhaseName, Roller, RunTypeRule,
-    SideAttempt, Spare, Spec, SubstituteRule,
+    AidWhen, FinaleGives, FinaleRule, GiverRule, MainRule, PatientRule, PhaseName, Roller,
+    RunTypeRule, SideAttempt, Spare, Spec, SubstituteRule,
 };
 
 impl Spec {
@@ -115,6 +115,13 @@ impl Spec {
                 .into_iter()
                 .find(|c| state.complication(*c) == Some(*c))
                 .or_else(most_needed),
+            MainRule::FirstTarget => match self.recruit.order.0.first() {
+                Some(first) => state
+                    .complication(*first)
+                    .filter(|ty| ty != first)
+                    .or_else(most_needed),
+                None => most_needed(),
+            },
         }
     }
 
@@ -150,14 +157,17 @@ impl Spec {
         target.map_or(Action::Stop, Action::Recruit)
     }
 
-    /// Who may roll under `spare`: the able members but the spared one, or all able members
-    /// if that leaves no one (a set, so the choices below are bit operations).
+    /// Who may roll a check of type `ty` (`None`: any type) under `spare`: the able members
+    /// but the spared one, or all able members if that leaves no one (a set, so the choices
+    /// below are bit operations).
     #[inline]
-    fn candidates(&self, state: &State, spare: Spare) -> Team {
+    fn candidates(&self, state: &State, spare: Spare, ty: Option<Character>) -> Team {
         let spared = match spare {
             Spare::Nobody => None,
             Spare::Main => state.main(),
             Spare::Finale => Some(self.finale_character(state)),
+            Spare::MainExceptOwn => state.main().filter(|m| Some(*m) != ty),
+            Spare::FinaleExceptOwn => Some(self.finale_character(state)).filter(|f| Some(*f) != ty),
         };
         let able = state.able_team();
         let others = spared.map_or(able, |c| able.without(c));
@@ -167,7 +177,7 @@ impl Spec {
     /// Who rolls a recruitment check or run challenge of type `ty`.
     #[inline]
     fn roller(&self, state: &State, ty: Character, roller: Roller, spare: Spare) -> Character {
-        let candidates = self.candidates(state, spare);
+        let candidates = self.candidates(state, spare, Some(ty));
         pick(state, ty, roller, candidates).expect("R4 leaves an able member")
     }
 
@@ -178,7 +188,7 @@ impl Spec {
             RunTypeRule::LowestAble => lowest_able(),
             RunTypeRule::LeastWounded => least_wounded_of(
                 state,
-                self.candidates(state, self.run.spare)
+                self.candidates(state, self.run.spare, None)
                     .without(Character::Medic),
             )
             .unwrap_or_else(lowest_able),
@@ -218,7 +228,23 @@ impl Spec {
         successes: u8,
     ) -> Option<Character> {
         let s = &self.side;
-        if s.attempt == SideAttempt::Never
+        let tough = match state.step() {
+            Step::Side { tough, .. } => tough,
+            _ => 0,
+        };
+        // Tough Challenges left, this one included.
+        let left = rules.design.tough_challenges.saturating_sub(tough);
+        let last = if state.discovered() {
+            s.anyone_last.0.max(s.anyone_last_discovered.0)
+        } else {
+            s.anyone_last.0
+        };
+        let anyone = left <= last && successes < s.anyone_until.0;
+        if anyone {
+            if state.attempts() >= s.max_attempts.0 || (successes >= 1 && !s.second_success) {
+                return None;
+            }
+        } else if s.attempt == SideAttempt::Never
             || s.pass_types.iter().any(|p| p.0 == ty)
             || state.stealth() < s.stealth_floor.0
             || state.attempts() >= s.max_attempts.0
@@ -233,7 +259,7 @@ impl Spec {
                 && (s.finale_may_roll || Some(*c) != finale)
         };
         let eligible: Team = Character::ALL.into_iter().filter(may_roll).collect();
-        if s.attempt == SideAttempt::WithSpecialist && !eligible.contains(ty) {
+        if !anyone && s.attempt == SideAttempt::WithSpecialist && !eligible.contains(ty) {
             return None;
         }
         pick(state, ty, s.roller, eligible)
@@ -259,15 +285,17 @@ impl Spec {
             Phase::Run => PhaseName::Run,
             _ => PhaseName::Finale,
         };
-        if f.when == AidWhen::Never
-            || !f.phases.contains(&phase)
-            || state.stealth() < f.stealth_floor.0
-        {
+        let floor = if f.discovered_ignores_floor && state.discovered() {
+            0
+        } else {
+            f.stealth_floor.0
+        };
+        if f.when == AidWhen::Never || !f.phases.contains(&phase) || state.stealth() < floor {
             return None;
         }
         // Patients are never dead, so a patient who is down is incapacitated.
         let incapacitated = state.patient_team().and(state.down_team());
-        let patients = if f.when == AidWhen::Incapacitated {
+        let patients = if f.when == AidWhen::Incapacitated || state.stealth() < f.wounded_floor.0 {
             incapacitated
         } else {
             state.patient_team()
@@ -283,9 +311,18 @@ impl Spec {
             }
             PatientRule::LowestNumber => patients.first(),
         }?;
-        let medic = state.is_able(Character::Medic).then_some(Character::Medic);
-        let own = state.is_able(patient).then_some(patient);
-        let least = || least_wounded_of(state, state.able_team());
+        let finale_gives = match f.finale_gives {
+            FinaleGives::Always => true,
+            FinaleGives::Undiscovered => !state.discovered(),
+            FinaleGives::Never => false,
+        };
+        let able = match state.finale() {
+            Some(finale) if !finale_gives => state.able_team().without(finale),
+            _ => state.able_team(),
+        };
+        let medic = able.contains(Character::Medic).then_some(Character::Medic);
+        let own = able.contains(patient).then_some(patient);
+        let least = || least_wounded_of(state, able);
         let giver = match f.giver {
             GiverRule::MedicFirst => medic.or(own).or_else(least),
             GiverRule::SelfFirst => own.or(medic).or_else(least),

@@ -84,14 +84,15 @@ impl Strategy for FileStrategy {
         Known::File(self)
     }
 
-    /// Its only reads of stealth are the three floors (`stealth < floor`), besides what the
-    /// rules read (the penalty while discovered, through skills and givers).
+    /// Its only reads of stealth are the four floors (`stealth < floor`) and whether the team
+    /// is discovered (stealth 0), besides what the rules read (the penalty while discovered, through skills and givers).
     fn stealth_alike_from(&self) -> Option<u8> {
         let spec = &self.spec;
         let floors = [
             spec.recruit.stealth_floor.0,
             spec.side.stealth_floor.0,
             spec.first_aid.stealth_floor.0,
+            spec.first_aid.wounded_floor.0,
         ];
         Some(floors.into_iter().fold(1, u8::max))
     }

@@ -133,6 +133,10 @@ pub enum MainRule {
     /// The lowest-numbered character whose complication is their own speciality (no one
     /// could ever roll 3 dice to recruit them); if there is none, as `MostNeeded`.
     HardestToRecruit,
+    /// The speciality the first character of `recruit.order` needs (their complication), so
+    /// that the main character rolls 3 dice to recruit them; when that is their own
+    /// speciality (no one could), that character; with an empty order, as `MostNeeded`.
+    FirstTarget,
 }
 
 impl TryFrom<String> for MainRule {
@@ -142,10 +146,11 @@ impl TryFrom<String> for MainRule {
             "random" => Ok(MainRule::Random),
             "most-needed" => Ok(MainRule::MostNeeded),
             "hardest-to-recruit" => Ok(MainRule::HardestToRecruit),
+            "first-target" => Ok(MainRule::FirstTarget),
             _ => Character::parse(&text).map(MainRule::Fixed).ok_or_else(|| {
                 format!(
                     "'{text}' is not a main-character rule (allowed: random, most-needed, \
-                     hardest-to-recruit, or a speciality: {})",
+                     hardest-to-recruit, first-target, or a speciality: {})",
                     speciality_names()
                 )
             }),
@@ -173,6 +178,12 @@ keywords! {
         /// The intended finale character (per `[finale] character`) rolls only when no one
         /// else is able.
         Finale = "finale",
+        /// As `main`, except that the main character still rolls checks of their own
+        /// speciality (3 dice) when able.
+        MainExceptOwn = "main-except-own",
+        /// As `finale`, except that the intended finale character still rolls checks of their
+        /// own speciality (3 dice) when able.
+        FinaleExceptOwn = "finale-except-own",
     }
 }
 
@@ -224,6 +235,20 @@ keywords! {
         Never = "never",
         /// Only to incapacitated members.
         Incapacitated = "incapacitated",
+    }
+}
+
+keywords! {
+    /// R15: whether the finale character gives first aid in phase 3. Once the team is
+    /// discovered, a 3, 4 or 5 on first aid wounds the giver (R2), and the finale character
+    /// rolls with the finale penalty (R13): treating a teammate can cost the game.
+    FinaleGives {
+        /// Like anyone else.
+        Always = "always",
+        /// Only while the team is not discovered.
+        Undiscovered = "undiscovered",
+        /// Never.
+        Never = "never",
     }
 }
 
@@ -491,10 +516,20 @@ pub struct FirstAidSpec {
     pub phases: Vec<PhaseName>,
     /// Only while stealth is at least this (0: always).
     pub stealth_floor: StealthFloor,
+    /// Treat a patient who is only wounded (not incapacitated) only while stealth is at least
+    /// this (0: always; once discovered, stealth is 0): late and low on stealth, a failed
+    /// treatment costs more than a wound is worth.
+    pub wounded_floor: StealthFloor,
+    /// Once the team is discovered, give first aid whatever `stealth_floor` says: the floor
+    /// keeps the last points of stealth, and once discovered there are none left to keep.
+    pub discovered_ignores_floor: bool,
     /// Who is treated.
     pub patient: PatientRule,
     /// Who treats.
     pub giver: GiverRule,
+    /// Whether the finale character may be the giver in phase 3; when not, `giver` chooses
+    /// among the other able members, and with none the opportunity is skipped.
+    pub finale_gives: FinaleGives,
 }
 
 impl Default for FirstAidSpec {
@@ -503,8 +538,11 @@ impl Default for FirstAidSpec {
             when: AidWhen::Always,
             phases: vec![PhaseName::Recruitment, PhaseName::Run, PhaseName::Finale],
             stealth_floor: Int(0),
+            wounded_floor: Int(0),
+            discovered_ignores_floor: false,
             patient: PatientRule::IncapacitatedFirst,
             giver: GiverRule::MedicFirst,
+            finale_gives: FinaleGives::Always,
         }
     }
 }
@@ -544,6 +582,19 @@ pub struct SideSpec {
     pub second_success: bool,
     /// Whether the finale character may roll side challenges.
     pub finale_may_roll: bool,
+    /// On the last this many Tough Challenges, attempt every side challenge anyone who may
+    /// roll can take, whatever `attempt`, `pass_types` and `stealth_floor` say (0: none):
+    /// near the end a side success is worth more than the roller's health.
+    pub anyone_last: Int<0, 9>,
+    /// Once the team is discovered, the same on the last this many Tough Challenges (0: none):
+    /// there is no stealth left to lose, and the side successes lift the finale penalty that
+    /// being discovered raises.
+    pub anyone_last_discovered: Int<0, 9>,
+    /// The side successes (before this Tough Challenge) up to which `anyone_last` and
+    /// `anyone_last_discovered` apply: below this many, anyone tries; from then on the other
+    /// side knobs decide, so that one success can be sought at any price and a second only
+    /// when it is worth the risk.
+    pub anyone_until: Int<1, 2>,
 }
 
 impl Default for SideSpec {
@@ -556,6 +607,9 @@ impl Default for SideSpec {
             stealth_floor: Int(0),
             second_success: true,
             finale_may_roll: false,
+            anyone_last: Int(0),
+            anyone_last_discovered: Int(0),
+            anyone_until: Int(2),
         }
     }
 }

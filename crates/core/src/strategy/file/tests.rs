@@ -90,6 +90,27 @@ fn main_hardest_to_recruit_is_whose_complication_is_their_own() {
     );
 }
 
+#[test]
+fn main_first_target_is_the_speciality_the_first_recruit_needs() {
+    // The Medic, first in the default order, needs a hacker.
+    let state = State::with_complications(10, COMPS);
+    assert_eq!(
+        act("[main]\ncharacter = \"first-target\"", &state),
+        Action::Main(H)
+    );
+    let mechanic_first = "[main]\ncharacter = \"first-target\"\n[recruit]\norder = [\"mechanic\"]";
+    assert_eq!(act(mechanic_first, &state), Action::Main(M));
+    // A first target who needs their own speciality: as most-needed.
+    let own = State::with_complications(10, [Sn, Sn, H, Sn, M, M]);
+    assert_eq!(
+        act("[main]\ncharacter = \"first-target\"", &own),
+        Action::Main(Sn)
+    );
+    // No order: as most-needed.
+    let alone = "[main]\ncharacter = \"first-target\"\n[recruit]\norder = []";
+    assert_eq!(act(alone, &state), Action::Main(Sn));
+}
+
 // ----- [recruit] -----
 
 fn choosing_target() -> State {
@@ -278,6 +299,22 @@ fn run_spare_keeps_the_finale_character_fresh() {
 }
 
 #[test]
+fn spare_except_own_still_lets_the_spared_character_roll_their_speciality() {
+    // The Hacker (main, and finale character by default) rolls hacker checks with 3 dice.
+    for spare in ["main-except-own", "finale-except-own"] {
+        let text = format!("[run]\nspare = \"{spare}\"");
+        assert_eq!(act(&text, &running(H)), Action::Roll(H), "{spare}");
+        // Another type: the others (least wounded, ties to the lowest number) roll it.
+        assert_eq!(act(&text, &running(Sn)), Action::Roll(Sp), "{spare}");
+        assert_eq!(act("", &running(Sn)), Action::Roll(H));
+        let rtext = format!("[recruit]\nspare = \"{spare}\"");
+        assert_eq!(act(&rtext, &recruiting(H)), Action::Roll(H), "{spare}");
+        assert_eq!(act(&rtext, &recruiting(M)), Action::Roll(Sp), "{spare}");
+        assert_eq!(act("", &recruiting(M)), Action::Roll(H));
+    }
+}
+
+#[test]
 fn run_pick_on_six() {
     let state = State::new(10)
         .with_main(H)
@@ -364,6 +401,58 @@ fn first_aid_stealth_floor() {
     let text = "[first_aid]\nstealth_floor = 5";
     assert_eq!(act(text, &aid().with_stealth(4)), Action::SkipAid);
     assert_eq!(act(text, &aid().with_stealth(5)), aid_action(Sn, M));
+}
+
+#[test]
+fn first_aid_wounded_floor_leaves_the_merely_wounded_untreated_below_it() {
+    let text = "[first_aid]\nwounded_floor = 3\npatient = \"lowest-number\"";
+    // The Spy (wounded) comes first by number; below the floor only the incapacitated Sniper.
+    assert_eq!(act(text, &aid().with_stealth(3)), aid_action(Sp, M));
+    assert_eq!(act(text, &aid().with_stealth(2)), aid_action(Sn, M));
+    let wounded_only = aid().with_member(Sn, Ok);
+    assert_eq!(act(text, &wounded_only.with_stealth(2)), Action::SkipAid);
+    assert_eq!(act("", &wounded_only.with_stealth(0)), aid_action(Sp, M));
+}
+
+#[test]
+fn first_aid_discovered_ignores_floor() {
+    let text = "[first_aid]\nstealth_floor = 3\ndiscovered_ignores_floor = true";
+    assert_eq!(act(text, &aid().with_stealth(2)), Action::SkipAid);
+    assert_eq!(act(text, &aid().with_stealth(0)), aid_action(Sn, M));
+    let floor_only = "[first_aid]\nstealth_floor = 3";
+    assert_eq!(act(floor_only, &aid().with_stealth(0)), Action::SkipAid);
+}
+
+/// Before Tough Challenge 3 of 3: Hacker (finale character) wounded, Medic incapacitated.
+fn aid_before_last_tough(stealth: u8) -> State {
+    State::new(stealth)
+        .with_main(H)
+        .with_member(H, W)
+        .with_member(M, Inc)
+        .with_finale(H)
+        .at(Step::SideTypes { tough: 2 }, Aid::Open)
+}
+
+#[test]
+fn first_aid_finale_gives() {
+    let discovered = aid_before_last_tough(0);
+    let hidden = aid_before_last_tough(4);
+    // By default the finale character, the only one able, treats the Medic.
+    assert_eq!(act("", &discovered), aid_action(M, H));
+    let text = "[first_aid]\nfinale_gives = \"undiscovered\"";
+    assert_eq!(act(text, &discovered), Action::SkipAid);
+    assert_eq!(act(text, &hidden), aid_action(M, H));
+    let never = "[first_aid]\nfinale_gives = \"never\"";
+    assert_eq!(act(never, &hidden), Action::SkipAid);
+    // Another able member gives instead.
+    let spy = discovered.with_member(Sp, Ok);
+    assert_eq!(act(text, &spy), aid_action(M, Sp));
+    // Before phase 3 it does not apply: the main character still gives.
+    let run = State::new(0)
+        .with_main(H)
+        .with_member(M, Inc)
+        .at(Step::RunType { challenge: 1 }, Aid::Open);
+    assert_eq!(act(never, &run), aid_action(M, H));
 }
 
 #[test]
@@ -575,6 +664,61 @@ fn side_second_success() {
     assert_eq!(act(text, &side([Sn, Sn], 1, 1)), Action::Pass);
     assert_eq!(act(text, &side([Sn, Sn], 1, 0)), Action::Roll(Sn));
     assert_eq!(act("", &side([Sn, Sn], 1, 1)), Action::Roll(Sn));
+}
+
+/// Side challenge 1 (hacker: only the finale character's speciality) before Tough Challenge
+/// `tough` (0-based) of 3, with Medic beside the finale character Hacker.
+fn side_at(tough: u8, stealth: u8, successes: u8) -> State {
+    State::new(stealth)
+        .with_main(H)
+        .with_member(M, Ok)
+        .with_finale(H)
+        .at(
+            Step::Side {
+                tough,
+                types: [H, Sp],
+                index: 0,
+                successes,
+            },
+            Aid::None,
+        )
+}
+
+#[test]
+fn side_anyone_last() {
+    let text = "[side]\nanyone_last = 1\npass_types = [\"hacker\"]\nstealth_floor = 20";
+    // The last Tough Challenge: the Medic tries, whatever attempt, pass_types and the floor say.
+    assert_eq!(act(text, &side_at(2, 10, 0)), Action::Roll(M));
+    assert_eq!(act("", &side_at(2, 10, 0)), Action::Pass);
+    // Earlier ones: the other knobs decide.
+    assert_eq!(act(text, &side_at(1, 10, 0)), Action::Pass);
+    let two = "[side]\nanyone_last = 2";
+    assert_eq!(act(two, &side_at(1, 10, 0)), Action::Roll(M));
+    assert_eq!(act(two, &side_at(0, 10, 0)), Action::Pass);
+    // max_attempts still counts.
+    assert_eq!(
+        act(text, &side_at(2, 10, 0).with_counters(3, 3)),
+        Action::Pass
+    );
+}
+
+#[test]
+fn side_anyone_last_discovered() {
+    let text = "[side]\nanyone_last_discovered = 2";
+    assert_eq!(act(text, &side_at(1, 0, 0)), Action::Roll(M));
+    assert_eq!(act(text, &side_at(1, 1, 0)), Action::Pass);
+    assert_eq!(act(text, &side_at(0, 0, 0)), Action::Pass);
+}
+
+#[test]
+fn side_anyone_until() {
+    let text = "[side]\nanyone_last = 1\nanyone_until = 1";
+    assert_eq!(act(text, &side_at(2, 10, 0)), Action::Roll(M));
+    assert_eq!(act(text, &side_at(2, 10, 1)), Action::Pass);
+    assert_eq!(
+        act("[side]\nanyone_last = 1", &side_at(2, 10, 1)),
+        Action::Roll(M)
+    );
 }
 
 #[test]
