@@ -168,7 +168,14 @@ async function downloaded(name, click) {
   const file = path.join(downloads, name);
   fs.rmSync(file, { force: true });
   await page.click(click);
-  for (let i = 0; i < 100 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
+  // The browser names the file before it has written it: wait for its bytes to settle.
+  let last = -1;
+  for (let i = 0; i < 200; i++) {
+    const size = fs.existsSync(file) ? fs.statSync(file).size : -1;
+    if (size > 0 && size === last) break;
+    last = size;
+    await new Promise((r) => setTimeout(r, 100));
+  }
   return fs.readFileSync(file, 'utf8');
 }
 
