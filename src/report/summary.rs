@@ -117,11 +117,7 @@ impl Summary {
             loss_rates: e.losses,
             discovered_rate: e.discovered,
             mean_stealth_left: e.stealth_left,
-            mean_team_at_run: if e.reached_run > 0.0 {
-                e.team_at_run / e.reached_run
-            } else {
-                0.0
-            },
+            mean_team_at_run: e.mean_team_at_run(),
             mean_deaths: e.deaths,
         }
     }

@@ -24,6 +24,18 @@ pub struct Expectation {
     pub deaths: f64,
 }
 
+impl Expectation {
+    /// The mean team size entering the run, over the games that reach it (0 when none do):
+    /// the figure every output prints.
+    pub fn mean_team_at_run(&self) -> f64 {
+        if self.reached_run > 0.0 {
+            self.team_at_run / self.reached_run
+        } else {
+            0.0
+        }
+    }
+}
+
 /// The functionals of a finished game, exactly as [`super::Tally::record`] counts them.
 pub fn terminal(end: &State) -> Expectation {
     let outcome = end.outcome().expect("a terminal state is over");
