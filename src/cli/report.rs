@@ -19,7 +19,7 @@ use crate::report::assemble::{Finished, Plan, Report, Work, assemble};
 use crate::report::balance::loss_rows;
 use crate::report::csv::{summary_row, write_rows};
 use crate::report::decisions::Decomposed;
-use crate::report::{charts, readme};
+use crate::report::{charts, player, readme};
 use crate::rules::{Rules, parse_rules};
 
 use super::args::{DEFAULT_SEED, pool, stealth_list};
@@ -317,6 +317,7 @@ fn file_names(presets: &[Rules]) -> Vec<String> {
         "decisions.csv",
         "decisions-top.csv",
         "README.md",
+        player::FILE,
     ]
     .map(String::from)
     .to_vec();
@@ -349,6 +350,9 @@ fn write_report(dir: &OutDir, report: &Report) -> Result<()> {
     let charts = charts::charts(balance);
     for chart in &charts {
         dir.write(&chart.file, chart.svg.as_bytes())?;
+    }
+    if let Some(text) = player::file_text(balance) {
+        dir.write(player::FILE, text.as_bytes())?;
     }
     dir.write("README.md", readme::readme(balance, &charts).as_bytes())
 }

@@ -402,6 +402,9 @@ fn knob_comment(tuned: &Tuned, k: usize) -> Vec<String> {
             Some((alt, cost)) if *cost > 1e-12 => lines.push(format!(
                 "Best other value: {alt}, less than 0.01 points worse."
             )),
+            Some((alt, cost)) if *cost < -1e-12 => lines.push(format!(
+                "Best other value: {alt}, less than 0.01 points better (too little to move for)."
+            )),
             Some((alt, _)) => {
                 lines.push(format!("Makes no difference here (e.g. {alt} is as good)."))
             }

@@ -318,7 +318,7 @@ const WORTH_SAYING: f64 = 1e-4;
 const LISTED: usize = 5;
 
 /// The kinds of `d` with a regret worth saying, biggest first, as "name 12.1 (34%)".
-fn losses(d: &Told) -> Vec<String> {
+pub(super) fn losses(d: &Told) -> Vec<String> {
     let total = d.optimal - d.exact;
     let mut kinds: Vec<DecisionKind> = DecisionKind::ALL
         .into_iter()

@@ -12,6 +12,7 @@ pub mod csv;
 pub mod decisions;
 pub mod habits;
 pub mod levers;
+pub mod player;
 pub mod readme;
 mod summary;
 pub mod table;

@@ -35,6 +35,7 @@ pub fn readme(balance: &Balance, charts: &[Chart]) -> String {
         changed(balance),
     );
     md += &super::advice::section(balance);
+    md += &super::player::section(balance).unwrap_or_default();
 
     let _ = writeln!(md, "## How winnable is the game?\n");
     let mut header = "| strategy |".to_string();

@@ -14,8 +14,9 @@ use raven::engine::{Solver, exact, solve};
 use raven::rules::{Rules, parse_rules};
 use raven::strategy::{OPTIMAL, Strategy, built_in, playbook, resolve};
 
-const FILES: [&str; 16] = [
+const FILES: [&str; 17] = [
     "README.md",
+    "tuned.toml",
     "win-rates.csv",
     "rule-variants.csv",
     "levers.csv",
@@ -379,4 +380,47 @@ fn report_recommendations_change_with_the_rules() {
         rest[..rest.find('%').unwrap()].parse().unwrap()
     };
     assert!(win(&changed) > win(&printed) + 10.0, "{printed}\n{changed}");
+}
+
+/// "What a player should do" recommends the bundled strategy file with the highest mean exact
+/// win probability over the headline stealths under the default reading (the reference
+/// aside), as the win-rate CSV has it, and `tuned.toml` is that file as bundled.
+#[test]
+fn the_report_recommends_the_best_strategy_file() {
+    let dir = small_report().dir.join("rep");
+    let readme = fs::read_to_string(dir.join("README.md")).unwrap();
+    let rows = records(&dir, "win-rates.csv");
+    let mut means: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
+    for r in rows
+        .iter()
+        .filter(|r| r["rules"] == "main-text" && r["method"] == "exact")
+    {
+        if r["strategy"] != "reference" && raven::strategy::bundled(&r["strategy"]).is_some() {
+            means
+                .entry(r["strategy"].clone())
+                .or_default()
+                .push(r["win_rate"].parse().unwrap());
+        }
+    }
+    let mean = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len() as f64;
+    let best = means
+        .iter()
+        .max_by(|a, b| mean(a.1).total_cmp(&mean(b.1)))
+        .map(|(name, _)| name.clone())
+        .unwrap();
+    assert!(
+        readme.contains(&format!(
+            "## What a player should do\n\nThe best strategy a person can follow that raven \
+             knows under main-text is `{best}`"
+        )),
+        "{best}"
+    );
+    let (_, text) = raven::strategy::bundled_source(&best).unwrap().unwrap();
+    assert_eq!(fs::read_to_string(dir.join("tuned.toml")).unwrap(), text);
+    // The written file plays as the strategy recommended.
+    raven()
+        .args(["strategies", "check"])
+        .arg(dir.join("tuned.toml"))
+        .assert()
+        .success();
 }

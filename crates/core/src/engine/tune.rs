@@ -4,10 +4,10 @@
 //! A point of the search is one value per knob, written as it would be in a file, so that a
 //! point is its own memo key, its own file text, and parses through the same validation as
 //! any file (a point the file format refuses is never a candidate). The search is coordinate
-//! ascent: from a start, every alternative value of every knob is evaluated exactly and the
-//! best improvement taken, until no knob improves. Values are deterministic bits and ties go
+//! ascent: from a start, each knob in turn takes the best of its values, every one evaluated
+//! exactly, in sweeps over the knobs until no knob improves. Values are deterministic bits and ties go
 //! to the first candidate in knob order, so the search takes the same path on any number of
-//! threads; the candidates of one step are evaluated in parallel.
+//! threads; the values of one knob are evaluated in parallel.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -627,11 +627,17 @@ fn mean(values: &[f64]) -> f64 {
     values.iter().sum::<f64>() / values.len().max(1) as f64
 }
 
-/// The least gain the search moves for: below it, a difference of rounding in the sums.
-const GAIN: f64 = 1e-12;
+/// The least gain the search moves for: a hundredth of a point of win probability. Rules of
+/// thumb closer than that are the same advice to a player, and a climb that chased smaller
+/// gains would spend sweeps reordering preferences that hardly ever matter.
+const GAIN: f64 = 1e-4;
+
+/// The fewest candidates evaluated side by side (a constant, so that the points evaluated do
+/// not depend on the number of threads).
+const BATCH: usize = 4;
 
 /// Exact values of points, each evaluated once.
-struct Memo<'a> {
+struct Evaluations<'a> {
     task: &'a Task,
     budget: Budget<'a>,
     /// `None`: refused by the file format, or too large for the budget.
@@ -639,7 +645,7 @@ struct Memo<'a> {
     on_evaluated: &'a (dyn Fn(usize) + Sync),
 }
 
-impl Memo<'_> {
+impl Evaluations<'_> {
     /// The values of `points` (in order), evaluating in parallel those not seen before.
     fn get(&self, points: &[Point]) -> Result<Vec<Option<Vec<f64>>>, Halt> {
         let fresh: Vec<Point> = {
@@ -695,7 +701,7 @@ pub fn tune(
     budget: Budget<'_>,
     on_evaluated: &(dyn Fn(usize) + Sync),
 ) -> Result<Tuned, Halt> {
-    let memo = Memo {
+    let memo = Evaluations {
         task,
         budget,
         values: Mutex::new(HashMap::new()),
@@ -775,9 +781,15 @@ fn neighbours(point: &Point, bounds: Bounds, knobs: &[usize]) -> Vec<(usize, Poi
         .collect()
 }
 
-/// Coordinate ascent from `start`. A start the file format refuses, or too large to
-/// evaluate, gives a climb that goes nowhere at value 0.
-fn climb(memo: &Memo<'_>, bounds: Bounds, name: &str, start: Point) -> Result<Climb, Halt> {
+/// Coordinate ascent from `start`, a knob at a time: each knob in turn takes its best value
+/// with the others held (its alternatives evaluated in parallel), and sweeps over the knobs
+/// repeat until one changes nothing. A knob moved early is seen by every later knob of the
+/// same sweep, so a climb needs a few sweeps of the neighbourhood where taking only the best
+/// single change per neighbourhood needs one neighbourhood per move; a sweep that changes
+/// nothing has evaluated every neighbour of the end point, which the sensitivities then read.
+/// A start the file format refuses, or too large to evaluate, gives a climb that goes nowhere
+/// at value 0.
+fn climb(memo: &Evaluations<'_>, bounds: Bounds, name: &str, start: Point) -> Result<Climb, Halt> {
     let from = memo.get(std::slice::from_ref(&start))?[0]
         .as_deref()
         .map_or(0.0, mean);
@@ -790,44 +802,63 @@ fn climb(memo: &Memo<'_>, bounds: Bounds, name: &str, start: Point) -> Result<Cl
         cut_short: false,
     };
     loop {
-        let candidates = neighbours(&climb.point, bounds, &memo.task.knobs);
-        let points: Vec<Point> = candidates.iter().map(|(_, p)| p.clone()).collect();
-        let values = match memo.get(&points) {
-            Ok(v) => v,
-            Err(Halt::Cancelled(_)) => {
-                climb.cut_short = true;
-                return Ok(climb);
+        let mut moved = false;
+        let knobs = &memo.task.knobs;
+        for (j, &knob) in knobs.iter().enumerate() {
+            let candidates = neighbours(&climb.point, bounds, &[knob]);
+            let mut points: Vec<Point> = candidates.iter().map(|(_, p)| p.clone()).collect();
+            // A knob of one or two alternatives would leave threads idle: the next knobs'
+            // alternatives from this point join the batch, and are already valued when their
+            // turn comes unless this knob moves.
+            for &next in &knobs[j + 1..] {
+                if points.len() >= BATCH {
+                    break;
+                }
+                points.extend(
+                    neighbours(&climb.point, bounds, &[next])
+                        .into_iter()
+                        .map(|(_, p)| p),
+                );
             }
-            Err(halt) => return Err(halt),
-        };
-        let mut best: Option<(usize, f64)> = None;
-        for (i, v) in values.iter().enumerate() {
-            if let Some(v) = v {
-                let m = mean(v);
-                if m > climb.value + GAIN && best.is_none_or(|(_, b)| m > b) {
-                    best = Some((i, m));
+            let values = match memo.get(&points) {
+                Ok(v) => v,
+                Err(Halt::Cancelled(_)) => {
+                    climb.cut_short = true;
+                    return Ok(climb);
+                }
+                Err(halt) => return Err(halt),
+            };
+            let mut best: Option<(usize, f64)> = None;
+            for (i, v) in values.iter().take(candidates.len()).enumerate() {
+                if let Some(v) = v {
+                    let m = mean(v);
+                    if m > climb.value + GAIN && best.is_none_or(|(_, b)| m > b) {
+                        best = Some((i, m));
+                    }
                 }
             }
+            let Some((i, m)) = best else { continue };
+            let (knob, point) = candidates[i].clone();
+            climb.moves.push(Move {
+                knob,
+                from: climb.point.0[knob].clone(),
+                to: point.0[knob].clone(),
+                gain: m - climb.value,
+            });
+            climb.point = point;
+            climb.value = m;
+            moved = true;
         }
-        let Some((i, m)) = best else {
+        if !moved {
             return Ok(climb);
-        };
-        let (knob, point) = candidates[i].clone();
-        climb.moves.push(Move {
-            knob,
-            from: climb.point.0[knob].clone(),
-            to: point.0[knob].clone(),
-            gain: m - climb.value,
-        });
-        climb.point = point;
-        climb.value = m;
+        }
     }
 }
 
 /// For each knob of `point` (worth `value`), its best alternative and what it costs; the
 /// costliest first, ties in knob order.
 fn sensitivity(
-    memo: &Memo<'_>,
+    memo: &Evaluations<'_>,
     bounds: Bounds,
     point: &Point,
     value: f64,
