@@ -83,7 +83,7 @@ pub fn section(balance: &Balance) -> Option<String> {
             rule.push_str("---:|");
         }
     }
-    let _ = writeln!(md, "{header}\n{rule}");
+    let _ = writeln!(md, "Exact win probability:\n\n{header}\n{rule}");
     for row in &rows {
         let mut line = format!("| {row} |");
         for &rules in &balance.presets {
@@ -96,14 +96,26 @@ pub fn section(balance: &Balance) -> Option<String> {
         let _ = writeln!(md, "{line}");
     }
     let _ = writeln!(md);
-    let gaps: Vec<String> = balance
-        .headline
-        .iter()
-        .filter_map(|&s| {
-            let gap = win(OPTIMAL, default, s)? - win(name, default, s)?;
-            Some(format!("{:.1} at stealth {s}", 100.0 * gap))
-        })
-        .collect();
+    // "3.7 points at stealth 8, 3.6 at 10 and 3.6 at 12".
+    let gaps = |who: &str, rules: Rules| -> String {
+        let gaps: Vec<String> = balance
+            .headline
+            .iter()
+            .filter_map(|&s| {
+                let gap = win(OPTIMAL, rules, s)? - win(who, rules, s)?;
+                Some(format!("{:.1}", 100.0 * gap))
+            })
+            .collect();
+        let mut text = String::new();
+        for (i, (gap, s)) in gaps.iter().zip(&balance.headline).enumerate() {
+            text += &match i {
+                0 => format!("{gap} points at stealth {s}"),
+                i if i + 1 == gaps.len() => format!(" and {gap} at {s}"),
+                _ => format!(", {gap} at {s}"),
+            };
+        }
+        text
+    };
     if let (Some(o), Some(n), Some(r)) = (
         win(OPTIMAL, default, mid),
         win(name, default, mid),
@@ -112,10 +124,10 @@ pub fn section(balance: &Balance) -> Option<String> {
         let _ = write!(
             md,
             "Under {default} it wins {:.1} points more than the reference at stealth {mid}, \
-             and optimal play wins {:.1}%: the rules of thumb stay short of it by {} points.",
+             and optimal play wins {:.1}%: the rules of thumb stay short of it by {}.",
             100.0 * (n - r),
             100.0 * o,
-            gaps.join(", "),
+            gaps(name, default),
         );
     }
     if let Some(told) = balance
@@ -131,6 +143,15 @@ pub fn section(balance: &Balance) -> Option<String> {
                 " Where it still loses against optimal play at stealth {mid} (points, share of \
                  the gap): {}.",
                 lost.join(", ")
+            );
+        }
+    }
+    for &rules in &balance.presets[1..] {
+        if let Some((other, _)) = best_file(balance, rules).filter(|(o, _)| *o != name) {
+            let _ = write!(
+                md,
+                " Under {rules} the best file is `{other}`, short of optimal play by {}.",
+                gaps(other, rules)
             );
         }
     }
@@ -280,6 +301,18 @@ pub fn advice(spec: &Spec) -> Vec<String> {
             } else {
                 "at every chance"
             };
+            let phases: Vec<&str> = phases
+                .iter()
+                .map(|p| {
+                    if *p == "recruitment" {
+                        "recruitment"
+                    } else if *p == "run" {
+                        "the run"
+                    } else {
+                        "the finale"
+                    }
+                })
+                .collect();
             let mut s = format!("give first aid {whom}, in {}", phases.join(", "));
             if k("first_aid.stealth_floor") != "0" {
                 s += &format!(

@@ -131,6 +131,7 @@ pub fn readme(balance: &Balance, charts: &[Chart]) -> String {
          | `strategy-comparison.csv` | paired comparison of every strategy against the reference on the same games (difference, 95% paired interval, McNemar p-value) |\n\
          | `decisions.csv` | where each strategy covered loses its points against optimal play, exactly, by kind of decision (`regret`, 0–1), with how often each kind arises and matters per game; the columns of `raven decisions`: the reference at every headline stealth, the others at the middle one, under main-text |\n\
          | `decisions-top.csv` | the 10 positions that cost each covered strategy most per headline stealth covered, in words, with reach probability and shortfall; the columns of `raven decisions --top-out` |\n\
+         | `tuned.toml` | the strategy file *What a player should do* recommends, as bundled (`raven strategies check` accepts it; `--strategy reports/tuned.toml` plays it) |\n\
          | `*.svg` | the charts above; `check-monte-carlo-*.svg` the validation charts |\n\n\
          Values in the CSVs carry 12 significant digits: exact values are sums of millions of \
          products, and the digits beyond are floating-point noise.\n"
