@@ -8,13 +8,13 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::engine::decisions::{DecisionKind, decisions};
-use crate::engine::tune::{KNOBS, Point, Task, Tuned, tune};
 use crate::engine::{Halt, exact_within};
 use crate::error::{Error, Result};
 use crate::report::table::{self, Align, Table};
 use crate::strategy::{
     BUNDLED, FileStrategy, RandomStrategy, ReferenceStrategy, Strategy, bundled,
 };
+use crate::tune::{KNOBS, Point, Task, Tuned, tune};
 
 use super::args::{DEFAULT_SEED, ExactEngineArgs, RulesArgs, stealth_list};
 use super::output::AtomicFile;

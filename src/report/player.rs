@@ -5,10 +5,10 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::tune::{KNOBS, Point};
 use crate::rules::Rules;
 use crate::strategy::file::Spec;
 use crate::strategy::{OPTIMAL, REFERENCE, bundled, bundled_source};
+use crate::tune::{KNOBS, Point};
 
 use super::balance::{Balance, exact_of};
 use super::decisions::losses;

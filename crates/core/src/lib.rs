@@ -8,6 +8,8 @@
 //! - [`strategy`]: what answers a decision point: built-in strategies and strategy files;
 //! - [`engine`]: what drives the state machine — Monte Carlo, exact evaluation, optimal play,
 //!   regret by decision;
+//! - [`tune`]: the search over a strategy file's knobs for the best strategy a person can
+//!   follow, every candidate evaluated by the exact engine;
 //! - [`stats`]: intervals and tests on counts;
 //! - [`rows`]: the columns of raven's CSVs and how their numbers print.
 //!
@@ -28,3 +30,4 @@ pub mod rules;
 pub mod stats;
 pub mod strategy;
 pub mod text;
+pub mod tune;

@@ -24,7 +24,6 @@
 //! - [`optimal`]: the optimal strategy, a product of the solver;
 //! - [`reach`]: the walk followed forwards, each decision with its probability of being reached;
 //! - [`mod@decisions`]: a strategy's regret split over the decisions it makes (its own map inside);
-//! - [`tune`]: a local search over a strategy file's knobs.
 
 mod answers;
 mod budget;
@@ -46,7 +45,6 @@ pub mod reach;
 pub mod seed;
 pub mod solve;
 mod successors;
-pub mod tune;
 pub mod walk;
 
 pub use budget::{BYTES_PER_STATE, Budget, Cancelled, Halt, TooLarge};

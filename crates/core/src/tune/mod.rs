@@ -23,8 +23,7 @@ use crate::strategy::FileStrategy;
 use crate::strategy::file::Spec;
 use crate::strategy::file::spec::{FinaleRule, MainRule, RunTypeRule};
 
-use super::budget::{Budget, Halt};
-use super::exact::exact_within;
+use crate::engine::{Budget, Halt, exact_within};
 
 /// One knob of a strategy file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
