@@ -48,6 +48,20 @@ impl Balance {
         self.headline[self.headline.len() / 2]
     }
 
+    /// The header and rule lines of a Markdown table with a column per preset and headline
+    /// stealth, a strategy per row.
+    pub fn table_head(&self) -> (String, String) {
+        let mut header = "| strategy |".to_string();
+        let mut rule = "|---|".to_string();
+        for rules in &self.presets {
+            for st in &self.headline {
+                header += &format!(" {rules} {st} |");
+                rule += "---:|";
+            }
+        }
+        (header, rule)
+    }
+
     /// The exact (or optimal) summary of `strategy` under `rules` at `stealth`.
     pub fn exact(&self, strategy: &str, rules: Rules, stealth: u8) -> Option<&Summary> {
         exact_of(self, strategy, rules, stealth)

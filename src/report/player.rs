@@ -68,21 +68,14 @@ pub fn section(balance: &Balance) -> Option<String> {
     // the best file of the other presets where it differs.
     let mut rows: Vec<String> = vec![OPTIMAL.to_string(), name.to_string()];
     for &rules in &balance.presets[1..] {
-        if let Some((other, _)) = best_file(balance, rules) {
-            if !rows.iter().any(|r| r == other) {
-                rows.push(other.to_string());
-            }
+        if let Some((other, _)) = best_file(balance, rules)
+            && !rows.iter().any(|r| r == other)
+        {
+            rows.push(other.to_string());
         }
     }
     rows.push(REFERENCE.to_string());
-    let mut header = "| strategy |".to_string();
-    let mut rule = "|---|".to_string();
-    for rules in &balance.presets {
-        for st in &balance.headline {
-            let _ = write!(header, " {rules} {st} |");
-            rule.push_str("---:|");
-        }
-    }
+    let (header, rule) = balance.table_head();
     let _ = writeln!(md, "Exact win probability:\n\n{header}\n{rule}");
     for row in &rows {
         let mut line = format!("| {row} |");
@@ -283,7 +276,7 @@ pub fn advice(spec: &Spec) -> Vec<String> {
         "lowest-able" => "the speciality of the lowest-numbered able member".to_string(),
         "least-wounded" => "the speciality of the least wounded member who may roll".to_string(),
         "main" => "the main character's speciality".to_string(),
-        speciality => format!("{speciality}"),
+        speciality => speciality.to_string(),
     };
     lines.push(format!(
         "**Run**: each challenge is rolled by {}{}; on a 6, pick {six}.",

@@ -38,14 +38,7 @@ pub fn readme(balance: &Balance, charts: &[Chart]) -> String {
     md += &super::player::section(balance).unwrap_or_default();
 
     let _ = writeln!(md, "## How winnable is the game?\n");
-    let mut header = "| strategy |".to_string();
-    let mut rule = "|---|".to_string();
-    for rules in &balance.presets {
-        for st in &balance.headline {
-            let _ = write!(header, " {rules} {st} |");
-            rule.push_str("---:|");
-        }
-    }
+    let (header, rule) = balance.table_head();
     let _ = writeln!(
         md,
         "Exact win probability at starting stealth {}:\n",

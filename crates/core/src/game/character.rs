@@ -64,16 +64,19 @@ impl Character {
         ["Bunny", "Ink", "Shades", "Nova", "Rump", "Dix"][self as usize]
     }
 
+    /// Every speciality, in character order, as [`Character::speciality`] writes them.
+    pub const SPECIALITIES: [&'static str; 6] = [
+        "hacker",
+        "spy",
+        "sniper",
+        "demolitions",
+        "mechanic",
+        "medic",
+    ];
+
     /// The speciality, lower-case, as used on the command line and in strategy files.
     pub const fn speciality(self) -> &'static str {
-        [
-            "hacker",
-            "spy",
-            "sniper",
-            "demolitions",
-            "mechanic",
-            "medic",
-        ][self as usize]
+        Self::SPECIALITIES[self as usize]
     }
 
     /// The complication this speciality overcomes in phase 1.

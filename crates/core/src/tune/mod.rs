@@ -351,14 +351,7 @@ const SPARES: [&str; 5] = [
     "finale-except-own",
 ];
 const BOOLS: [&str; 2] = ["false", "true"];
-const SPECIALITIES: [&str; 6] = [
-    "hacker",
-    "spy",
-    "sniper",
-    "demolitions",
-    "mechanic",
-    "medic",
-];
+const SPECIALITIES: [&str; 6] = Character::SPECIALITIES;
 
 fn words(words: &[&str]) -> Vec<String> {
     words.iter().map(quoted).collect()
