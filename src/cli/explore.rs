@@ -22,15 +22,13 @@ use crate::rules::{Design, Rules};
 use crate::strategy::{OPTIMAL, REFERENCE};
 use raven_core::rows::ExploreRow;
 
+use crate::grid::{self, Axis, GridPoint};
+
 use super::args::{ExactEngineArgs, RulesArgs, load_strategy, stealth_list};
 use super::output::{AtomicFile, Output};
 use super::progress::Progress;
 use super::shard::ShardArgs;
 use super::shard_file::{self, Meta};
-
-/// The most grid points one run evaluates (each is a solve and an exact evaluation per
-/// strategy): a larger grid is refused before any work, with the count.
-pub const MAX_POINTS: usize = 400;
 
 /// Arguments of `raven explore`.
 #[derive(Args, Debug)]
@@ -74,15 +72,6 @@ pub struct ExploreArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub shard: ShardArgs,
-}
-
-/// One varied parameter and its values, as typed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Axis {
-    /// The parameter's key.
-    pub key: String,
-    /// Its values, in the order given.
-    pub values: Vec<String>,
 }
 
 /// Parses `KEY=V1,V2,…` with integer ranges `A..B`; each value is checked against the key.
@@ -142,12 +131,6 @@ fn parse_band(text: &str) -> std::result::Result<(f64, f64), String> {
         return Err(bad());
     }
     Ok((lo / 100.0, hi / 100.0))
-}
-
-/// One grid point: the values of the varied parameters and the rules they make.
-struct GridPoint {
-    values: Vec<String>,
-    rules: Rules,
 }
 
 /// The explored grid, whole, as the table and the charts read it: the methods' labels
@@ -357,35 +340,12 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
 /// The grid: every combination of the axes' values on top of `base`, in order; points whose
 /// values do not fit together (refused by [`Design::check`]) are skipped and described.
 fn grid(base: &Rules, axes: &[Axis]) -> Result<(Vec<GridPoint>, Vec<String>)> {
-    let mut combos: Vec<Vec<String>> = vec![Vec::new()];
-    for axis in axes {
-        combos = combos
-            .into_iter()
-            .flat_map(|c| {
-                axis.values.iter().map(move |v| {
-                    let mut c = c.clone();
-                    c.push(v.clone());
-                    c
-                })
-            })
-            .collect();
-    }
-    if combos.len() > MAX_POINTS {
-        return Err(Error::Input(format!(
-            "the grid has {} points; explore evaluates at most {MAX_POINTS} in one run",
-            combos.len()
-        )));
-    }
     let mut points = Vec::new();
     let mut skipped = Vec::new();
-    for values in combos {
-        let mut rules = *base;
-        for (axis, value) in axes.iter().zip(&values) {
-            rules.set(&axis.key, value).map_err(Error::from)?;
-        }
-        match rules.design.check() {
-            Ok(()) => points.push(GridPoint { values, rules }),
-            Err(e) => skipped.push(e.to_string()),
+    for point in grid::points(base, axes).map_err(Error::Input)? {
+        match point {
+            Ok(point) => points.push(point),
+            Err((_, e)) => skipped.push(e.to_string()),
         }
     }
     if points.is_empty() {

@@ -8,6 +8,7 @@
 //! - [`strategy`]: what answers a decision point: built-in strategies and strategy files;
 //! - [`engine`]: what drives the state machine — Monte Carlo, exact evaluation, optimal play,
 //!   regret by decision;
+//! - [`grid`]: the points of a what-if sweep over design parameters;
 //! - [`tune`]: the search over a strategy file's knobs for the best strategy a person can
 //!   follow, every candidate evaluated by the exact engine;
 //! - [`stats`]: intervals and tests on counts;
@@ -24,6 +25,7 @@
 
 pub mod engine;
 pub mod game;
+pub mod grid;
 mod par;
 pub mod rows;
 pub mod rules;
