@@ -217,6 +217,10 @@ struct Layered<'a, S: ?Sized> {
     /// the top program's reads a point lower then name that position in class 0
     /// (`StrategyOp::Below::lower`), and class 1 is never compiled.
     one_from_top: bool,
+    /// Whether the top program is replayed at a stealth other than its own (above it, or at
+    /// 1): then its instructions are kept, and its reads a point lower name their position at
+    /// its own stealth too. Otherwise it is compiled and evaluated as a lower class is.
+    replayed: bool,
     /// For the reverse pass ([`regret::program`]): the strategy's decisions with more than
     /// one option, each noted by a [`StrategyOp::Local`], positions told apart as optimal play's
     /// values tell them ([`regret_sight`]), and every class's instructions kept. `None`: the
@@ -253,20 +257,25 @@ pub struct Decided {
     pub pending: bool,
 }
 
-/// The exact figures of `strategy` from the start of a game at each of `stealths`, in layers,
-/// or `None` when the strategy may read stealth anywhere ([`Strategy::stealth_alike_from`]).
+/// The exact figures of `strategy` from the start of a game at each of `stealths`, in layers.
 pub fn exact<S: Strategy + ?Sized>(
     rules: &Rules,
     strategy: &S,
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Option<Result<ExactRun, Halt>> {
-    let StealthClasses {
+    let Some(StealthClasses {
         highest,
         top,
         alike,
-    } = classes(strategy, stealths)?;
-    let mut layered = Layered::new(rules, strategy, budget, top, alike);
+    }) = classes(strategy, stealths)
+    else {
+        return Some(Ok(ExactRun {
+            expectations: Vec::new(),
+            states: 0,
+        }));
+    };
+    let mut layered = Layered::new(rules, strategy, budget, top, alike, highest);
     match layered.run(stealths, highest, top) {
         // The walk, then.
         Ok(_) if layered.unexpressible => None,
@@ -278,33 +287,55 @@ pub fn exact<S: Strategy + ?Sized>(
 struct StealthClasses {
     /// The highest stealth asked for.
     highest: u8,
-    /// The top class: the lowest stealth from which the rules and the strategy play alike.
+    /// The top class: the lowest stealth from which the rules and the strategy play alike,
+    /// or the highest stealth asked for if that is lower.
     top: u8,
     /// The lowest stealth from which the strategy answers alike
-    /// ([`Strategy::stealth_alike_from`]).
+    /// ([`Strategy::stealth_alike_from`]); above `highest` when it may read stealth anywhere.
     alike: u8,
 }
 
-/// The classes of `strategy`'s layered evaluation at `stealths`, or `None` when the layers do
-/// not pay (see [`exact`]).
+/// The classes of `strategy`'s layered evaluation at `stealths`, or `None` when no stealth is
+/// asked for.
 fn classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<StealthClasses> {
-    let alike = strategy.stealth_alike_from()?;
     let highest = stealths.iter().copied().max()?;
-    // The lowest stealth of the class that plays and answers alike from there up. Each class
-    // below it is compiled on its own (one stealth each), and holds every position it can
-    // reach: more than a walk at one stealth keeps, so the layers pay only when the top class
-    // serves at least two stealths.
-    let top = alike.max(canon::ALIKE_FROM_STEALTH);
-    (highest >= top + 2).then_some(StealthClasses {
+    // A strategy that may read stealth anywhere answers alike from no stealth asked for: each
+    // stealth is a class of its own.
+    let alike = strategy
+        .stealth_alike_from()
+        .unwrap_or_else(|| highest.saturating_add(1));
+    // Each class below the top one is compiled on its own (one stealth each); the top one
+    // serves every stealth from its own up, and none above the highest asked for is needed.
+    let top = alike.max(canon::ALIKE_FROM_STEALTH).min(highest);
+    Some(StealthClasses {
         highest,
         top,
         alike,
     })
 }
 
+/// Whether the reverse pass ([`regret::program`]) serves `strategy` at `stealths`: the strategy
+/// answers alike from some stealth on, and the top class serves at least two stealths.
+fn regret_classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<StealthClasses> {
+    strategy.stealth_alike_from()?;
+    let classes = classes(strategy, stealths)?;
+    (classes.highest >= classes.top + 2).then_some(classes)
+}
+
 impl<'a, S: Strategy + ?Sized> Layered<'a, S> {
-    /// Nothing compiled yet: classes 0 to `top`, the strategy answering alike from `alike`.
-    fn new(rules: &'a Rules, strategy: &'a S, budget: &'a Budget<'a>, top: u8, alike: u8) -> Self {
+    /// Nothing compiled yet: classes 0 to `top`, the strategy answering alike from `alike`,
+    /// stealths up to `highest` asked for.
+    fn new(
+        rules: &'a Rules,
+        strategy: &'a S,
+        budget: &'a Budget<'a>,
+        top: u8,
+        alike: u8,
+        highest: u8,
+    ) -> Self {
+        let one_from_top = top == canon::ALIKE_FROM_STEALTH
+            && alike < top
+            && canon::stealth_one_plays_like_two(rules);
         Layered {
             rules,
             strategy,
@@ -318,9 +349,8 @@ impl<'a, S: Strategy + ?Sized> Layered<'a, S> {
             spare_leaves: Vec::new(),
             spare_terms: Vec::new(),
             unexpressible: false,
-            one_from_top: top == canon::ALIKE_FROM_STEALTH
-                && alike < top
-                && canon::stealth_one_plays_like_two(rules),
+            one_from_top,
+            replayed: one_from_top || highest > top,
             decided: None,
         }
     }
@@ -355,6 +385,12 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 let class = usize::from(stealth);
                 expectations[i] = sum_roots(&self.programs[class].values, &roots[class]);
             }
+        }
+        if !self.replayed {
+            return Ok(ExactRun {
+                expectations,
+                states: positions,
+            });
         }
         // The top class replayed at every stealth from `replayed_from`. What only compiling
         // reads — the lower classes, every key map — is freed first (but class 0's figures
@@ -487,7 +523,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         self.compiled += 1;
         let top = self.programs.len() - 1;
         // The reverse pass reads every class's instructions, and no figures.
-        let kept = class == top || self.decided.is_some();
+        let kept = (class == top && self.replayed) || self.decided.is_some();
         let program = &mut self.programs[class];
         program.len += 1;
         // Evaluated as it is compiled, but for the top class replayed from stealth 1.
@@ -518,8 +554,8 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 } else {
                     self.visit(&leaf.state, leaf.pending)?
                 };
-                // In the top class, met a point lower at every higher stealth too.
-                let same = if class == top {
+                // In a replayed top class, met a point lower at every higher stealth too.
+                let same = if class == top && self.replayed {
                     self.visit(&leaf.state.with_stealth(state.stealth()), leaf.pending)?
                 } else {
                     NONE
@@ -932,3 +968,4 @@ impl StrategyLayers<'_> {
         (if self.below_is_lower { lower } else { same }) as usize
     }
 }
+
