@@ -19,6 +19,12 @@
 //! reads a point lower naming class 0's positions, and only classes 0 and 2 are compiled — a
 //! third less of the compile, which is most of an evaluation.
 //!
+//! Below the top class each stealth is a class of its own, compiled and evaluated at its own
+//! stealth, and no class is needed above the highest stealth asked for: a strategy that may
+//! read stealth anywhere (optimal play's values do) has a class per stealth up to the highest,
+//! and so do stealths too low to reach the top class. The top class is then evaluated as the
+//! others are, never replayed.
+//!
 //! A replayed layer is evaluated level by level: a position's level is one above the highest
 //! it reads in its own layer, so the positions of one level are independent and are shared
 //! out over the pool, each evaluated by the same instructions in the same order on whichever
@@ -207,9 +213,6 @@ struct Layered<'a, S: ?Sized> {
     /// compile meets millions of each, and allocating them was a twentieth of its time.
     spare_leaves: Vec<Vec<StrategyLeaf>>,
     spare_terms: Vec<Vec<Term>>,
-    /// Whether a position was met that the layering cannot express (none is known: a
-    /// position stepped through, not read, a point below the compiled one).
-    unexpressible: bool,
     /// Whether stealth 1 is replayed from the top class's program rather than compiled as a
     /// class of its own: when the top class is the rules' own (stealth 2), the strategy
     /// answers alike from 1 up and the rules allow it ([`canon::stealth_one_plays_like_two`]),
@@ -263,24 +266,19 @@ pub fn exact<S: Strategy + ?Sized>(
     strategy: &S,
     stealths: &[u8],
     budget: &Budget<'_>,
-) -> Option<Result<ExactRun, Halt>> {
+) -> Result<ExactRun, Halt> {
     let Some(StealthClasses {
         highest,
         top,
         alike,
     }) = classes(strategy, stealths)
     else {
-        return Some(Ok(ExactRun {
+        return Ok(ExactRun {
             expectations: Vec::new(),
             states: 0,
-        }));
+        });
     };
-    let mut layered = Layered::new(rules, strategy, budget, top, alike, highest);
-    match layered.run(stealths, highest, top) {
-        // The walk, then.
-        Ok(_) if layered.unexpressible => None,
-        run => Some(run),
-    }
+    Layered::new(rules, strategy, budget, top, alike, highest).run(stealths, highest, top)
 }
 
 /// How a layered evaluation splits stealths into classes.
@@ -348,7 +346,6 @@ impl<'a, S: Strategy + ?Sized> Layered<'a, S> {
             compiled: 0,
             spare_leaves: Vec::new(),
             spare_terms: Vec::new(),
-            unexpressible: false,
             one_from_top,
             replayed: one_from_top || highest > top,
             decided: None,
@@ -363,12 +360,6 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
         let replayed_from = self.replayed_from(top);
         let roots = self.compile_roots(stealths, top)?;
-        if self.unexpressible {
-            return Ok(ExactRun {
-                expectations: Vec::new(),
-                states: 0,
-            });
-        }
         let mut expectations = vec![Expectation::default(); stealths.len()];
         let sum_roots = |here: &[Expectation], ids: &[u32]| {
             let mut e = Expectation::default();
@@ -542,6 +533,12 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             let StrategyOp::Here { w, .. } = self.programs[class].ops[leaf.op] else {
                 unreachable!("a read's placeholder")
             };
+            // R2: a roll costs one point at most, and only positions at the compiled stealth
+            // are compiled in place: every read is at most a point lower.
+            assert!(
+                leaf.state.stealth() + 1 >= state.stealth(),
+                "a read two points lower"
+            );
             let op = if leaf.state.stealth() == state.stealth() {
                 StrategyOp::Here {
                     w,
@@ -716,11 +713,10 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         leaves: &mut Vec<StrategyLeaf>,
     ) {
         let rules = self.rules;
-        if state.stealth() < root && state.outcome().is_none() {
-            self.unexpressible = true;
-            self.programs[class].ops.push(StrategyOp::Sum { n: 0 });
-            return;
-        }
+        debug_assert!(
+            state.stealth() == root || state.outcome().is_some(),
+            "only finished games are compiled in place below the compiled position"
+        );
         match state.node(rules) {
             Node::Over(_) => {
                 // Counters aside, a game's end is its figures.
@@ -816,13 +812,10 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         if next.outcome().is_some() {
             return self.compile(class, next, pending, root, leaves);
         }
-        if next.stealth() < root {
-            // A point lower, a position is read even where the walk would not keep it:
-            // stepped through, it would be evaluated in the wrong class.
-            if !worth_memoising(next) {
-                return self.compile(class, next, pending, root, leaves);
-            }
-        } else {
+        // A point lower, a position is read even where the walk would not keep it: compiled
+        // in place, its own successors a point lower still would be two below the compiled
+        // position, which no layer holds.
+        if next.stealth() == root {
             match self.met(next, pending) {
                 HowMet::Read => {}
                 HowMet::Compiled => return self.compile(class, next, pending, root, leaves),

@@ -63,9 +63,6 @@ pub fn program<S: Strategy + ?Sized>(
         Ok(roots) => roots,
         Err(halt) => return Some(Err(halt)),
     };
-    if layered.unexpressible {
-        return None;
-    }
     let first_top = if layered.one_from_top { 1 } else { top };
     let mut programs = std::mem::take(&mut layered.programs);
     for program in &mut programs {
