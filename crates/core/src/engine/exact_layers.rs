@@ -220,9 +220,10 @@ struct Layered<'a, S: ?Sized> {
     /// the top program's reads a point lower then name that position in class 0
     /// (`StrategyOp::Below::lower`), and class 1 is never compiled.
     one_from_top: bool,
-    /// Whether the top program is replayed at a stealth other than its own (above it, or at
-    /// 1): then its instructions are kept, and its reads a point lower name their position at
-    /// its own stealth too. Otherwise it is compiled and evaluated as a lower class is.
+    /// Whether the top program is replayed at stealths other than its own (above it, and at
+    /// 1 with `one_from_top`): then its instructions are kept, and its reads a point lower
+    /// name their position at its own stealth too. Otherwise it is compiled and evaluated as
+    /// a lower class is.
     replayed: bool,
     /// For the reverse pass ([`regret::program`]): the strategy's decisions with more than
     /// one option, each noted by a [`StrategyOp::Local`], positions told apart as optimal play's
@@ -271,6 +272,7 @@ pub fn exact<S: Strategy + ?Sized>(
         highest,
         top,
         alike,
+        replayed,
     }) = classes(strategy, stealths)
     else {
         return Ok(ExactRun {
@@ -278,7 +280,7 @@ pub fn exact<S: Strategy + ?Sized>(
             states: 0,
         });
     };
-    Layered::new(rules, strategy, budget, top, alike, highest).run(stealths, highest, top)
+    Layered::new(rules, strategy, budget, top, alike, replayed).run(stealths, highest, top)
 }
 
 /// How a layered evaluation splits stealths into classes.
@@ -286,11 +288,13 @@ struct StealthClasses {
     /// The highest stealth asked for.
     highest: u8,
     /// The top class: the lowest stealth from which the rules and the strategy play alike,
-    /// or the highest stealth asked for if that is lower.
+    /// or else the highest stealth asked for.
     top: u8,
     /// The lowest stealth from which the strategy answers alike
     /// ([`Strategy::stealth_alike_from`]); above `highest` when it may read stealth anywhere.
     alike: u8,
+    /// Whether the top class's program is replayed at stealths other than its own.
+    replayed: bool,
 }
 
 /// The classes of `strategy`'s layered evaluation at `stealths`, or `None` when no stealth is
@@ -303,12 +307,16 @@ fn classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<Stealt
         .stealth_alike_from()
         .unwrap_or_else(|| highest.saturating_add(1));
     // Each class below the top one is compiled on its own (one stealth each); the top one
-    // serves every stealth from its own up, and none above the highest asked for is needed.
-    let top = alike.max(canon::ALIKE_FROM_STEALTH).min(highest);
+    // serves every stealth from its own up, and is replayed only where a stealth above its own
+    // is asked for. Else every stealth up to the highest asked for is a class of its own,
+    // compiled and evaluated at its own stealth.
+    let top = alike.max(canon::ALIKE_FROM_STEALTH);
+    let replayed = highest > top;
     Some(StealthClasses {
         highest,
-        top,
+        top: top.min(highest),
         alike,
+        replayed,
     })
 }
 
@@ -316,22 +324,22 @@ fn classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<Stealt
 /// answers alike from some stealth on, and the top class serves at least two stealths.
 fn regret_classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<StealthClasses> {
     strategy.stealth_alike_from()?;
-    let classes = classes(strategy, stealths)?;
-    (classes.highest >= classes.top + 2).then_some(classes)
+    classes(strategy, stealths).filter(|c| c.highest >= c.top + 2)
 }
 
 impl<'a, S: Strategy + ?Sized> Layered<'a, S> {
     /// Nothing compiled yet: classes 0 to `top`, the strategy answering alike from `alike`,
-    /// stealths up to `highest` asked for.
+    /// the top class `replayed` or not ([`StealthClasses`]).
     fn new(
         rules: &'a Rules,
         strategy: &'a S,
         budget: &'a Budget<'a>,
         top: u8,
         alike: u8,
-        highest: u8,
+        replayed: bool,
     ) -> Self {
-        let one_from_top = top == canon::ALIKE_FROM_STEALTH
+        let one_from_top = replayed
+            && top == canon::ALIKE_FROM_STEALTH
             && alike < top
             && canon::stealth_one_plays_like_two(rules);
         Layered {
@@ -347,7 +355,7 @@ impl<'a, S: Strategy + ?Sized> Layered<'a, S> {
             spare_leaves: Vec::new(),
             spare_terms: Vec::new(),
             one_from_top,
-            replayed: one_from_top || highest > top,
+            replayed,
             decided: None,
         }
     }
@@ -814,10 +822,16 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         }
         // A point lower, a position is read even where the walk would not keep it: compiled
         // in place, its own successors a point lower still would be two below the compiled
-        // position, which no layer holds.
-        if next.stealth() == root {
+        // position, which no layer holds. A decision answered with one action is read
+        // through, as at the compiled stealth, where the position a point lower is compiled
+        // at its own stealth (not a replayed program's, whose answers a point lower may
+        // differ at the stealths it is replayed at) and no decision is noted.
+        let here = next.stealth() == root;
+        let top = self.programs.len() - 1;
+        if here || (self.decided.is_none() && !(class == top && self.replayed)) {
             match self.met(next, pending) {
                 HowMet::Read => {}
+                HowMet::Compiled if !here => {}
                 HowMet::Compiled => return self.compile(class, next, pending, root, leaves),
                 // What compiling the decision would do, without asking the strategy again.
                 HowMet::Forwarded(after, decision, action) => {

@@ -53,8 +53,8 @@ pub fn program<S: Strategy + ?Sized>(
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Option<Result<RegretProgram, Halt>> {
-    let StealthClasses { highest, top, alike } = regret_classes(strategy, stealths)?;
-    let mut layered = Layered::new(rules, strategy, budget, top, alike, highest);
+    let StealthClasses { top, alike, .. } = regret_classes(strategy, stealths)?;
+    let mut layered = Layered::new(rules, strategy, budget, top, alike, true);
     layered.decided = Some(Noted {
         ids: vec![Vec::new(); usize::from(top) + 1],
         ..Noted::default()
