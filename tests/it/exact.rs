@@ -954,7 +954,7 @@ fn layered_is_the_walk<S: Strategy + ?Sized>(rules: &Rules, strategy: &S, stealt
 
 /// Stealths at which the top class serves one stealth or none above its own: every class
 /// compiled and evaluated at its own stealth, or the top one replayed once.
-const LOW_STEALTHS: [&[u8]; 7] = [&[0], &[1], &[2], &[3], &[0, 1, 2, 3], &[3, 1], &[2, 0]];
+const LOW_STEALTHS: [&[u8]; 5] = [&[0], &[2], &[3], &[0, 1, 2, 3], &[3, 1]];
 
 /// Low stealths in layers give the walk's bits, for strategies the rules' classes serve
 /// (stealth 1 replayed from stealth 2 or not) and one with a class per stealth up to 4.
@@ -976,17 +976,17 @@ fn layered_exact_at_low_stealths_reproduces_the_walk() {
     let strategies: Vec<Box<dyn Strategy>> = vec![
         Box::new(ReferenceStrategy),
         Box::new(RandomStrategy),
-        raven::strategy::resolve("duo").expect("bundled"),
         Box::new(floors),
     ];
     strategies.par_iter().for_each(|strategy| {
-        for rules in [MAIN_TEXT, CLARIFIED, penalty_two] {
+        for rules in [MAIN_TEXT, penalty_two] {
             for stealths in LOW_STEALTHS {
                 layered_is_the_walk(&rules, strategy.as_ref(), stealths);
             }
-            layered_is_the_walk(&rules, strategy.as_ref(), &[5, 4]);
         }
     });
+    // The top class (4) replayed once.
+    layered_is_the_walk(&CLARIFIED, &strategies[2], &[5, 4]);
 }
 
 /// A strategy that may read stealth anywhere is evaluated in layers too, a class per stealth:
@@ -1002,12 +1002,10 @@ fn layered_exact_of_a_strategy_reading_stealth_anywhere_reproduces_the_walk() {
     ];
     strategies.par_iter().for_each(|strategy| {
         assert!(strategy.stealth_alike_from().is_none());
-        for rules in [MAIN_TEXT, CLARIFIED] {
-            for stealths in LOW_STEALTHS {
-                layered_is_the_walk(&rules, strategy.as_ref(), stealths);
-            }
-            layered_is_the_walk(&rules, strategy.as_ref(), &[8, 5, 6]);
+        for stealths in LOW_STEALTHS {
+            layered_is_the_walk(&MAIN_TEXT, strategy.as_ref(), stealths);
         }
+        layered_is_the_walk(&CLARIFIED, strategy.as_ref(), &[7, 5]);
     });
 }
 
