@@ -4,9 +4,9 @@
 use crate::rules::Rules;
 use crate::strategy::Strategy;
 
+use super::ExactRun;
 use super::budget::{Budget, Halt, TooLarge};
 use super::exact_layers;
-use super::ExactRun;
 
 /// The exact expectation of `strategy` from the start of a game at each of `stealths`.
 ///

@@ -975,4 +975,3 @@ impl StrategyLayers<'_> {
         (if self.below_is_lower { lower } else { same }) as usize
     }
 }
-
