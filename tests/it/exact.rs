@@ -914,6 +914,118 @@ fn layered_exact_reproduces_the_walk_bit_for_bit() {
         });
 }
 
+/// A strategy that plays like `S`, sees what `S` sees, but does not say from which stealth its
+/// answers stop depending on stealth (the default [`Strategy::stealth_alike_from`]): the layered
+/// engine must then evaluate every stealth as a class of its own.
+struct StealthAnywhere<S>(S);
+
+impl<S: Strategy> Strategy for StealthAnywhere<S> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn decide(
+        &self,
+        state: &State,
+        rules: &Rules,
+        decision: raven::game::Decision,
+    ) -> raven::strategy::Choice {
+        self.0.decide(state, rules, decision)
+    }
+    fn sight(&self, state: &State, rules: &Rules) -> raven::strategy::Sight {
+        self.0.sight(state, rules)
+    }
+}
+
+/// `exact` against the memoised walk, bit for bit, for `strategy` under `rules` at `stealths`.
+fn layered_is_the_walk<S: Strategy + ?Sized>(rules: &Rules, strategy: &S, stealths: &[u8]) {
+    let layered = exact(rules, strategy, stealths);
+    assert_eq!(layered.expectations.len(), stealths.len());
+    let mut walk = Exact::new(rules, strategy);
+    for (&stealth, e) in stealths.iter().zip(&layered.expectations) {
+        let walked = walk.expectation(&State::new(stealth));
+        assert_eq!(
+            format!("{e:?}"),
+            format!("{walked:?}"),
+            "{} under {rules} at {stealth} of {stealths:?}",
+            strategy.name()
+        );
+    }
+}
+
+/// Stealths at which the top class serves one stealth or none above its own: every class
+/// compiled and evaluated at its own stealth, or the top one replayed once.
+const LOW_STEALTHS: [&[u8]; 5] = [&[0], &[2], &[3], &[0, 1, 2, 3], &[3, 1]];
+
+/// Low stealths in layers give the walk's bits, for strategies the rules' classes serve
+/// (stealth 1 replayed from stealth 2 or not) and one with a class per stealth up to 4.
+#[test]
+fn layered_exact_at_low_stealths_reproduces_the_walk() {
+    let floors = raven::strategy::FileStrategy::parse(
+        "floors",
+        "test",
+        "[recruit]\nstealth_floor = 3\n[side]\nstealth_floor = 4\n",
+    )
+    .expect("a valid strategy");
+    let penalty_two = Rules {
+        design: raven::rules::Design {
+            finale_penalty: 2,
+            ..MAIN_TEXT.design
+        },
+        ..MAIN_TEXT
+    };
+    let strategies: Vec<Box<dyn Strategy>> = vec![
+        Box::new(ReferenceStrategy),
+        Box::new(RandomStrategy),
+        Box::new(floors),
+    ];
+    strategies.par_iter().for_each(|strategy| {
+        for rules in [MAIN_TEXT, penalty_two] {
+            for stealths in LOW_STEALTHS {
+                layered_is_the_walk(&rules, strategy.as_ref(), stealths);
+            }
+        }
+    });
+    // The top class (4) replayed once.
+    layered_is_the_walk(&CLARIFIED, &strategies[2], &[5, 4]);
+}
+
+/// A strategy that may read stealth anywhere is evaluated in layers too, a class per stealth:
+/// the walk's bits, low stealths and high, random play and the reference under both presets.
+#[test]
+fn layered_exact_of_a_strategy_reading_stealth_anywhere_reproduces_the_walk() {
+    let strategies: Vec<Box<dyn Strategy>> = vec![
+        Box::new(StealthAnywhere(ReferenceStrategy)),
+        Box::new(StealthAnywhere(RandomStrategy)),
+        Box::new(StealthAnywhere(
+            raven::strategy::resolve("cautious").expect("bundled"),
+        )),
+    ];
+    strategies.par_iter().for_each(|strategy| {
+        assert!(strategy.stealth_alike_from().is_none());
+        for stealths in LOW_STEALTHS {
+            layered_is_the_walk(&MAIN_TEXT, strategy.as_ref(), stealths);
+        }
+        layered_is_the_walk(&CLARIFIED, strategy.as_ref(), &[7, 5]);
+    });
+}
+
+/// Optimal play reads stealth anywhere (its values do): in layers, a class per stealth, it
+/// gives the walk's bits, and its win probability is the solver's value.
+#[test]
+fn layered_exact_of_optimal_play_reproduces_the_walk_and_the_solver() {
+    let (solution, _, optimal) = solved();
+    assert!(optimal.stealth_alike_from().is_none());
+    let stealths: Vec<u8> = (0..=SOLVED_STEALTH).collect();
+    layered_is_the_walk(&MAIN_TEXT, optimal, &stealths);
+    let layered = exact(&MAIN_TEXT, optimal, &[SOLVED_STEALTH]);
+    let v = solution.value;
+    assert!(
+        (layered.expectations[0].win - v).abs() < 1e-12,
+        "{} vs {v}",
+        layered.expectations[0].win
+    );
+}
+
 /// The layered exact engine replays each layer's independent positions side by side; every
 /// figure must be the same bits for any number of threads.
 #[test]

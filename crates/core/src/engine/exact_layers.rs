@@ -19,6 +19,12 @@
 //! reads a point lower naming class 0's positions, and only classes 0 and 2 are compiled — a
 //! third less of the compile, which is most of an evaluation.
 //!
+//! Below the top class each stealth is a class of its own, compiled and evaluated at its own
+//! stealth, and no class is needed above the highest stealth asked for: a strategy that may
+//! read stealth anywhere (optimal play's values do) has a class per stealth up to the highest,
+//! and so do stealths too low to reach the top class. The top class is then evaluated as the
+//! others are, never replayed.
+//!
 //! A replayed layer is evaluated level by level: a position's level is one above the highest
 //! it reads in its own layer, so the positions of one level are independent and are shared
 //! out over the pool, each evaluated by the same instructions in the same order on whichever
@@ -207,9 +213,6 @@ struct Layered<'a, S: ?Sized> {
     /// compile meets millions of each, and allocating them was a twentieth of its time.
     spare_leaves: Vec<Vec<StrategyLeaf>>,
     spare_terms: Vec<Vec<Term>>,
-    /// Whether a position was met that the layering cannot express (none is known: a
-    /// position stepped through, not read, a point below the compiled one).
-    unexpressible: bool,
     /// Whether stealth 1 is replayed from the top class's program rather than compiled as a
     /// class of its own: when the top class is the rules' own (stealth 2), the strategy
     /// answers alike from 1 up and the rules allow it ([`canon::stealth_one_plays_like_two`]),
@@ -217,6 +220,11 @@ struct Layered<'a, S: ?Sized> {
     /// the top program's reads a point lower then name that position in class 0
     /// (`StrategyOp::Below::lower`), and class 1 is never compiled.
     one_from_top: bool,
+    /// Whether the top program is replayed at stealths other than its own (above it, and at
+    /// 1 with `one_from_top`): then its instructions are kept, and its reads a point lower
+    /// name their position at its own stealth too. Otherwise it is compiled and evaluated as
+    /// a lower class is.
+    replayed: bool,
     /// For the reverse pass ([`regret::program`]): the strategy's decisions with more than
     /// one option, each noted by a [`StrategyOp::Local`], positions told apart as optimal play's
     /// values tell them ([`regret_sight`]), and every class's instructions kept. `None`: the
@@ -253,58 +261,87 @@ pub struct Decided {
     pub pending: bool,
 }
 
-/// The exact figures of `strategy` from the start of a game at each of `stealths`, in layers,
-/// or `None` when the strategy may read stealth anywhere ([`Strategy::stealth_alike_from`]).
+/// The exact figures of `strategy` from the start of a game at each of `stealths`, in layers.
 pub fn exact<S: Strategy + ?Sized>(
     rules: &Rules,
     strategy: &S,
     stealths: &[u8],
     budget: &Budget<'_>,
-) -> Option<Result<ExactRun, Halt>> {
-    let StealthClasses {
+) -> Result<ExactRun, Halt> {
+    let Some(StealthClasses {
         highest,
         top,
         alike,
-    } = classes(strategy, stealths)?;
-    let mut layered = Layered::new(rules, strategy, budget, top, alike);
-    match layered.run(stealths, highest, top) {
-        // The walk, then.
-        Ok(_) if layered.unexpressible => None,
-        run => Some(run),
-    }
+        replayed,
+    }) = classes(strategy, stealths)
+    else {
+        return Ok(ExactRun {
+            expectations: Vec::new(),
+            states: 0,
+        });
+    };
+    Layered::new(rules, strategy, budget, top, alike, replayed).run(stealths, highest, top)
 }
 
 /// How a layered evaluation splits stealths into classes.
 struct StealthClasses {
     /// The highest stealth asked for.
     highest: u8,
-    /// The top class: the lowest stealth from which the rules and the strategy play alike.
+    /// The top class: the lowest stealth from which the rules and the strategy play alike,
+    /// or else the highest stealth asked for.
     top: u8,
     /// The lowest stealth from which the strategy answers alike
-    /// ([`Strategy::stealth_alike_from`]).
+    /// ([`Strategy::stealth_alike_from`]); above `highest` when it may read stealth anywhere.
     alike: u8,
+    /// Whether the top class's program is replayed at stealths other than its own.
+    replayed: bool,
 }
 
-/// The classes of `strategy`'s layered evaluation at `stealths`, or `None` when the layers do
-/// not pay (see [`exact`]).
+/// The classes of `strategy`'s layered evaluation at `stealths`, or `None` when no stealth is
+/// asked for.
 fn classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<StealthClasses> {
-    let alike = strategy.stealth_alike_from()?;
     let highest = stealths.iter().copied().max()?;
-    // The lowest stealth of the class that plays and answers alike from there up. Each class
-    // below it is compiled on its own (one stealth each), and holds every position it can
-    // reach: more than a walk at one stealth keeps, so the layers pay only when the top class
-    // serves at least two stealths.
+    // A strategy that may read stealth anywhere answers alike from no stealth asked for: each
+    // stealth is a class of its own.
+    let alike = strategy
+        .stealth_alike_from()
+        .unwrap_or_else(|| highest.saturating_add(1));
+    // Each class below the top one is compiled on its own (one stealth each); the top one
+    // serves every stealth from its own up, and is replayed only where a stealth above its own
+    // is asked for. Else every stealth up to the highest asked for is a class of its own,
+    // compiled and evaluated at its own stealth.
     let top = alike.max(canon::ALIKE_FROM_STEALTH);
-    (highest >= top + 2).then_some(StealthClasses {
+    let replayed = highest > top;
+    Some(StealthClasses {
         highest,
-        top,
+        top: top.min(highest),
         alike,
+        replayed,
     })
 }
 
+/// Whether the reverse pass ([`regret::program`]) serves `strategy` at `stealths`: the strategy
+/// answers alike from some stealth on, and the top class serves at least two stealths.
+fn regret_classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<StealthClasses> {
+    strategy.stealth_alike_from()?;
+    classes(strategy, stealths).filter(|c| c.highest >= c.top + 2)
+}
+
 impl<'a, S: Strategy + ?Sized> Layered<'a, S> {
-    /// Nothing compiled yet: classes 0 to `top`, the strategy answering alike from `alike`.
-    fn new(rules: &'a Rules, strategy: &'a S, budget: &'a Budget<'a>, top: u8, alike: u8) -> Self {
+    /// Nothing compiled yet: classes 0 to `top`, the strategy answering alike from `alike`,
+    /// the top class `replayed` or not ([`StealthClasses`]).
+    fn new(
+        rules: &'a Rules,
+        strategy: &'a S,
+        budget: &'a Budget<'a>,
+        top: u8,
+        alike: u8,
+        replayed: bool,
+    ) -> Self {
+        let one_from_top = replayed
+            && top == canon::ALIKE_FROM_STEALTH
+            && alike < top
+            && canon::stealth_one_plays_like_two(rules);
         Layered {
             rules,
             strategy,
@@ -317,10 +354,8 @@ impl<'a, S: Strategy + ?Sized> Layered<'a, S> {
             compiled: 0,
             spare_leaves: Vec::new(),
             spare_terms: Vec::new(),
-            unexpressible: false,
-            one_from_top: top == canon::ALIKE_FROM_STEALTH
-                && alike < top
-                && canon::stealth_one_plays_like_two(rules),
+            one_from_top,
+            replayed,
             decided: None,
         }
     }
@@ -333,12 +368,6 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
         let replayed_from = self.replayed_from(top);
         let roots = self.compile_roots(stealths, top)?;
-        if self.unexpressible {
-            return Ok(ExactRun {
-                expectations: Vec::new(),
-                states: 0,
-            });
-        }
         let mut expectations = vec![Expectation::default(); stealths.len()];
         let sum_roots = |here: &[Expectation], ids: &[u32]| {
             let mut e = Expectation::default();
@@ -355,6 +384,12 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 let class = usize::from(stealth);
                 expectations[i] = sum_roots(&self.programs[class].values, &roots[class]);
             }
+        }
+        if !self.replayed {
+            return Ok(ExactRun {
+                expectations,
+                states: positions,
+            });
         }
         // The top class replayed at every stealth from `replayed_from`. What only compiling
         // reads — the lower classes, every key map — is freed first (but class 0's figures
@@ -487,7 +522,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         self.compiled += 1;
         let top = self.programs.len() - 1;
         // The reverse pass reads every class's instructions, and no figures.
-        let kept = class == top || self.decided.is_some();
+        let kept = (class == top && self.replayed) || self.decided.is_some();
         let program = &mut self.programs[class];
         program.len += 1;
         // Evaluated as it is compiled, but for the top class replayed from stealth 1.
@@ -506,6 +541,12 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             let StrategyOp::Here { w, .. } = self.programs[class].ops[leaf.op] else {
                 unreachable!("a read's placeholder")
             };
+            // R2: a roll costs one point at most, and only positions at the compiled stealth
+            // are compiled in place: every read is at most a point lower.
+            assert!(
+                leaf.state.stealth() + 1 >= state.stealth(),
+                "a read two points lower"
+            );
             let op = if leaf.state.stealth() == state.stealth() {
                 StrategyOp::Here {
                     w,
@@ -518,8 +559,8 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 } else {
                     self.visit(&leaf.state, leaf.pending)?
                 };
-                // In the top class, met a point lower at every higher stealth too.
-                let same = if class == top {
+                // In a replayed top class, met a point lower at every higher stealth too.
+                let same = if class == top && self.replayed {
                     self.visit(&leaf.state.with_stealth(state.stealth()), leaf.pending)?
                 } else {
                     NONE
@@ -680,11 +721,10 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         leaves: &mut Vec<StrategyLeaf>,
     ) {
         let rules = self.rules;
-        if state.stealth() < root && state.outcome().is_none() {
-            self.unexpressible = true;
-            self.programs[class].ops.push(StrategyOp::Sum { n: 0 });
-            return;
-        }
+        debug_assert!(
+            state.stealth() == root || state.outcome().is_some(),
+            "only finished games are compiled in place below the compiled position"
+        );
         match state.node(rules) {
             Node::Over(_) => {
                 // Counters aside, a game's end is its figures.
@@ -780,15 +820,18 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         if next.outcome().is_some() {
             return self.compile(class, next, pending, root, leaves);
         }
-        if next.stealth() < root {
-            // A point lower, a position is read even where the walk would not keep it:
-            // stepped through, it would be evaluated in the wrong class.
-            if !worth_memoising(next) {
-                return self.compile(class, next, pending, root, leaves);
-            }
-        } else {
+        // A point lower, a position is read even where the walk would not keep it: compiled
+        // in place, its own successors a point lower still would be two below the compiled
+        // position, which no layer holds. A decision answered with one action is read
+        // through, as at the compiled stealth, where the position a point lower is compiled
+        // at its own stealth (not a replayed program's, whose answers a point lower may
+        // differ at the stealths it is replayed at) and no decision is noted.
+        let here = next.stealth() == root;
+        let top = self.programs.len() - 1;
+        if here || (self.decided.is_none() && !(class == top && self.replayed)) {
             match self.met(next, pending) {
                 HowMet::Read => {}
+                HowMet::Compiled if !here => {}
                 HowMet::Compiled => return self.compile(class, next, pending, root, leaves),
                 // What compiling the decision would do, without asking the strategy again.
                 HowMet::Forwarded(after, decision, action) => {

@@ -74,7 +74,7 @@ pub fn add_scaled(acc: &mut Expectation, e: &Expectation, weight: f64) {
 pub struct ExactRun {
     /// Per starting stealth, in the order asked.
     pub expectations: Vec<Expectation>,
-    /// Memoised states.
+    /// Positions evaluated (a replayed position once per stealth it is evaluated at).
     pub states: usize,
 }
 

@@ -12,10 +12,11 @@
 //! - [`ids`]: dense local ids of compiled positions by key;
 //! - [`positions`]: which positions an exact traversal stores and which it plays through;
 //! - [`successors`]: what a position expands to in an exact walk, with its probabilities;
-//! - [`walk`]: the memoised exact walk of a strategy, under any [`Measure`];
+//! - [`walk`]: the memoised exact walk of a strategy, under any [`Measure`] (the regret
+//!   decomposition's; under [`Figures`], an oracle the layered figures are tested against);
 //! - [`exact_layers`]: a strategy's figures from programs compiled per stealth class and
 //!   replayed layer by layer; its [`exact_layers::regret`] runs them backwards;
-//! - [`mod@exact`]: a strategy's exact figures, in layers where they serve, else by the walk;
+//! - [`mod@exact`]: a strategy's exact figures, from its [`exact_layers`];
 //! - [`memo`]: the solver's table of optimal values, dense where a position allows it;
 //! - [`layers`]: the solver's table filled a stealth layer at a time from compiled programs;
 //! - [`mod@solve`]: optimal play ([`Solver`]) and the optimal policy's figures;

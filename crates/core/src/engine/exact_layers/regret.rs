@@ -22,7 +22,7 @@ use crate::game::{Chance, Outcome};
 use crate::rules::Rules;
 use crate::strategy::Strategy;
 
-use super::{Decided, Layered, NONE, Noted, StealthClasses, StrategyOp, classes};
+use super::{Decided, Layered, NONE, Noted, StealthClasses, StrategyOp, regret_classes};
 
 /// A strategy's compiled positions at every stealth class, its decisions with more than one
 /// option noted, positions told apart as optimal play's values tell them.
@@ -53,8 +53,8 @@ pub fn program<S: Strategy + ?Sized>(
     stealths: &[u8],
     budget: &Budget<'_>,
 ) -> Option<Result<RegretProgram, Halt>> {
-    let StealthClasses { top, alike, .. } = classes(strategy, stealths)?;
-    let mut layered = Layered::new(rules, strategy, budget, top, alike);
+    let StealthClasses { top, alike, .. } = regret_classes(strategy, stealths)?;
+    let mut layered = Layered::new(rules, strategy, budget, top, alike, true);
     layered.decided = Some(Noted {
         ids: vec![Vec::new(); usize::from(top) + 1],
         ..Noted::default()
@@ -63,9 +63,6 @@ pub fn program<S: Strategy + ?Sized>(
         Ok(roots) => roots,
         Err(halt) => return Some(Err(halt)),
     };
-    if layered.unexpressible {
-        return None;
-    }
     let first_top = if layered.one_from_top { 1 } else { top };
     let mut programs = std::mem::take(&mut layered.programs);
     for program in &mut programs {
