@@ -287,6 +287,25 @@ impl Strategy for Renamed {
     fn sight(&self, state: &crate::game::State, rules: &Rules) -> strategy::Sight {
         self.inner.sight(state, rules)
     }
+    // The same strategy under another name: what lets the engines take shortcuts holds too.
+    fn stealth_alike_from(&self) -> Option<u8> {
+        self.inner.stealth_alike_from()
+    }
+    fn prefetches(&self) -> bool {
+        self.inner.prefetches()
+    }
+    fn prefetch(&self, state: &crate::game::State, rules: &Rules) -> u64 {
+        self.inner.prefetch(state, rules)
+    }
+    fn decide_warm(
+        &self,
+        state: &crate::game::State,
+        rules: &Rules,
+        decision: crate::game::Decision,
+        warm: u64,
+    ) -> strategy::Choice {
+        self.inner.decide_warm(state, rules, decision, warm)
+    }
 }
 
 #[cfg(test)]
