@@ -28,14 +28,14 @@ pub struct GridPoint {
     pub rules: Rules,
 }
 
+/// A combination of values the design refuses together, and why.
+pub type Refused = (Vec<String>, RulesError);
+
 /// Every combination of `axes`' values on top of `base`, the last axis varying fastest: per
 /// combination, its point, or its values and why the design refuses them together
 /// ([`Design::check`]). An error when an axis is no design parameter, a value does not fit
 /// its key, or the grid has more than [`MAX_POINTS`] combinations.
-pub fn points(
-    base: &Rules,
-    axes: &[Axis],
-) -> Result<Vec<Result<GridPoint, (Vec<String>, RulesError)>>, String> {
+pub fn points(base: &Rules, axes: &[Axis]) -> Result<Vec<Result<GridPoint, Refused>>, String> {
     for axis in axes {
         if !Design::keys().any(|k| k == axis.key) {
             let allowed = Design::keys().collect::<Vec<_>>().join(", ");
