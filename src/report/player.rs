@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use crate::rules::Rules;
 use crate::strategy::file::Spec;
 use crate::strategy::{OPTIMAL, REFERENCE, bundled, bundled_source};
-use crate::tune::{KNOBS, Point};
+use crate::tune::Point;
 
 use super::balance::{Balance, exact_of};
 use super::decisions::losses;
@@ -157,25 +157,6 @@ pub fn section(balance: &Balance) -> Option<String> {
     Some(md)
 }
 
-/// The value of knob `key` (`section.key`) of `point`, without quotes.
-fn knob<'a>(point: &'a Point, key: &str) -> &'a str {
-    let i = KNOBS
-        .iter()
-        .position(|k| k.name() == key)
-        .unwrap_or_else(|| panic!("no knob {key}"));
-    point.0[i].trim_matches('"')
-}
-
-/// A list value as its items.
-fn items(value: &str) -> Vec<&str> {
-    value
-        .trim_matches(['[', ']'])
-        .split(',')
-        .map(|s| s.trim().trim_matches('"'))
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
 /// `n` `what`, plural as needed.
 fn count(n: &str, what: &str) -> String {
     if n == "1" {
@@ -214,7 +195,7 @@ fn spare(value: &str) -> String {
 /// The strategy's knobs as advice, one sentence per part of the game.
 pub fn advice(spec: &Spec) -> Vec<String> {
     let p = Point::of(spec);
-    let k = |key: &str| knob(&p, key);
+    let k = |key: &str| p.value(key);
     let mut lines = Vec::new();
 
     let main = match k("main.character") {
@@ -234,7 +215,7 @@ pub fn advice(spec: &Spec) -> Vec<String> {
     };
     lines.push(format!("**Main character**: {main}."));
 
-    let order = items(k("recruit.order"));
+    let order = p.items("recruit.order");
     let recruits = k("recruit.count");
     let team = if recruits == "0" || order.is_empty() {
         "recruit nobody: play alone".to_string()
@@ -284,7 +265,7 @@ pub fn advice(spec: &Spec) -> Vec<String> {
         spare(k("run.spare"))
     ));
 
-    let phases = items(k("first_aid.phases"));
+    let phases = p.items("first_aid.phases");
     let aid = match k("first_aid.when") {
         "never" => "never give first aid".to_string(),
         when if phases.is_empty() => format!("never give first aid ({when}, in no phase)"),
@@ -296,14 +277,10 @@ pub fn advice(spec: &Spec) -> Vec<String> {
             };
             let phases: Vec<&str> = phases
                 .iter()
-                .map(|p| {
-                    if *p == "recruitment" {
-                        "recruitment"
-                    } else if *p == "run" {
-                        "the run"
-                    } else {
-                        "the finale"
-                    }
+                .map(|p| match p.as_str() {
+                    "recruitment" => "recruitment",
+                    "run" => "the run",
+                    _ => "the finale",
                 })
                 .collect();
             let mut s = format!("give first aid {whom}, in {}", phases.join(", "));
@@ -357,7 +334,7 @@ pub fn advice(spec: &Spec) -> Vec<String> {
                 roller(k("side.roller")),
                 count(attempts, "attempt")
             );
-            let passed = items(k("side.pass_types"));
+            let passed = p.items("side.pass_types");
             if !passed.is_empty() {
                 s += &format!("; always pass {}", passed.join(", "));
             }

@@ -292,6 +292,23 @@ impl Point {
             .map(|s| s.spec().clone())
     }
 
+    /// The value of knob `key` (`section.key`), without its quotes.
+    ///
+    /// # Panics
+    /// When no knob is named `key` (a slip in the caller's code, not in user input).
+    pub fn value(&self, key: &str) -> &str {
+        let i = KNOBS
+            .iter()
+            .position(|k| k.name() == key)
+            .unwrap_or_else(|| panic!("no knob {key}"));
+        self.0[i].trim_matches('"')
+    }
+
+    /// The items of list knob `key` (`section.key`).
+    pub fn items(&self, key: &str) -> Vec<String> {
+        items(self.value(key))
+    }
+
     /// This point with knob `knob` set to `value`.
     pub fn with(&self, knob: usize, value: &str) -> Point {
         let mut values = self.0.clone();
