@@ -320,13 +320,6 @@ fn classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<Stealt
     })
 }
 
-/// Whether the reverse pass ([`regret::program`]) serves `strategy` at `stealths`: the strategy
-/// answers alike from some stealth on, and the top class serves at least two stealths.
-fn regret_classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<StealthClasses> {
-    strategy.stealth_alike_from()?;
-    classes(strategy, stealths).filter(|c| c.highest >= c.top + 2)
-}
-
 impl<'a, S: Strategy + ?Sized> Layered<'a, S> {
     /// Nothing compiled yet: classes 0 to `top`, the strategy answering alike from `alike`,
     /// the top class `replayed` or not ([`StealthClasses`]).

@@ -23,22 +23,6 @@ pub(super) struct Ids {
 }
 
 impl Ids {
-    /// The id of `key`, if it has one.
-    #[inline]
-    pub(super) fn get(&self, key: u128) -> Option<u32> {
-        let split = key::split_health(key);
-        let first = *self.shapes.get(&split.shape)?;
-        let id = self.slots[first as usize + split.index];
-        (id != NO_ID).then_some(id)
-    }
-
-    /// The slot of `key`: its id, or [`NO_ID`] for the caller to fill in.
-    #[inline]
-    pub(super) fn slot(&mut self, key: u128) -> &mut u32 {
-        let index = self.index(key);
-        &mut self.slots[index]
-    }
-
     /// Where `key`'s slot is, made if need be: a table aligned with this one's slots
     /// ([`Ids::len`]) can hold more of a key's figures without hashing it again.
     #[inline]
@@ -75,19 +59,24 @@ mod tests {
         let health = |digit: u128| digit << 40;
         // A shape with one member (the Hacker, lowest digit) and five non-members (digit 4).
         let others: u128 = (1..6).map(|i| 4 * 11u128.pow(i)).sum::<u128>() << 40;
+        let mut slot = |ids: &mut Ids, key: u128| {
+            let index = ids.index(key);
+            *ids.at(index)
+        };
         for (n, h) in [2u128, 0, 3].into_iter().enumerate() {
-            let slot = ids.slot(others | health(h));
-            assert_eq!(*slot, NO_ID);
-            *slot = n as u32;
+            let index = ids.index(others | health(h));
+            assert_eq!(*ids.at(index), NO_ID);
+            *ids.at(index) = n as u32;
         }
-        assert_eq!(*ids.slot(others | health(2)), 0);
-        assert_eq!(*ids.slot(others | health(0)), 1);
-        assert_eq!(*ids.slot(others | health(3)), 2);
-        assert_eq!(ids.get(others | health(3)), Some(2));
-        assert_eq!(ids.get(others | health(1)), None);
-        assert_eq!(ids.get(others | health(1) | 7), None, "a shape never met");
-        assert_eq!(*ids.slot(others | health(1)), NO_ID);
-        assert_eq!(*ids.slot(others | health(1) | 7), NO_ID, "another shape");
+        assert_eq!(slot(&mut ids, others | health(2)), 0);
+        assert_eq!(slot(&mut ids, others | health(0)), 1);
+        assert_eq!(slot(&mut ids, others | health(3)), 2);
+        assert_eq!(slot(&mut ids, others | health(1)), NO_ID);
+        assert_eq!(
+            slot(&mut ids, others | health(1) | 7),
+            NO_ID,
+            "another shape"
+        );
         assert_eq!(ids.slots.len(), 8, "two shapes of four slots each");
     }
 }

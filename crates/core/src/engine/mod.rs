@@ -11,9 +11,6 @@
 //! - [`key`]: positions packed into integer keys;
 //! - [`ids`]: dense local ids of compiled positions by key;
 //! - [`positions`]: which positions an exact traversal stores and which it plays through;
-//! - [`successors`]: what a position expands to in an exact walk, with its probabilities;
-//! - [`walk`]: the memoised exact walk of a strategy, under any [`Measure`] (the regret
-//!   decomposition's; under [`Figures`], an oracle the layered figures are tested against);
 //! - [`exact_layers`]: a strategy's figures from programs compiled per stealth class and
 //!   replayed layer by layer; its [`exact_layers::regret`] runs them backwards;
 //! - [`mod@exact`]: a strategy's exact figures, from its [`exact_layers`];
@@ -23,7 +20,6 @@
 //! - [`options`]: the values of a decision's options by canonical class, asked again and again;
 //! - [`answers`]: the optimal strategy's answers by position, read without locks;
 //! - [`optimal`]: the optimal strategy, a product of the solver;
-//! - [`reach`]: the walk followed forwards, each decision with its probability of being reached;
 //! - [`mod@decisions`]: a strategy's regret split over the decisions it makes (its own map inside);
 
 mod answers;
@@ -42,17 +38,11 @@ mod options;
 pub mod paired;
 mod play;
 mod positions;
-pub mod reach;
 pub mod seed;
 pub mod solve;
-mod successors;
-pub mod walk;
 
 pub use budget::{BYTES_PER_STATE, Budget, Cancelled, Halt, TooLarge};
-pub use decisions::{
-    ByKind, DecisionKind, Decisions, Engine, Solved, Terms, decisions, decisions_by,
-    decisions_of_each, decisions_with,
-};
+pub use decisions::{ByKind, DecisionKind, Decisions, Solved, decisions, decisions_of_each};
 pub use exact::{exact, exact_limited, exact_within};
 pub use expectation::{ExactRun, Expectation};
 pub use memo::Keep;
@@ -61,4 +51,3 @@ pub use optimal::{OptimalStrategy, resolve};
 pub use paired::{PairedJob, PairedTally, simulate_paired};
 pub use play::{Observer, play_game, play_seeded};
 pub use solve::{Solver, solve, solve_with_figures, solve_within};
-pub use walk::{Exact, Figures, Measure};

@@ -537,8 +537,8 @@ const NONE: u32 = u32::MAX;
 mod tests {
     use super::super::super::budget::Budget;
     use super::super::super::exact_layers::regret;
-    use super::super::shortfall::valued_at;
     use super::*;
+    use crate::game::Chance;
     use crate::rules::{CLARIFIED, MAIN_TEXT};
     use crate::strategy::ReferenceStrategy;
 
@@ -549,12 +549,14 @@ mod tests {
     fn pending_decisions_roll_through_their_form() {
         for rules in [MAIN_TEXT, CLARIFIED] {
             let compiled = regret::program(&rules, &ReferenceStrategy, &[6], &Budget::UNLIMITED)
-                .expect("the reference is layered")
                 .expect("within no limit");
             let mut checked = 0;
             for decided in compiled.decided().iter().filter(|d| d.pending) {
-                let direct: Vec<Rolled> = valued_at(&decided.state, true)
-                    .map(|(state, p, second)| Rolled::of(&state, decided.choice, p, second, &rules))
+                let direct: Vec<Rolled> = Chance::second_side_type_odds()
+                    .map(|(second, p)| {
+                        let state = decided.state.with_second_side_type(second);
+                        Rolled::of(&state, decided.choice, p, Some(second), &rules)
+                    })
                     .collect();
                 let First::Pending { form, labels } = First::of(decided, &rules) else {
                     panic!("a pending decision")

@@ -5,14 +5,11 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::game::{Action, Decision, State};
-use crate::rules::Rules;
 use crate::strategy::Choice;
 
 use super::super::key;
-use super::super::reach::Met;
 use super::super::solve::Solver;
-use super::kinds::{ByKind, DecisionKind, KINDS};
-use super::shortfall::{Shortfall, valued_at};
+use super::kinds::{ByKind, DecisionKind};
 
 /// How many of the costliest positions [`decisions`](super::decisions()) lists per starting stealth.
 pub const TOP: usize = 10;
@@ -59,13 +56,10 @@ impl Costly {
 /// A term smaller than this is rounding between equal options, not a position worth listing.
 pub(super) const NEGLIGIBLE: f64 = 1e-12;
 
-/// The costliest positions met so far ([`TOP`] at most), and, when every term is computed,
-/// their sum by kind.
+/// The costliest positions met so far ([`TOP`] at most).
 pub(super) struct Costliest {
     /// A min-heap on the term: the cheapest of the kept ones is dropped first.
     top: BinaryHeap<Reverse<ByRegret>>,
-    /// `None`: a position that cannot beat the cheapest kept one is passed over unvalued.
-    pub(super) by_kind: Option<[f64; KINDS]>,
 }
 
 /// A [`Costly`] ordered by its term, equal terms by their position: which of them are kept
@@ -99,11 +93,10 @@ impl Ord for ByRegret {
 }
 
 impl Costliest {
-    /// Nothing found yet; with `every_term`, every term is computed and summed.
-    pub(super) fn new(every_term: bool) -> Costliest {
+    /// Nothing found yet.
+    pub(super) fn new() -> Costliest {
         Costliest {
             top: BinaryHeap::with_capacity(TOP + 1),
-            by_kind: every_term.then_some([0.0; KINDS]),
         }
     }
 
@@ -122,29 +115,6 @@ impl Costliest {
             .map_or(NEGLIGIBLE, |cheapest| cheapest.0.regret())
     }
 
-    /// Adds the term of the decision `met` (its options valued by `solver`).
-    pub(super) fn add(&mut self, solver: &Solver, rules: &Rules, met: Met<'_>) {
-        // A term is at most the reach (a shortfall is at most 1): most positions are reached
-        // too rarely to be listed, and need not be valued (each option is a lookup).
-        if self.by_kind.is_none() && met.reach < self.bar() {
-            return;
-        }
-        if !met.state.has_choice(rules) {
-            return;
-        }
-        for (rolled, p, _) in valued_at(met.state, met.pending) {
-            self.add_rolled(solver, &rolled, &met, met.reach * p);
-        }
-    }
-
-    fn add_rolled(&mut self, solver: &Solver, state: &State, met: &Met<'_>, reach: f64) {
-        // Nor more than the reach times the best option's value, one lookup.
-        if self.by_kind.is_none() && reach * solver.value(state) < self.bar() {
-            return;
-        }
-        self.add_valued(solver, state, met.decision, met.choice, reach);
-    }
-
     /// Adds the term of `state`, a decision point `decision` answered with `choice` and
     /// reached with probability `reach`, its options valued by `solver`.
     pub(super) fn add_valued(
@@ -155,19 +125,31 @@ impl Costliest {
         choice: Choice,
         reach: f64,
     ) {
-        let shortfall = Shortfall::of(&solver.options(state), decision, choice);
+        let options = solver.options(state);
+        let (best, best_value) = options
+            .iter()
+            .copied()
+            .fold(None, |best: Option<(Action, f64)>, (a, v)| match best {
+                Some((_, b)) if b >= v => best,
+                _ => Some((a, v)),
+            })
+            .expect("a decision has options");
+        let chosen_value = match choice {
+            Choice::Act(action) => {
+                let chosen = options.iter().find(|(a, _)| *a == action);
+                chosen.expect("the strategy's action is legal").1
+            }
+            Choice::Uniform => options.iter().map(|(_, v)| v).sum::<f64>() / options.len() as f64,
+        };
         let costly = Costly {
             state: *state,
             decision,
             choice,
-            best: shortfall.best.0,
+            best,
             reach,
-            best_value: shortfall.best.1,
-            chosen_value: shortfall.chosen,
+            best_value,
+            chosen_value,
         };
-        if let Some(by_kind) = &mut self.by_kind {
-            by_kind[shortfall.kind as usize] += costly.regret();
-        }
         let costly = ByRegret(costly);
         let kept = match self.cheapest() {
             Some(cheapest) => costly > *cheapest,
@@ -190,15 +172,6 @@ impl Costliest {
             .map(|Reverse(ByRegret(c))| c)
             .collect()
     }
-}
-
-/// Which of the decomposition's terms [`decisions_with`](super::decisions_with) computes one by one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Terms {
-    /// Those that may be among the [`TOP`] costliest: the same list, a fraction of the work.
-    Costliest,
-    /// Every one, summed by kind into [`Decisions::by_position`](super::Decisions::by_position) (a check of the list).
-    Every,
 }
 
 /// By stealth asked: the regret by kind and the costliest positions.

@@ -1,6 +1,4 @@
-//! The entry points: one strategy's decomposition, or many strategies' sharing one solve, and
-//! which engine follows each strategy — its layered program run backwards where it serves,
-//! else the exact walk.
+//! The entry points: one strategy's decomposition, or many strategies' sharing one solve.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,14 +9,12 @@ use crate::rules::Rules;
 use crate::strategy::Strategy;
 
 use super::super::budget::{Budget, Halt};
-use super::super::exact::exact_within;
 use super::super::exact_layers::regret;
 use super::super::solve::{Solver, solve_within};
 use super::classes::CanonicalClasses;
-use super::costliest::{Costly, Terms};
-use super::kinds::{ByKind, KINDS};
+use super::costliest::Costly;
+use super::kinds::ByKind;
 use super::layered::{RECORDED_LAYERS, RecordedPass, ReversePass, in_layers};
-use super::walked::walked;
 
 /// A strategy's decisions at one starting stealth.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,67 +26,31 @@ pub struct Decisions {
     /// The strategy's exact win probability.
     pub exact: f64,
     /// Its regret by decision kind (summing to `optimal − exact`), and how often each kind
-    /// arises and matters.
+    /// arises and matters: the sums of the terms position by position, of which `top` lists
+    /// the largest.
     pub by_kind: ByKind,
-    /// The same regret by kind, summed position by position from the reach probabilities
-    /// (with [`Terms::Every`]): equal to `by_kind.regret` up to rounding, so the positions in
-    /// `top` are the decomposition's own terms. In layers ([`Engine::Layers`]) `by_kind` is
-    /// that sum already.
-    pub by_position: Option<[f64; KINDS]>,
     /// The positions that cost most ([`TOP`](super::TOP) at most), costliest first.
     pub top: Vec<Costly>,
 }
 
-/// The regret decomposition of `strategy` at each of `stealths`, within `budget` (each of
-/// the three walks — solve, exact, decomposition — counts its own positions against it),
-/// with the costliest positions.
+/// The regret decomposition of `strategy` at each of `stealths`, within `budget` (the solve
+/// and the strategy's program each count their own positions against it), with the
+/// costliest positions.
 pub fn decisions<S: Strategy + ?Sized>(
     rules: &Rules,
     strategy: &S,
     stealths: &[u8],
     budget: Budget<'_>,
 ) -> Result<Vec<Decisions>, Halt> {
-    decisions_with(rules, strategy, stealths, budget, Terms::Costliest)
-}
-
-/// [`decisions`], computing the terms `terms` one by one.
-pub fn decisions_with<S: Strategy + ?Sized>(
-    rules: &Rules,
-    strategy: &S,
-    stealths: &[u8],
-    budget: Budget<'_>,
-    terms: Terms,
-) -> Result<Vec<Decisions>, Halt> {
-    decisions_by(rules, strategy, stealths, budget, terms, Engine::Layers)
-}
-
-/// How [`decisions_by`] follows the strategy's games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// The strategy's layered program and its reverse pass
-    /// ([`super::super::exact_layers::regret`]) where they serve the strategy and the stealths
-    /// asked, else the walk.
-    Layers,
-    /// The exact walk with the [`Regret`](super::Regret) measure, followed forwards for the costliest
-    /// positions, whatever the strategy: the two engines are checked against each other.
-    Walk,
-}
-
-/// [`decisions_with`] by `engine`.
-pub fn decisions_by<S: Strategy + ?Sized>(
-    rules: &Rules,
-    strategy: &S,
-    stealths: &[u8],
-    budget: Budget<'_>,
-    terms: Terms,
-    engine: Engine,
-) -> Result<Vec<Decisions>, Halt> {
+    if stealths.is_empty() {
+        return Ok(Vec::new());
+    }
     // The optimal values do not depend on the strategy: side by side with its part.
     let (solved, prepared) = par::join(
         || Solved::new(rules, stealths, &budget),
-        || prepare(rules, strategy, stealths, budget, engine),
+        || prepare(rules, strategy, stealths, &budget),
     );
-    solved?.finish(strategy, budget, terms, prepared?)
+    solved?.finish(budget, prepared?)
 }
 
 /// Optimal play's values at some stealths, solved once and shared by the decompositions of
@@ -128,50 +88,31 @@ impl Solved {
         strategy: &S,
         budget: Budget<'_>,
     ) -> Result<Vec<Decisions>, Halt> {
-        self.decisions_by(strategy, budget, Terms::Costliest, Engine::Layers)
-    }
-
-    /// [`decisions_by`] of `strategy` at the stealths solved.
-    pub fn decisions_by<S: Strategy + ?Sized>(
-        &self,
-        strategy: &S,
-        budget: Budget<'_>,
-        terms: Terms,
-        engine: Engine,
-    ) -> Result<Vec<Decisions>, Halt> {
+        if self.stealths.is_empty() {
+            return Ok(Vec::new());
+        }
         let rules = self.solver.rules();
-        let prepared = prepare(rules, strategy, &self.stealths, budget, engine)?;
-        self.finish(strategy, budget, terms, prepared)
+        let prepared = prepare(rules, strategy, &self.stealths, &budget)?;
+        self.finish(budget, prepared)
     }
 
-    /// The decomposition from optimal play's values and the strategy's part.
-    fn finish<S: Strategy + ?Sized>(
-        &self,
-        strategy: &S,
-        budget: Budget<'_>,
-        terms: Terms,
-        prepared: Prepared,
-    ) -> Result<Vec<Decisions>, Halt> {
+    /// The decomposition from optimal play's values and the strategy's reverse pass.
+    fn finish(&self, budget: Budget<'_>, reach: ReversePass) -> Result<Vec<Decisions>, Halt> {
         let (solver, stealths) = (&self.solver, &self.stealths[..]);
-        let (found, wins) = match prepared {
-            Prepared::Layers(reach) => {
-                // Never waiting for it: a thread of the pool waiting may be the one holding it,
-                // further up its stack.
-                let (mut held, mut own);
-                let classes = match self.classes.try_lock() {
-                    Ok(guard) => {
-                        held = guard;
-                        &mut *held
-                    }
-                    Err(_) => {
-                        own = CanonicalClasses::new(stealths);
-                        &mut own
-                    }
-                };
-                in_layers(solver, classes, reach, stealths, &budget)?
+        // Never waiting for the shared classes: a thread of the pool waiting may be the one
+        // holding them, further up its stack.
+        let (mut held, mut own);
+        let classes = match self.classes.try_lock() {
+            Ok(guard) => {
+                held = guard;
+                &mut *held
             }
-            Prepared::Walk { wins } => (walked(solver, strategy, stealths, budget, terms)?, wins),
+            Err(_) => {
+                own = CanonicalClasses::new(stealths);
+                &mut own
+            }
         };
+        let (found, wins) = in_layers(solver, classes, reach, stealths, &budget)?;
         Ok(stealths
             .iter()
             .zip(found)
@@ -181,12 +122,6 @@ impl Solved {
                 optimal: self.values[i],
                 exact: wins[i],
                 by_kind,
-                by_position: match (terms, costliest.by_kind) {
-                    (Terms::Costliest, _) => None,
-                    (Terms::Every, Some(by_position)) => Some(by_position),
-                    // Summed position by position already.
-                    (Terms::Every, None) => Some(by_kind.regret),
-                },
                 top: costliest.into_sorted(),
             })
             .collect())
@@ -208,6 +143,9 @@ pub fn decisions_of_each(
     stealths: &[u8],
     budget: Budget<'_>,
 ) -> Result<Vec<Vec<Decisions>>, Halt> {
+    if stealths.is_empty() {
+        return Ok(strategies.iter().map(|_| Vec::new()).collect());
+    }
     // A solve that stops stops the strategies' parts too: nothing can be decomposed.
     let solve_stopped = AtomicBool::new(false);
     let cancel: Vec<&AtomicBool> = (budget.cancel.iter().copied())
@@ -223,11 +161,11 @@ pub fn decisions_of_each(
     let found: Mutex<Vec<Option<DecompositionResult>>> =
         Mutex::new(strategies.iter().map(|_| None).collect());
     let record = |i: usize, result: DecompositionResult| lock(&found)[i] = Some(result);
-    let finish = |i: usize, prepared: Prepared| {
+    let finish = |i: usize, prepared: ReversePass| {
         record(
             i,
             match solved.get().expect("solved before it is read") {
-                Ok(solved) => solved.finish(strategies[i], share, Terms::Costliest, prepared),
+                Ok(solved) => solved.finish(share, prepared),
                 Err(halt) => Err(*halt),
             },
         );
@@ -235,12 +173,12 @@ pub fn decisions_of_each(
     // Parts done, in the order done, to be decomposed one at a time once the solve is, so that
     // each reads and extends the classes valued by those before it (`Solved::classes`);
     // whether one is being decomposed.
-    let ready: Mutex<(VecDeque<(usize, Prepared)>, bool)> = Mutex::default();
+    let ready: Mutex<(VecDeque<(usize, ReversePass)>, bool)> = Mutex::default();
     // Hands `part` on (none: the solve is done), and decomposes it and those handed on
     // meanwhile, once the solve is done, unless another thread is at it: no thread waits for
     // another's decomposition. The solve is set before its thread hands nothing on, and read
     // under the same lock as the queue, so no part is left behind.
-    let decompose = |part: Option<(usize, Prepared)>| {
+    let decompose = |part: Option<(usize, ReversePass)>| {
         {
             let mut ready = lock(&ready);
             ready.0.extend(part);
@@ -272,11 +210,9 @@ pub fn decisions_of_each(
             decompose(None);
         });
         for (i, &strategy) in strategies.iter().enumerate() {
-            scope.spawn_fifo(move |_| {
-                match prepare(rules, strategy, stealths, share, Engine::Layers) {
-                    Err(halt) => record(i, Err(halt)),
-                    Ok(prepared) => decompose(Some((i, prepared))),
-                }
+            scope.spawn_fifo(move |_| match prepare(rules, strategy, stealths, &share) {
+                Err(halt) => record(i, Err(halt)),
+                Ok(prepared) => decompose(Some((i, prepared))),
             });
         }
     });
@@ -298,40 +234,20 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// What a decomposition needs of the strategy alone, before optimal play's values.
-enum Prepared {
-    /// Its decisions as its layered program's reverse pass reaches them: the pass run
-    /// already, or the program to run it.
-    Layers(ReversePass),
-    /// The walk follows it; its exact win probability at each stealth.
-    Walk { wins: Vec<f64> },
-}
-
-/// The strategy's part of a decomposition by `engine`.
+/// The strategy's part of a decomposition, before optimal play's values: its layered
+/// program, compiled with every decision noted, and run backwards — recorded already, or to
+/// be streamed by the decomposition when it is deeper than [`RECORDED_LAYERS`].
 fn prepare<S: Strategy + ?Sized>(
     rules: &Rules,
     strategy: &S,
     stealths: &[u8],
-    budget: Budget<'_>,
-    engine: Engine,
-) -> Result<Prepared, Halt> {
-    if engine == Engine::Layers
-        && let Some(compiled) = regret::program(rules, strategy, stealths, &budget)
-    {
-        let compiled = compiled?;
-        if compiled.top_layers(stealths) > RECORDED_LAYERS {
-            return Ok(Prepared::Layers(ReversePass::Streamed(
-                compiled,
-                RECORDED_LAYERS,
-            )));
-        }
-        return Ok(Prepared::Layers(ReversePass::Recorded(RecordedPass::of(
-            compiled, stealths, &budget,
-        )?)));
-    }
-    let exact = exact_within(rules, strategy, stealths, budget)?;
-    Ok(Prepared::Walk {
-        wins: exact.expectations.iter().map(|e| e.win).collect(),
+    budget: &Budget<'_>,
+) -> Result<ReversePass, Halt> {
+    let compiled = regret::program(rules, strategy, stealths, budget)?;
+    Ok(if compiled.top_layers(stealths) > RECORDED_LAYERS {
+        ReversePass::Streamed(compiled, RECORDED_LAYERS)
+    } else {
+        ReversePass::Recorded(RecordedPass::of(compiled, stealths, budget)?)
     })
 }
 
@@ -351,7 +267,6 @@ mod tests {
         let solved = Solved::new(&rules, &stealths, &Budget::UNLIMITED).expect("solved");
         let compile = || {
             regret::program(&rules, &ReferenceStrategy, &stealths, &Budget::UNLIMITED)
-                .expect("the reference is layered")
                 .expect("within no limit")
         };
         let compiled = compile();
@@ -360,12 +275,7 @@ mod tests {
             RecordedPass::of(compiled, &stealths, &Budget::UNLIMITED).expect("no limit"),
         );
         let decompose = |reach: ReversePass| {
-            let found = solved.finish(
-                &ReferenceStrategy,
-                Budget::UNLIMITED,
-                Terms::Costliest,
-                Prepared::Layers(reach),
-            );
+            let found = solved.finish(Budget::UNLIMITED, reach);
             // `Debug` writes each float as the shortest text that reads back as its bits.
             format!("{:?}", found.expect("no limit"))
         };

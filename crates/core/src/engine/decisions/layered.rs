@@ -72,7 +72,7 @@ pub(super) fn in_layers(
 ) -> Result<(Found, Vec<f64>), Halt> {
     let mut found: Found = stealths
         .iter()
-        .map(|_| (ByKind::default(), Costliest::new(false)))
+        .map(|_| (ByKind::default(), Costliest::new()))
         .collect();
     match reach {
         ReversePass::Recorded(reached) => {

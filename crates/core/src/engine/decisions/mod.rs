@@ -14,54 +14,38 @@
 //! options differ by more than one point ([`MATTERS`]): a designer's measure of how much real
 //! choice the game offers. The costliest terms ([`Costly`]) are listed.
 //!
-//! Two engines follow the strategy's games:
-//! - **in layers** ([`Engine::Layers`], wherever the strategy's answers allow the exact engine's
-//!   stealth layers): the strategy's layered program, compiled with every decision noted, is run
-//!   backwards ([`super::exact_layers::regret`]), giving each decision's probability of being
-//!   reached at every stealth ([`layered::RecordedPass`]: the pass runs as part of the
-//!   strategy's own work, before optimal play's values are read). A decision's options are
-//!   valued once per canonical class and stealth, not once per position met
-//!   ([`classes::ClassedDecisions`]), at the stealths of every start that meets it in one walk
-//!   ([`super::Solver::options_at`]); the classes met and their values
-//!   ([`classes::CanonicalClasses`]) are shared by the strategies decomposed with one solve,
-//!   each classifying and valuing only what none before it did. Its exact win probability is
-//!   summed by the same pass. Several strategies share one solve ([`Solved`]) and one set of
-//!   classes ([`decisions_of_each`]); positions alike up to names are kept as one
-//!   ([`super::key::regret_sight`]); the pass hands on its layers as dense
-//!   [`Block`](super::exact_layers::regret::Block)s, a decision's layers side by side. A batch
-//!   of a block's decisions is worked out together: their classes and options side by side
-//!   over the pool ([`classes::ClassedDecisions::prepare`]), each class valued at every stealth
-//!   its decisions are met at in one walk, then each start's terms summed on a thread of its
-//!   own, row by row — the same bits on any pool, and on many cores the largest strategy's
-//!   decomposition is no longer one thread's work.
-//! - **the walk** ([`Engine::Walk`]): the exact engine's walk ([`super::Exact`]) with
-//!   the [`Regret`] measure adds the terms up at each decision the strategy makes; the
-//!   positions that cost most need each term on its own, `P_S(reach y)` included, so the
-//!   walk is then followed forwards ([`super::Exact::reach`]). Strategies that may read
-//!   stealth anywhere (`random`, optimal play) and low stealths take this way.
+//! The strategy's layered program ([`super::exact_layers`]), compiled with every decision
+//! noted, is run backwards ([`super::exact_layers::regret`]), giving each decision's
+//! probability of being reached at every stealth ([`layered::RecordedPass`]: the pass runs as
+//! part of the strategy's own work, before optimal play's values are read). A decision's
+//! options are valued once per canonical class and stealth, not once per position met
+//! ([`classes::ClassedDecisions`]), at the stealths of every start that meets it in one walk
+//! ([`super::Solver::options_at`]); the classes met and their values
+//! ([`classes::CanonicalClasses`]) are shared by the strategies decomposed with one solve, each
+//! classifying and valuing only what none before it did. Its exact win probability is summed
+//! by the same pass. Several strategies share one solve ([`Solved`]) and one set of classes
+//! ([`decisions_of_each`]); positions alike up to names are kept as one
+//! ([`super::key::regret_sight`]); the pass hands on its layers as dense
+//! [`Block`](super::exact_layers::regret::Block)s, a decision's layers side by side. A batch of
+//! a block's decisions is worked out together: their classes and options side by side over the
+//! pool ([`classes::ClassedDecisions::prepare`]), each class valued at every stealth its
+//! decisions are met at in one walk, then each start's terms summed on a thread of its own, row
+//! by row — the same bits on any pool, and on many cores the largest strategy's decomposition
+//! is no longer one thread's work.
 //!
 //! Where each job lives (each module uses only those above it):
 //! - [`kinds`]: the kinds of decision and the figures summed by kind ([`ByKind`]);
-//! - [`shortfall`]: what one decision's choice loses against optimal play, and the walk's
-//!   [`Regret`] measure that sums it;
 //! - [`costliest`]: the positions that cost most ([`Costly`]), kept as the terms are met;
 //! - [`classes`]: decisions by canonical class, each class's options valued once;
 //! - [`layered`]: the terms from the strategy's layered program run backwards;
-//! - [`walked`]: the terms from the exact walk, followed forwards for the costliest positions;
-//! - [`decompose`]: the entry points — one strategy, or many sharing one solve — and which
-//!   engine follows the strategy.
+//! - [`decompose`]: the entry points — one strategy, or many sharing one solve.
 
 mod classes;
 mod costliest;
 mod decompose;
 mod kinds;
 mod layered;
-mod shortfall;
-mod walked;
 
-pub use costliest::{Costly, TOP, Terms};
-pub use decompose::{
-    Decisions, Engine, Solved, decisions, decisions_by, decisions_of_each, decisions_with,
-};
+pub use costliest::{Costly, TOP};
+pub use decompose::{Decisions, Solved, decisions, decisions_of_each};
 pub use kinds::{ByKind, DecisionKind, KINDS, MATTERS};
-pub use shortfall::Regret;

@@ -22,7 +22,7 @@ use crate::game::{Chance, Outcome};
 use crate::rules::Rules;
 use crate::strategy::Strategy;
 
-use super::{Decided, Layered, NONE, Noted, StealthClasses, StrategyOp, regret_classes};
+use super::{Decided, Layered, NONE, Noted, StealthClasses, StrategyOp, classes};
 
 /// A strategy's compiled positions at every stealth class, its decisions with more than one
 /// option noted, positions told apart as optimal play's values tell them.
@@ -44,25 +44,26 @@ pub struct RegretProgram {
     first_top: u8,
 }
 
-/// `strategy`'s program for the stealths `stealths`, or `None` when the layers do not serve
-/// it (the strategy may read stealth anywhere, or the stealths are too low to pay): the
-/// caller walks instead.
+/// `strategy`'s program for the stealths `stealths` (at least one), its classes those of
+/// the exact evaluation ([`super::exact`]).
 pub fn program<S: Strategy + ?Sized>(
     rules: &Rules,
     strategy: &S,
     stealths: &[u8],
     budget: &Budget<'_>,
-) -> Option<Result<RegretProgram, Halt>> {
-    let StealthClasses { top, alike, .. } = regret_classes(strategy, stealths)?;
-    let mut layered = Layered::new(rules, strategy, budget, top, alike, true);
+) -> Result<RegretProgram, Halt> {
+    let StealthClasses {
+        top,
+        alike,
+        replayed,
+        ..
+    } = classes(strategy, stealths).expect("a stealth to decompose at");
+    let mut layered = Layered::new(rules, strategy, budget, top, alike, replayed);
     layered.decided = Some(Noted {
         ids: vec![Vec::new(); usize::from(top) + 1],
         ..Noted::default()
     });
-    let mut roots = match layered.compile_roots(stealths, top) {
-        Ok(roots) => roots,
-        Err(halt) => return Some(Err(halt)),
-    };
+    let mut roots = layered.compile_roots(stealths, top)?;
     let first_top = if layered.one_from_top { 1 } else { top };
     let mut programs = std::mem::take(&mut layered.programs);
     for program in &mut programs {
@@ -97,14 +98,14 @@ pub fn program<S: Strategy + ?Sized>(
         &mut programs,
         layered.decided.take().unwrap_or_default().list,
     );
-    Some(Ok(RegretProgram {
+    Ok(RegretProgram {
         programs,
         decided,
         firsts,
         roots,
         top,
         first_top,
-    }))
+    })
 }
 
 /// `decided` renumbered in the order the pass meets them, so that it writes them in order
