@@ -18,8 +18,7 @@
 //! together. The replayed arithmetic is the solver's walk's own, in its order (the same merged
 //! outcomes, the same value-ordered sums at chance points that name characters, the same
 //! maximum), so the table holds the same bits as the walk would have stored: the values do not
-//! depend on the layering, the thread count or the order in which parts are solved. A position
-//! the compiler cannot express (none is known) falls back to the walk.
+//! depend on the layering, the thread count or the order in which parts are solved.
 //!
 //! Where [`canon::stealth_one_plays_like_two`], stealth 1 is not compiled either: a position
 //! plays there as at 2 up to where a point is lost, which lands on 0 and is settled there
@@ -91,12 +90,11 @@ struct Chosen {
 /// The most terms a chance point below a memoised position has (two side types).
 const MAX_TERMS: usize = 36;
 
-/// A compiled position: where its value goes (its address at stealth 0), a position of its
-/// class to fall back on, and its instructions (`None`: not expressible, solved by the walk).
+/// A compiled position: where its value goes (its address at stealth 0), and the span of its
+/// instructions.
 struct CompiledPosition {
     address: MemoAddress,
-    representative: State,
-    ops: Option<(u32, u32)>,
+    ops: (u32, u32),
 }
 
 /// Local ids by address (at stealth 0). A dense address's id sits in a table of its chunk, by the
@@ -167,11 +165,10 @@ impl SolverProgram {
         ops.reserve(self.ops.len());
         for &id in &self.order {
             let compiled = &mut self.compiled[id as usize];
-            if let Some((start, end)) = compiled.ops {
-                let from = ops.len() as u32;
-                ops.extend_from_slice(&self.ops[start as usize..end as usize]);
-                compiled.ops = Some((from, ops.len() as u32));
-            }
+            let (start, end) = compiled.ops;
+            let from = ops.len() as u32;
+            ops.extend_from_slice(&self.ops[start as usize..end as usize]);
+            compiled.ops = (from, ops.len() as u32);
         }
         std::mem::replace(&mut self.ops, ops)
     }
@@ -291,33 +288,26 @@ impl BoundaryFigures {
 }
 
 /// What a part needs to compute the optimal policy's figures besides the values: the ends of
-/// the games its positions lead to, the figures other parts computed, and the walk's policy
-/// evaluation for positions the programs do not cover.
+/// the games its positions lead to, and the figures other parts computed.
 pub(super) struct PolicyFigures<'s> {
     /// Each finished game of a [`SolverOp::Over`], and how many points below the compiled
     /// position it ends.
     ends: Vec<(State, u8)>,
     shared: &'s BoundaryFigures,
-    walk: Box<dyn FnMut(&State) -> Expectation + Send + 's>,
 }
 
 impl<'s> PolicyFigures<'s> {
-    /// Figures for a part, sharing entry figures through `shared`; `walk` gives the policy's
-    /// figures from a position the programs do not cover.
-    pub(super) fn new(
-        shared: &'s BoundaryFigures,
-        walk: Box<dyn FnMut(&State) -> Expectation + Send + 's>,
-    ) -> Self {
+    /// Figures for a part, sharing entry figures through `shared`.
+    pub(super) fn new(shared: &'s BoundaryFigures) -> Self {
         PolicyFigures {
             ends: Vec::new(),
             shared,
-            walk,
         }
     }
 }
 
-/// What a part reads and writes of the table it fills, and the walk that values what its
-/// programs do not cover: the solver's ([`super::solve::Solver`]).
+/// What a part reads and writes of the table it fills: the solver's
+/// ([`super::solve::Solver`]).
 pub(super) trait SolverTable: Sync {
     /// The rules the table is for.
     fn rules(&self) -> &Rules;
@@ -329,8 +319,6 @@ pub(super) trait SolverTable: Sync {
     fn states(&self) -> usize;
     /// Counts `n` positions solved and not kept.
     fn not_kept(&self, n: usize);
-    /// The optimal value of `state` by walking, filling the table below it.
-    fn try_value(&self, state: &State, budget: &Budget<'_>) -> Result<f64, Halt>;
 }
 
 /// One part of the table that shares no position with the other parts being filled at the
@@ -486,14 +474,14 @@ impl<'s> Part<'s> {
         program.ids.insert(address, id);
         program.compiled.push(CompiledPosition {
             address,
-            representative: *state,
-            ops: None,
+            ops: (0, 0),
         });
         let start = program.ops.len();
         let mut leaves = Vec::new();
-        if self.compile(class, state, state.stealth(), &mut leaves) {
-            // Its own instructions; those of the successors it compiles follow.
-            let end = self.programs[class].ops.len();
+        self.compile(class, state, state.stealth(), &mut leaves);
+        // Its own instructions; those of the successors it compiles follow.
+        let end = self.programs[class].ops.len();
+        {
             for leaf in leaves {
                 let drop = state.stealth() - leaf.state.stealth();
                 let address = leaf.address.at_stealth(0);
@@ -530,10 +518,8 @@ impl<'s> Part<'s> {
                 };
                 self.programs[class].ops[leaf.op] = op;
             }
-            self.programs[class].compiled[id as usize].ops = Some((start as u32, end as u32));
-        } else {
-            self.programs[class].ops.truncate(start);
         }
+        self.programs[class].compiled[id as usize].ops = (start as u32, end as u32);
         self.programs[class].order.push(id);
         Ok(id)
     }
@@ -592,22 +578,26 @@ impl<'s> Part<'s> {
     }
 
     /// The value of [`Part::at_one`]`[at]`, class 0's layer below.
-    fn value_at_one(&self, at: u32, layers: &SolverLayers) -> Option<f64> {
+    fn value_at_one(&self, at: u32, layers: &SolverLayers) -> f64 {
         match self.at_one[at as usize] {
-            SolverOp::Over { win, .. } => Some(if win { 1.0 } else { 0.0 }),
-            SolverOp::Here { id } => Some(layers.below[id as usize]),
-            SolverOp::Table { slot, .. } => self.memo.get(self.tables[slot as usize]),
+            SolverOp::Over { win, .. } => f64::from(u8::from(win)),
+            SolverOp::Here { id } => layers.below[id as usize],
+            SolverOp::Table { slot, .. } => {
+                (self.memo.get(self.tables[slot as usize])).expect("solved before this part")
+            }
             _ => unreachable!("a read or an end"),
         }
     }
 
     /// The optimal policy's figures of [`Part::at_one`]`[at]`, class 0's layer below.
-    fn figures_at_one(&self, at: u32, layers: &SolverLayers) -> Option<Expectation> {
+    fn figures_at_one(&self, at: u32, layers: &SolverLayers) -> Expectation {
         let figures = self.figures.as_ref().expect("figures are computed");
         match self.at_one[at as usize] {
-            SolverOp::Over { end, .. } => Some(terminal(&figures.ends[end as usize].0)),
-            SolverOp::Here { id } => Some(layers.figures_below[id as usize]),
-            SolverOp::Table { slot, .. } => figures.shared.get(self.tables[slot as usize]),
+            SolverOp::Over { end, .. } => terminal(&figures.ends[end as usize].0),
+            SolverOp::Here { id } => layers.figures_below[id as usize],
+            SolverOp::Table { slot, .. } => {
+                (figures.shared.get(self.tables[slot as usize])).expect("solved before this part")
+            }
             _ => unreachable!("a read or an end"),
         }
     }
@@ -697,41 +687,21 @@ impl<'s> Part<'s> {
             let program = &self.programs[class];
             let id = program.order[i] as usize;
             let entry = &program.compiled[id];
-            let ops = entry
-                .ops
-                .map(|(start, end)| &program.ops[start as usize..end as usize]);
+            let ops = &program.ops[entry.ops.0 as usize..entry.ops.1 as usize];
             if self.figures.is_some() {
-                choices.resize(ops.map_or(0, <[SolverOp]>::len), Chosen::default());
+                choices.resize(ops.len(), Chosen::default());
             }
-            let replayed =
-                ops.and_then(|ops| self.eval(ops, &mut 0, stealth, layers, &mut choices));
-            layers.here[id] = match replayed {
-                // Stored without looking first: a value already there (an earlier solve) has
-                // the same bits.
-                Some(v) if kept.is_none_or(|kept| kept[id]) => {
-                    stored += usize::from(memo.store(entry.address.at_stealth(stealth), v));
-                    v
-                }
-                Some(v) => {
-                    dropped += 1;
-                    v
-                }
-                // Not compiled, or a successor missing from the table (none is known): the
-                // walk's, which stores what it computes.
-                None => self
-                    .solver
-                    .try_value(&entry.representative.with_stealth(stealth), self.budget)?,
-            };
+            let v = self.eval(ops, &mut 0, stealth, layers, &mut choices);
+            // Stored without looking first: a value already there (an earlier solve) has the
+            // same bits.
+            if kept.is_none_or(|kept| kept[id]) {
+                stored += usize::from(memo.store(entry.address.at_stealth(stealth), v));
+            } else {
+                dropped += 1;
+            }
+            layers.here[id] = v;
             if self.figures.is_some() {
-                let replayed = ops
-                    .filter(|_| replayed.is_some())
-                    .and_then(|ops| self.eval_figures(ops, &mut 0, stealth, layers, &choices));
-                let representative = entry.representative.with_stealth(stealth);
-                layers.figures_here[id] = match (replayed, &mut self.figures) {
-                    (Some(figures), _) => figures,
-                    (None, Some(figures)) => (figures.walk)(&representative),
-                    (None, None) => unreachable!("figures are computed"),
-                };
+                layers.figures_here[id] = self.eval_figures(ops, &mut 0, stealth, layers, &choices);
             }
         }
         memo.counted(stored);
@@ -739,9 +709,7 @@ impl<'s> Part<'s> {
         Ok(())
     }
 
-    /// The value of the expression at `ops[*at..]` for its compiled position at `stealth`,
-    /// with the walk's arithmetic in the walk's order; `None` if a position solved before
-    /// this part is missing from the table.
+    /// The value of the expression at `ops[*at..]` for its compiled position at `stealth`.
     ///
     /// At each decision, the first option of highest value is noted in `choices` at the
     /// decision's instruction, if `choices` reaches that far (with figures), for
@@ -753,21 +721,21 @@ impl<'s> Part<'s> {
         stealth: u8,
         layers: &SolverLayers,
         choices: &mut [Chosen],
-    ) -> Option<f64> {
+    ) -> f64 {
         let op = ops[*at];
         *at += 1;
         match op {
-            SolverOp::Over { win, .. } => Some(if win { 1.0 } else { 0.0 }),
-            SolverOp::Here { id } => Some(layers.here[id as usize]),
+            SolverOp::Over { win, .. } => f64::from(u8::from(win)),
+            SolverOp::Here { id } => layers.here[id as usize],
             SolverOp::Below { lower: at, .. } | SolverOp::Table { at_one: at, .. }
                 if at != NONE && self.reads_at_one(layers) =>
             {
                 self.value_at_one(at, layers)
             }
-            SolverOp::Below { lower, same } => Some(layers.below[layers.below_id(lower, same)]),
+            SolverOp::Below { lower, same } => layers.below[layers.below_id(lower, same)],
             SolverOp::Table { slot, drop, .. } => {
                 let address = self.tables[slot as usize].at_stealth(stealth - drop);
-                self.memo.get(address)
+                self.memo.get(address).expect("solved before this part")
             }
             SolverOp::Max(n) => {
                 let decision = *at - 1;
@@ -775,7 +743,7 @@ impl<'s> Part<'s> {
                 let mut first = *at;
                 for _ in 0..n {
                     let option = *at;
-                    let v = self.eval(ops, at, stealth, layers, choices)?;
+                    let v = self.eval(ops, at, stealth, layers, choices);
                     if v > best {
                         first = option;
                     }
@@ -787,25 +755,25 @@ impl<'s> Part<'s> {
                         end: *at as u32,
                     };
                 }
-                Some(best)
+                best
             }
             SolverOp::Chance { n, by_value: false } => {
                 let mut v = 0.0;
                 for _ in 0..n {
                     let p = self.weights[weight(ops, at)];
-                    v += p * self.eval(ops, at, stealth, layers, choices)?;
+                    v += p * self.eval(ops, at, stealth, layers, choices);
                 }
-                Some(v)
+                v
             }
             SolverOp::Chance { n, by_value: true } => {
                 let mut terms = [(0.0, 0.0); MAX_TERMS];
                 let terms = &mut terms[..usize::from(n)];
                 for term in terms.iter_mut() {
                     let p = self.weights[weight(ops, at)];
-                    *term = (self.eval(ops, at, stealth, layers, choices)?, p);
+                    *term = (self.eval(ops, at, stealth, layers, choices), p);
                 }
-                // As the walk: in order of value, so relabellings of a position agree.
-                Some(sum_in_value_order(terms))
+                // In order of value, so relabellings of a position agree.
+                sum_in_value_order(terms)
             }
             SolverOp::Weight(_) => unreachable!("a weight only opens a term"),
         }
@@ -813,8 +781,7 @@ impl<'s> Part<'s> {
 
     /// The optimal policy's figures from the expression at `ops[*at..]` for its compiled
     /// position at `stealth`: at a decision, those of the first option of highest value, as
-    /// [`Part::eval`] noted it in `choices`; `None` if a position solved before this part is
-    /// missing.
+    /// [`Part::eval`] noted it in `choices`.
     fn eval_figures(
         &self,
         ops: &[SolverOp],
@@ -822,44 +789,45 @@ impl<'s> Part<'s> {
         stealth: u8,
         layers: &SolverLayers,
         choices: &[Chosen],
-    ) -> Option<Expectation> {
+    ) -> Expectation {
         let figures = self.figures.as_ref().expect("figures are computed");
         let op = ops[*at];
         *at += 1;
         match op {
             SolverOp::Over { end, .. } => {
                 let (end, drop) = figures.ends[end as usize];
-                Some(terminal(&end.with_stealth(stealth - drop)))
+                terminal(&end.with_stealth(stealth - drop))
             }
-            SolverOp::Here { id } => Some(layers.figures_here[id as usize]),
+            SolverOp::Here { id } => layers.figures_here[id as usize],
             SolverOp::Below { lower: at, .. } | SolverOp::Table { at_one: at, .. }
                 if at != NONE && self.reads_at_one(layers) =>
             {
                 self.figures_at_one(at, layers)
             }
-            SolverOp::Below { lower, same } => {
-                Some(layers.figures_below[layers.below_id(lower, same)])
-            }
+            SolverOp::Below { lower, same } => layers.figures_below[layers.below_id(lower, same)],
             SolverOp::Table { slot, drop, .. } => {
                 let address = self.tables[slot as usize].at_stealth(stealth - drop);
-                figures.shared.get(address)
+                figures
+                    .shared
+                    .get(address)
+                    .expect("solved before this part")
             }
             SolverOp::Max(_) => {
                 // The first option of highest value, as the walk's policy chooses.
                 let chosen = choices[*at - 1];
                 *at = chosen.option as usize;
-                let figures = self.eval_figures(ops, at, stealth, layers, choices)?;
+                let figures = self.eval_figures(ops, at, stealth, layers, choices);
                 *at = chosen.end as usize;
-                Some(figures)
+                figures
             }
             SolverOp::Chance { n, .. } => {
                 let mut e = Expectation::default();
                 for _ in 0..n {
                     let p = self.weights[weight(ops, at)];
-                    let figures = self.eval_figures(ops, at, stealth, layers, choices)?;
+                    let figures = self.eval_figures(ops, at, stealth, layers, choices);
                     add_scaled(&mut e, &figures, p);
                 }
-                Some(e)
+                e
             }
             SolverOp::Weight(_) => unreachable!("a weight only opens a term"),
         }
@@ -875,46 +843,44 @@ impl<'s> Part<'s> {
         SolverOp::Weight(id)
     }
 
-    /// Appends to `class`'s program the instructions of `state`'s expression — what the walk
-    /// computes there — down to memoised positions (pushed on `leaves`, their reads to be
-    /// filled in) and finished games. `false` when the expression cannot be compiled: more
-    /// than one point of stealth lost before a memoised position, an outsized chance point.
-    fn compile(
-        &mut self,
-        class: usize,
-        state: &State,
-        root: u8,
-        leaves: &mut Vec<SolverLeaf>,
-    ) -> bool {
+    /// Appends to `class`'s program the instructions of `state`'s expression — the best
+    /// option at a decision, the weighted sum at a chance point — down to memoised positions
+    /// (pushed on `leaves`, their reads to be filled in) and finished games.
+    fn compile(&mut self, class: usize, state: &State, root: u8, leaves: &mut Vec<SolverLeaf>) {
         let rules = self.rules;
-        match state.node(&rules) {
+        let node = state.node(&rules);
+        // R2: a roll costs one point at most, and only checks follow a lost point before a
+        // memoised position: an expression never steps on from a point lower, which would
+        // leave the class it is compiled in.
+        assert!(
+            state.stealth() == root || matches!(node, Node::Over(_)),
+            "a position compiled below its class's stealth"
+        );
+        match node {
             Node::Over(outcome) => {
                 let over = self.over(outcome, state, root - state.stealth());
                 self.programs[class].ops.push(over);
-                true
             }
-            // Only checks follow a lost point before a memoised position; stepping on from a
-            // point lower would leave the class the expression was compiled in.
-            _ if state.stealth() < root => false,
             Node::Chance(chance) if chance.names_characters() => {
                 let n = chance.len() as usize;
-                if n > MAX_TERMS {
-                    return false;
-                }
+                assert!(
+                    n <= MAX_TERMS,
+                    "at most two side types below a memoised position"
+                );
                 self.programs[class].ops.push(SolverOp::Chance {
                     n: n as u8,
                     by_value: true,
                 });
-                chance.outcomes().all(|(outcome, p)| {
+                for (outcome, p) in chance.outcomes() {
                     let mut next = *state;
                     next.apply_outcome(&rules, outcome);
                     let weight = self.weight(p);
                     self.programs[class].ops.push(weight);
-                    self.child(class, &next, root, leaves)
-                })
+                    self.child(class, &next, root, leaves);
+                }
             }
             Node::Chance(chance) => {
-                // Outcomes with the same successor merged, as the walk merges them.
+                // Outcomes with the same successor merged (a highest die of 1 or 2, say).
                 let mut terms: [(State, f64); 6] = [(*state, 0.0); 6];
                 let mut n = 0;
                 for (outcome, p) in chance.outcomes() {
@@ -922,52 +888,43 @@ impl<'s> Part<'s> {
                     next.apply_outcome(&rules, outcome);
                     if n > 0 && terms[n - 1].0 == next {
                         terms[n - 1].1 += p;
-                    } else if n < terms.len() {
+                    } else {
+                        assert!(n < terms.len(), "a die's faces, merged");
                         terms[n] = (next, p);
                         n += 1;
-                    } else {
-                        return false;
                     }
                 }
                 self.programs[class].ops.push(SolverOp::Chance {
                     n: n as u8,
                     by_value: false,
                 });
-                terms[..n].iter().all(|(next, p)| {
-                    let weight = self.weight(*p);
+                for &(next, p) in &terms[..n] {
+                    let weight = self.weight(p);
                     self.programs[class].ops.push(weight);
-                    self.child(class, next, root, leaves)
-                })
+                    self.child(class, &next, root, leaves);
+                }
             }
             Node::Decision(_) => {
                 let actions = state.actions(&rules);
                 self.programs[class]
                     .ops
                     .push(SolverOp::Max(actions.len() as u8));
-                actions.iter().all(|&action| {
+                for &action in actions.iter() {
                     let mut next = *state;
                     next.apply_action(&rules, action);
-                    self.child(class, &next, root, leaves)
-                })
+                    self.child(class, &next, root, leaves);
+                }
             }
         }
     }
 
     /// The instructions for a successor: a read of its value if memoised (filled in by
     /// [`Part::visit`]), else its own expression.
-    fn child(
-        &mut self,
-        class: usize,
-        next: &State,
-        root: u8,
-        leaves: &mut Vec<SolverLeaf>,
-    ) -> bool {
+    fn child(&mut self, class: usize, next: &State, root: u8, leaves: &mut Vec<SolverLeaf>) {
         if next.outcome().is_some() || !worth_memoising(next) {
             return self.compile(class, next, root, leaves);
         }
-        if next.stealth() + 1 < root {
-            return false;
-        }
+        assert!(next.stealth() + 1 >= root, "a read two points lower");
         let ops = &mut self.programs[class].ops;
         leaves.push(SolverLeaf {
             op: ops.len(),
@@ -976,7 +933,6 @@ impl<'s> Part<'s> {
         });
         // A placeholder, filled in by `visit`.
         ops.push(SolverOp::Max(0));
-        true
     }
 }
 

@@ -18,14 +18,13 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::par::{self, *};
-use rustc_hash::FxHashMap;
 
 use crate::engine::Expectation;
 use crate::game::{Action, Aid, Chance, Character, Node, Outcome, State, Step, canon};
 use crate::rules::Rules;
 
 use super::budget::{Budget, Halt};
-use super::expectation::{add_scaled, sum_in_value_order, terminal};
+use super::expectation::{add_scaled, sum_in_value_order};
 use super::layers::{
     BoundaryFigures, BufferPool, COMPILED_AT, Part, PolicyFigures, SolverTable, class_of,
 };
@@ -115,34 +114,38 @@ impl Solver {
     }
 
     /// [`Solver::value`], stopping when the table would grow past `budget` or its cancel flag
-    /// is raised.
+    /// is raised. A position the table does not hold is solved in layers ([`Part`]) with
+    /// every position it leads to, at every stealth up to its own; a position the table
+    /// never keeps (a check after a decision, say) is worked out from those it leads to.
     pub fn try_value(&self, state: &State, budget: &Budget<'_>) -> Result<f64, Halt> {
         let node = state.node(&self.rules);
         if let Node::Over(outcome) = node {
             return Ok(win(outcome));
         }
-        // Addresses are computed only for memoised positions: canonicalising costs more than a
-        // step of the state machine.
-        let address = worth_memoising(state).then(|| memo::address(state, &self.rules));
-        if let Some(address) = address
-            && let Some(v) = self.memo.get(address)
-        {
-            return Ok(v);
-        }
         let rules = self.rules;
-        let v = match node {
+        if worth_memoising(state) {
+            let address = memo::address(state, &rules);
+            if let Some(v) = self.memo.get(address) {
+                return Ok(v);
+            }
+            Part::new(self, budget, state.stealth()).fill(&[*state])?;
+            return Ok(self
+                .memo
+                .get(address)
+                .expect("a filled part keeps its entries"));
+        }
+        Ok(match node {
             Node::Over(_) => unreachable!(),
+            Node::Chance(chance) if chance.names_characters() => {
+                self.chance_value_by_value(state, chance, budget)?
+            }
             Node::Chance(chance) => {
-                if chance.names_characters() {
-                    self.chance_value_by_value(state, chance, budget)?
-                } else {
-                    let mut v = 0.0;
-                    merged_outcomes(state, chance, &rules, |next, weight| {
-                        v += weight * self.try_value(next, budget)?;
-                        Ok::<(), Halt>(())
-                    })?;
-                    v
-                }
+                let mut v = 0.0;
+                merged_outcomes(state, chance, &rules, |next, weight| {
+                    v += weight * self.try_value(next, budget)?;
+                    Ok::<(), Halt>(())
+                })?;
+                v
             }
             Node::Decision(_) => {
                 let mut best = f64::NEG_INFINITY;
@@ -153,12 +156,7 @@ impl Solver {
                 }
                 best
             }
-        };
-        if let Some(address) = address {
-            budget.admit(self.memo.len())?;
-            self.memo.insert(address, v);
-        }
-        Ok(v)
+        })
     }
 
     /// The value of a chance point whose outcomes name characters (challenge and side types):
@@ -266,69 +264,6 @@ impl Solver {
     }
 }
 
-/// Every reported figure of an optimal policy (win probability and the functionals of
-/// [`crate::engine::Expectation`]), by evaluating the table's greedy policy (ties to the first
-/// option) over the same canonical classes as the values. The win probability equals
-/// [`Solver::value`]; the other figures are those of an optimal policy, and can differ from
-/// [`crate::engine::OptimalStrategy`]'s only where two options tie exactly in win
-/// probability (the class representative met first decides the tie for its class).
-pub struct PolicyEvaluation<'a> {
-    solver: &'a Solver,
-    /// Sparse: a policy reaches few of the positions a dense chunk spans, and an expectation
-    /// is twelve numbers (dense chunks of them measured 2.4× the process's peak memory).
-    memo: FxHashMap<memo::MemoAddress, Expectation>,
-}
-
-impl<'a> PolicyEvaluation<'a> {
-    /// An evaluation of `solver`'s greedy policy (solving what is missing).
-    pub fn new(solver: &'a Solver) -> Self {
-        PolicyEvaluation {
-            solver,
-            memo: FxHashMap::default(),
-        }
-    }
-
-    /// The figures of the optimal policy from `state`.
-    pub fn expectation(&mut self, state: &State) -> Expectation {
-        let rules = *self.solver.rules();
-        let node = state.node(&rules);
-        if let Node::Over(_) = node {
-            return terminal(state);
-        }
-        let address = worth_memoising(state).then(|| memo::address(state, &rules));
-        if let Some(address) = address
-            && let Some(e) = self.memo.get(&address)
-        {
-            return *e;
-        }
-        let e = match node {
-            Node::Over(_) => unreachable!(),
-            Node::Chance(chance) => {
-                let mut e = Expectation::default();
-                for (outcome, p) in chance.outcomes() {
-                    let mut next = *state;
-                    next.apply_outcome(&rules, outcome);
-                    let value = self.expectation(&next);
-                    add_scaled(&mut e, &value, p);
-                }
-                e
-            }
-            Node::Decision(_) => {
-                let options = self.solver.options(state);
-                let action = best(&options).expect("a decision point has a legal option");
-                let mut next = *state;
-                next.apply_action(&rules, action);
-                self.expectation(&next)
-            }
-        };
-        if let Some(address) = address {
-            self.memo.insert(address, e);
-        }
-        e
-    }
-}
-
-/// 1 for a win, 0 for a loss.
 /// The outcomes of `chance` at `state`, each position once: outcomes with the same effect (a
 /// highest die of 1 or 2, of 3 or 4) lead to the same position, handed to `each` once with
 /// their summed weight, in outcome order.
@@ -357,8 +292,7 @@ fn merged_outcomes<E>(
     }
 }
 
-/// The table a layered part fills is the solver's, and what its programs do not cover the
-/// solver walks.
+/// The table a layered part fills is the solver's.
 impl SolverTable for Solver {
     fn rules(&self) -> &Rules {
         Solver::rules(self)
@@ -375,17 +309,9 @@ impl SolverTable for Solver {
     fn not_kept(&self, n: usize) {
         Solver::not_kept(self, n)
     }
-    fn try_value(&self, state: &State, budget: &Budget<'_>) -> Result<f64, Halt> {
-        Solver::try_value(self, state, budget)
-    }
 }
 
-/// The optimal policy's figures from positions the layered programs do not cover, by walking.
-fn policy_walk(solver: &Solver) -> Box<dyn FnMut(&State) -> Expectation + Send + '_> {
-    let mut walk = PolicyEvaluation::new(solver);
-    Box::new(move |state| walk.expectation(state))
-}
-
+/// 1 for a win, 0 for a loss.
 fn win(outcome: Outcome) -> f64 {
     if outcome == Outcome::Win { 1.0 } else { 0.0 }
 }
@@ -432,8 +358,8 @@ pub fn solve_within(
     Ok(solved.into_iter().map(|(solution, _)| solution).collect())
 }
 
-/// [`solve_within`] with the figures of an optimal policy at each of `stealths` (as
-/// [`PolicyEvaluation`] reports them: ties between options of equal value go to the first in
+/// [`solve_within`] with the figures of an optimal policy at each of `stealths` (every
+/// figure of [`Expectation`], ties between options of equal value going to the first in
 /// [`State::actions`] order of one position of the class), computed in the same layers; their
 /// win probability is the solved value.
 pub fn solve_with_figures(
@@ -609,7 +535,7 @@ fn phase_one<R: Send>(
         run(mains)?;
         let mut part = Part::new(solver, budget, highest);
         if let Some(shared) = shared {
-            part = part.with_figures(PolicyFigures::new(shared, policy_walk(solver)));
+            part = part.with_figures(PolicyFigures::new(shared));
         }
         // Per class, the local ids of the rolls' positions, roll by roll, and the
         // distinct ones.
@@ -776,7 +702,7 @@ impl<'a> RunAndFinale<'a> {
     fn part(&self) -> Part<'_> {
         let part = Part::new(self.solver, self.budget, self.highest).with_buffer_pool(&self.pool);
         match self.shared {
-            Some(shared) => part.with_figures(PolicyFigures::new(shared, policy_walk(self.solver))),
+            Some(shared) => part.with_figures(PolicyFigures::new(shared)),
             None => part,
         }
     }
