@@ -5,12 +5,12 @@
 //!
 //! The rules play a position alike at every stealth from [`canon::ALIKE_FROM_STEALTH`] up;
 //! a strategy that declares [`Strategy::stealth_alike_from`] answers alike from there up. Above
-//! both, one compiled program serves every stealth. Its expressions are the walk's own
-//! ([`super::Exact`]): the strategy's one action, or the average over all of them
-//! (`Uniform`), the same merged chance outcomes, the second side type rolled late where
-//! neither the rules nor the strategy read it, the same weighted sums in the same order — so
-//! the figures come out in the same bits, without a hash table of millions of labelled
-//! positions, each looked up at every stealth.
+//! both, one compiled program serves every stealth. A position's expression is the
+//! strategy's one action, or the average over all of them (`Uniform`), at a decision, and the
+//! weighted sum of the outcomes at a chance point (outcomes with the same successor merged,
+//! the second side type rolled late where neither the rules nor the strategy read it), summed
+//! in a fixed order — the same bits whatever the layering or the thread count, without a hash
+//! table of millions of labelled positions, each looked up at every stealth.
 //!
 //! Stealth 1 is a class of its own only where a point is lost: it lands on 0, discovered,
 //! and the rules settle the position there ([`canon::one_lower`]). When the strategy answers
@@ -703,8 +703,8 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         self.spare_terms.pop().unwrap_or_default()
     }
 
-    /// Appends the instructions of what the walk computes at `state` (as
-    /// [`super::Exact`]'s `walk` does), down to memoised positions and finished games.
+    /// Appends the instructions of `state`'s expression, down to memoised positions and
+    /// finished games.
     fn compile(
         &mut self,
         class: usize,
@@ -764,7 +764,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 self.sum(class, first_types, root, leaves, Self::walk);
             }
             Node::Chance(chance) => {
-                // Outcomes with the same successor merged, as the walk merges them.
+                // Outcomes with the same successor merged (a highest die of 1 or 2, say).
                 let mut terms = self.terms();
                 for (outcome, p) in chance.outcomes() {
                     let mut next = *state;
@@ -779,8 +779,8 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         }
     }
 
-    /// A successor of a position whose second side type is `pending` or not (the walk's
-    /// `child`): once the first side challenge is over, the second type is rolled.
+    /// A successor of a position whose second side type is `pending` or not: once the first
+    /// side challenge is over, the second type is rolled.
     fn child(
         &mut self,
         class: usize,
@@ -813,7 +813,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         if next.outcome().is_some() {
             return self.compile(class, next, pending, root, leaves);
         }
-        // A point lower, a position is read even where the walk would not keep it: compiled
+        // A point lower, a position is read even where it would not be kept: compiled
         // in place, its own successors a point lower still would be two below the compiled
         // position, which no layer holds. A decision answered with one action is read
         // through, as at the compiled stealth, where the position a point lower is compiled
@@ -843,7 +843,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
     }
 
     /// Whether `state` (at the compiled position's stealth) gets a compiled position of its
-    /// own, as the walk memoises it: not a check that follows a decision, not a side
+    /// own: not a check that follows a decision, not a side
     /// challenge reached from one place only (the strategy counting attempts), not a decision
     /// answered with one action that leads to a memoised position (its value is that
     /// position's). The others are compiled into the positions they are met from.
@@ -867,7 +867,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         }
     }
 
-    /// Whether the walk would keep `state`'s value: worth memoising, and not a side challenge
+    /// Whether `state` is kept as a position of its own: worth memoising, and not a side challenge
     /// reached from one place only once the key counts attempts.
     fn kept(&self, state: &State) -> bool {
         worth_memoising(state) && kept(state, || self.strategy.sight(state, self.rules))

@@ -15,10 +15,10 @@
 //! so replaying it in that order at stealth `s` finds every successor at `s` already filled,
 //! and those at `s − 1` filled by the layer below. While a layer is computed its values sit in
 //! a plain array by local id (copied into the solver's table as they come), small and close
-//! together. The replayed arithmetic is the solver's walk's own, in its order (the same merged
-//! outcomes, the same value-ordered sums at chance points that name characters, the same
-//! maximum), so the table holds the same bits as the walk would have stored: the values do not
-//! depend on the layering, the thread count or the order in which parts are solved.
+//! together. The replayed arithmetic runs in a fixed order (the same merged outcomes, sums in
+//! order of value at chance points that name characters, so that the members of a canonical
+//! class agree, the same maximum), so the values do not depend on the layering, the thread
+//! count or the order in which parts are solved.
 //!
 //! Where [`canon::stealth_one_plays_like_two`], stealth 1 is not compiled either: a position
 //! plays there as at 2 up to where a point is lost, which lands on 0 and is settled there
@@ -813,7 +813,7 @@ impl<'s> Part<'s> {
                     .expect("solved before this part")
             }
             SolverOp::Max(_) => {
-                // The first option of highest value, as the walk's policy chooses.
+                // The first option of highest value.
                 let chosen = choices[*at - 1];
                 *at = chosen.option as usize;
                 let figures = self.eval_figures(ops, at, stealth, layers, choices);

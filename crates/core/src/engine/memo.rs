@@ -336,7 +336,7 @@ pub enum Keep {
     /// which phase 1 reads. Within a part, positions are read from the layers being
     /// replayed, never from the table; what no other part reads is dropped with its layer.
     /// A one-shot solve — its values and its policy's figures — then stores a small fraction
-    /// of the positions; a later question about another position is answered by walking down
-    /// to the boundary positions it reaches.
+    /// of the positions; a later question about another position is answered by a part
+    /// filled from it down to the boundary positions it reaches.
     PartBoundaries,
 }

@@ -29,7 +29,7 @@ pub(super) fn counts_attempts(state: &State, sight: Sight) -> bool {
     matches!(sight, Sight::Partial { counters: (a, _), .. } if a == state.attempts())
 }
 
-/// Whether the walk keeps the value of a position worth memoising that a strategy sees with
+/// Whether a strategy's program keeps the value of a position worth memoising that it sees with
 /// `sight`: not a side challenge reached from one place only once the key counts attempts.
 #[inline]
 pub(super) fn kept(state: &State, sight: impl FnOnce() -> Sight) -> bool {

@@ -642,7 +642,7 @@ fn phase_one<R: Send>(
             };
             let solution = sum_openings(stealth, rolls, value);
             let figures = shared.map(|_| {
-                // As the walk's policy: the first main character of highest value.
+                // The first main character of highest value.
                 let mut e = Expectation::default();
                 for (roll, &(_, p)) in rolls.iter().enumerate() {
                     let mut best = 0;
