@@ -40,6 +40,7 @@ use crate::strategy::{Choice, Strategy};
 
 use super::ExactRun;
 use super::budget::{Budget, Halt};
+use super::expansion::merged_outcomes;
 use super::expectation::{add_scaled, terminal};
 use super::ids::{Ids, NO_ID};
 use super::key;
@@ -764,16 +765,10 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 self.sum(class, first_types, root, leaves, Self::walk);
             }
             Node::Chance(chance) => {
-                // Outcomes with the same successor merged (a highest die of 1 or 2, say).
                 let mut terms = self.terms();
-                for (outcome, p) in chance.outcomes() {
-                    let mut next = *state;
-                    next.apply_outcome(rules, outcome);
-                    match terms.last_mut() {
-                        Some((previous, weight, _)) if *previous == next => *weight += p,
-                        _ => terms.push((next, p, pending)),
-                    }
-                }
+                terms.extend(
+                    merged_outcomes(state, chance, rules).map(|(next, p)| (next, p, pending)),
+                );
                 self.sum(class, terms, root, leaves, Self::child);
             }
         }

@@ -37,6 +37,7 @@ use crate::game::{Node, Outcome, State, canon};
 use crate::rules::Rules;
 
 use super::budget::{Budget, Halt};
+use super::expansion::merged_outcomes;
 use super::expectation::{add_scaled, sum_in_value_order, terminal};
 use super::memo::{self, Keep, Memo, MemoAddress};
 use super::positions::worth_memoising;
@@ -880,19 +881,12 @@ impl<'s> Part<'s> {
                 }
             }
             Node::Chance(chance) => {
-                // Outcomes with the same successor merged (a highest die of 1 or 2, say).
                 let mut terms: [(State, f64); 6] = [(*state, 0.0); 6];
                 let mut n = 0;
-                for (outcome, p) in chance.outcomes() {
-                    let mut next = *state;
-                    next.apply_outcome(&rules, outcome);
-                    if n > 0 && terms[n - 1].0 == next {
-                        terms[n - 1].1 += p;
-                    } else {
-                        assert!(n < terms.len(), "a die's faces, merged");
-                        terms[n] = (next, p);
-                        n += 1;
-                    }
+                for term in merged_outcomes(state, chance, &rules) {
+                    assert!(n < terms.len(), "a die's faces, merged");
+                    terms[n] = term;
+                    n += 1;
                 }
                 self.programs[class].ops.push(SolverOp::Chance {
                     n: n as u8,

@@ -4,6 +4,7 @@
 //! Where each job lives (one module each):
 //! - [`budget`]: the limits an exact run works under, and why one stops early;
 //! - [`expectation`]: what an exact engine computes for a position ([`Expectation`]);
+//! - [`expansion`]: what a chance point leads to, for every exact engine;
 //! - [`seed`]: each game's random streams, the same whatever the thread count;
 //! - [`play`]: the loop that plays one game, shared by every sampling engine;
 //! - [`montecarlo`]: sampled games of one strategy;
@@ -27,6 +28,7 @@ mod budget;
 pub mod decisions;
 pub mod exact;
 mod exact_layers;
+mod expansion;
 mod expectation;
 mod ids;
 pub mod key;

@@ -24,6 +24,7 @@ use crate::game::{Action, Aid, Chance, Character, Node, Outcome, State, Step, ca
 use crate::rules::Rules;
 
 use super::budget::{Budget, Halt};
+use super::expansion::merged_outcomes;
 use super::expectation::{add_scaled, sum_in_value_order};
 use super::layers::{
     BoundaryFigures, BufferPool, COMPILED_AT, Part, PolicyFigures, SolverTable, class_of,
@@ -141,10 +142,9 @@ impl Solver {
             }
             Node::Chance(chance) => {
                 let mut v = 0.0;
-                merged_outcomes(state, chance, &rules, |next, weight| {
-                    v += weight * self.try_value(next, budget)?;
-                    Ok::<(), Halt>(())
-                })?;
+                for (next, weight) in merged_outcomes(state, chance, &rules) {
+                    v += weight * self.try_value(&next, budget)?;
+                }
                 v
             }
             Node::Decision(_) => {
@@ -261,34 +261,6 @@ impl Solver {
                 (action, self.value(&next))
             })
             .collect()
-    }
-}
-
-/// The outcomes of `chance` at `state`, each position once: outcomes with the same effect (a
-/// highest die of 1 or 2, of 3 or 4) lead to the same position, handed to `each` once with
-/// their summed weight, in outcome order.
-fn merged_outcomes<E>(
-    state: &State,
-    chance: Chance,
-    rules: &Rules,
-    mut each: impl FnMut(&State, f64) -> Result<(), E>,
-) -> Result<(), E> {
-    let mut pending: Option<(State, f64)> = None;
-    for (outcome, p) in chance.outcomes() {
-        let mut next = *state;
-        next.apply_outcome(rules, outcome);
-        match &mut pending {
-            Some((same, weight)) if *same == next => *weight += p,
-            _ => {
-                if let Some((previous, weight)) = pending.replace((next, p)) {
-                    each(&previous, weight)?;
-                }
-            }
-        }
-    }
-    match pending {
-        Some((last, weight)) => each(&last, weight),
-        None => Ok(()),
     }
 }
 

@@ -14,14 +14,13 @@
 //! the same sums in value order at chance points that name characters, the same maximum, so
 //! every value has the same bits as [`Solver::options`] at that stealth.
 
-use std::convert::Infallible;
-
 use crate::game::{Action, Node, State, canon};
 
+use super::super::expansion::merged_outcomes;
 use super::super::expectation::sum_in_value_order;
 use super::super::memo;
 use super::super::positions::worth_memoising;
-use super::{Solver, merged_outcomes, win};
+use super::{Solver, win};
 
 /// Stealths valued by one walk (more are valued a group at a time).
 const WIDTH: usize = 8;
@@ -137,14 +136,12 @@ impl Solver {
             }
             Node::Chance(chance) => {
                 out[..lanes].fill(0.0);
-                let merged = merged_outcomes(state, chance, &self.rules, |next, weight| {
-                    self.value_alike(next, up, &mut sub);
+                for (next, weight) in merged_outcomes(state, chance, &self.rules) {
+                    self.value_alike(&next, up, &mut sub);
                     for i in 0..lanes {
                         out[i] += weight * sub[i];
                     }
-                    Ok::<(), Infallible>(())
-                });
-                let Ok(()) = merged;
+                }
             }
             Node::Decision(_) => {
                 out[..lanes].fill(f64::NEG_INFINITY);
