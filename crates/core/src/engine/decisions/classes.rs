@@ -12,11 +12,11 @@ use crate::game::{Action, Chance, Character, State};
 use crate::rules::Rules;
 use crate::strategy::Choice;
 
-use super::super::exact_layers::Decided;
-use super::super::exact_layers::regret::Block;
 use super::super::key;
 use super::super::solve::Solver;
 use super::kinds::matters;
+use crate::engine::exact::layered::Decided;
+use crate::engine::exact::regret::Block;
 
 /// One rolled position of a decision the reverse pass meets, named by its canonical class (a
 /// decision whose second side type is pending is six of them, one per roll, weighted): what
@@ -536,7 +536,7 @@ const NONE: u32 = u32::MAX;
 #[cfg(test)]
 mod tests {
     use super::super::super::budget::Budget;
-    use super::super::super::exact_layers::regret;
+    use super::crate::engine::exact::regret;
     use super::*;
     use crate::game::Chance;
     use crate::rules::{CLARIFIED, MAIN_TEXT};

@@ -9,12 +9,12 @@ use crate::rules::Rules;
 use crate::strategy::Strategy;
 
 use super::super::budget::{Budget, Halt};
-use super::super::exact_layers::regret;
 use super::super::solve::{Solver, solve_within};
 use super::classes::CanonicalClasses;
 use super::costliest::Costly;
 use super::kinds::ByKind;
 use super::layered::{RECORDED_LAYERS, RecordedPass, ReversePass, in_layers};
+use crate::engine::exact::regret;
 
 /// A strategy's decisions at one starting stealth.
 #[derive(Clone, Debug, PartialEq)]

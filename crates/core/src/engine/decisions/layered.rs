@@ -5,12 +5,12 @@
 use crate::par::*;
 
 use super::super::budget::{Budget, Halt};
-use super::super::exact_layers::Decided;
-use super::super::exact_layers::regret::{self, Block};
 use super::super::solve::Solver;
 use super::classes::{CanonicalClasses, ClassedDecisions};
 use super::costliest::{Costliest, Found};
 use super::kinds::{ByKind, DecisionKind};
+use crate::engine::exact::layered::Decided;
+use crate::engine::exact::regret::{self, Block};
 
 /// A strategy's layered program run backwards, or to be: recorded where the pass has at most
 /// [`RECORDED_LAYERS`] layers of the top program (the starts asked for are at most that many

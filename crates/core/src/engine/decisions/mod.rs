@@ -14,8 +14,8 @@
 //! options differ by more than one point ([`MATTERS`]): a designer's measure of how much real
 //! choice the game offers. The costliest terms ([`Costly`]) are listed.
 //!
-//! The strategy's layered program ([`super::exact_layers`]), compiled with every decision
-//! noted, is run backwards ([`super::exact_layers::regret`]), giving each decision's
+//! The strategy's layered program ([`super::exact::layered`]), compiled with every decision
+//! noted, is run backwards ([`super::exact::regret`]), giving each decision's
 //! probability of being reached at every stealth ([`layered::RecordedPass`]: the pass runs as
 //! part of the strategy's own work, before optimal play's values are read). A decision's
 //! options are valued once per canonical class and stealth, not once per position met
@@ -26,7 +26,7 @@
 //! by the same pass. Several strategies share one solve ([`Solved`]) and one set of classes
 //! ([`decisions_of_each`]); positions alike up to names are kept as one
 //! ([`super::key::regret_sight`]); the pass hands on its layers as dense
-//! [`Block`](super::exact_layers::regret::Block)s, a decision's layers side by side. A batch of
+//! [`Block`](super::exact::regret::Block)s, a decision's layers side by side. A batch of
 //! a block's decisions is worked out together: their classes and options side by side over the
 //! pool ([`classes::ClassedDecisions::prepare`]), each class valued at every stealth its
 //! decisions are met at in one walk, then each start's terms summed on a thread of its own, row

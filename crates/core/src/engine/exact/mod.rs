@@ -1,16 +1,24 @@
 //! Exact evaluation of a strategy: its expectation from the start of a game at each starting
 //! stealth, every outcome summed instead of sampled.
+//!
+//! - [`layered`]: the strategy compiled into a program per stealth class and replayed layer
+//!   by layer;
+//! - [`regret`]: the same program run backwards, each decision with its probability of being
+//!   reached (what the regret decomposition sums).
+
+pub(super) mod layered;
+
+pub(super) use layered::regret;
 
 use crate::rules::Rules;
 use crate::strategy::Strategy;
 
 use super::ExactRun;
 use super::budget::{Budget, Halt, TooLarge};
-use super::exact_layers;
 
 /// The exact expectation of `strategy` from the start of a game at each of `stealths`.
 ///
-/// Evaluated in stealth layers ([`exact_layers`]): each position compiled once per class of
+/// Evaluated in stealth layers ([`layered`]): each position compiled once per class of
 /// stealths the rules and the strategy read alike, the top class replayed at every higher
 /// stealth. The sums run in a fixed order, so the result is the same bits for any number of
 /// threads.
@@ -42,5 +50,5 @@ pub fn exact_within<S: Strategy + ?Sized>(
     stealths: &[u8],
     budget: Budget<'_>,
 ) -> Result<ExactRun, Halt> {
-    exact_layers::exact(rules, strategy, stealths, &budget)
+    layered::exact(rules, strategy, stealths, &budget)
 }

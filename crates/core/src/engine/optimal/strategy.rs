@@ -16,8 +16,9 @@ use crate::game::{Action, Decision, State, Team, canon};
 use crate::rules::Rules;
 use crate::strategy::{Choice, Sight, Strategy};
 
+use super::Solver;
 use super::answers::AnswerTable;
-use super::{Solver, key};
+use crate::engine::key;
 
 /// Plays the option of highest win probability; see the module documentation.
 #[derive(Debug, Default)]

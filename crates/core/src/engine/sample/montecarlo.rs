@@ -14,9 +14,9 @@ use crate::game::{LossCause, Outcome, State, Streams};
 use crate::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use crate::strategy::{Known, RandomStrategy, ReferenceStrategy, Strategy};
 
-use super::budget::Cancelled;
 use super::play::{Warming, play_game};
 use super::seed::streams;
+use crate::engine::budget::Cancelled;
 
 /// Games per chunk: the unit of parallel work, progress and cancellation.
 pub const CHUNK: u64 = 1 << 14;

@@ -16,11 +16,11 @@
 
 use crate::game::{Action, Node, State, canon};
 
-use super::super::expansion::merged_outcomes;
-use super::super::expectation::sum_in_value_order;
 use super::super::memo;
-use super::super::positions::worth_memoising;
 use super::{Solver, win};
+use crate::engine::expansion::merged_outcomes;
+use crate::engine::expectation::sum_in_value_order;
+use crate::engine::positions::worth_memoising;
 
 /// Stealths valued by one walk (more are valued a group at a time).
 const WIDTH: usize = 8;

@@ -14,8 +14,8 @@ use crate::rules::Rules;
 use crate::stats::Paired;
 use crate::strategy::Strategy;
 
-use super::budget::Cancelled;
 use super::montecarlo::{Tally, in_chunks, play_one};
+use crate::engine::budget::Cancelled;
 
 /// Counts over a set of paired games: one [`Tally`] per strategy and, per strategy, the joint
 /// outcome counts against the first strategy (the first entry compares it with itself).

@@ -10,7 +10,7 @@
 //! **Memo key.** The counters `attempts`/`failures` exist for strategies only; the rules never read
 //! them, so two states that differ only there have the same optimal value, and the memo is keyed on
 //! the canonical form of the state without counters ([`memo::address`]). Checks that follow a
-//! decision are not memoised (see [`super::positions::worth_memoising`]). Values are deterministic:
+//! decision are not memoised (see [`crate::engine::positions::worth_memoising`]). Values are deterministic:
 //! every state's value is a fixed function of its children, computed in a fixed order.
 //!
 //! **Ties** between options of equal value go to the first in [`State::actions`] order.
@@ -23,15 +23,15 @@ use crate::engine::Expectation;
 use crate::game::{Action, Aid, Chance, Character, Node, Outcome, State, Step, canon};
 use crate::rules::Rules;
 
-use super::budget::{Budget, Halt};
-use super::expansion::merged_outcomes;
-use super::expectation::{add_scaled, sum_in_value_order};
 use super::layers::{
     BoundaryFigures, BufferPool, COMPILED_AT, Part, PolicyFigures, SolverTable, class_of,
 };
 use super::memo::{self, Keep, Memo};
 use super::options::ClassOptions;
-use super::positions::worth_memoising;
+use crate::engine::budget::{Budget, Halt};
+use crate::engine::expansion::merged_outcomes;
+use crate::engine::expectation::{add_scaled, sum_in_value_order};
+use crate::engine::positions::worth_memoising;
 
 mod alike;
 

@@ -1,6 +1,6 @@
 //! The exact engine in stealth layers: a strategy's figures from each position compiled once
 //! per class of stealths the rules and the strategy read alike, then replayed at every stealth
-//! of the class — the solver's layering ([`super::layers`]) with the strategy's answers in
+//! of the class — the solver's layering ([`crate::engine::optimal`]) with the strategy's answers in
 //! place of the best option.
 //!
 //! The rules play a position alike at every stealth from [`canon::ALIKE_FROM_STEALTH`] up;
@@ -38,14 +38,14 @@ use crate::game::{Action, Chance, Character, Decision, Node, State, canon};
 use crate::rules::Rules;
 use crate::strategy::{Choice, Strategy};
 
-use super::ExactRun;
-use super::budget::{Budget, Halt};
-use super::expansion::merged_outcomes;
-use super::expectation::{add_scaled, terminal};
-use super::ids::{Ids, NO_ID};
-use super::key;
-use super::key::regret_sight;
-use super::positions::{kept, on_first_side, second_side_type_unread, worth_memoising};
+use crate::engine::ExactRun;
+use crate::engine::budget::{Budget, Halt};
+use crate::engine::expansion::merged_outcomes;
+use crate::engine::expectation::{add_scaled, terminal};
+use crate::engine::ids::{Ids, NO_ID};
+use crate::engine::key;
+use crate::engine::key::regret_sight;
+use crate::engine::positions::{kept, on_first_side, second_side_type_unread, worth_memoising};
 
 pub mod regret;
 

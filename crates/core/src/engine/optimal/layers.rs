@@ -36,11 +36,11 @@ use crate::engine::Expectation;
 use crate::game::{Node, Outcome, State, canon};
 use crate::rules::Rules;
 
-use super::budget::{Budget, Halt};
-use super::expansion::merged_outcomes;
-use super::expectation::{add_scaled, sum_in_value_order, terminal};
 use super::memo::{self, Keep, Memo, MemoAddress};
-use super::positions::worth_memoising;
+use crate::engine::budget::{Budget, Halt};
+use crate::engine::expansion::merged_outcomes;
+use crate::engine::expectation::{add_scaled, sum_in_value_order, terminal};
+use crate::engine::positions::worth_memoising;
 
 /// The lowest stealth of the class that plays alike at every higher stealth: positions are
 /// compiled at 0, 1 and this.

@@ -5,7 +5,7 @@
 //! Monte Carlo of optimal play meets millions of distinct decisions (2 M games at stealth 10
 //! about 3 M), so the answers do not fit in any cache: a decision's cost was two memory
 //! misses, a thread's own front cache and a map behind locks. Here a decision reads one slot,
-//! which the game warmed while other games were played ([`super::montecarlo`]).
+//! which the game warmed while other games were played ([`crate::engine::montecarlo`]).
 //!
 //! **Layout.** Open addressing with linear probing over 2^`bits` slots of one `u64`. The
 //! position's key is mixed by a bijection, `h = mix(key)`; its low `bits` bits are the home

@@ -20,7 +20,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use crate::game::{Action, State, canon};
 use crate::rules::Rules;
 
-use super::key;
+use crate::engine::key;
 
 /// Shards of a [`Sharded`] map.
 const SHARDS: usize = 64;
