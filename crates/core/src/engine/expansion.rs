@@ -6,62 +6,49 @@
 use crate::game::{Chance, State};
 use crate::rules::Rules;
 
-/// The outcomes of `chance` at `state` as `(position, probability)`, in outcome order, each
-/// position once where neighbouring outcomes have the same effect (a highest die of 1 or 2,
-/// of 3 or 4), with their summed probability.
-pub(super) fn merged_outcomes<'r>(state: &State, chance: Chance, rules: &'r Rules) -> Merged<'r> {
-    Merged {
-        rules,
-        from: *state,
-        chance,
-        next: 0,
-        held: None,
-    }
-}
-
-/// The iterator of [`merged_outcomes`].
-pub(super) struct Merged<'r> {
-    rules: &'r Rules,
-    from: State,
+/// Calls `each(position, probability)` for the outcomes of `chance` at `state`, in outcome
+/// order, each position once where neighbouring outcomes have the same effect (a highest die
+/// of 1 or 2, of 3 or 4), with their summed probability. Inlined: it is the inner loop of
+/// every compile.
+#[inline]
+pub(super) fn merged_outcomes(
+    state: &State,
     chance: Chance,
-    /// The next outcome to apply.
-    next: u32,
-    /// A position read ahead while merging.
-    held: Option<(State, f64)>,
-}
-
-impl Merged<'_> {
-    /// The next outcome's position, unmerged.
-    #[inline]
-    fn raw(&mut self) -> Option<(State, f64)> {
-        if self.next >= self.chance.len() {
-            return None;
-        }
-        let (outcome, p) = self.chance.outcome(self.next);
-        self.next += 1;
-        let mut next = self.from;
-        next.apply_outcome(self.rules, outcome);
-        Some((next, p))
-    }
-}
-
-impl Iterator for Merged<'_> {
-    type Item = (State, f64);
-
-    #[inline]
-    fn next(&mut self) -> Option<(State, f64)> {
-        let (state, mut weight) = match self.held.take() {
-            Some(held) => held,
-            None => self.raw()?,
-        };
-        while let Some((next, p)) = self.raw() {
-            if next == state {
-                weight += p;
-            } else {
-                self.held = Some((next, p));
-                break;
+    rules: &Rules,
+    mut each: impl FnMut(State, f64),
+) {
+    let mut held: Option<(State, f64)> = None;
+    for (outcome, p) in chance.outcomes() {
+        let mut next = *state;
+        next.apply_outcome(rules, outcome);
+        match &mut held {
+            Some((same, weight)) if *same == next => *weight += p,
+            _ => {
+                if let Some((previous, weight)) = held.replace((next, p)) {
+                    each(previous, weight);
+                }
             }
         }
-        Some((state, weight))
     }
+    if let Some((last, weight)) = held {
+        each(last, weight);
+    }
+}
+
+/// [`merged_outcomes`] gathered: at most `N` of them (a die's faces), `N` enough for every
+/// chance point that does not name characters.
+#[inline]
+pub(super) fn gathered_outcomes<const N: usize>(
+    state: &State,
+    chance: Chance,
+    rules: &Rules,
+) -> ([(State, f64); N], usize) {
+    let mut terms = [(*state, 0.0); N];
+    let mut n = 0;
+    merged_outcomes(state, chance, rules, |next, p| {
+        assert!(n < N, "a die's faces, merged");
+        terms[n] = (next, p);
+        n += 1;
+    });
+    (terms, n)
 }

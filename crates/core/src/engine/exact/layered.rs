@@ -766,9 +766,9 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             }
             Node::Chance(chance) => {
                 let mut terms = self.terms();
-                terms.extend(
-                    merged_outcomes(state, chance, rules).map(|(next, p)| (next, p, pending)),
-                );
+                merged_outcomes(state, chance, rules, |next, p| {
+                    terms.push((next, p, pending))
+                });
                 self.sum(class, terms, root, leaves, Self::child);
             }
         }

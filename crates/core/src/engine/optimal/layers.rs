@@ -38,7 +38,7 @@ use crate::rules::Rules;
 
 use super::memo::{self, Keep, Memo, MemoAddress};
 use crate::engine::budget::{Budget, Halt};
-use crate::engine::expansion::merged_outcomes;
+use crate::engine::expansion::gathered_outcomes;
 use crate::engine::expectation::{add_scaled, sum_in_value_order, terminal};
 use crate::engine::positions::worth_memoising;
 
@@ -881,13 +881,7 @@ impl<'s> Part<'s> {
                 }
             }
             Node::Chance(chance) => {
-                let mut terms: [(State, f64); 6] = [(*state, 0.0); 6];
-                let mut n = 0;
-                for term in merged_outcomes(state, chance, &rules) {
-                    assert!(n < terms.len(), "a die's faces, merged");
-                    terms[n] = term;
-                    n += 1;
-                }
+                let (terms, n) = gathered_outcomes::<6>(state, chance, &rules);
                 self.programs[class].ops.push(SolverOp::Chance {
                     n: n as u8,
                     by_value: false,

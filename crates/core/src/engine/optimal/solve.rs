@@ -29,7 +29,7 @@ use super::layers::{
 use super::memo::{self, Keep, Memo};
 use super::options::ClassOptions;
 use crate::engine::budget::{Budget, Halt};
-use crate::engine::expansion::merged_outcomes;
+use crate::engine::expansion::gathered_outcomes;
 use crate::engine::expectation::{add_scaled, sum_in_value_order};
 use crate::engine::positions::worth_memoising;
 
@@ -142,8 +142,9 @@ impl Solver {
             }
             Node::Chance(chance) => {
                 let mut v = 0.0;
-                for (next, weight) in merged_outcomes(state, chance, &rules) {
-                    v += weight * self.try_value(&next, budget)?;
+                let (terms, n) = gathered_outcomes::<6>(state, chance, &rules);
+                for (next, weight) in &terms[..n] {
+                    v += weight * self.try_value(next, budget)?;
                 }
                 v
             }

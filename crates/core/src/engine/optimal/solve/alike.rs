@@ -18,7 +18,7 @@ use crate::game::{Action, Node, State, canon};
 
 use super::super::memo;
 use super::{Solver, win};
-use crate::engine::expansion::merged_outcomes;
+use crate::engine::expansion::gathered_outcomes;
 use crate::engine::expectation::sum_in_value_order;
 use crate::engine::positions::worth_memoising;
 
@@ -136,7 +136,8 @@ impl Solver {
             }
             Node::Chance(chance) => {
                 out[..lanes].fill(0.0);
-                for (next, weight) in merged_outcomes(state, chance, &self.rules) {
+                let (terms, n) = gathered_outcomes::<6>(state, chance, &self.rules);
+                for &(next, weight) in &terms[..n] {
                     self.value_alike(&next, up, &mut sub);
                     for i in 0..lanes {
                         out[i] += weight * sub[i];
