@@ -6,15 +6,18 @@ use std::ffi::OsStr;
 
 use rayon::prelude::*;
 
+use crate::common::oracle::{Oracle, RegretOracle};
+use crate::common::strategies::StealthAnywhere;
 use raven::engine::OptimalStrategy;
 use raven::engine::decisions::TOP;
 use raven::engine::{
-    Budget, DecisionKind, Decisions, Engine, Halt, Solved, Solver, Terms, TooLarge, decisions,
-    decisions_of_each,
+    Budget, DecisionKind, Decisions, Halt, Solved, Solver, TooLarge, decisions, decisions_of_each,
 };
-use raven::game::{Action, Decision, State};
+use raven::game::{Action, Decision, Node, State};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
-use raven::strategy::{BUNDLED, Choice, Sight, Strategy, resolve};
+use raven::strategy::{
+    BUNDLED, Choice, RandomStrategy, ReferenceStrategy, Sight, Strategy, resolve,
+};
 
 /// Optimal play's values under each of `at` (rules and stealths), solved side by side: the
 /// decompositions of one test that share rules and stealths share a solve, as `raven
@@ -47,8 +50,9 @@ fn several_strategies_stop_with_the_solve_that_ran_out() {
 }
 
 /// Every bundled strategy and `random`: the regret by kind sums to optimal − exact (1e-9),
-/// and no kind has negative regret (no choice beats the optimal one). Both presets from the
-/// start discovered (stealth 0), and the reference and random strategies at stealth 2.
+/// no kind has negative regret (no choice beats the optimal one), and the costliest positions
+/// listed are terms of the decomposition ([`listed_positions_are_terms`]). Both presets from
+/// the start discovered (stealth 0), and the reference and random strategies at stealth 2.
 #[test]
 fn decomposition_sums_to_optimal_minus_exact() {
     let mut names: Vec<&str> = BUNDLED.iter().map(|(name, _)| *name).collect();
@@ -62,25 +66,15 @@ fn decomposition_sums_to_optimal_minus_exact() {
         cases.push((MAIN_TEXT, 2, name));
     }
     let at: [(Rules, &[u8]); 3] = [(MAIN_TEXT, &[0]), (CLARIFIED, &[0]), (MAIN_TEXT, &[2])];
-    let solves = solved(&at);
+    let (solves, solvers) = rayon::join(|| solved(&at), || solvers(&at));
     cases.par_iter().for_each(|&(rules, stealth, name)| {
         let strategy = resolve(name).expect("a bundled strategy");
-        // Every term (and the position-by-position check) for the reference and random only:
-        // the sum by kind is the same computation for every strategy, and every term of each
-        // bundled file costs the suite minutes.
-        let every = matches!(name, "reference" | "random");
-        let terms = if every {
-            Terms::Every
-        } else {
-            Terms::Costliest
-        };
-        let solved = at
+        let i = at
             .iter()
             .position(|(r, s)| *r == rules && *s == [stealth])
-            .map(|i| &solves[i])
             .expect("solved for the case");
-        let result = solved
-            .decisions_by(strategy.as_ref(), Budget::UNLIMITED, terms, Engine::Layers)
+        let result = solves[i]
+            .decisions(strategy.as_ref(), Budget::UNLIMITED)
             .expect("no budget");
         let d = &result[0];
         let regret = d.optimal - d.exact;
@@ -98,21 +92,36 @@ fn decomposition_sums_to_optimal_minus_exact() {
             );
             assert!(d.by_kind.matters[i] <= d.by_kind.arises[i] + 1e-12);
         }
-        if every {
-            positions_reproduce_the_decomposition(name, d);
-        }
+        listed_positions_are_terms(name, d, &solvers[i], strategy.as_ref());
     });
 }
 
-/// The two engines agree: the reverse pass over the strategy's layered program and the walk
-/// give the same regret, arises and matters by kind (1e-9), the layers' parts add up to
-/// optimal − exact, and the layers list positions at least as costly as the walk's. Strategies of both layerings:
-/// the rules' own classes with stealth 1 read from the top program (the bundled strategies
-/// that never read stealth), and one that reads stealth up to 3 and 4 (a class of its own per
-/// stealth below 4, the top one replayed above it); starts in a lower class, at the lowest
-/// stealth of the top program and above it; both presets.
+/// Optimal play's values under each of `at`, in a table of the oracle's own (not the one the
+/// decompositions read).
+fn solvers(at: &[(Rules, &[u8])]) -> Vec<Solver> {
+    at.par_iter()
+        .map(|(rules, stealths)| {
+            let solver = Solver::new(*rules);
+            raven::engine::solve(&solver, stealths);
+            solver
+        })
+        .collect()
+}
+
+/// The layered decomposition agrees with the test oracle ([`RegretOracle`], the
+/// performance-difference identity summed term by term over the strategy's games): the same
+/// regret, arises and matters by kind (1e-9); the layers' parts add up to optimal − exact
+/// (1e-9), and so do the oracle's; the layers' exact win probability is the oracle's
+/// ([`Oracle`], 1e-12) and their optimal one the solver's; the positions listed are terms
+/// ([`listed_positions_are_terms`]). Strategies of every layering: the rules' own classes
+/// with stealth 1 read from the top program (the bundled strategies that never read
+/// stealth), one that reads stealth up to 3 and 4 (a class of its own per stealth below 4,
+/// the top one replayed above it), strategies that may read stealth anywhere (optimal play,
+/// and the reference not saying where it stops), random play; starts in a lower class, at the
+/// lowest stealth of the top program and above it, and only low stealths (the top class
+/// serving one stealth or none above its own); both presets.
 #[test]
-fn layers_and_walk_agree() {
+fn layered_decomposition_agrees_with_the_oracle() {
     let floors: Box<dyn Strategy> = Box::new(
         raven::strategy::FileStrategy::parse(
             "floors",
@@ -121,53 +130,63 @@ fn layers_and_walk_agree() {
         )
         .expect("a valid strategy"),
     );
+    let bundled = |name: &str| resolve(name).expect("a bundled strategy");
     let mut cases: Vec<(Rules, Box<dyn Strategy>, Vec<u8>)> = Vec::new();
     for rules in [MAIN_TEXT, CLARIFIED] {
         for name in ["reference", "duo", "lone-wolf", "no-first-aid"] {
-            let strategy = resolve(name).expect("a bundled strategy");
-            cases.push((rules, strategy, vec![0, 2, 5]));
+            cases.push((rules, bundled(name), vec![0, 2, 5]));
         }
+        cases.push((rules, Box::new(RandomStrategy), vec![0, 2, 3]));
     }
     cases.push((MAIN_TEXT, floors, vec![0, 3, 4, 6]));
-    // One solve per rules and stealths for each engine: the two engines are checked against
-    // each other, so neither reads values the other's decompositions kept.
-    let at: [(Rules, &[u8]); 3] = [
-        (MAIN_TEXT, &[0, 2, 5]),
-        (CLARIFIED, &[0, 2, 5]),
-        (MAIN_TEXT, &[0, 3, 4, 6]),
-    ];
-    let (for_layers, for_walk) = rayon::join(|| solved(&at), || solved(&at));
+    cases.push((MAIN_TEXT, Box::new(OptimalStrategy::new()), vec![0, 2, 3]));
+    cases.push((
+        MAIN_TEXT,
+        Box::new(StealthAnywhere(ReferenceStrategy)),
+        vec![0, 2, 3],
+    ));
+    for stealths in [&[3][..], &[0, 1, 2, 3], &[3, 1]] {
+        for name in ["reference", "duo"] {
+            cases.push((MAIN_TEXT, bundled(name), stealths.to_vec()));
+        }
+    }
+    // One solve per rules and stealths for the decompositions, and a table of the oracle's
+    // own: neither reads values the other kept.
+    let mut at: Vec<(Rules, &[u8])> = Vec::new();
+    for (rules, _, stealths) in &cases {
+        if !at.iter().any(|(r, s)| r == rules && s == stealths) {
+            at.push((*rules, stealths));
+        }
+    }
+    let (solves, solvers) = rayon::join(|| solved(&at), || solvers(&at));
     cases.par_iter().for_each(|(rules, strategy, stealths)| {
         let name = strategy.name();
         let i = at
             .iter()
             .position(|(r, s)| r == rules && s == stealths)
             .expect("solved for the case");
-        let by = |engine| {
-            let solved = match engine {
-                Engine::Layers => &for_layers[i],
-                Engine::Walk => &for_walk[i],
-            };
-            solved
-                .decisions_by(
-                    strategy.as_ref(),
-                    Budget::UNLIMITED,
-                    Terms::Costliest,
-                    engine,
-                )
-                .expect("no budget")
-        };
-        let (layers, walk) = rayon::join(|| by(Engine::Layers), || by(Engine::Walk));
-        for (l, w) in layers.iter().zip(&walk) {
-            let at = format!("{name} at {} ({:?})", l.stealth, rules.preset_name());
-            assert_eq!(l.optimal, w.optimal, "{at}");
-            // The layers sum the games won in their reverse pass, the walk evaluates the
-            // strategy: the same probability, added up in another order.
+        let layered = solves[i]
+            .decisions(strategy.as_ref(), Budget::UNLIMITED)
+            .expect("no budget");
+        let solver = &solvers[i];
+        let mut regret = RegretOracle::new(solver, strategy.as_ref());
+        let mut exact = Oracle::new(rules, strategy.as_ref());
+        assert_eq!(layered.len(), stealths.len());
+        for (l, &stealth) in layered.iter().zip(stealths) {
+            assert_eq!(l.stealth, stealth);
+            let at = format!("{name} at {stealth} of {stealths:?} ({rules})");
+            let start = State::new(stealth);
+            let optimal = solver.value(&start);
+            let win = exact.expectation(&start).win;
             assert!(
-                (l.exact - w.exact).abs() < 1e-12,
-                "{at}: exact {} against {}",
-                l.exact,
-                w.exact
+                (l.optimal - optimal).abs() < 1e-12,
+                "{at}: optimal {} against {optimal}",
+                l.optimal
+            );
+            assert!(
+                (l.exact - win).abs() < 1e-12,
+                "{at}: exact {} against the oracle's {win}",
+                l.exact
             );
             assert!(
                 (l.by_kind.total_regret() - (l.optimal - l.exact)).abs() < 1e-9,
@@ -175,131 +194,111 @@ fn layers_and_walk_agree() {
                 l.by_kind.total_regret(),
                 l.optimal - l.exact
             );
+            let o = regret.regret(&start);
+            assert!(
+                (o.total_regret() - (optimal - win)).abs() < 1e-9,
+                "{at}: the oracle's parts {} against optimal − exact {}",
+                o.total_regret(),
+                optimal - win
+            );
             for k in DecisionKind::ALL {
                 let i = k as usize;
                 for (what, a, b) in [
-                    ("regret", l.by_kind.regret[i], w.by_kind.regret[i]),
-                    ("arises", l.by_kind.arises[i], w.by_kind.arises[i]),
-                    ("matters", l.by_kind.matters[i], w.by_kind.matters[i]),
+                    ("regret", l.by_kind.regret[i], o.regret[i]),
+                    ("arises", l.by_kind.arises[i], o.arises[i]),
+                    ("matters", l.by_kind.matters[i], o.matters[i]),
                 ] {
-                    assert!((a - b).abs() < 1e-9, "{at}: {k:?} {what} {a} against {b}");
-                }
-            }
-            // The layers gather a position's probability over every way in; the walk lists
-            // a decision compiled into several positions once per way in. So the layers'
-            // list is at least as costly, rank by rank, and lists at least as many.
-            assert!(l.top.len() >= w.top.len(), "{at}");
-            for (a, b) in l.top.iter().zip(&w.top) {
-                assert!(
-                    a.regret() >= b.regret() - 1e-12,
-                    "{at}: {a:?} against {b:?}"
-                );
-            }
-            for c in &l.top {
-                assert!(
-                    c.regret() > 0.0 && c.reach > 0.0 && c.reach <= 1.0 + 1e-12,
-                    "{at}"
-                );
-                assert!(
-                    c.regret() <= l.by_kind.regret[c.kind() as usize] + 1e-12,
-                    "{at}"
-                );
-            }
-            // A position both list (the same up to counters no one reads) costs as much in
-            // the layers as on each of the walk's ways in.
-            for b in &w.top {
-                let same = |a: &&raven::engine::decisions::Costly| {
-                    (a.state.with_counters(0, 0), a.choice)
-                        == (b.state.with_counters(0, 0), b.choice)
-                };
-                if let Some(a) = l.top.iter().find(same) {
                     assert!(
-                        a.regret() >= b.regret() - 1e-12,
-                        "{at}: {a:?} against {b:?}"
-                    );
-                    assert_eq!(
-                        (a.best_value, a.chosen_value),
-                        (b.best_value, b.chosen_value)
+                        (a - b).abs() < 1e-9,
+                        "{at}: {k:?} {what} {a} against the oracle's {b}"
                     );
                 }
             }
+            listed_positions_are_terms(&at, l, solver, strategy.as_ref());
         }
     });
 }
 
-/// The walk with every term computed, checked against the walk valuing only the positions
-/// that may make the list: the same figures, the same costliest positions.
-fn every_term(solved: &Solved, strategy: &dyn Strategy) -> Vec<Decisions> {
-    // The walk's forward pass (the layers sum their terms position by position already).
-    let walk = |terms| {
-        solved
-            .decisions_by(strategy, Budget::UNLIMITED, terms, Engine::Walk)
-            .expect("no budget")
-    };
-    let every = walk(Terms::Every);
-    let listed = walk(Terms::Costliest);
-    for (e, l) in every.iter().zip(&listed) {
-        assert_eq!(e.by_kind, l.by_kind);
-        assert_eq!(e.top, l.top, "{} at {}", strategy.name(), e.stealth);
-        assert!(l.by_position.is_none());
-    }
-    every
-}
-
-/// The forward pass's terms, position by position, add up to the walk's regret kind by kind
-/// (1e-9); the listed positions are the costliest first, each a term of its kind (no larger
-/// than the kind's total), reached with a probability in (0, 1].
-fn positions_reproduce_the_decomposition(name: &str, d: &Decisions) {
-    let by_position = d.by_position.expect("every term computed");
-    for k in DecisionKind::ALL {
-        let i = k as usize;
-        assert!(
-            (by_position[i] - d.by_kind.regret[i]).abs() < 1e-9,
-            "{name} at {}: {k:?} by position {} against the walk's {}",
-            d.stealth,
-            by_position[i],
-            d.by_kind.regret[i]
-        );
-    }
-    assert!(d.top.len() <= TOP);
+/// The costliest positions a decomposition lists are its own terms: at most [`TOP`],
+/// costliest first, each reached with a probability in (0, 1] and costing something, but no
+/// more than its kind's total; each the strategy's own answer at its decision, and its best
+/// and chosen values (and so its shortfall) those of `solver` (a table of its own, 1e-12):
+/// the best option of the highest value, the choice's value that of the strategy's action or
+/// the options' average for a uniform choice.
+fn listed_positions_are_terms(what: &str, d: &Decisions, solver: &Solver, strategy: &dyn Strategy) {
+    let rules = solver.rules();
+    assert!(d.top.len() <= TOP, "{what}");
     for pair in d.top.windows(2) {
         assert!(
             pair[0].regret() >= pair[1].regret(),
-            "{name}: costliest first"
+            "{what}: costliest first"
         );
     }
     for c in &d.top {
-        assert!(c.regret() > 0.0 && c.reach > 0.0 && c.reach <= 1.0 + 1e-12);
+        assert!(
+            c.regret() > 0.0 && c.reach > 0.0 && c.reach <= 1.0 + 1e-12,
+            "{what}: {c:?}"
+        );
         assert!(
             c.regret() <= d.by_kind.regret[c.kind() as usize] + 1e-12,
-            "{name} at {}: a {:?} position costs {} of its kind's {}",
-            d.stealth,
+            "{what}: a {:?} position costs {} of its kind's {}",
             c.kind(),
             c.regret(),
             d.by_kind.regret[c.kind() as usize]
         );
+        assert_eq!(c.state.node(rules), Node::Decision(c.decision), "{what}");
+        assert!(c.state.has_choice(rules), "{what}: {c:?}");
+        assert_eq!(
+            c.choice,
+            strategy.decide(&c.state, rules, c.decision),
+            "{what}: {c:?}"
+        );
+        let options = solver.options(&c.state);
+        let value_of = |action: Action| {
+            let found = options.iter().find(|(a, _)| *a == action);
+            found.expect("a legal option").1
+        };
+        let best = options.iter().map(|&(_, v)| v).fold(f64::MIN, f64::max);
+        let chosen = match c.choice {
+            Choice::Act(action) => value_of(action),
+            Choice::Uniform => options.iter().map(|&(_, v)| v).sum::<f64>() / options.len() as f64,
+        };
+        for (name, a, b) in [
+            ("best value", c.best_value, best),
+            ("the best option's value", value_of(c.best), best),
+            ("chosen value", c.chosen_value, chosen),
+        ] {
+            assert!(
+                (a - b).abs() < 1e-12,
+                "{what}: {name} {a} against {b}: {c:?}"
+            );
+        }
     }
 }
 
-/// The same at higher stealths, where memoised positions are met along many paths and the
-/// forward pass must gather their probability before expanding them: the reference strategy
-/// and random play, both presets, stealths listed out of order in one run (one memo).
+/// The same at higher stealths, where positions are met along many paths and the reverse
+/// pass must gather their probability: the costliest positions of the reference strategy and
+/// random play are terms of the decomposition ([`listed_positions_are_terms`]), and each loses
+/// points somewhere; both presets, stealths listed out of order in one run.
 #[test]
-fn positions_add_up_to_the_decomposition_at_higher_stealth() {
+fn listed_positions_are_terms_of_the_decomposition_at_higher_stealth() {
     let cases: Vec<(Rules, &str)> = [MAIN_TEXT, CLARIFIED]
         .into_iter()
         .flat_map(|rules| ["reference", "random"].map(move |name| (rules, name)))
         .collect();
     let at: [(Rules, &[u8]); 2] = [(MAIN_TEXT, &[4, 3]), (CLARIFIED, &[4, 3])];
-    let solves = solved(&at);
+    let (solves, solvers) = rayon::join(|| solved(&at), || solvers(&at));
     cases.par_iter().for_each(|&(rules, name)| {
         let strategy = resolve(name).expect("a built-in strategy");
-        let solved = &solves[usize::from(rules != MAIN_TEXT)];
-        let result = every_term(solved, strategy.as_ref());
+        let i = usize::from(rules != MAIN_TEXT);
+        let result = solves[i]
+            .decisions(strategy.as_ref(), Budget::UNLIMITED)
+            .expect("no budget");
         for d in &result {
+            let what = format!("{name} at {} ({rules})", d.stealth);
             assert!(((d.optimal - d.exact) - d.by_kind.total_regret()).abs() < 1e-9);
-            positions_reproduce_the_decomposition(name, d);
-            assert!(!d.top.is_empty(), "{name} loses points somewhere");
+            listed_positions_are_terms(&what, d, &solvers[i], strategy.as_ref());
+            assert!(!d.top.is_empty(), "{what} loses points somewhere");
         }
     });
 }
@@ -324,9 +323,8 @@ impl Strategy for NoAidOptimal<'_> {
 
 /// A strategy that departs from optimal play at first aid only loses its points there, its
 /// costliest positions are all first aid where it skips and should not, and optimal play
-/// itself loses none anywhere (and lists no position). Optimal play's walks follow canonical
-/// classes, its ties broken alike in each (the test: 1.7 s, against 50 s of CPU when they
-/// walked labelled positions).
+/// itself loses none anywhere (and lists no position). Optimal play is followed by canonical
+/// class, its ties broken alike in each.
 #[test]
 fn regret_lands_on_the_one_kind_that_departs_from_optimal() {
     let stealth = 0;
@@ -335,7 +333,7 @@ fn regret_lands_on_the_one_kind_that_departs_from_optimal() {
     raven::engine::solve(&solver, &[stealth]);
     let optimal = OptimalStrategy::from_solver(solver);
     let no_aid = NoAidOptimal(&optimal);
-    // The two decompositions (each a long walk reading the solved table) side by side.
+    // The two decompositions (each reading the solved table) side by side.
     let (by_optimal, by_no_aid) = rayon::join(
         || decisions(&rules, &optimal, &[stealth], Budget::UNLIMITED).expect("no budget"),
         || decisions(&rules, &no_aid, &[stealth], Budget::UNLIMITED).expect("no budget"),

@@ -1,5 +1,5 @@
-//! The exact and optimal engines against hand-derived closed forms, against Monte Carlo, and
-//! against each other. Run in release (`cargo test --release --test it exact::`): about a minute
+//! The exact and optimal engines against hand-derived closed forms, against Monte Carlo,
+//! against the test oracle ([`crate::common::oracle`]) and against each other. Run in release (`cargo test --release --test it exact::`): about a minute
 //! on two cores.
 
 use std::sync::OnceLock;
@@ -7,11 +7,13 @@ use std::sync::atomic::AtomicBool;
 
 use rayon::prelude::*;
 
+use crate::common::oracle::{Oracle, assert_agrees};
+use crate::common::strategies::StealthAnywhere;
 use raven::engine::OptimalStrategy;
 use raven::engine::montecarlo::{Job, simulate};
 use raven::engine::seed::streams;
-use raven::engine::solve::{PolicyEvaluation, Solution, solve};
-use raven::engine::{Exact, Solver, exact, play_game};
+use raven::engine::solve::{Solution, solve};
+use raven::engine::{Solver, exact, play_game};
 use raven::game::{Aid, Character, Health, LossCause, Outcome, State, Step};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use raven::strategy::{BUNDLED, RandomStrategy, ReferenceStrategy, Strategy};
@@ -86,7 +88,7 @@ fn last_tough_challenge_matches_closed_form() {
         for stealth in [0, 1, 2, 5, 10] {
             for (health, spare) in [(Health::Healthy, 1), (Health::Wounded, 0)] {
                 let state = one_tough_from_victory(stealth, health);
-                let e = Exact::new(&rules, &ReferenceStrategy).expectation(&state);
+                let e = Oracle::new(&rules, &ReferenceStrategy).expectation(&state);
                 let hand = last_tough(stealth, spare, clarified);
                 assert!(
                     (e.win - hand).abs() < 1e-14,
@@ -135,14 +137,14 @@ fn first_aid_matches_closed_form() {
     for stealth in [1u8, 3, 8] {
         let state = aid_before_last_tough(stealth);
         // Reference: the Medic (3 dice) treats the Hacker.
-        let e = Exact::new(&MAIN_TEXT, &ReferenceStrategy).expectation(&state);
+        let e = Oracle::new(&MAIN_TEXT, &ReferenceStrategy).expectation(&state);
         let medic = after_aid(stealth, 3);
         assert!((e.win - medic).abs() < 1e-14, "{} vs {medic}", e.win);
         let down = 1.0 - medic - e.losses[LossCause::Finale as usize];
         assert!((e.losses[LossCause::FinaleCharacterDown as usize] - down).abs() < 1e-14);
         // Random: skip, Medic treats, or the Hacker treats himself (2 dice − penalty 1 = 1),
         // each with probability 1/3.
-        let e = Exact::new(&MAIN_TEXT, &RandomStrategy).expectation(&state);
+        let e = Oracle::new(&MAIN_TEXT, &RandomStrategy).expectation(&state);
         let skip = last_tough(stealth, 0, false);
         let hand = (skip + medic + after_aid(stealth, 1)) / 3.0;
         assert!((e.win - hand).abs() < 1e-14, "{} vs {hand}", e.win);
@@ -221,7 +223,7 @@ fn random_monte_carlo_agrees_with_exact() {
     const GAMES: u64 = 250_000;
     for rules in [MAIN_TEXT, CLARIFIED] {
         let start = run_start(6);
-        let e = Exact::new(&rules, &RandomStrategy).expectation(&start);
+        let e = Oracle::new(&rules, &RandomStrategy).expectation(&start);
         let wins = mc_from(&rules, &RandomStrategy, start, GAMES);
         let zw = z(wins, GAMES, e.win);
         assert!(zw.abs() < 4.0, "{rules}: exact {} z = {zw}", e.win);
@@ -250,7 +252,7 @@ fn one_side_challenge_monte_carlo_agrees_with_exact_under_both_ease_settings() {
             &format!("side-successes-to-ease={ease}"),
         ]);
         let start = run_start(6);
-        let e = Exact::new(&rules, &ReferenceStrategy).expectation(&start);
+        let e = Oracle::new(&rules, &ReferenceStrategy).expectation(&start);
         let mc = mc_from(&rules, &ReferenceStrategy, start, GAMES);
         let zw = z(mc, GAMES, e.win);
         assert!(zw.abs() < 4.0, "{rules}: exact {} z = {zw}", e.win);
@@ -322,7 +324,7 @@ fn tiny_design_tough_check_matches_closed_form_under_both_ease_settings() {
                         _ => (3, 4),
                     };
                     let hand = lone_tough(dice, threshold, stealth, spare);
-                    let e = Exact::new(&rules, &ReferenceStrategy).expectation(&state);
+                    let e = Oracle::new(&rules, &ReferenceStrategy).expectation(&state);
                     let what =
                         format!("ease {ease}, s = {successes}, stealth {stealth}, {health:?}");
                     assert!((e.win - hand).abs() < 1e-14, "{what}: {} vs {hand}", e.win);
@@ -371,30 +373,30 @@ fn optimal_is_at_least_every_strategy() {
         let start = run_start(stealth);
         let v = solver.value(&start);
         for e in [
-            Exact::new(&MAIN_TEXT, &RandomStrategy).expectation(&start),
-            Exact::new(&MAIN_TEXT, &ReferenceStrategy).expectation(&start),
+            Oracle::new(&MAIN_TEXT, &RandomStrategy).expectation(&start),
+            Oracle::new(&MAIN_TEXT, &ReferenceStrategy).expectation(&start),
         ] {
             assert!(v >= e.win - 1e-12, "stealth {stealth}: {v} < {}", e.win);
         }
     }
     // The policy read from the table reproduces the value when evaluated exactly on the full
     // state (no canonical keys): a wrong merge of states would show here. Checked under a few
-    // complication rolls (the whole game's policy evaluation is long), and whole by the
-    // policy evaluation over canonical classes.
+    // complication rolls (the whole game's evaluation is long), and whole over canonical
+    // classes.
     let rules = MAIN_TEXT;
     let solver = table.clone();
     for outcome in [1234, 46_655] {
         let mut state = State::new(SOLVED_STEALTH);
         state.apply_outcome(&rules, outcome);
         let v = solver.value(&state);
-        let played = Exact::new(&rules, optimal).expectation(&state);
+        let played = Oracle::new(&rules, &FullSight(optimal)).expectation(&state);
         assert!(
             (played.win - v).abs() < 1e-12,
             "roll {outcome}: {} vs {v}",
             played.win
         );
     }
-    let e = PolicyEvaluation::new(&solver).expectation(&State::new(SOLVED_STEALTH));
+    let e = Oracle::new(&rules, optimal).expectation(&State::new(SOLVED_STEALTH));
     assert!((e.win - solution.value).abs() < 1e-12);
     let total: f64 = e.win + e.losses.iter().sum::<f64>();
     assert!((total - 1.0).abs() < 1e-12);
@@ -494,7 +496,7 @@ fn lazy_optimal_strategy_solves_on_demand() {
     assert!(raven::strategy::resolve("optimal").is_err());
     let start = run_start(3);
     let v = Solver::new(CLARIFIED).value(&start);
-    let e = Exact::new(&CLARIFIED, &optimal).expectation(&start);
+    let e = Oracle::new(&CLARIFIED, &optimal).expectation(&start);
     assert!((e.win - v).abs() < 1e-12, "{} vs {v}", e.win);
     let wins = mc_from(&CLARIFIED, &optimal, start, 200_000);
     let zw = z(wins, 200_000, v);
@@ -703,7 +705,7 @@ impl<S: Strategy> Strategy for FullSight<S> {
 }
 
 /// The clarified rules with every variant at once, played with a team of three: the identity
-/// checks that walk labelled positions, whose cost is the game's size, not what they check.
+/// checks that evaluate labelled positions, whose cost is the game's size, not what they check.
 fn every_variant_with_a_team_of_three() -> Rules {
     let mut every_variant = Rules {
         recruit_count: raven::rules::RecruitCount::Living,
@@ -717,16 +719,16 @@ fn every_variant_with_a_team_of_three() -> Rules {
 }
 
 /// What a strategy says it does not read ([`Strategy::sight`]) really does not matter: the
-/// exact values with and without forgetting it agree, for every bundled strategy and the
-/// random one, under the presets and under every variant at once. Every variant is played
-/// with a team of three (the variants change what a team meets, not what a strategy may
-/// forget): the walks that forget nothing, every label and every counter, are most of the
-/// test's cost (72 s of CPU, against 112 s with the printed team of four).
+/// exact values with and without forgetting it agree, for every bundled strategy (the
+/// layered engine) and the random one (the oracle, from a run's start), under the presets and
+/// under every variant at once. Every variant is played with a team of three (the variants
+/// change what a team meets, not what a strategy may forget): the evaluations that forget
+/// nothing, every label and every counter, are most of the test's cost.
 #[test]
 fn forgetting_what_a_strategy_does_not_read_keeps_exact_values() {
     let every_variant = every_variant_with_a_team_of_three();
-    // The random strategy's walks from a run's start (a team of the design's size) are the
-    // longest: first, and side by side with the rest.
+    // The random strategy's evaluations from a run's start (a team of the design's size) are
+    // the longest: first, and side by side with the rest.
     let random = [MAIN_TEXT, every_variant].map(|rules| (rules, None));
     let bundled = [MAIN_TEXT, CLARIFIED, every_variant]
         .into_iter()
@@ -735,8 +737,8 @@ fn forgetting_what_a_strategy_does_not_read_keeps_exact_values() {
     cases.par_iter().for_each(|&(rules, name)| {
         let Some(name) = name else {
             let start = run_start_of_design(&rules, 1);
-            let symmetric = Exact::new(&rules, &RandomStrategy).expectation(&start);
-            let full = Exact::new(&rules, &FullSight(RandomStrategy)).expectation(&start);
+            let symmetric = Oracle::new(&rules, &RandomStrategy).expectation(&start);
+            let full = Oracle::new(&rules, &FullSight(RandomStrategy)).expectation(&start);
             assert!((symmetric.win - full.win).abs() < 1e-12, "{rules}");
             assert!((symmetric.deaths - full.deaths).abs() < 1e-12, "{rules}");
             return;
@@ -757,12 +759,12 @@ fn forgetting_what_a_strategy_does_not_read_keeps_exact_values() {
 }
 
 /// Optimal play breaks ties alike in every position of a canonical class
-/// ([`raven::engine::optimal::best_alike`]), so the exact engine follows it by class, as the
-/// solver does ([`raven::strategy::Sight::RulesOnly`]): every figure is the one of the walk
-/// over labelled positions that forgets nothing, and the win probability the solver's, under
-/// the presets and every variant at once (a team of three), from the start of a run and from
-/// the start of a game after several complication rolls (where the recruitment's
-/// relabellings and forgotten complications are) — in under half the positions.
+/// ([`raven::engine::optimal::best_alike`]), so it may be followed by class, as the solver
+/// does ([`raven::strategy::Sight::RulesOnly`]): every figure the oracle gives by class is the
+/// one it gives over labelled positions that forget nothing, and the win probability the
+/// solver's, under the presets and every variant at once (a team of three), from the start of
+/// a run and from the start of a game after several complication rolls (where the
+/// recruitment's relabellings and forgotten complications are) — in under half the positions.
 #[test]
 fn optimal_play_followed_by_class_keeps_every_figure() {
     let every_variant = every_variant_with_a_team_of_three();
@@ -782,8 +784,8 @@ fn optimal_play_followed_by_class_keeps_every_figure() {
     cases.par_iter().for_each(|(rules, start)| {
         let optimal = OptimalStrategy::new();
         let full_sight = FullSight(&optimal);
-        let mut by_class = Exact::new(rules, &optimal);
-        let mut labelled = Exact::new(rules, &full_sight);
+        let mut by_class = Oracle::new(rules, &optimal);
+        let mut labelled = Oracle::new(rules, &full_sight);
         let (a, b) = (by_class.expectation(start), labelled.expectation(start));
         let value = Solver::new(*rules).value(start);
         assert!(
@@ -822,10 +824,11 @@ fn optimal_play_followed_by_class_keeps_every_figure() {
 }
 
 /// `exact` evaluates a strategy that declares where its answers stop depending on stealth in
-/// stealth layers (each position compiled once per class of stealths, replayed above); the
-/// figures must be the walk's, bit for bit, under the presets and every variant at once.
+/// stealth layers (each position compiled once per class of stealths, replayed above); every
+/// figure must be the oracle's (1e-12: the same terms summed in another order), under the
+/// presets and every variant at once.
 #[test]
-fn layered_exact_reproduces_the_walk_bit_for_bit() {
+fn layered_exact_agrees_with_the_oracle() {
     use raven::rules::{FirstAidRecruit, RecruitCount};
     let every_variant = Rules {
         recruit_count: RecruitCount::Living,
@@ -866,14 +869,8 @@ fn layered_exact_reproduces_the_walk_bit_for_bit() {
     // A strategy that reads stealth above the rules' own classes (as `cautious` does, up to
     // 6): a class per stealth up to its floor, the top one replayed (at least two stealths
     // above it).
-    let floors = raven::strategy::FileStrategy::parse(
-        "floors",
-        "test",
-        "[recruit]\nstealth_floor = 3\n[side]\nstealth_floor = 4\n",
-    )
-    .expect("a valid strategy");
     cases.push((
-        Box::new(floors),
+        Box::new(floors()),
         vec![MAIN_TEXT, CLARIFIED, every_variant],
         vec![0, 3, 4, 6],
     ));
@@ -893,62 +890,44 @@ fn layered_exact_reproduces_the_walk_bit_for_bit() {
         .expect("a finale-penalty lever");
     cases.push((Box::new(ReferenceStrategy), levers, vec![0, 1, 5]));
     cases.push((Box::new(RandomStrategy), vec![penalty_two], vec![0, 1, 5]));
-    // Side by side: one after the other, this was a minute on one core.
+    // Side by side: one after the other, this is a minute on one core.
     cases
         .par_iter()
         .for_each(|(strategy, rule_sets, stealths)| {
             assert!(strategy.stealth_alike_from().is_some());
             for rules in rule_sets {
-                let layered = exact(rules, strategy.as_ref(), stealths);
-                let mut walk = Exact::new(rules, strategy.as_ref());
-                for (&stealth, e) in stealths.iter().zip(&layered.expectations) {
-                    let walked = walk.expectation(&State::new(stealth));
-                    assert_eq!(
-                        format!("{e:?}"),
-                        format!("{walked:?}"),
-                        "{} under {rules} at {stealth}",
-                        strategy.name()
-                    );
-                }
+                layered_agrees_with_the_oracle(rules, strategy.as_ref(), stealths);
             }
         });
 }
 
-/// A strategy that plays like `S`, sees what `S` sees, but does not say from which stealth its
-/// answers stop depending on stealth (the default [`Strategy::stealth_alike_from`]): the layered
-/// engine must then evaluate every stealth as a class of its own.
-struct StealthAnywhere<S>(S);
-
-impl<S: Strategy> Strategy for StealthAnywhere<S> {
-    fn name(&self) -> &str {
-        self.0.name()
-    }
-    fn decide(
-        &self,
-        state: &State,
-        rules: &Rules,
-        decision: raven::game::Decision,
-    ) -> raven::strategy::Choice {
-        self.0.decide(state, rules, decision)
-    }
-    fn sight(&self, state: &State, rules: &Rules) -> raven::strategy::Sight {
-        self.0.sight(state, rules)
-    }
+/// A strategy that reads stealth at recruitment (a floor of 3) and at side challenges (4).
+fn floors() -> raven::strategy::FileStrategy {
+    raven::strategy::FileStrategy::parse(
+        "floors",
+        "test",
+        "[recruit]\nstealth_floor = 3\n[side]\nstealth_floor = 4\n",
+    )
+    .expect("a valid strategy")
 }
 
-/// `exact` against the memoised walk, bit for bit, for `strategy` under `rules` at `stealths`.
-fn layered_is_the_walk<S: Strategy + ?Sized>(rules: &Rules, strategy: &S, stealths: &[u8]) {
+/// `exact` against the oracle, every figure within 1e-12, for `strategy` under `rules` at
+/// `stealths` (one run, one memo).
+fn layered_agrees_with_the_oracle<S: Strategy + ?Sized>(
+    rules: &Rules,
+    strategy: &S,
+    stealths: &[u8],
+) {
     let layered = exact(rules, strategy, stealths);
     assert_eq!(layered.expectations.len(), stealths.len());
-    let mut walk = Exact::new(rules, strategy);
+    let mut oracle = Oracle::new(rules, strategy);
     for (&stealth, e) in stealths.iter().zip(&layered.expectations) {
-        let walked = walk.expectation(&State::new(stealth));
-        assert_eq!(
-            format!("{e:?}"),
-            format!("{walked:?}"),
+        let expected = oracle.expectation(&State::new(stealth));
+        let what = format!(
             "{} under {rules} at {stealth} of {stealths:?}",
             strategy.name()
         );
+        assert_agrees(e, &expected, &what);
     }
 }
 
@@ -956,16 +935,10 @@ fn layered_is_the_walk<S: Strategy + ?Sized>(rules: &Rules, strategy: &S, stealt
 /// compiled and evaluated at its own stealth, or the top one replayed once.
 const LOW_STEALTHS: [&[u8]; 3] = [&[2], &[0, 1, 2, 3], &[3, 1]];
 
-/// Low stealths in layers give the walk's bits, for strategies the rules' classes serve
+/// Low stealths in layers agree with the oracle, for strategies the rules' classes serve
 /// (stealth 1 replayed from stealth 2 or not) and one with a class per stealth up to 4.
 #[test]
-fn layered_exact_at_low_stealths_reproduces_the_walk() {
-    let floors = raven::strategy::FileStrategy::parse(
-        "floors",
-        "test",
-        "[recruit]\nstealth_floor = 3\n[side]\nstealth_floor = 4\n",
-    )
-    .expect("a valid strategy");
+fn layered_exact_at_low_stealths_agrees_with_the_oracle() {
     let penalty_two = Rules {
         design: raven::rules::Design {
             finale_penalty: 2,
@@ -976,23 +949,24 @@ fn layered_exact_at_low_stealths_reproduces_the_walk() {
     let strategies: Vec<Box<dyn Strategy>> = vec![
         Box::new(ReferenceStrategy),
         Box::new(RandomStrategy),
-        Box::new(floors),
+        Box::new(floors()),
     ];
     strategies.par_iter().for_each(|strategy| {
         for rules in [MAIN_TEXT, penalty_two] {
             for stealths in LOW_STEALTHS {
-                layered_is_the_walk(&rules, strategy.as_ref(), stealths);
+                layered_agrees_with_the_oracle(&rules, strategy.as_ref(), stealths);
             }
         }
     });
     // The top class (4) replayed once.
-    layered_is_the_walk(&CLARIFIED, &strategies[2], &[5, 4]);
+    layered_agrees_with_the_oracle(&CLARIFIED, &strategies[2], &[5, 4]);
 }
 
 /// A strategy that may read stealth anywhere is evaluated in layers too, a class per stealth:
-/// the walk's bits, low stealths and high, random play and the reference under both presets.
+/// it agrees with the oracle, low stealths and high, random play and the reference under both
+/// presets.
 #[test]
-fn layered_exact_of_a_strategy_reading_stealth_anywhere_reproduces_the_walk() {
+fn layered_exact_of_a_strategy_reading_stealth_anywhere_agrees_with_the_oracle() {
     let strategies: Vec<Box<dyn Strategy>> = vec![
         Box::new(StealthAnywhere(ReferenceStrategy)),
         Box::new(StealthAnywhere(RandomStrategy)),
@@ -1003,20 +977,20 @@ fn layered_exact_of_a_strategy_reading_stealth_anywhere_reproduces_the_walk() {
     strategies.par_iter().for_each(|strategy| {
         assert!(strategy.stealth_alike_from().is_none());
         for stealths in LOW_STEALTHS {
-            layered_is_the_walk(&MAIN_TEXT, strategy.as_ref(), stealths);
+            layered_agrees_with_the_oracle(&MAIN_TEXT, strategy.as_ref(), stealths);
         }
-        layered_is_the_walk(&CLARIFIED, strategy.as_ref(), &[5]);
+        layered_agrees_with_the_oracle(&CLARIFIED, strategy.as_ref(), &[5]);
     });
 }
 
 /// Optimal play reads stealth anywhere (its values do): in layers, a class per stealth, it
-/// gives the walk's bits, and its win probability is the solver's value.
+/// agrees with the oracle, and its win probability is the solver's value.
 #[test]
-fn layered_exact_of_optimal_play_reproduces_the_walk_and_the_solver() {
+fn layered_exact_of_optimal_play_agrees_with_the_oracle_and_the_solver() {
     let (solution, _, optimal) = solved();
     assert!(optimal.stealth_alike_from().is_none());
     let stealths: Vec<u8> = (0..=SOLVED_STEALTH).collect();
-    layered_is_the_walk(&MAIN_TEXT, optimal, &stealths);
+    layered_agrees_with_the_oracle(&MAIN_TEXT, optimal, &stealths);
     let layered = exact(&MAIN_TEXT, optimal, &[SOLVED_STEALTH]);
     let v = solution.value;
     assert!(

@@ -6,6 +6,8 @@
 #![allow(dead_code)]
 
 pub mod brute;
+pub mod oracle;
+pub mod strategies;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
