@@ -13,7 +13,7 @@
 use rustc_hash::FxHashMap;
 
 use raven::engine::decisions::MATTERS;
-use raven::engine::key::strategy_key;
+use raven::engine::key::{solver_key, strategy_key};
 use raven::engine::{ByKind, DecisionKind, Expectation, Solver, Tally};
 use raven::game::canon::unread_complications;
 use raven::game::{Aid, Node, State, Step};
@@ -170,7 +170,8 @@ impl<'a, S: Strategy + ?Sized> RegretOracle<'a, S> {
     }
 
     /// The memo key: the whole position, but for the complications no play can read again and
-    /// the counters as far as the strategy tells them apart. The strategy's later answers read
+    /// the counters as far as the strategy tells them apart (its canonical class for a strategy
+    /// that reads only what the rules read). The strategy's later answers read
     /// no more than its sight; optimal play's values read no counters (the rules never do) but
     /// may read any complication the strategy forgets, so none that can still be read is
     /// forgotten here.
@@ -178,7 +179,9 @@ impl<'a, S: Strategy + ?Sized> RegretOracle<'a, S> {
         let rules = self.solver.rules();
         let counters = match self.strategy.sight(state, rules) {
             Sight::Partial { counters, .. } => counters,
-            Sight::RulesOnly { .. } => (0, 0),
+            // A strategy that reads only what the rules read plays every position of a
+            // canonical class alike, and so do optimal play's values.
+            Sight::RulesOnly { .. } => return u128::from(solver_key(state, rules)),
         };
         let sight = Sight::Partial {
             counters,
