@@ -59,7 +59,7 @@ mod tests {
         let health = |digit: u128| digit << 40;
         // A shape with one member (the Hacker, lowest digit) and five non-members (digit 4).
         let others: u128 = (1..6).map(|i| 4 * 11u128.pow(i)).sum::<u128>() << 40;
-        let mut slot = |ids: &mut Ids, key: u128| {
+        let slot = |ids: &mut Ids, key: u128| {
             let index = ids.index(key);
             *ids.at(index)
         };

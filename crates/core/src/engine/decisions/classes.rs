@@ -536,8 +536,8 @@ const NONE: u32 = u32::MAX;
 #[cfg(test)]
 mod tests {
     use super::super::super::budget::Budget;
-    use super::crate::engine::exact::regret;
     use super::*;
+    use crate::engine::exact::regret;
     use crate::game::Chance;
     use crate::rules::{CLARIFIED, MAIN_TEXT};
     use crate::strategy::ReferenceStrategy;
