@@ -26,6 +26,7 @@ mod ids;
 pub mod key;
 pub mod optimal;
 mod positions;
+mod program;
 pub mod sample;
 
 pub use optimal::{memo, solve};

@@ -34,7 +34,7 @@ use crate::par::*;
 use rustc_hash::FxHashMap;
 
 use crate::engine::Expectation;
-use crate::game::{Action, Chance, Character, Decision, Node, State, canon};
+use crate::game::{Action, Chance, Character, Decision, Node, Outcome, State, canon};
 use crate::rules::Rules;
 use crate::strategy::{Choice, Strategy};
 
@@ -46,44 +46,14 @@ use crate::engine::ids::{Ids, NO_ID};
 use crate::engine::key;
 use crate::engine::key::regret_sight;
 use crate::engine::positions::{kept, on_first_side, second_side_type_unread, worth_memoising};
+use crate::engine::program::{Leaf, NO_WEIGHT, NONE, Op, Program, Reads, Weights};
 
 pub mod regret;
-
-/// No position (the `same` of a [`StrategyOp::Below`] outside the top class).
-const NONE: u32 = u32::MAX;
 
 /// Positions a thread of the replay evaluates at a time: a level of at least two chunks is
 /// shared out (most levels of a large program are thousands of positions; the top levels,
 /// a game's first decisions, are a handful).
 const REPLAY_CHUNK: usize = 1 << 11;
-
-/// One instruction of a compiled position, in prefix order. A term of a sum that is a read
-/// or a finished game carries its weight itself (`w`, [`NO_WEIGHT`] outside a sum): one
-/// instruction instead of two, for most terms.
-#[derive(Clone, Copy, Debug)]
-enum StrategyOp {
-    /// A finished game: [`Layered::ends`]`[end]`.
-    Over { w: u16, end: u32 },
-    /// Position `id` of this class's program at the same stealth.
-    Here { w: u16, id: u32 },
-    /// A position one point lower: `lower` in the class below when the compiled position is
-    /// at the lowest stealth of its class, else `same` in this class one layer down. With
-    /// [`Layered::one_from_top`], the top class's `lower` is in class 0, read when the top
-    /// program is replayed at stealth 1.
-    Below { w: u16, lower: u32, same: u32 },
-    /// A weighted sum of the `n` terms that follow: each a read or a finished game carrying
-    /// its weight, or a [`StrategyOp::Weight`] and an expression.
-    Sum { n: u8 },
-    /// The weight of the term that follows: [`Layered::weights`]`[.0]`.
-    Weight(u16),
-    /// A decision of the strategy's ([`Decided`]`[.0]`), met where the expression that
-    /// follows is: adds nothing to the figures; the reverse pass ([`regret`]) reports its
-    /// probability of being reached. Compiled only for [`regret::program`].
-    Local(u32),
-}
-
-/// The `w` of an instruction that is not a term of a sum.
-const NO_WEIGHT: u16 = u16::MAX;
 
 /// The compiled positions of one stealth class.
 #[derive(Default)]
@@ -97,14 +67,11 @@ struct StrategyProgram {
     /// stealth 1, which is evaluated only by the replay: its figures would be a fifth of the
     /// compile's peak memory, written and never read.
     values: Vec<Expectation>,
-    /// The top class only, kept to replay at every higher stealth: by local id, the span of
-    /// its instructions, and the ids in the order they can be computed. Lower classes'
-    /// instructions are dropped once evaluated.
-    spans: Vec<(u32, u32)>,
-    order: Vec<u32>,
-    ops: Vec<StrategyOp>,
-    /// Laid out for the replay ([`StrategyProgram::lay_out_in_order`]): the id where each level's
-    /// positions begin, and the number of positions last.
+    /// The instructions. Every position's are kept only in the top class replayed at other
+    /// stealths, and for the reverse pass; lower classes' are dropped once evaluated.
+    program: Program,
+    /// Laid out for the replay ([`StrategyProgram::lay_out_by_level`]): the id where each
+    /// level's positions begin, and the number of positions last.
     levels: Vec<u32>,
     /// Where each position's instructions begin, for the replay's parallel chunks.
     starts: Vec<u32>,
@@ -112,83 +79,50 @@ struct StrategyProgram {
 
 impl StrategyProgram {
     /// Renumbers the positions in the order the replay computes them and lays their
-    /// instructions out in that order, so that a layer streams through the instructions and
-    /// writes its values front to back instead of jumping: compiling numbers positions and
-    /// appends instructions as positions are first met. The order is by *level* — a
-    /// position's level is one above the highest level it reads in its own layer (`Here`),
-    /// 0 if none — and within a level as compiled (`order`: successors first): the positions
+    /// instructions out in that order ([`Program::lay_out`]), so that a layer streams through
+    /// the instructions and writes its values front to back. The order is by level
+    /// ([`Program::levels`]) and within a level as compiled (successors first): the positions
     /// of one level read none of each other, so a replay may evaluate them side by side.
     /// Returns the new id of each old one; `values` and every read of this program follow.
-    fn lay_out_in_order(&mut self) -> Vec<u32> {
-        let mut level = vec![0u32; self.order.len()];
-        for &old in &self.order {
-            let (start, end) = self.spans[old as usize];
-            let read = self.ops[start as usize..end as usize]
-                .iter()
-                .filter_map(|op| match *op {
-                    StrategyOp::Here { id, .. } => Some(level[id as usize] + 1),
-                    _ => None,
-                })
-                .max()
-                .unwrap_or(0);
-            level[old as usize] = read;
-        }
-        let mut by_level = self.order.clone();
+    fn lay_out_by_level(&mut self) -> Vec<u32> {
+        let level = self.program.levels();
+        let mut by_level = std::mem::take(&mut self.program.order);
         by_level.sort_by_key(|&old| level[old as usize]);
         let mut renumbered = vec![NONE; by_level.len()];
         for (new, &old) in by_level.iter().enumerate() {
             renumbered[old as usize] = new as u32;
         }
-        let mut ops = Vec::with_capacity(self.ops.len());
-        let mut values = Vec::with_capacity(self.values.len());
-        let evaluated = !self.values.is_empty();
-        let mut levels = Vec::new();
-        let mut starts = Vec::with_capacity(by_level.len());
-        for (new, &old) in by_level.iter().enumerate() {
-            if new == 0 || level[old as usize] != level[by_level[new - 1] as usize] {
-                levels.push(new as u32);
-            }
-            starts.push(ops.len() as u32);
-            let (start, end) = self.spans[old as usize];
-            ops.extend(
-                self.ops[start as usize..end as usize]
-                    .iter()
-                    .map(|&op| match op {
-                        StrategyOp::Here { w, id } => StrategyOp::Here {
-                            w,
-                            id: renumbered[id as usize],
-                        },
-                        // Replayed, a point lower is this program one layer down (or, at
-                        // stealth 1, class 0: `lower` is not this program's).
-                        StrategyOp::Below { w, lower, same } => StrategyOp::Below {
-                            w,
-                            lower,
-                            same: renumbered[same as usize],
-                        },
-                        op => op,
-                    }),
-            );
-            if evaluated {
-                values.push(self.values[old as usize]);
-            }
+        self.program.lay_out(&by_level, Vec::new(), |op| match op {
+            Op::Here { w, id } => Op::Here {
+                w,
+                id: renumbered[id as usize],
+            },
+            // Replayed, a point lower is this program one layer down (or, at stealth 1,
+            // class 0: `lower` is not this program's).
+            Op::Below { w, lower, same } => Op::Below {
+                w,
+                lower,
+                same: renumbered[same as usize],
+            },
+            op => op,
+        });
+        let spans = std::mem::take(&mut self.program.spans);
+        self.starts = by_level.iter().map(|&old| spans[old as usize].0).collect();
+        self.levels = (by_level.iter().enumerate())
+            .filter(|&(new, &old)| {
+                new == 0 || level[old as usize] != level[by_level[new - 1] as usize]
+            })
+            .map(|(new, _)| new as u32)
+            .chain([by_level.len() as u32])
+            .collect();
+        if !self.values.is_empty() {
+            self.values = by_level
+                .iter()
+                .map(|&old| self.values[old as usize])
+                .collect();
         }
-        levels.push(by_level.len() as u32);
-        self.ops = ops;
-        self.values = values;
-        self.levels = levels;
-        self.starts = starts;
-        self.spans = Vec::new();
-        self.order = Vec::new();
         renumbered
     }
-}
-
-/// A memoised successor met while compiling: the instruction that reads it (filled in once
-/// its id is known), the position, and whether its second side type is still to be rolled.
-struct StrategyLeaf {
-    op: usize,
-    state: State,
-    pending: bool,
 }
 
 /// A term of a weighted sum: the successor, its weight, and whether its second side type is
@@ -206,20 +140,19 @@ struct Layered<'a, S: ?Sized> {
     /// position each ends; each once.
     ends: Vec<(State, u8)>,
     end_ids: FxHashMap<(State, u8), u32>,
-    weights: Vec<f64>,
-    weight_ids: FxHashMap<u64, u16>,
+    weights: Weights,
     /// Positions compiled, in all classes.
     compiled: usize,
     /// Emptied buffers for the leaves of a position and the terms of a sum, reused: a
     /// compile meets millions of each, and allocating them was a twentieth of its time.
-    spare_leaves: Vec<Vec<StrategyLeaf>>,
+    spare_leaves: Vec<Vec<Leaf>>,
     spare_terms: Vec<Vec<Term>>,
     /// Whether stealth 1 is replayed from the top class's program rather than compiled as a
     /// class of its own: when the top class is the rules' own (stealth 2), the strategy
     /// answers alike from 1 up and the rules allow it ([`canon::stealth_one_plays_like_two`]),
     /// a position plays at 1 as at 2 but for where a lost point lands ([`canon::one_lower`]);
     /// the top program's reads a point lower then name that position in class 0
-    /// (`StrategyOp::Below::lower`), and class 1 is never compiled.
+    /// (`Op::Below::lower`), and class 1 is never compiled.
     one_from_top: bool,
     /// Whether the top program is replayed at stealths other than its own (above it, and at
     /// 1 with `one_from_top`): then its instructions are kept, and its reads a point lower
@@ -227,7 +160,7 @@ struct Layered<'a, S: ?Sized> {
     /// a lower class is.
     replayed: bool,
     /// For the reverse pass ([`regret::program`]): the strategy's decisions with more than
-    /// one option, each noted by a [`StrategyOp::Local`], positions told apart as optimal play's
+    /// one option, each noted by a [`Op::Local`], positions told apart as optimal play's
     /// values tell them ([`regret_sight`]), and every class's instructions kept. `None`: the
     /// figures alone.
     decided: Option<Noted>,
@@ -248,7 +181,7 @@ struct Noted {
     visiting: Option<(State, bool, usize, usize)>,
 }
 
-/// A decision of the strategy's met by a compiled program ([`StrategyOp::Local`]).
+/// A decision of the strategy's met by a compiled program ([`Op::Local`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Decided {
     /// The position at its class's compiled stealth. With `pending`, its second side type is
@@ -343,8 +276,7 @@ impl<'a, S: Strategy + ?Sized> Layered<'a, S> {
             programs: (0..=top).map(|_| StrategyProgram::default()).collect(),
             ends: Vec::new(),
             end_ids: FxHashMap::default(),
-            weights: Vec::new(),
-            weight_ids: FxHashMap::default(),
+            weights: Weights::default(),
             compiled: 0,
             spare_leaves: Vec::new(),
             spare_terms: Vec::new(),
@@ -397,16 +329,16 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         };
         self.programs.clear();
         self.end_ids = FxHashMap::default();
-        self.weight_ids = FxHashMap::default();
+        self.weights.compiled();
         program.ids = Ids::default();
-        let renumbered = program.lay_out_in_order();
+        let renumbered = program.lay_out_by_level();
         let top_roots: Vec<u32> = roots[usize::from(top)]
             .iter()
             .map(|&id| renumbered[id as usize])
             .collect();
         drop(renumbered);
         let StrategyProgram {
-            ops,
+            program: Program { ops, .. },
             values,
             len,
             levels,
@@ -422,10 +354,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             values
         };
         let mut here = vec![Expectation::default(); below.len()];
-        let consts = Consts {
-            ends: &self.ends,
-            weights: &self.weights,
-        };
+        let consts = self.consts();
         for stealth in replayed_from..=highest {
             // At stealth 1 a point lower is class 0's, through `lower`.
             let lower = stealth == 1;
@@ -434,7 +363,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 let (first, end) = (level[0] as usize, level[1] as usize);
                 // A level reads only the levels before it in its own layer.
                 let (done, rest) = here.split_at_mut(first);
-                let layers = StrategyLayers {
+                let layers = Reads {
                     here: done,
                     below: if lower { &class_zero } else { &below },
                     below_is_lower: lower,
@@ -525,24 +454,23 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             program.values.push(Expectation::default());
         }
         if kept {
-            program.spans.push((0, 0));
+            let begun = program.program.begin();
+            debug_assert_eq!(begun, id);
         }
-        let start = program.ops.len();
+        let start = program.program.ops.len();
         let mut leaves = self.spare_leaves.pop().unwrap_or_default();
         self.compile(class, state, pending, state.stealth(), &mut leaves);
-        let end = self.programs[class].ops.len();
+        let end = self.programs[class].program.ops.len();
         for leaf in leaves.drain(..) {
-            let StrategyOp::Here { w, .. } = self.programs[class].ops[leaf.op] else {
-                unreachable!("a read's placeholder")
-            };
+            let w = NO_WEIGHT;
             // R2: a roll costs one point at most, and only positions at the compiled stealth
             // are compiled in place: every read is at most a point lower.
             assert!(
                 leaf.state.stealth() + 1 >= state.stealth(),
                 "a read two points lower"
             );
-            let op = if leaf.state.stealth() == state.stealth() {
-                StrategyOp::Here {
+            let read = if leaf.state.stealth() == state.stealth() {
+                Op::Here {
                     w,
                     id: self.visit(&leaf.state, leaf.pending)?,
                 }
@@ -559,9 +487,9 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 } else {
                     NONE
                 };
-                StrategyOp::Below { w, lower, same }
+                Op::Below { w, lower, same }
             };
-            self.programs[class].ops[leaf.op] = op;
+            self.programs[class].program.fill_read(leaf.op, read);
         }
         self.spare_leaves.push(leaves);
         // Every successor is evaluated by now: this position too, at its own stealth — but
@@ -569,22 +497,20 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         if evaluated {
             let (lower, upper) = self.programs.split_at(class);
             let program = &upper[0];
-            let layers = StrategyLayers {
+            let layers = Reads {
                 here: &program.values,
                 below: lower.last().map_or(&[][..], |p| &p.values[..]),
                 below_is_lower: true,
             };
-            let value =
-                self.consts()
-                    .eval(&program.ops[start..end], &mut 0, state.stealth(), &layers);
+            let ops = &program.program.ops[start..end];
+            let value = self.consts().eval(ops, &mut 0, state.stealth(), &layers);
             self.programs[class].values[id as usize] = value;
         }
         let program = &mut self.programs[class];
         if kept {
-            program.spans[id as usize] = (start as u32, end as u32);
-            program.order.push(id);
+            program.program.finish(id, start, end);
         } else {
-            program.ops.truncate(start);
+            program.program.ops.truncate(start);
         }
         Ok(id)
     }
@@ -606,7 +532,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         choice
     }
 
-    /// For the reverse pass, a [`StrategyOp::Local`] before the instructions of a decision with
+    /// For the reverse pass, a [`Op::Local`] before the instructions of a decision with
     /// more than one option.
     fn note(
         &mut self,
@@ -649,33 +575,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 pending,
             });
         }
-        self.programs[class].ops.push(StrategyOp::Local(d));
-    }
-
-    /// The instruction for weight `p`.
-    fn weight(&mut self, p: f64) -> StrategyOp {
-        let next = self.weights.len() as u16;
-        let id = *self.weight_ids.entry(p.to_bits()).or_insert(next);
-        if id == next {
-            assert!(id < NO_WEIGHT, "a handful of distinct probabilities");
-            self.weights.push(p);
-        }
-        StrategyOp::Weight(id)
-    }
-
-    /// Pushes a read or a finished game (`make` given its weight), folding in the weight
-    /// just pushed if it is a term of a sum.
-    fn push_folded(&mut self, class: usize, make: impl FnOnce(u16) -> StrategyOp) -> usize {
-        let ops = &mut self.programs[class].ops;
-        let w = match ops.last() {
-            Some(&StrategyOp::Weight(w)) => {
-                ops.pop();
-                w
-            }
-            _ => NO_WEIGHT,
-        };
-        ops.push(make(w));
-        ops.len() - 1
+        self.programs[class].program.ops.push(Op::Local(d));
     }
 
     /// A weighted sum of `terms`, each through `child`; the buffer is kept for reuse.
@@ -684,15 +584,13 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         class: usize,
         mut terms: Vec<Term>,
         root: u8,
-        leaves: &mut Vec<StrategyLeaf>,
-        child: fn(&mut Self, usize, &State, bool, u8, &mut Vec<StrategyLeaf>),
+        leaves: &mut Vec<Leaf>,
+        child: fn(&mut Self, usize, &State, bool, u8, &mut Vec<Leaf>),
     ) {
-        self.programs[class].ops.push(StrategyOp::Sum {
-            n: terms.len() as u8,
-        });
+        self.programs[class].program.push_sum(terms.len(), false);
         for &(next, p, pending) in &terms {
-            let weight = self.weight(p);
-            self.programs[class].ops.push(weight);
+            let w = self.weights.id(p);
+            self.programs[class].program.push_weight(w);
             child(self, class, &next, pending, root, leaves);
         }
         terms.clear();
@@ -712,7 +610,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         state: &State,
         pending: bool,
         root: u8,
-        leaves: &mut Vec<StrategyLeaf>,
+        leaves: &mut Vec<Leaf>,
     ) {
         let rules = self.rules;
         debug_assert!(
@@ -720,7 +618,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             "only finished games are compiled in place below the compiled position"
         );
         match state.node(rules) {
-            Node::Over(_) => {
+            Node::Over(outcome) => {
                 // Counters aside, a game's end is its figures.
                 let end = (state.with_counters(0, 0), root - state.stealth());
                 let next = self.ends.len() as u32;
@@ -728,7 +626,11 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 if id == next {
                     self.ends.push(end);
                 }
-                self.push_folded(class, |w| StrategyOp::Over { w, end: id });
+                self.programs[class].program.push_term(|w| Op::Over {
+                    w,
+                    win: outcome == Outcome::Win,
+                    end: id,
+                });
             }
             Node::Decision(decision) => match self.decide(class, state, pending, decision) {
                 Choice::Act(action) => {
@@ -782,7 +684,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         next: &State,
         pending: bool,
         root: u8,
-        leaves: &mut Vec<StrategyLeaf>,
+        leaves: &mut Vec<Leaf>,
     ) {
         if !pending || on_first_side(next) || next.outcome().is_some() {
             return self.walk(class, next, pending, root, leaves);
@@ -803,7 +705,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         next: &State,
         pending: bool,
         root: u8,
-        leaves: &mut Vec<StrategyLeaf>,
+        leaves: &mut Vec<Leaf>,
     ) {
         if next.outcome().is_some() {
             return self.compile(class, next, pending, root, leaves);
@@ -828,13 +730,10 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
                 }
             }
         }
-        // A placeholder (keeping its weight), filled in by `visit`.
-        let op = self.push_folded(class, |w| StrategyOp::Here { w, id: NONE });
-        leaves.push(StrategyLeaf {
-            op,
-            state: *next,
-            pending,
-        });
+        // Filled in by `visit`.
+        self.programs[class]
+            .program
+            .push_read(next, pending, leaves);
     }
 
     /// Whether `state` (at the compiled position's stealth) gets a compiled position of its
@@ -872,7 +771,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
     fn consts(&self) -> Consts<'_> {
         Consts {
             ends: &self.ends,
-            weights: &self.weights,
+            weights: self.weights.list(),
         }
     }
 }
@@ -894,47 +793,48 @@ impl Consts<'_> {
     /// The figures of the expression at `ops[*at..]` at `stealth`.
     fn eval(
         &self,
-        ops: &[StrategyOp],
+        ops: &[Op],
         at: &mut usize,
         stealth: u8,
-        layers: &StrategyLayers<'_>,
+        layers: &Reads<'_, Expectation>,
     ) -> Expectation {
         let op = ops[*at];
         *at += 1;
         match op {
-            StrategyOp::Over { end, .. } => self.end(end, stealth),
-            StrategyOp::Here { id, .. } => layers.here[id as usize],
-            StrategyOp::Below { lower, same, .. } => layers.below[layers.below_id(lower, same)],
-            StrategyOp::Sum { n } => {
+            Op::Over { end, .. } => self.end(end, stealth),
+            Op::Here { id, .. } => layers.here[id as usize],
+            Op::Below { lower, same, .. } => *layers.below(lower, same),
+            Op::Sum { n, .. } => {
                 let mut e = Expectation::default();
                 for _ in 0..n {
+                    // A read or a finished game carrying its weight is read here, not called.
                     let (w, value) = match ops[*at] {
-                        StrategyOp::Weight(w) => {
+                        Op::Weight(w) => {
                             *at += 1;
                             (w, self.eval(ops, at, stealth, layers))
                         }
-                        StrategyOp::Over { w, end } => {
+                        Op::Over { w, end, .. } => {
                             *at += 1;
                             (w, self.end(end, stealth))
                         }
-                        StrategyOp::Here { w, id } => {
+                        Op::Here { w, id } => {
                             *at += 1;
                             (w, layers.here[id as usize])
                         }
-                        StrategyOp::Below { w, lower, same } => {
+                        Op::Below { w, lower, same } => {
                             *at += 1;
-                            (w, layers.below[layers.below_id(lower, same)])
+                            (w, *layers.below(lower, same))
                         }
-                        StrategyOp::Sum { .. } | StrategyOp::Local(_) => {
-                            unreachable!("a weight opens a sum's term")
-                        }
+                        _ => unreachable!("a weight opens a sum's term"),
                     };
                     add_scaled(&mut e, &value, self.weights[usize::from(w)]);
                 }
                 e
             }
-            StrategyOp::Weight(_) => unreachable!("a weight only opens a term"),
-            StrategyOp::Local(_) => self.eval(ops, at, stealth, layers),
+            Op::Local(_) => self.eval(ops, at, stealth, layers),
+            Op::Weight(_) | Op::Table { .. } | Op::Max(_) => {
+                unreachable!("not an expression of a strategy's")
+            }
         }
     }
 }
@@ -947,19 +847,4 @@ enum HowMet {
     Compiled,
     /// A decision answered with one action, compiled as the position that action leads to.
     Forwarded(State, Decision, Action),
-}
-
-/// A layer's figures by local id so far, and those of the layer below.
-struct StrategyLayers<'l> {
-    here: &'l [Expectation],
-    below: &'l [Expectation],
-    /// Whether `below` is the class below's (read through [`StrategyOp::Below`]`::lower`) rather
-    /// than this class one point lower (`same`).
-    below_is_lower: bool,
-}
-
-impl StrategyLayers<'_> {
-    fn below_id(&self, lower: u32, same: u32) -> usize {
-        (if self.below_is_lower { lower } else { same }) as usize
-    }
 }

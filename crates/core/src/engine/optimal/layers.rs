@@ -7,7 +7,7 @@
 //! classes of their own. Stepping the state machine is most of a solve's cost (about a
 //! microsecond a position), so this module steps it once per position and class — at stealth
 //! 0, 1 and 2 — and *compiles* what it finds, the expectimax expression between the position
-//! and the memoised positions it leads to, into a few [`SolverOp`]s: a [`SolverProgram`] per class.
+//! and the memoised positions it leads to, into a few instructions ([`crate::engine::program`]): a program per class.
 //! Stealths 3, 4, … are then filled by replaying the class-2 program: no state machine, no
 //! canonical forms, a handful of loads a position.
 //!
@@ -41,6 +41,7 @@ use crate::engine::budget::{Budget, Halt};
 use crate::engine::expansion::gathered_outcomes;
 use crate::engine::expectation::{add_scaled, sum_in_value_order, terminal};
 use crate::engine::positions::worth_memoising;
+use crate::engine::program::{Leaf, NO_WEIGHT, NONE, Op, Program, Reads, Weights, term_weight};
 
 /// The lowest stealth of the class that plays alike at every higher stealth: positions are
 /// compiled at 0, 1 and this.
@@ -48,36 +49,6 @@ pub(super) const COMPILED_AT: u8 = canon::ALIKE_FROM_STEALTH;
 
 /// The number of stealth classes, one program each.
 const CLASSES: usize = COMPILED_AT as usize + 1;
-
-/// No position ([`SolverOp::Below`] of a class with no higher stealth).
-const NONE: u32 = u32::MAX;
-
-/// One instruction of a compiled position, in prefix order: an operator, then its operands.
-#[derive(Clone, Copy, Debug)]
-enum SolverOp {
-    /// A finished game: 1 for a win, 0 for a loss; `end` indexes the game's end in
-    /// [`PolicyFigures::ends`] when the part computes figures.
-    Over { win: bool, end: u32 },
-    /// The value of position `id` of this program at the same stealth.
-    Here { id: u32 },
-    /// The value of a position one point lower: `lower` in the program of the class below
-    /// when the compiled position is at the lowest stealth of its class, else `same` in this
-    /// program (one layer down). In the top class replayed from stealth 1, `lower` indexes
-    /// [`Part::at_one`], read at stealth 1.
-    Below { lower: u32, same: u32 },
-    /// The stored value of a position solved before this part (`Part::tables[slot]`), `drop`
-    /// stealth points below; at stealth 1, a point below, [`Part::at_one`]`[at_one]` in the
-    /// top class replayed from stealth 1 ([`NONE`] elsewhere).
-    Table { slot: u32, drop: u8, at_one: u32 },
-    /// A decision: the best of the `n` expressions that follow.
-    Max(u8),
-    /// A chance point: `n` terms follow, each a [`SolverOp::Weight`] and an expression; summed in
-    /// order of value when `by_value` (outcomes that name characters), else in order.
-    Chance { n: u8, by_value: bool },
-    /// The probability of the term that follows: `Part::weights[.0]` (a few distinct
-    /// probabilities, kept apart so that an instruction is 12 bytes, not 16).
-    Weight(u32),
-}
 
 /// Where the option a decision chose begins among a position's instructions, and where the
 /// decision ends: [`Part::eval`] notes it, [`Part::eval_figures`] jumps to the option and on
@@ -90,13 +61,6 @@ struct Chosen {
 
 /// The most terms a chance point below a memoised position has (two side types).
 const MAX_TERMS: usize = 36;
-
-/// A compiled position: where its value goes (its address at stealth 0), and the span of its
-/// instructions.
-struct CompiledPosition {
-    address: MemoAddress,
-    ops: (u32, u32),
-}
 
 /// Local ids by address (at stealth 0). A dense address's id sits in a table of its chunk, by the
 /// address's index: the positions a compile meets one after another — a wound or a finale slot
@@ -149,54 +113,39 @@ impl AddressIds {
 struct SolverProgram {
     /// Local id of every position compiled so far, by address at stealth 0.
     ids: AddressIds,
-    /// By local id.
-    compiled: Vec<CompiledPosition>,
-    /// Local ids in the order their values can be computed (successors first).
-    order: Vec<u32>,
-    ops: Vec<SolverOp>,
+    /// By local id, where its value goes (its address at stealth 0).
+    addresses: Vec<MemoAddress>,
+    program: Program,
 }
 
-impl SolverProgram {
-    /// Lays the instructions out in the order the replay reads them (`order`). Compiling
-    /// appends a position's instructions before those of the successors it meets first, which
-    /// the replay computes first: a layer would jump about the instructions (a cache miss a
-    /// position, a quarter of the replay's time) instead of streaming through them.
-    /// `ops` is an empty buffer to lay them out in; the one they leave is returned.
-    fn lay_out_in_order(&mut self, mut ops: Vec<SolverOp>) -> Vec<SolverOp> {
-        ops.reserve(self.ops.len());
-        for &id in &self.order {
-            let compiled = &mut self.compiled[id as usize];
-            let (start, end) = compiled.ops;
-            let from = ops.len() as u32;
-            ops.extend_from_slice(&self.ops[start as usize..end as usize]);
-            compiled.ops = (from, ops.len() as u32);
-        }
-        std::mem::replace(&mut self.ops, ops)
-    }
-}
-
-/// A memoised successor met while compiling: the instruction that reads it (`op`, filled in
-/// once it is known where its value comes from), the position itself and its address.
-struct SolverLeaf {
-    op: usize,
-    state: State,
-    address: MemoAddress,
-}
-
-/// A layer's values (and figures) by local id, and those of the layer below it.
+/// A layer's values (and figures) by local id, and those of the layer below.
 struct SolverLayers {
     here: Vec<f64>,
     below: Vec<f64>,
     figures_here: Vec<Expectation>,
     figures_below: Vec<Expectation>,
     /// Whether the layer below is the lowest stealth of the class below (read through
-    /// [`SolverOp::Below`]`::lower`) rather than this program one point lower (`same`).
+    /// [`Op::Below`]`::lower`) rather than this program one point lower (`same`).
     below_is_lower: bool,
 }
 
 impl SolverLayers {
-    fn below_id(&self, lower: u32, same: u32) -> usize {
-        (if self.below_is_lower { lower } else { same }) as usize
+    /// What a position's value reads.
+    fn values(&self) -> Reads<'_, f64> {
+        Reads {
+            here: &self.here,
+            below: &self.below,
+            below_is_lower: self.below_is_lower,
+        }
+    }
+
+    /// What a position's figures read.
+    fn figures(&self) -> Reads<'_, Expectation> {
+        Reads {
+            here: &self.figures_here,
+            below: &self.figures_below,
+            below_is_lower: self.below_is_lower,
+        }
     }
 }
 
@@ -210,9 +159,10 @@ pub(super) struct BufferPool(Mutex<Vec<Buffers>>);
 /// The buffers of one part, empty.
 #[derive(Default)]
 struct Buffers {
-    ops: Vec<Vec<SolverOp>>,
-    compiled: Vec<Vec<CompiledPosition>>,
-    orders: Vec<Vec<u32>>,
+    programs: Vec<Program>,
+    addresses: Vec<Vec<MemoAddress>>,
+    /// Instructions to lay a program out in ([`Program::lay_out`]).
+    ops: Vec<Vec<Op>>,
     values: Vec<Vec<f64>>,
     figures: Vec<Vec<Expectation>>,
 }
@@ -230,10 +180,6 @@ impl BufferPool {
 }
 
 impl Buffers {
-    fn ops(&mut self) -> Vec<SolverOp> {
-        self.ops.pop().unwrap_or_default()
-    }
-
     fn values(&mut self) -> Vec<f64> {
         self.values.pop().unwrap_or_default()
     }
@@ -244,17 +190,12 @@ impl Buffers {
 
     /// Keeps `program`'s buffers, emptied.
     fn keep_program(&mut self, program: &mut SolverProgram) {
-        let mut keep = |mut ops: Vec<SolverOp>| {
-            ops.clear();
-            self.ops.push(ops);
-        };
-        keep(std::mem::take(&mut program.ops));
-        let mut compiled = std::mem::take(&mut program.compiled);
-        compiled.clear();
-        self.compiled.push(compiled);
-        let mut order = std::mem::take(&mut program.order);
-        order.clear();
-        self.orders.push(order);
+        let mut kept = std::mem::take(&mut program.program);
+        kept.clear();
+        self.programs.push(kept);
+        let mut addresses = std::mem::take(&mut program.addresses);
+        addresses.clear();
+        self.addresses.push(addresses);
     }
 
     /// Keeps a layer's buffers, emptied.
@@ -291,7 +232,7 @@ impl BoundaryFigures {
 /// What a part needs to compute the optimal policy's figures besides the values: the ends of
 /// the games its positions lead to, and the figures other parts computed.
 pub(super) struct PolicyFigures<'s> {
-    /// Each finished game of a [`SolverOp::Over`], and how many points below the compiled
+    /// Each finished game of an [`Op::Over`], and how many points below the compiled
     /// position it ends.
     ends: Vec<(State, u8)>,
     shared: &'s BoundaryFigures,
@@ -334,11 +275,10 @@ pub(super) struct Part<'s> {
     /// The highest stealth being filled.
     highest: u8,
     programs: [SolverProgram; CLASSES],
-    /// Addresses solved before this part that its positions lead to, at stealth 0.
+    /// Addresses solved before this part that its positions lead to, at stealth 0
+    /// ([`Op::Table`]).
     tables: Vec<MemoAddress>,
-    /// The probabilities of [`SolverOp::Weight`], each once.
-    weights: Vec<f64>,
-    weight_ids: FxHashMap<u64, u32>,
+    weights: Weights,
     /// The optimal policy's figures, if asked for.
     figures: Option<PolicyFigures<'s>>,
     /// Per class, the local ids of the entries whose figures other parts read.
@@ -350,9 +290,9 @@ pub(super) struct Part<'s> {
     buffers: Buffers,
     pool: Option<&'s BufferPool>,
     /// Replayed at stealth 1, what the top class's reads a point lower read instead: the
-    /// position a lost point leads to at stealth 0 ([`canon::one_lower`]) — a [`SolverOp::Here`] of
-    /// class 0, a [`SolverOp::Table`] at stealth 0, or the game's end ([`SolverOp::Over`]).
-    at_one: Vec<SolverOp>,
+    /// position a lost point leads to at stealth 0 ([`canon::one_lower`]) — an [`Op::Here`] of
+    /// class 0, an [`Op::Table`] at stealth 0, or the game's end ([`Op::Over`]).
+    at_one: Vec<Op>,
 }
 
 impl Drop for Part<'_> {
@@ -389,8 +329,7 @@ impl<'s> Part<'s> {
             highest,
             programs: Default::default(),
             tables: Vec::new(),
-            weights: Vec::new(),
-            weight_ids: FxHashMap::default(),
+            weights: Weights::default(),
             figures: None,
             entries: Default::default(),
             one_from_top: canon::stealth_one_plays_like_two(solver.rules()),
@@ -405,9 +344,8 @@ impl<'s> Part<'s> {
     pub(super) fn with_buffer_pool(mut self, pool: &'s BufferPool) -> Self {
         let mut buffers = pool.take();
         for program in &mut self.programs {
-            program.ops = buffers.ops();
-            program.compiled = buffers.compiled.pop().unwrap_or_default();
-            program.order = buffers.orders.pop().unwrap_or_default();
+            program.program = buffers.programs.pop().unwrap_or_default();
+            program.addresses = buffers.addresses.pop().unwrap_or_default();
         }
         self.buffers = buffers;
         self.pool = Some(pool);
@@ -471,57 +409,54 @@ impl<'s> Part<'s> {
             return Ok(id);
         }
         let program = &mut self.programs[class];
-        let id = program.compiled.len() as u32;
+        let id = program.program.begin();
         program.ids.insert(address, id);
-        program.compiled.push(CompiledPosition {
-            address,
-            ops: (0, 0),
-        });
-        let start = program.ops.len();
+        program.addresses.push(address);
+        let start = program.program.ops.len();
         let mut leaves = Vec::new();
         self.compile(class, state, state.stealth(), &mut leaves);
         // Its own instructions; those of the successors it compiles follow.
-        let end = self.programs[class].ops.len();
-        {
-            for leaf in leaves {
-                let drop = state.stealth() - leaf.state.stealth();
-                let address = leaf.address.at_stealth(0);
-                // Replayed at stealth 1, a point lower is where a point lost onto 0 leads.
-                let top_at_one = self.one_from_top && class + 1 == CLASSES && drop == 1;
-                let at_one = if top_at_one {
-                    self.at_one(&canon::one_lower(&leaf.state, &self.rules))?
+        let end = self.programs[class].program.ops.len();
+        for leaf in leaves {
+            let drop = state.stealth() - leaf.state.stealth();
+            let address = memo::address(&leaf.state, &self.rules).at_stealth(0);
+            // Replayed at stealth 1, a point lower is where a point lost onto 0 leads.
+            let top_at_one = self.one_from_top && class + 1 == CLASSES && drop == 1;
+            let at_one = if top_at_one {
+                self.at_one(&canon::one_lower(&leaf.state, &self.rules))?
+            } else {
+                NONE
+            };
+            let w = NO_WEIGHT;
+            let read = if self.solved_before(address) {
+                Op::Table {
+                    w,
+                    drop,
+                    slot: self.table_slot(address),
+                    at_one,
+                }
+            } else if drop == 0 {
+                Op::Here {
+                    w,
+                    id: self.visit(&leaf.state, address)?,
+                }
+            } else {
+                let lower = if top_at_one {
+                    at_one
+                } else {
+                    self.visit(&leaf.state, address)?
+                };
+                // In the top class, met a point lower at every higher stealth too.
+                let same = if class + 1 == CLASSES {
+                    self.visit(&leaf.state.with_stealth(state.stealth()), address)?
                 } else {
                     NONE
                 };
-                let op = if self.solved_before(address) {
-                    SolverOp::Table {
-                        slot: self.table_slot(address),
-                        drop,
-                        at_one,
-                    }
-                } else if drop == 0 {
-                    SolverOp::Here {
-                        id: self.visit(&leaf.state, address)?,
-                    }
-                } else {
-                    let lower = if top_at_one {
-                        at_one
-                    } else {
-                        self.visit(&leaf.state, address)?
-                    };
-                    // In the top class, met a point lower at every higher stealth too.
-                    let same = if class + 1 == CLASSES {
-                        self.visit(&leaf.state.with_stealth(state.stealth()), address)?
-                    } else {
-                        NONE
-                    };
-                    SolverOp::Below { lower, same }
-                };
-                self.programs[class].ops[leaf.op] = op;
-            }
+                Op::Below { w, lower, same }
+            };
+            self.programs[class].program.fill_read(leaf.op, read);
         }
-        self.programs[class].compiled[id as usize].ops = (start as u32, end as u32);
-        self.programs[class].order.push(id);
+        self.programs[class].program.finish(id, start, end);
         Ok(id)
     }
 
@@ -531,17 +466,23 @@ impl<'s> Part<'s> {
         let rules = self.rules;
         let op = if let Some(outcome) = low.outcome() {
             // At stealth 0, read as such.
-            self.over(outcome, low, 0)
+            Op::Over {
+                w: NO_WEIGHT,
+                win: outcome == Outcome::Win,
+                end: self.end(low, 0),
+            }
         } else {
             let address = memo::address(low, &rules).at_stealth(0);
             if self.solved_before(address) {
-                SolverOp::Table {
-                    slot: self.table_slot(address),
+                Op::Table {
+                    w: NO_WEIGHT,
                     drop: 0,
+                    slot: self.table_slot(address),
                     at_one: NONE,
                 }
             } else {
-                SolverOp::Here {
+                Op::Here {
+                    w: NO_WEIGHT,
                     id: self.visit(low, address)?,
                 }
             }
@@ -550,19 +491,15 @@ impl<'s> Part<'s> {
         Ok(self.at_one.len() as u32 - 1)
     }
 
-    /// The instruction for game `end`, finished with `outcome` `drop` points below the
-    /// compiled position (its end kept for the figures, if they are computed).
-    fn over(&mut self, outcome: Outcome, end: &State, drop: u8) -> SolverOp {
-        let end = match &mut self.figures {
+    /// The index of game `end`, finished `drop` points below the compiled position, among the
+    /// ends kept for the figures (0 when they are not computed).
+    fn end(&mut self, end: &State, drop: u8) -> u32 {
+        match &mut self.figures {
             Some(figures) => {
                 figures.ends.push((*end, drop));
                 figures.ends.len() as u32 - 1
             }
             None => 0,
-        };
-        SolverOp::Over {
-            win: outcome == Outcome::Win,
-            end,
         }
     }
 
@@ -574,16 +511,16 @@ impl<'s> Part<'s> {
 
     /// Whether a read a point lower goes through [`Part::at_one`]: replaying the top class at
     /// stealth 1, with class 0's layer below.
-    fn reads_at_one(&self, layers: &SolverLayers) -> bool {
-        self.one_from_top && layers.below_is_lower
+    fn reads_at_one<T>(&self, reads: &Reads<'_, T>) -> bool {
+        self.one_from_top && reads.below_is_lower
     }
 
     /// The value of [`Part::at_one`]`[at]`, class 0's layer below.
-    fn value_at_one(&self, at: u32, layers: &SolverLayers) -> f64 {
+    fn value_at_one(&self, at: u32, values: &Reads<'_, f64>) -> f64 {
         match self.at_one[at as usize] {
-            SolverOp::Over { win, .. } => f64::from(u8::from(win)),
-            SolverOp::Here { id } => layers.below[id as usize],
-            SolverOp::Table { slot, .. } => {
+            Op::Over { win, .. } => f64::from(u8::from(win)),
+            Op::Here { id, .. } => values.below[id as usize],
+            Op::Table { slot, .. } => {
                 (self.memo.get(self.tables[slot as usize])).expect("solved before this part")
             }
             _ => unreachable!("a read or an end"),
@@ -591,13 +528,13 @@ impl<'s> Part<'s> {
     }
 
     /// The optimal policy's figures of [`Part::at_one`]`[at]`, class 0's layer below.
-    fn figures_at_one(&self, at: u32, layers: &SolverLayers) -> Expectation {
-        let figures = self.figures.as_ref().expect("figures are computed");
+    fn figures_at_one(&self, at: u32, figures: &Reads<'_, Expectation>) -> Expectation {
+        let policy = self.figures.as_ref().expect("figures are computed");
         match self.at_one[at as usize] {
-            SolverOp::Over { end, .. } => terminal(&figures.ends[end as usize].0),
-            SolverOp::Here { id } => layers.figures_below[id as usize],
-            SolverOp::Table { slot, .. } => {
-                (figures.shared.get(self.tables[slot as usize])).expect("solved before this part")
+            Op::Over { end, .. } => terminal(&policy.ends[end as usize].0),
+            Op::Here { id, .. } => figures.below[id as usize],
+            Op::Table { slot, .. } => {
+                (policy.shared.get(self.tables[slot as usize])).expect("solved before this part")
             }
             _ => unreachable!("a read or an end"),
         }
@@ -622,14 +559,17 @@ impl<'s> Part<'s> {
             if stealths.is_empty() {
                 continue;
             }
-            let spare = self.buffers.ops();
-            let mut left = self.programs[class].lay_out_in_order(spare);
+            let program = &mut self.programs[class].program;
+            let order = std::mem::take(&mut program.order);
+            let spare = self.buffers.ops.pop().unwrap_or_default();
+            let mut left = program.lay_out(&order, spare, |op| op);
+            program.order = order;
             left.clear();
             self.buffers.ops.push(left);
             // With `Keep::PartBoundaries`, the positions the table keeps: those other parts read,
             // this part's entries.
             let kept = (self.solver.keep() == Keep::PartBoundaries).then(|| {
-                let mut kept = vec![false; self.programs[class].compiled.len()];
+                let mut kept = vec![false; self.programs[class].addresses.len()];
                 for &id in &self.entries[class] {
                     kept[id as usize] = true;
                 }
@@ -642,7 +582,7 @@ impl<'s> Part<'s> {
                 layers.below_is_lower = k == 0;
                 // The buffers of two layers down, reused: a fresh one per layer costs page
                 // faults.
-                let n = self.programs[class].compiled.len();
+                let n = self.programs[class].addresses.len();
                 layers.here.clear();
                 layers.here.resize(n, f64::NAN);
                 if self.figures.is_some() {
@@ -652,7 +592,7 @@ impl<'s> Part<'s> {
                 self.replay_layer(class, stealth, &mut layers, kept.as_deref())?;
                 if let Some(figures) = &self.figures {
                     for &id in &self.entries[class] {
-                        let address = self.programs[class].compiled[id as usize].address;
+                        let address = self.programs[class].addresses[id as usize];
                         let e = layers.figures_here[id as usize];
                         figures.shared.insert(address.at_stealth(stealth), e);
                     }
@@ -674,7 +614,7 @@ impl<'s> Part<'s> {
         kept: Option<&[bool]>,
     ) -> Result<(), Halt> {
         let memo = self.memo;
-        let n = self.programs[class].order.len();
+        let n = self.programs[class].program.order.len();
         // The budget and the cancel flag, once a layer.
         if n > 0 {
             self.budget.admit(self.solver.states() + n - 1)?;
@@ -685,24 +625,27 @@ impl<'s> Part<'s> {
         // instruction, from its value to its figures.
         let mut choices = Vec::new();
         for i in 0..n {
-            let program = &self.programs[class];
-            let id = program.order[i] as usize;
-            let entry = &program.compiled[id];
-            let ops = &program.ops[entry.ops.0 as usize..entry.ops.1 as usize];
+            let SolverProgram {
+                addresses, program, ..
+            } = &self.programs[class];
+            let id = program.order[i];
+            let ops = program.ops_of(id);
             if self.figures.is_some() {
                 choices.resize(ops.len(), Chosen::default());
             }
-            let v = self.eval(ops, &mut 0, stealth, layers, &mut choices);
+            let v = self.eval(ops, &mut 0, stealth, &layers.values(), &mut choices);
+            let id = id as usize;
             // Stored without looking first: a value already there (an earlier solve) has the
             // same bits.
             if kept.is_none_or(|kept| kept[id]) {
-                stored += usize::from(memo.store(entry.address.at_stealth(stealth), v));
+                stored += usize::from(memo.store(addresses[id].at_stealth(stealth), v));
             } else {
                 dropped += 1;
             }
             layers.here[id] = v;
             if self.figures.is_some() {
-                layers.figures_here[id] = self.eval_figures(ops, &mut 0, stealth, layers, &choices);
+                layers.figures_here[id] =
+                    self.eval_figures(ops, &mut 0, stealth, &layers.figures(), &choices);
             }
         }
         memo.counted(stored);
@@ -717,34 +660,34 @@ impl<'s> Part<'s> {
     /// [`Part::eval_figures`].
     fn eval(
         &self,
-        ops: &[SolverOp],
+        ops: &[Op],
         at: &mut usize,
         stealth: u8,
-        layers: &SolverLayers,
+        values: &Reads<'_, f64>,
         choices: &mut [Chosen],
     ) -> f64 {
         let op = ops[*at];
         *at += 1;
         match op {
-            SolverOp::Over { win, .. } => f64::from(u8::from(win)),
-            SolverOp::Here { id } => layers.here[id as usize],
-            SolverOp::Below { lower: at, .. } | SolverOp::Table { at_one: at, .. }
-                if at != NONE && self.reads_at_one(layers) =>
+            Op::Over { win, .. } => f64::from(u8::from(win)),
+            Op::Here { id, .. } => values.here[id as usize],
+            Op::Below { lower: at, .. } | Op::Table { at_one: at, .. }
+                if at != NONE && self.reads_at_one(values) =>
             {
-                self.value_at_one(at, layers)
+                self.value_at_one(at, values)
             }
-            SolverOp::Below { lower, same } => layers.below[layers.below_id(lower, same)],
-            SolverOp::Table { slot, drop, .. } => {
+            Op::Below { lower, same, .. } => *values.below(lower, same),
+            Op::Table { slot, drop, .. } => {
                 let address = self.tables[slot as usize].at_stealth(stealth - drop);
                 self.memo.get(address).expect("solved before this part")
             }
-            SolverOp::Max(n) => {
+            Op::Max(n) => {
                 let decision = *at - 1;
                 let mut best = f64::NEG_INFINITY;
                 let mut first = *at;
                 for _ in 0..n {
                     let option = *at;
-                    let v = self.eval(ops, at, stealth, layers, choices);
+                    let v = self.eval(ops, at, stealth, values, choices);
                     if v > best {
                         first = option;
                     }
@@ -758,25 +701,25 @@ impl<'s> Part<'s> {
                 }
                 best
             }
-            SolverOp::Chance { n, by_value: false } => {
+            Op::Sum { n, by_value: false } => {
                 let mut v = 0.0;
                 for _ in 0..n {
-                    let p = self.weights[weight(ops, at)];
-                    v += p * self.eval(ops, at, stealth, layers, choices);
+                    let p = self.weights[term_weight(ops, at)];
+                    v += p * self.eval(ops, at, stealth, values, choices);
                 }
                 v
             }
-            SolverOp::Chance { n, by_value: true } => {
+            Op::Sum { n, by_value: true } => {
                 let mut terms = [(0.0, 0.0); MAX_TERMS];
                 let terms = &mut terms[..usize::from(n)];
                 for term in terms.iter_mut() {
-                    let p = self.weights[weight(ops, at)];
-                    *term = (self.eval(ops, at, stealth, layers, choices), p);
+                    let p = self.weights[term_weight(ops, at)];
+                    *term = (self.eval(ops, at, stealth, values, choices), p);
                 }
                 // In order of value, so relabellings of a position agree.
                 sum_in_value_order(terms)
             }
-            SolverOp::Weight(_) => unreachable!("a weight only opens a term"),
+            Op::Weight(_) | Op::Local(_) => unreachable!("not an expression of the solver's"),
         }
     }
 
@@ -785,69 +728,56 @@ impl<'s> Part<'s> {
     /// [`Part::eval`] noted it in `choices`.
     fn eval_figures(
         &self,
-        ops: &[SolverOp],
+        ops: &[Op],
         at: &mut usize,
         stealth: u8,
-        layers: &SolverLayers,
+        figures: &Reads<'_, Expectation>,
         choices: &[Chosen],
     ) -> Expectation {
-        let figures = self.figures.as_ref().expect("figures are computed");
+        let policy = self.figures.as_ref().expect("figures are computed");
         let op = ops[*at];
         *at += 1;
         match op {
-            SolverOp::Over { end, .. } => {
-                let (end, drop) = figures.ends[end as usize];
+            Op::Over { end, .. } => {
+                let (end, drop) = policy.ends[end as usize];
                 terminal(&end.with_stealth(stealth - drop))
             }
-            SolverOp::Here { id } => layers.figures_here[id as usize],
-            SolverOp::Below { lower: at, .. } | SolverOp::Table { at_one: at, .. }
-                if at != NONE && self.reads_at_one(layers) =>
+            Op::Here { id, .. } => figures.here[id as usize],
+            Op::Below { lower: at, .. } | Op::Table { at_one: at, .. }
+                if at != NONE && self.reads_at_one(figures) =>
             {
-                self.figures_at_one(at, layers)
+                self.figures_at_one(at, figures)
             }
-            SolverOp::Below { lower, same } => layers.figures_below[layers.below_id(lower, same)],
-            SolverOp::Table { slot, drop, .. } => {
+            Op::Below { lower, same, .. } => *figures.below(lower, same),
+            Op::Table { slot, drop, .. } => {
                 let address = self.tables[slot as usize].at_stealth(stealth - drop);
-                figures
-                    .shared
-                    .get(address)
-                    .expect("solved before this part")
+                policy.shared.get(address).expect("solved before this part")
             }
-            SolverOp::Max(_) => {
+            Op::Max(_) => {
                 // The first option of highest value.
                 let chosen = choices[*at - 1];
                 *at = chosen.option as usize;
-                let figures = self.eval_figures(ops, at, stealth, layers, choices);
+                let e = self.eval_figures(ops, at, stealth, figures, choices);
                 *at = chosen.end as usize;
-                figures
+                e
             }
-            SolverOp::Chance { n, .. } => {
+            Op::Sum { n, .. } => {
                 let mut e = Expectation::default();
                 for _ in 0..n {
-                    let p = self.weights[weight(ops, at)];
-                    let figures = self.eval_figures(ops, at, stealth, layers, choices);
-                    add_scaled(&mut e, &figures, p);
+                    let p = self.weights[term_weight(ops, at)];
+                    let term = self.eval_figures(ops, at, stealth, figures, choices);
+                    add_scaled(&mut e, &term, p);
                 }
                 e
             }
-            SolverOp::Weight(_) => unreachable!("a weight only opens a term"),
+            Op::Weight(_) | Op::Local(_) => unreachable!("not an expression of the solver's"),
         }
-    }
-
-    /// The instruction for probability `p`.
-    fn weight(&mut self, p: f64) -> SolverOp {
-        let next = self.weights.len() as u32;
-        let id = *self.weight_ids.entry(p.to_bits()).or_insert(next);
-        if id == next {
-            self.weights.push(p);
-        }
-        SolverOp::Weight(id)
     }
 
     /// Appends to `class`'s program the instructions of `state`'s expression — the best
     /// option at a decision, the weighted sum at a chance point — down to memoised positions
     /// (pushed on `leaves`, their reads to be filled in) and finished games.
-    fn compile(&mut self, class: usize, state: &State, root: u8, leaves: &mut Vec<SolverLeaf>) {
+    fn compile(&mut self, class: usize, state: &State, root: u8, leaves: &mut Vec<Leaf>) {
         let rules = self.rules;
         let node = state.node(&rules);
         // R2: a roll costs one point at most, and only checks follow a lost point before a
@@ -859,8 +789,13 @@ impl<'s> Part<'s> {
         );
         match node {
             Node::Over(outcome) => {
-                let over = self.over(outcome, state, root - state.stealth());
-                self.programs[class].ops.push(over);
+                let drop = root - state.stealth();
+                let end = self.end(state, drop);
+                self.programs[class].program.push_term(|w| Op::Over {
+                    w,
+                    win: outcome == Outcome::Win,
+                    end,
+                });
             }
             Node::Chance(chance) if chance.names_characters() => {
                 let n = chance.len() as usize;
@@ -868,35 +803,28 @@ impl<'s> Part<'s> {
                     n <= MAX_TERMS,
                     "at most two side types below a memoised position"
                 );
-                self.programs[class].ops.push(SolverOp::Chance {
-                    n: n as u8,
-                    by_value: true,
-                });
+                self.programs[class].program.push_sum(n, true);
                 for (outcome, p) in chance.outcomes() {
                     let mut next = *state;
                     next.apply_outcome(&rules, outcome);
-                    let weight = self.weight(p);
-                    self.programs[class].ops.push(weight);
+                    let w = self.weights.id(p);
+                    self.programs[class].program.push_weight(w);
                     self.child(class, &next, root, leaves);
                 }
             }
             Node::Chance(chance) => {
                 let (terms, n) = gathered_outcomes::<6>(state, chance, &rules);
-                self.programs[class].ops.push(SolverOp::Chance {
-                    n: n as u8,
-                    by_value: false,
-                });
+                self.programs[class].program.push_sum(n, false);
                 for &(next, p) in &terms[..n] {
-                    let weight = self.weight(p);
-                    self.programs[class].ops.push(weight);
+                    let w = self.weights.id(p);
+                    self.programs[class].program.push_weight(w);
                     self.child(class, &next, root, leaves);
                 }
             }
             Node::Decision(_) => {
                 let actions = state.actions(&rules);
-                self.programs[class]
-                    .ops
-                    .push(SolverOp::Max(actions.len() as u8));
+                let n = u8::try_from(actions.len()).expect("a handful of options");
+                self.programs[class].program.ops.push(Op::Max(n));
                 for &action in actions.iter() {
                     let mut next = *state;
                     next.apply_action(&rules, action);
@@ -908,32 +836,11 @@ impl<'s> Part<'s> {
 
     /// The instructions for a successor: a read of its value if memoised (filled in by
     /// [`Part::visit`]), else its own expression.
-    fn child(&mut self, class: usize, next: &State, root: u8, leaves: &mut Vec<SolverLeaf>) {
+    fn child(&mut self, class: usize, next: &State, root: u8, leaves: &mut Vec<Leaf>) {
         if next.outcome().is_some() || !worth_memoising(next) {
             return self.compile(class, next, root, leaves);
         }
         assert!(next.stealth() + 1 >= root, "a read two points lower");
-        let ops = &mut self.programs[class].ops;
-        leaves.push(SolverLeaf {
-            op: ops.len(),
-            state: *next,
-            address: memo::address(next, &self.rules),
-        });
-        // A placeholder, filled in by `visit`.
-        ops.push(SolverOp::Max(0));
+        self.programs[class].program.push_read(next, false, leaves);
     }
 }
-
-/// The weight that opens the term at `ops[*at]` (its index in `Part::weights`), stepping past
-/// it.
-#[inline]
-fn weight(ops: &[SolverOp], at: &mut usize) -> usize {
-    let SolverOp::Weight(p) = ops[*at] else {
-        unreachable!("a weight opens every term")
-    };
-    *at += 1;
-    p as usize
-}
-
-/// Instructions stay small: a program holds tens of them per position.
-const _: () = assert!(std::mem::size_of::<SolverOp>() <= 12);

@@ -6,7 +6,7 @@
 //! Layers are visited from the highest stealth down and, within a layer, positions in the reverse
 //! of the order the replay computes them (successors first): every position that reads another is
 //! visited before it, so a position's probability is whole when it is pushed on. A decision's
-//! [`StrategyOp::Local`] receives the probability of the expression it opens, which is its term's
+//! [`Op::Local`] receives the probability of the expression it opens, which is its term's
 //! weight in the replay's sum: the reach of the decision itself.
 //!
 //! The top program is the same at every stealth it serves, so the probability of reaching a
@@ -18,11 +18,12 @@
 use rustc_hash::FxHashMap;
 
 use crate::engine::budget::{Budget, Halt};
-use crate::game::{Chance, Outcome};
+use crate::game::Chance;
 use crate::rules::Rules;
 use crate::strategy::Strategy;
 
-use super::{Decided, Layered, NONE, Noted, StealthClasses, StrategyOp, classes};
+use super::{Decided, Layered, Noted, StealthClasses, classes};
+use crate::engine::program::{NONE, Op, term_weight};
 
 /// A strategy's compiled positions at every stealth class, its decisions with more than one
 /// option noted, positions told apart as optimal play's values tell them.
@@ -74,24 +75,22 @@ pub fn program<S: Strategy + ?Sized>(
     // and writes each layer front to back; the lower classes keep their ids.
     let top_program = &programs[usize::from(top)];
     let mut renumbered = vec![NONE; top_program.len as usize];
-    for (new, &old) in top_program.order.iter().enumerate() {
+    for (new, &old) in top_program.program.order.iter().enumerate() {
         renumbered[old as usize] = new as u32;
     }
     for id in &mut roots[usize::from(top)] {
         *id = renumbered[*id as usize];
     }
-    let won: Vec<bool> = (layered.ends.iter())
-        .map(|(end, _)| end.outcome() == Some(Outcome::Win))
-        .collect();
-    let weights = &layered.weights;
+    let weights = layered.weights.list();
     let mut programs: Vec<Flat> = programs
         .into_iter()
         .enumerate()
         .map(|(class, program)| {
+            let program = &program.program;
             let spans = &program.spans;
             let visits = (program.order.iter().rev()).map(|&id| (id, spans[id as usize].0));
             let renumbered = (class == usize::from(top)).then_some(&renumbered[..]);
-            Flat::of(&program.ops, visits, renumbered, weights, &won)
+            Flat::of(&program.ops, visits, renumbered, weights)
         })
         .collect();
     let (decided, firsts) = in_order(
@@ -175,7 +174,7 @@ impl Block {
 }
 
 impl RegretProgram {
-    /// The decisions noted, by the index a [`StrategyOp::Local`] names.
+    /// The decisions noted, by the index a [`Op::Local`] names.
     pub fn decided(&self) -> &[Decided] {
         &self.decided
     }
@@ -321,7 +320,7 @@ struct Flat {
 
 /// What a position's expression reaches ([`Flat`]): [`FlatLeaf::to`]'s two highest bits tell what
 /// it is ([`HERE`], [`BELOW`], [`LOCAL`], [`WON`]), the others its index; `same` is a read a point
-/// lower's [`StrategyOp::Below::same`]; `w` names the product of the weights on the way
+/// lower's [`Op::Below::same`]; `w` names the product of the weights on the way
 /// ([`Flat::products`]). As small as an instruction.
 #[derive(Clone, Copy, Debug)]
 struct FlatLeaf {
@@ -330,13 +329,13 @@ struct FlatLeaf {
     w: u16,
 }
 
-/// A read of this layer ([`StrategyOp::Here`]).
+/// A read of this layer ([`Op::Here`]).
 const HERE: u32 = 0;
-/// A read a point lower ([`StrategyOp::Below`]): `to` is its `lower`.
+/// A read a point lower ([`Op::Below`]): `to` is its `lower`.
 const BELOW: u32 = 1 << 30;
-/// A decision noted ([`StrategyOp::Local`]).
+/// A decision noted ([`Op::Local`]).
 const LOCAL: u32 = 2 << 30;
-/// A game won ([`StrategyOp::Over`]; games lost reach nothing the pass counts).
+/// A game won ([`Op::Over`]; games lost reach nothing the pass counts).
 const WON: u32 = 3 << 30;
 /// [`FlatLeaf::to`]'s kind.
 const KIND: u32 = 3 << 30;
@@ -354,11 +353,10 @@ impl Flat {
     /// With `renumbered`, the program's own positions (the visits', reads here and a point
     /// lower in the same program) take the ids it gives them.
     fn of(
-        ops: &[StrategyOp],
+        ops: &[Op],
         visits: impl ExactSizeIterator<Item = (u32, u32)>,
         renumbered: Option<&[u32]>,
         weights: &[f64],
-        won: &[bool],
     ) -> Flat {
         let len = visits.len() as u32;
         let mut flat = Flat {
@@ -373,7 +371,6 @@ impl Flat {
             ops,
             renumbered,
             weights,
-            won,
             open: Vec::new(),
             times: Vec::new(),
             product_ids: FxHashMap::default(),
@@ -390,10 +387,9 @@ impl Flat {
 
 /// What flattening a program's expressions ([`Flat::of`]) reads and reuses.
 struct Flattening<'a> {
-    ops: &'a [StrategyOp],
+    ops: &'a [Op],
     renumbered: Option<&'a [u32]>,
     weights: &'a [f64],
-    won: &'a [bool],
     /// The sums still open: each one's terms left and its product of weights.
     open: Vec<(u8, u16)>,
     /// By product and weight (`product × weights + weight`): the product times the weight,
@@ -419,13 +415,13 @@ impl Flattening<'_> {
             let op = self.ops[at];
             at += 1;
             let to = match op {
-                StrategyOp::Sum { n } if n > 0 => {
+                Op::Sum { n, .. } if n > 0 => {
                     self.open.push((n, w));
                     w = self.term(flat, w, &mut at);
                     continue;
                 }
                 // The decision's expression follows, reached as often.
-                StrategyOp::Local(decided) => {
+                Op::Local(decided) => {
                     flat.leaves.push(FlatLeaf {
                         to: to(LOCAL, decided),
                         same: NONE,
@@ -433,14 +429,16 @@ impl Flattening<'_> {
                     });
                     continue;
                 }
-                StrategyOp::Sum { .. } => None,
-                StrategyOp::Over { end, .. } => self.won[end as usize].then_some((WON, NONE)),
-                StrategyOp::Here { id, .. } => Some((to(HERE, self.id(id)), NONE)),
-                StrategyOp::Below { lower, same, .. } => {
+                Op::Sum { .. } => None,
+                Op::Over { win, .. } => win.then_some((WON, NONE)),
+                Op::Here { id, .. } => Some((to(HERE, self.id(id)), NONE)),
+                Op::Below { lower, same, .. } => {
                     let same = if same == NONE { NONE } else { self.id(same) };
                     Some((to(BELOW, lower), same))
                 }
-                StrategyOp::Weight(_) => unreachable!("a weight only opens a term"),
+                Op::Weight(_) | Op::Table { .. } | Op::Max(_) => {
+                    unreachable!("not an expression of a strategy's")
+                }
             };
             if let Some((to, same)) = to {
                 flat.leaves.push(FlatLeaf { to, same, w });
@@ -471,16 +469,7 @@ impl Flattening<'_> {
     /// Product `w` times the weight of the term at `ops[*at..]`: it opens with its weight,
     /// or is a read carrying it.
     fn term(&mut self, flat: &mut Flat, w: u16, at: &mut usize) -> u16 {
-        let weight = match self.ops[*at] {
-            StrategyOp::Weight(weight) => {
-                *at += 1;
-                weight
-            }
-            StrategyOp::Over { w, .. }
-            | StrategyOp::Here { w, .. }
-            | StrategyOp::Below { w, .. } => w,
-            StrategyOp::Sum { .. } | StrategyOp::Local(_) => unreachable!("a weight opens a term"),
-        };
+        let weight = term_weight(self.ops, at);
         let at = usize::from(w) * self.weights.len() + usize::from(weight);
         if self.times[at] == UNKNOWN {
             let product = flat.products[usize::from(w)] * self.weights[usize::from(weight)];
@@ -513,9 +502,9 @@ struct Push<'p> {
     wins: f64,
     /// This layer's probabilities, by local id.
     here: &'p mut [f64],
-    /// The same program a layer down (`StrategyOp::Below::same`), if any start reads it.
+    /// The same program a layer down (`Op::Below::same`), if any start reads it.
     same: Option<&'p mut [f64]>,
-    /// The class below (`StrategyOp::Below::lower`), if a start's games leave into it from here.
+    /// The class below (`Op::Below::lower`), if a start's games leave into it from here.
     lower: Option<&'p mut [f64]>,
     /// The program's first decision, and the probability of reaching each of its decisions
     /// in this layer, summed over every instruction that notes it.
