@@ -106,7 +106,7 @@ fn balance() -> Balance {
         Told {
             stealth,
             optimal: 0.7,
-            exact: 0.7 - by_kind.total_regret(),
+            exact: 0.7 - by_kind.regret.iter().sum::<f64>(),
             by_kind,
             top: Vec::new(),
         }

@@ -79,9 +79,9 @@ fn decomposition_sums_to_optimal_minus_exact() {
         let d = &result[0];
         let regret = d.optimal - d.exact;
         assert!(
-            (d.by_kind.total_regret() - regret).abs() < 1e-9,
+            (d.by_kind.regret.iter().sum::<f64>() - regret).abs() < 1e-9,
             "{name} at {stealth}: parts {} against optimal − exact {regret}",
-            d.by_kind.total_regret()
+            d.by_kind.regret.iter().sum::<f64>()
         );
         for k in DecisionKind::ALL {
             let i = k as usize;
@@ -189,16 +189,16 @@ fn layered_decomposition_agrees_with_the_oracle() {
                 l.exact
             );
             assert!(
-                (l.by_kind.total_regret() - (l.optimal - l.exact)).abs() < 1e-9,
+                (l.by_kind.regret.iter().sum::<f64>() - (l.optimal - l.exact)).abs() < 1e-9,
                 "{at}: parts {} against optimal − exact {}",
-                l.by_kind.total_regret(),
+                l.by_kind.regret.iter().sum::<f64>(),
                 l.optimal - l.exact
             );
             let o = regret.regret(&start);
             assert!(
-                (o.total_regret() - (optimal - win)).abs() < 1e-9,
+                (o.regret.iter().sum::<f64>() - (optimal - win)).abs() < 1e-9,
                 "{at}: the oracle's parts {} against optimal − exact {}",
-                o.total_regret(),
+                o.regret.iter().sum::<f64>(),
                 optimal - win
             );
             for k in DecisionKind::ALL {
@@ -296,7 +296,7 @@ fn listed_positions_are_terms_of_the_decomposition_at_higher_stealth() {
             .expect("no budget");
         for d in &result {
             let what = format!("{name} at {} ({rules})", d.stealth);
-            assert!(((d.optimal - d.exact) - d.by_kind.total_regret()).abs() < 1e-9);
+            assert!(((d.optimal - d.exact) - d.by_kind.regret.iter().sum::<f64>()).abs() < 1e-9);
             listed_positions_are_terms(&what, d, &solvers[i], strategy.as_ref());
             assert!(!d.top.is_empty(), "{what} loses points somewhere");
         }
@@ -339,7 +339,11 @@ fn regret_lands_on_the_one_kind_that_departs_from_optimal() {
         || decisions(&rules, &no_aid, &[stealth], Budget::UNLIMITED).expect("no budget"),
     );
     let d = &by_optimal[0];
-    assert!(d.by_kind.total_regret().abs() < 1e-12, "{:?}", d.by_kind);
+    assert!(
+        d.by_kind.regret.iter().sum::<f64>().abs() < 1e-12,
+        "{:?}",
+        d.by_kind
+    );
     assert!(d.top.is_empty(), "{:?}", d.top);
 
     let d = &by_no_aid[0];

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use proptest::prelude::*;
 use raven::engine::{Observer, play_seeded};
 use raven::game::{
-    Action, Aid, Chance, Character, Decision, MAX_TEAM, Node, Outcome, Phase, State, Step,
+    Action, Aid, Chance, Character, Decision, Health, MAX_TEAM, Node, Outcome, Phase, State, Step,
 };
 use raven::rules::{CLARIFIED, MAIN_TEXT, RecruitCount, Rules};
 use raven::strategy::{RandomStrategy, ReferenceStrategy, Strategy};
@@ -99,7 +99,14 @@ impl<'a> Checker<'a> {
     fn roller(&self, before: &State) -> (Character, i8) {
         let rules = self.rules;
         if let Aid::Check { patient, giver } = before.aid() {
-            assert!(before.health(patient).needs_aid(), "patient {patient:?}");
+            // R15: first aid is for the wounded and the incapacitated.
+            assert!(
+                matches!(
+                    before.health(patient),
+                    Health::Wounded | Health::Incapacitated
+                ),
+                "patient {patient:?}"
+            );
             return (giver, before.skill(rules, giver, Character::Medic));
         }
         match before.step() {

@@ -9,6 +9,8 @@
 //! - [`key`]: positions packed into integer keys;
 //! - [`ids`]: dense local ids of compiled positions by key;
 //! - [`positions`]: which positions an exact traversal stores and which it plays through;
+//! - [`program`]: the one instruction language both layered compilers emit — a position's
+//!   expression down to the memoised positions it reads, replayed at every stealth of its class;
 //! - [`sample`]: Monte Carlo — each game's seeded streams, the loop that plays one game,
 //!   one strategy's games, several strategies on the same games;
 //! - [`mod@exact`]: a strategy's exact figures from programs compiled per stealth class and

@@ -285,3 +285,80 @@ impl<T> Reads<'_, T> {
         &self.below[(if self.below_is_lower { lower } else { same }) as usize]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Position 0 is a finished game, 1 reads 0, 2 sums 0 and 1; 2's instructions first.
+    fn program() -> Program {
+        let ops = vec![
+            Op::Sum {
+                n: 2,
+                by_value: false,
+            },
+            Op::Here { w: 0, id: 0 },
+            Op::Here { w: 1, id: 1 },
+            Op::Here {
+                w: NO_WEIGHT,
+                id: 0,
+            },
+            Op::Over {
+                w: NO_WEIGHT,
+                win: true,
+                end: 0,
+            },
+        ];
+        Program {
+            ops,
+            spans: vec![(4, 5), (3, 4), (0, 3)],
+            order: vec![0, 1, 2],
+        }
+    }
+
+    fn listed(ops: &[Op]) -> Vec<String> {
+        ops.iter().map(|op| format!("{op:?}")).collect()
+    }
+
+    #[test]
+    fn a_position_is_a_level_above_what_it_reads() {
+        assert_eq!(program().levels(), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn laying_out_streams_the_positions_in_order_with_the_same_instructions() {
+        let mut p = program();
+        let before: Vec<_> = (0..3).map(|id| listed(p.ops_of(id))).collect();
+        let order = p.order.clone();
+        p.lay_out(&order, Vec::new(), |op| op);
+        assert_eq!(p.spans, vec![(0, 1), (1, 2), (2, 5)]);
+        for id in 0..3 {
+            assert_eq!(listed(p.ops_of(id)), before[id as usize]);
+        }
+    }
+
+    #[test]
+    fn a_weight_folds_into_the_read_that_follows_it() {
+        let mut p = Program::default();
+        let mut leaves = Vec::new();
+        p.push_sum(2, false);
+        p.push_weight(3);
+        p.push_read(&State::new(4), false, &mut leaves);
+        p.push_weight(5);
+        p.push_sum(1, false);
+        assert_eq!(p.ops.len(), 4, "a weight before a sum stays an instruction");
+        let read = Op::Below {
+            w: NO_WEIGHT,
+            lower: 7,
+            same: NONE,
+        };
+        p.fill_read(leaves[0].op, read);
+        assert!(matches!(p.ops[1], Op::Below { w: 3, lower: 7, .. }));
+        let mut at = 1;
+        assert_eq!(term_weight(&p.ops, &mut at), 3);
+        assert_eq!(at, 1, "a folded term is read where it is");
+        let mut at = 2;
+        assert_eq!(term_weight(&p.ops, &mut at), 5);
+        assert_eq!(at, 3);
+    }
+}

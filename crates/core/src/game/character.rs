@@ -52,13 +52,6 @@ impl Character {
         self as u8 + 1
     }
 
-    /// The character for a 1-based number or die face.
-    pub fn from_number(n: u8) -> Option<Character> {
-        (1..=6)
-            .contains(&n)
-            .then(|| Character::ALL[usize::from(n) - 1])
-    }
-
     /// The character's name in the original game.
     pub const fn name(self) -> &'static str {
         ["Bunny", "Ink", "Shades", "Nova", "Rump", "Dix"][self as usize]
@@ -99,13 +92,6 @@ impl Character {
                 text == "demolitions-expert" && *c == Character::Demolitions
             }
         })
-    }
-
-    /// Dice rolled by this character for a check of type `ty`, before penalties:
-    /// 3 for their own speciality, else 2.
-    #[inline]
-    pub fn base_skill(self, ty: Character) -> i8 {
-        if self == ty { 3 } else { 2 }
     }
 }
 
@@ -155,12 +141,6 @@ impl Health {
             Health::Wounded | Health::Healthy => Health::Healthy,
             Health::Dead => Health::Dead,
         }
-    }
-
-    /// Whether first aid can help (wounded or incapacitated, not dead).
-    #[inline]
-    pub fn needs_aid(self) -> bool {
-        matches!(self, Health::Wounded | Health::Incapacitated)
     }
 
     /// The number of wounds (dead = 3).

@@ -70,8 +70,7 @@ pub(super) struct CanonicalClasses {
     rolled_forms: Vec<RolledForms>,
     /// By pending form: the class of each of its rolled forms (in [`RolledForms::forms`]'
     /// order), looked up once when it is first rolled rather than at every decision that
-    /// meets it (the eight bundled strategies at 8, 10, 12 meet 0.53 M pending decisions,
-    /// each six rolls, of 57 k distinct pending forms).
+    /// meets it (a pending form is met by many decisions, each six rolls).
     rolled_classes: Vec<[u32; Character::ALL.len()]>,
     /// Stealths valued: 0 up to the highest start.
     width: usize,
@@ -189,8 +188,7 @@ impl<'s> ClassedDecisions<'s> {
     /// canonical forms: its own form (the placeholder type relabelled with the rest) is
     /// worked out once, and each roll is that form with the type rolled, relabelled alike —
     /// a relabelling of the rolled position, so of the same class. The rolled forms of a
-    /// pending form are worked out the first time it is met (the eight bundled strategies at
-    /// 8, 10, 12 meet 0.53 M pending decisions, of 57 k distinct pending forms).
+    /// pending form are worked out the first time it is met (many decisions meet it).
     fn classify(&mut self, decided: &[Decided]) {
         let rules = self.solver.rules();
         let Scratch { met, new, .. } = &mut self.scratch;
@@ -280,8 +278,7 @@ impl<'s> ClassedDecisions<'s> {
 
     /// Values the options of every class of the decisions met ([`Scratch::met`]) at each stealth
     /// they are met at that no strategy decomposed with the same solve valued before
-    /// ([`CanonicalClasses`]: the eight bundled strategies at stealth 8, 10, 12 ask for 3.68 M
-    /// classes at a stealth, 1.28 M of them new), each class in one walk for all its stealths.
+    /// ([`CanonicalClasses`]), each class in one walk for all its stealths.
     fn value(&mut self) {
         // Each class with stealths not valued: the class, and where its stealths are in
         // `stealths`.

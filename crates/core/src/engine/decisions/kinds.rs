@@ -95,11 +95,6 @@ pub struct ByKind {
 }
 
 impl ByKind {
-    /// The regret summed over the kinds.
-    pub fn total_regret(&self) -> f64 {
-        self.regret.iter().sum()
-    }
-
     /// Adds `other`'s figures, kind by kind.
     pub(super) fn add(&mut self, other: &ByKind) {
         for (sums, others) in [

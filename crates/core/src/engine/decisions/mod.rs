@@ -31,7 +31,7 @@
 //! pool ([`classes::ClassedDecisions::prepare`]), each class valued at every stealth its
 //! decisions are met at in one walk, then each start's terms summed on a thread of its own, row
 //! by row — the same bits on any pool, and on many cores the largest strategy's decomposition
-//! is no longer one thread's work.
+//! is not one thread's work.
 //!
 //! Where each job lives (each module uses only those above it):
 //! - [`kinds`]: the kinds of decision and the figures summed by kind ([`ByKind`]);

@@ -64,8 +64,8 @@ struct StrategyProgram {
     len: u32,
     /// By local id: the figures at the class's own stealth, computed as soon as a position
     /// is compiled (its successors are, before it). Empty for a top class replayed from
-    /// stealth 1, which is evaluated only by the replay: its figures would be a fifth of the
-    /// compile's peak memory, written and never read.
+    /// stealth 1, which is evaluated only by the replay: its figures would be written and
+    /// never read, at the compile's memory peak.
     values: Vec<Expectation>,
     /// The instructions. Every position's are kept only in the top class replayed at other
     /// stealths, and for the reverse pass; lower classes' are dropped once evaluated.
@@ -144,7 +144,7 @@ struct Layered<'a, S: ?Sized> {
     /// Positions compiled, in all classes.
     compiled: usize,
     /// Emptied buffers for the leaves of a position and the terms of a sum, reused: a
-    /// compile meets millions of each, and allocating them was a twentieth of its time.
+    /// compile meets millions of each.
     spare_leaves: Vec<Vec<Leaf>>,
     spare_terms: Vec<Vec<Term>>,
     /// Whether stealth 1 is replayed from the top class's program rather than compiled as a

@@ -2,9 +2,8 @@
 //! and filled by every thread without locks, whose slot for a position can be warmed before
 //! the answer is needed ([`AnswerTable::prefetch`]).
 //!
-//! Monte Carlo of optimal play meets millions of distinct decisions (2 M games at stealth 10
-//! about 3 M), so the answers do not fit in any cache: a decision's cost was two memory
-//! misses, a thread's own front cache and a map behind locks. Here a decision reads one slot,
+//! Monte Carlo of optimal play meets millions of distinct decisions, so the answers do not fit
+//! in any cache, and a map behind locks would cost a decision two memory misses. Here a decision reads one slot,
 //! which the game warmed while other games were played ([`crate::engine::montecarlo`]).
 //!
 //! **Layout.** Open addressing with linear probing over 2^`bits` slots of one `u64`. The

@@ -64,8 +64,8 @@ const MAX_TERMS: usize = 36;
 
 /// Local ids by address (at stealth 0). A dense address's id sits in a table of its chunk, by the
 /// address's index: the positions a compile meets one after another — a wound or a finale slot
-/// apart — share a cache line, where a hash map scattered them (a fifth of the time spent
-/// finding a position was that cache miss). Hashed addresses (phase 1) are in a map.
+/// apart — share a cache line, where a hash map would scatter them. Hashed addresses (phase 1)
+/// are in a map.
 #[derive(Default)]
 struct AddressIds {
     /// By chunk, an id per index ([`NONE`]: not compiled); empty for a chunk not met.
@@ -151,8 +151,7 @@ impl SolverLayers {
 
 /// Emptied buffers that parts hand on to the parts after them (a solve's parts run a few at
 /// a time, each building programs and layers of megabytes): a buffer reused is neither grown
-/// again by copying nor paid for again in page faults, which were a tenth of a solve's time.
-/// Dropped with the solve.
+/// again by copying nor paid for again in page faults. Dropped with the solve.
 #[derive(Default)]
 pub(super) struct BufferPool(Mutex<Vec<Buffers>>);
 

@@ -1,7 +1,7 @@
 //! The values of a decision's options kept by canonical class: what the regret
 //! decomposition and the optimal strategy ask of the solver again and again. A strategy's
-//! games meet the same class under many labellings (the reference at stealth 8, 10, 12 asks
-//! for 4.4 M decisions' options, of 0.55 M classes), and working the options out from the
+//! games meet the same class under many labellings (several decisions a class), and working
+//! the options out from the
 //! table costs each option's successors up to the memoised positions, each canonicalised and
 //! looked up; a kept class costs one canonical form and one lookup.
 //!
