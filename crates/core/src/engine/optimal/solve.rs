@@ -26,7 +26,7 @@ use crate::rules::Rules;
 use super::layers::{
     BoundaryFigures, BufferPool, COMPILED_AT, Part, PolicyFigures, SolverTable, class_of,
 };
-use super::memo::{self, Keep, Memo};
+use super::memo::{self, Keep, Memo, MemoAddress};
 use super::options::ClassOptions;
 use crate::engine::budget::{Budget, Halt};
 use crate::engine::expansion::gathered_outcomes;
@@ -119,32 +119,49 @@ impl Solver {
     /// every position it leads to, at every stealth up to its own; a position the table
     /// never keeps (a check after a decision, say) is worked out from those it leads to.
     pub fn try_value(&self, state: &State, budget: &Budget<'_>) -> Result<f64, Halt> {
+        self.expectimax(state, &mut |address, state| {
+            if let Some(v) = self.memo.get(address) {
+                return Ok(v);
+            }
+            Part::new(self, budget, state.stealth()).fill(&[*state])?;
+            Ok((self.memo.get(address)).expect("a filled part keeps its entries"))
+        })
+    }
+
+    /// The optimal win probability from `state` read from the table alone; `None` when a
+    /// position it needs has not been solved yet.
+    pub fn peek(&self, state: &State) -> Option<f64> {
+        self.expectimax(state, &mut |address, _| self.memo.get(address).ok_or(()))
+            .ok()
+    }
+
+    /// The optimal win probability from `state`, `memoised` giving that of each memoised
+    /// position it leads to (by address) or failing: the best option at a decision, the
+    /// weighted sum at a chance point (outcomes merged as the layered parts merge them, those
+    /// that name characters summed in order of value), down to memoised positions.
+    fn expectimax<E>(
+        &self,
+        state: &State,
+        memoised: &mut impl FnMut(MemoAddress, &State) -> Result<f64, E>,
+    ) -> Result<f64, E> {
         let node = state.node(&self.rules);
         if let Node::Over(outcome) = node {
             return Ok(win(outcome));
         }
         let rules = self.rules;
         if worth_memoising(state) {
-            let address = memo::address(state, &rules);
-            if let Some(v) = self.memo.get(address) {
-                return Ok(v);
-            }
-            Part::new(self, budget, state.stealth()).fill(&[*state])?;
-            return Ok(self
-                .memo
-                .get(address)
-                .expect("a filled part keeps its entries"));
+            return memoised(memo::address(state, &rules), state);
         }
         Ok(match node {
             Node::Over(_) => unreachable!(),
             Node::Chance(chance) if chance.names_characters() => {
-                self.chance_value_by_value(state, chance, budget)?
+                self.chance_value_by_value(state, chance, memoised)?
             }
             Node::Chance(chance) => {
                 let mut v = 0.0;
                 let (terms, n) = gathered_outcomes::<6>(state, chance, &rules);
                 for (next, weight) in &terms[..n] {
-                    v += weight * self.try_value(next, budget)?;
+                    v += weight * self.expectimax(next, memoised)?;
                 }
                 v
             }
@@ -153,7 +170,7 @@ impl Solver {
                 for &action in state.actions(&rules).iter() {
                     let mut next = *state;
                     next.apply_action(&rules, action);
-                    best = best.max(self.try_value(&next, budget)?);
+                    best = best.max(self.expectimax(&next, memoised)?);
                 }
                 best
             }
@@ -166,12 +183,12 @@ impl Solver {
     /// differently; in value order every member of a class gets the same bits, whichever of
     /// them — on whichever thread — is solved first. That is what makes a parallel solve give
     /// the same table as a serial one.
-    fn chance_value_by_value(
+    fn chance_value_by_value<E>(
         &self,
         state: &State,
         chance: Chance,
-        budget: &Budget<'_>,
-    ) -> Result<f64, Halt> {
+        memoised: &mut impl FnMut(MemoAddress, &State) -> Result<f64, E>,
+    ) -> Result<f64, E> {
         // At most 36 outcomes (two side types) but at the root (every complication roll).
         let len = chance.len() as usize;
         let mut few = [(0.0, 0.0); 36];
@@ -185,43 +202,9 @@ impl Solver {
         for ((outcome, p), term) in chance.outcomes().zip(terms.iter_mut()) {
             let mut next = *state;
             next.apply_outcome(&self.rules, outcome);
-            *term = (self.try_value(&next, budget)?, p);
+            *term = (self.expectimax(&next, memoised)?, p);
         }
         Ok(sum_in_value_order(terms))
-    }
-
-    /// The optimal win probability from `state` read from the table alone; `None` when a state
-    /// it needs has not been solved yet.
-    pub fn peek(&self, state: &State) -> Option<f64> {
-        let node = state.node(&self.rules);
-        if let Node::Over(outcome) = node {
-            return Some(win(outcome));
-        }
-        if worth_memoising(state) {
-            return self.memo.get(memo::address(state, &self.rules));
-        }
-        let rules = &self.rules;
-        match node {
-            Node::Over(_) => unreachable!(),
-            Node::Chance(chance) => {
-                let mut v = 0.0;
-                for (outcome, p) in chance.outcomes() {
-                    let mut next = *state;
-                    next.apply_outcome(rules, outcome);
-                    v += p * self.peek(&next)?;
-                }
-                Some(v)
-            }
-            Node::Decision(_) => {
-                let mut best = f64::NEG_INFINITY;
-                for &action in state.actions(rules).iter() {
-                    let mut next = *state;
-                    next.apply_action(rules, action);
-                    best = best.max(self.peek(&next)?);
-                }
-                Some(best)
-            }
-        }
     }
 
     /// The value of each legal option at decision point `state`, in [`State::actions`] order,
