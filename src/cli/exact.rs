@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::engine::exact_within;
+use crate::engine::{OptimalStrategy, Solver, exact_within, solve_within};
 use crate::error::Result;
 use crate::report::{Method, Summary, csv, table};
-use crate::strategy::REFERENCE;
+use crate::strategy::{OPTIMAL, REFERENCE, Strategy};
 
 use super::args::{ExactEngineArgs, RulesArgs, load_strategy, stealth_list};
 use super::output::Output;
@@ -41,7 +41,20 @@ pub fn run(args: &ExactArgs) -> Result<()> {
     let started = Instant::now();
     let result = args.exact.run_job(
         &format!("exact: {} under {rules}", strategy.name()),
-        |budget| exact_within(&rules, strategy.as_ref(), &args.exact.stealth, budget),
+        |budget| {
+            // Optimal play reads a solved table: solved for these stealths first, in one go and
+            // within the same budget, rather than part by part as the evaluation meets positions.
+            let optimal;
+            let strategy: &dyn Strategy = if strategy.name() == OPTIMAL {
+                let solver = Solver::new(rules);
+                solve_within(&solver, &args.exact.stealth, &budget)?;
+                optimal = OptimalStrategy::from_solver(solver);
+                &optimal
+            } else {
+                strategy.as_ref()
+            };
+            exact_within(&rules, strategy, &args.exact.stealth, budget)
+        },
     )?;
     let seconds = started.elapsed().as_secs_f64();
     let rows: Vec<Summary> = args
