@@ -311,7 +311,12 @@ test('the URL round-trips every parameter', async () => {
   const set = {};
   for (const key of keys) {
     const radio = await page.$(`.setting[data-key="${key}"] input[type=radio]:not(:checked)`);
-    if (radio) await radio.click();
+    // A pointer clicks where the radio is drawn: once the previous change's answer (a
+    // refusal's message, new numbers) is on the page, so that nothing moves under it.
+    if (radio) {
+      await waitDone();
+      await radio.click();
+    }
     else {
       const atStart = await page.$eval(`#rule-${key}`, (r) => r.value === '0');
       await page.focus(`#rule-${key}`);
