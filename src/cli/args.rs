@@ -225,11 +225,21 @@ pub fn solved_optimal(rules: &Rules, stealths: &[u8]) -> Result<engine::OptimalS
         max_states: OPTIMAL_TABLE_LIMIT,
         cancel: &cancel,
     };
-    let solver = crate::engine::Solver::new(*rules);
     let polled = super::interrupt::polled();
-    let solved = crate::engine::solve_within(&solver, stealths, &budget);
+    let solved = optimal_within(rules, stealths, &budget);
     drop(polled);
-    solved?;
+    Ok(solved?)
+}
+
+/// The optimal strategy with its table solved for games from `stealths` under `rules`,
+/// within `budget`: a command's job solves it inside its own threads, budget and Ctrl-C.
+pub fn optimal_within(
+    rules: &Rules,
+    stealths: &[u8],
+    budget: &engine::Budget<'_>,
+) -> std::result::Result<engine::OptimalStrategy, engine::Halt> {
+    let solver = engine::Solver::new(*rules);
+    engine::solve_within(&solver, stealths, budget)?;
     Ok(engine::OptimalStrategy::from_solver(solver))
 }
 

@@ -6,12 +6,12 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::engine::{OptimalStrategy, Solver, exact_within, solve_within};
+use crate::engine::exact_within;
 use crate::error::Result;
 use crate::report::{Method, Summary, csv, table};
 use crate::strategy::{OPTIMAL, REFERENCE, Strategy};
 
-use super::args::{ExactEngineArgs, RulesArgs, load_strategy, stealth_list};
+use super::args::{ExactEngineArgs, RulesArgs, load_strategy, optimal_within, stealth_list};
 use super::output::Output;
 
 /// Arguments of `raven exact`.
@@ -46,9 +46,7 @@ pub fn run(args: &ExactArgs) -> Result<()> {
             // within the same budget, rather than part by part as the evaluation meets positions.
             let optimal;
             let strategy: &dyn Strategy = if strategy.name() == OPTIMAL {
-                let solver = Solver::new(rules);
-                solve_within(&solver, &args.exact.stealth, &budget)?;
-                optimal = OptimalStrategy::from_solver(solver);
+                optimal = optimal_within(&rules, &args.exact.stealth, &budget)?;
                 &optimal
             } else {
                 strategy.as_ref()
