@@ -910,6 +910,44 @@ fn r12_side_types_decode_and_are_taken_in_order() {
     );
 }
 
+/// R12 rolled in two halves: the first die's positions, each then rolled with the second
+/// type's odds, are the full roll — every pair of types with its own probability.
+#[test]
+fn r12_first_side_type_then_second_is_the_full_roll() {
+    for rules in [MAIN_TEXT, CLARIFIED] {
+        let state = tough(10, 0, 0).at(Step::SideTypes { tough: 1 }, Aid::None);
+        let firsts: Vec<(State, f64)> = state.first_side_types(&rules).collect();
+        assert_eq!(
+            firsts.len(),
+            Character::ALL.len(),
+            "one position a first type"
+        );
+        let mut halves = Vec::new();
+        for (first, p) in &firsts {
+            for (second, q) in Chance::second_side_type_odds() {
+                halves.push((first.with_second_side_type(second), p * q));
+            }
+        }
+        assert_eq!(halves.len(), 36);
+        for outcome in 0..36u32 {
+            let full = chance(state, &rules, Chance::SideTypes, outcome);
+            let (_, p) = halves
+                .iter()
+                .find(|(s, _)| *s == full)
+                .expect("every full roll is a first type then a second");
+            let exact = Chance::SideTypes
+                .outcomes()
+                .nth(outcome as usize)
+                .unwrap()
+                .1;
+            assert!(
+                (p - exact).abs() < 1e-15,
+                "{rules} {outcome}: {p} vs {exact}"
+            );
+        }
+    }
+}
+
 /// R12: pass or name any able member; after a failure retry (anyone) or give up; side
 /// effects apply to every attempt; successes count for the next Tough check.
 #[test]

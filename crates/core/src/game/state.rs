@@ -276,6 +276,27 @@ impl State {
         }
         self
     }
+    /// R12 rolled in two halves: the side-type roll at this position with only the first die
+    /// read — each position it leads to once (the second type a placeholder until
+    /// [`State::with_second_side_type`] rolls it, [`Chance::second_side_type_odds`]), with
+    /// its probability, in the order of [`Chance::outcomes`].
+    pub fn first_side_types(&self, rules: &Rules) -> impl Iterator<Item = (State, f64)> {
+        let mut firsts = [(*self, 0.0); Character::ALL.len()];
+        let mut n = 0;
+        for (outcome, p) in Chance::SideTypes.outcomes() {
+            let mut next = *self;
+            next.apply_outcome(rules, outcome);
+            let placeholder = next.with_second_side_type(Character::ALL[0]);
+            match firsts[..n].iter_mut().find(|(s, _)| *s == placeholder) {
+                Some((_, weight)) => *weight += p,
+                None => {
+                    firsts[n] = (placeholder, p);
+                    n += 1;
+                }
+            }
+        }
+        firsts.into_iter().take(n)
+    }
     /// The position as the rules leave it after any change: over if no member is able (R4)
     /// or the finale character cannot roll (R14), an unusable first-aid opportunity gone
     /// (R15), a finished phase moved on. For positions built field by field (`with_…`, `at`).

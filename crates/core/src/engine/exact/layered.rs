@@ -34,7 +34,7 @@ use crate::par::*;
 use rustc_hash::FxHashMap;
 
 use crate::engine::Expectation;
-use crate::game::{Action, Chance, Character, Decision, Node, Outcome, State, canon};
+use crate::game::{Action, Chance, Decision, Node, Outcome, State, canon};
 use crate::rules::Rules;
 use crate::strategy::{Choice, Strategy};
 
@@ -51,8 +51,7 @@ use crate::engine::program::{Leaf, NO_WEIGHT, NONE, Op, Program, Reads, Weights}
 pub mod regret;
 
 /// Positions a thread of the replay evaluates at a time: a level of at least two chunks is
-/// shared out (most levels of a large program are thousands of positions; the top levels,
-/// a game's first decisions, are a handful).
+/// shared out.
 const REPLAY_CHUNK: usize = 1 << 11;
 
 /// The compiled positions of one stealth class.
@@ -64,8 +63,7 @@ struct StrategyProgram {
     len: u32,
     /// By local id: the figures at the class's own stealth, computed as soon as a position
     /// is compiled (its successors are, before it). Empty for a top class replayed from
-    /// stealth 1, which is evaluated only by the replay: its figures would be written and
-    /// never read, at the compile's memory peak.
+    /// stealth 1: only the replay evaluates it.
     values: Vec<Expectation>,
     /// The instructions. Every position's are kept only in the top class replayed at other
     /// stealths, and for the reverse pass; lower classes' are dropped once evaluated.
@@ -78,12 +76,10 @@ struct StrategyProgram {
 }
 
 impl StrategyProgram {
-    /// Renumbers the positions in the order the replay computes them and lays their
-    /// instructions out in that order ([`Program::lay_out`]), so that a layer streams through
-    /// the instructions and writes its values front to back. The order is by level
-    /// ([`Program::levels`]) and within a level as compiled (successors first): the positions
-    /// of one level read none of each other, so a replay may evaluate them side by side.
-    /// Returns the new id of each old one; `values` and every read of this program follow.
+    /// Renumbers the positions by level ([`Program::levels`]), within a level as compiled,
+    /// and lays their instructions out in that order ([`Program::lay_out`]): a layer streams
+    /// through the instructions front to back, and a level's positions, which read none of
+    /// each other, may be evaluated side by side. Returns the new id of each old one.
     fn lay_out_by_level(&mut self) -> Vec<u32> {
         let level = self.program.levels();
         let mut by_level = std::mem::take(&mut self.program.order);
@@ -143,21 +139,16 @@ struct Layered<'a, S: ?Sized> {
     weights: Weights,
     /// Positions compiled, in all classes.
     compiled: usize,
-    /// Emptied buffers for the leaves of a position and the terms of a sum, reused: a
-    /// compile meets millions of each.
+    /// Emptied buffers for the leaves of a position and the terms of a sum, reused.
     spare_leaves: Vec<Vec<Leaf>>,
     spare_terms: Vec<Vec<Term>>,
-    /// Whether stealth 1 is replayed from the top class's program rather than compiled as a
-    /// class of its own: when the top class is the rules' own (stealth 2), the strategy
-    /// answers alike from 1 up and the rules allow it ([`canon::stealth_one_plays_like_two`]),
-    /// a position plays at 1 as at 2 but for where a lost point lands ([`canon::one_lower`]);
-    /// the top program's reads a point lower then name that position in class 0
-    /// (`Op::Below::lower`), and class 1 is never compiled.
+    /// Whether stealth 1 is replayed from the top class's program rather than compiled (see
+    /// the module documentation): its reads a point lower then name class 0's positions
+    /// (`Op::Below::lower`).
     one_from_top: bool,
-    /// Whether the top program is replayed at stealths other than its own (above it, and at
-    /// 1 with `one_from_top`): then its instructions are kept, and its reads a point lower
-    /// name their position at its own stealth too. Otherwise it is compiled and evaluated as
-    /// a lower class is.
+    /// Whether the top program is replayed at stealths other than its own: then its
+    /// instructions are kept, and its reads a point lower name their position at its own
+    /// stealth too (`Op::Below::same`).
     replayed: bool,
     /// For the reverse pass ([`regret::program`]): the strategy's decisions with more than
     /// one option, each noted by a [`Op::Local`], positions told apart as optimal play's
@@ -176,8 +167,7 @@ struct Noted {
     /// [`NO_ID`]; in the slots of the program's [`Ids`] (a decision is keyed as a position).
     ids: Vec<Vec<u32>>,
     /// The position [`Layered::visit`] compiles, its class and its slot: the first decision
-    /// noted is often that position's own, whose key is then neither worked out nor looked
-    /// up again.
+    /// noted is often that position's own, whose key is then not worked out again.
     visiting: Option<(State, bool, usize, usize)>,
 }
 
@@ -235,15 +225,10 @@ struct StealthClasses {
 /// asked for.
 fn classes<S: Strategy + ?Sized>(strategy: &S, stealths: &[u8]) -> Option<StealthClasses> {
     let highest = stealths.iter().copied().max()?;
-    // A strategy that may read stealth anywhere answers alike from no stealth asked for: each
-    // stealth is a class of its own.
+    // A strategy that may read stealth anywhere: each stealth is a class of its own.
     let alike = strategy
         .stealth_alike_from()
         .unwrap_or_else(|| highest.saturating_add(1));
-    // Each class below the top one is compiled on its own (one stealth each); the top one
-    // serves every stealth from its own up, and is replayed only where a stealth above its own
-    // is asked for. Else every stealth up to the highest asked for is a class of its own,
-    // compiled and evaluated at its own stealth.
     let top = alike.max(canon::ALIKE_FROM_STEALTH);
     let replayed = highest > top;
     Some(StealthClasses {
@@ -318,9 +303,8 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             });
         }
         // The top class replayed at every stealth from `replayed_from`. What only compiling
-        // reads — the lower classes, every key map — is freed first (but class 0's figures
-        // when stealth 1 reads them): the replay's two layers take its place at the memory
-        // peak.
+        // reads is freed first (but class 0's figures when stealth 1 reads them): the
+        // replay's two layers take its place at the memory peak.
         let mut program = std::mem::take(&mut self.programs[usize::from(top)]);
         let mut class_zero = if self.one_from_top {
             std::mem::take(&mut self.programs[0].values)
@@ -345,9 +329,8 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             starts,
             ..
         } = program;
-        // Two layers, reused: every position is written before anything reads it (successors
-        // first), so neither needs clearing. Replayed from stealth 1, the layer below is
-        // class 0's at first: the top class's own figures were never computed.
+        // Two layers, reused: every position is written before anything reads it, so
+        // neither needs clearing.
         let mut below = if values.is_empty() {
             vec![Expectation::default(); len as usize]
         } else {
@@ -653,17 +636,9 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             Node::Chance(Chance::SideTypes)
                 if second_side_type_unread(rules, self.strategy, state) =>
             {
-                // R12, the first die now, the second when the second side challenge begins.
+                // R12: the first die now, the second when the second side challenge begins.
                 let mut first_types = self.terms();
-                for (outcome, p) in Chance::SideTypes.outcomes() {
-                    let mut next = *state;
-                    next.apply_outcome(rules, outcome);
-                    let placeholder = next.with_second_side_type(Character::Hacker);
-                    match first_types.iter_mut().find(|(s, _, _)| *s == placeholder) {
-                        Some((_, weight, _)) => *weight += p,
-                        None => first_types.push((placeholder, p, true)),
-                    }
-                }
+                first_types.extend(state.first_side_types(rules).map(|(s, p)| (s, p, true)));
                 self.sum(class, first_types, root, leaves, Self::walk);
             }
             Node::Chance(chance) => {
@@ -710,12 +685,11 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         if next.outcome().is_some() {
             return self.compile(class, next, pending, root, leaves);
         }
-        // A point lower, a position is read even where it would not be kept: compiled
-        // in place, its own successors a point lower still would be two below the compiled
+        // A point lower, a position is read even where it would not be kept: compiled in
+        // place, its successors a point lower still would be two below the compiled
         // position, which no layer holds. A decision answered with one action is read
-        // through, as at the compiled stealth, where the position a point lower is compiled
-        // at its own stealth (not a replayed program's, whose answers a point lower may
-        // differ at the stealths it is replayed at) and no decision is noted.
+        // through only where the answer cannot differ at the stealths a program is replayed
+        // at, and no decision is noted.
         let here = next.stealth() == root;
         let top = self.programs.len() - 1;
         if here || (self.decided.is_none() && !(class == top && self.replayed)) {
@@ -737,10 +711,9 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
     }
 
     /// Whether `state` (at the compiled position's stealth) gets a compiled position of its
-    /// own: not a check that follows a decision, not a side
-    /// challenge reached from one place only (the strategy counting attempts), not a decision
-    /// answered with one action that leads to a memoised position (its value is that
-    /// position's). The others are compiled into the positions they are met from.
+    /// own ([`Layered::kept`]), or is a decision answered with one action that leads to a
+    /// kept position (whose value is its own), or is compiled into the positions it is met
+    /// from.
     fn met(&self, state: &State, pending: bool) -> HowMet {
         if !self.kept(state) {
             return HowMet::Compiled;
@@ -761,8 +734,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         }
     }
 
-    /// Whether `state` is kept as a position of its own: worth memoising, and not a side challenge
-    /// reached from one place only once the key counts attempts.
+    /// Whether `state` is kept as a position of its own ([`kept`]).
     fn kept(&self, state: &State) -> bool {
         worth_memoising(state) && kept(state, || self.strategy.sight(state, self.rules))
     }

@@ -2,23 +2,18 @@
 //! once per class of stealths and replayed at every stealth of the class.
 //!
 //! The rules read stealth only as "discovered or not" and change it only by one lost point, so
-//! a position plays alike at every stealth from 2 up ([`canon::stealth_class`]): the same
-//! options, the same outcomes, every successor the same number of points higher; 0 and 1 are
-//! classes of their own. Stepping the state machine is most of a solve's cost (about a
-//! microsecond a position), so this module steps it once per position and class — at stealth
-//! 0, 1 and 2 — and *compiles* what it finds, the expectimax expression between the position
-//! and the memoised positions it leads to, into a few instructions ([`crate::engine::program`]): a program per class.
-//! Stealths 3, 4, … are then filled by replaying the class-2 program: no state machine, no
-//! canonical forms, a handful of loads a position.
+//! a position plays alike at every stealth from 2 up ([`canon::stealth_class`]); 0 and 1 are
+//! classes of their own. Stepping the state machine is most of a solve's cost, so it is
+//! stepped once per position and class — at stealth 0, 1 and 2 — and what it finds, the
+//! expectimax expression down to the memoised positions, is *compiled* into a program per
+//! class ([`crate::engine::program`]). Stealths 3, 4, … replay the class-2 program: no state
+//! machine, no canonical forms, a handful of loads a position.
 //!
-//! A program lists its positions in the order the compiler finishes them (successors first),
-//! so replaying it in that order at stealth `s` finds every successor at `s` already filled,
-//! and those at `s − 1` filled by the layer below. While a layer is computed its values sit in
-//! a plain array by local id (copied into the solver's table as they come), small and close
-//! together. The replayed arithmetic runs in a fixed order (the same merged outcomes, sums in
-//! order of value at chance points that name characters, so that the members of a canonical
-//! class agree, the same maximum), so the values do not depend on the layering, the thread
-//! count or the order in which parts are solved.
+//! A program lists its positions successors first, so replaying it at stealth `s` finds every
+//! successor at `s` filled, and those at `s − 1` in the layer below. The arithmetic runs in a
+//! fixed order (sums in order of value at chance points that name characters, so that the
+//! members of a canonical class agree), so the values do not depend on the layering, the
+//! thread count or the order in which parts are solved.
 //!
 //! Where [`canon::stealth_one_plays_like_two`], stealth 1 is not compiled either: a position
 //! plays there as at 2 up to where a point is lost, which lands on 0 and is settled there
@@ -62,10 +57,8 @@ struct Chosen {
 /// The most terms a chance point below a memoised position has (two side types).
 const MAX_TERMS: usize = 36;
 
-/// Local ids by address (at stealth 0). A dense address's id sits in a table of its chunk, by the
-/// address's index: the positions a compile meets one after another — a wound or a finale slot
-/// apart — share a cache line, where a hash map would scatter them. Hashed addresses (phase 1)
-/// are in a map.
+/// Local ids by address (at stealth 0): a dense address's in a table of its chunk, so that
+/// positions a wound apart share a cache line; hashed addresses (phase 1) in a map.
 #[derive(Default)]
 struct AddressIds {
     /// By chunk, an id per index ([`NONE`]: not compiled); empty for a chunk not met.
@@ -149,9 +142,8 @@ impl SolverLayers {
     }
 }
 
-/// Emptied buffers that parts hand on to the parts after them (a solve's parts run a few at
-/// a time, each building programs and layers of megabytes): a buffer reused is neither grown
-/// again by copying nor paid for again in page faults. Dropped with the solve.
+/// Emptied buffers that parts hand on to the parts after them: a buffer reused is neither
+/// grown again by copying nor paid for again in page faults. Dropped with the solve.
 #[derive(Default)]
 pub(super) struct BufferPool(Mutex<Vec<Buffers>>);
 
@@ -210,9 +202,8 @@ impl Buffers {
     }
 }
 
-/// The optimal policy's figures at the boundary positions of the parts solved so far (the addresses
-/// other parts read: the finale's from the run, the run's from phase 1), at every stealth. Filled
-/// by the parts, shared by threads.
+/// The optimal policy's figures at the positions other parts read (the finale's from the
+/// run, the run's from phase 1), at every stealth; shared by threads.
 #[derive(Default)]
 pub(super) struct BoundaryFigures(Mutex<FxHashMap<MemoAddress, Expectation>>);
 
@@ -282,8 +273,7 @@ pub(super) struct Part<'s> {
     figures: Option<PolicyFigures<'s>>,
     /// Per class, the local ids of the entries whose figures other parts read.
     entries: [Vec<u32>; CLASSES],
-    /// Whether stealth 1 is replayed from the top class's program instead of compiled
-    /// ([`canon::stealth_one_plays_like_two`]).
+    /// Whether stealth 1 is replayed from the top class's program instead of compiled.
     one_from_top: bool,
     /// Buffers taken from `pool`, given back when the part is done.
     buffers: Buffers,
@@ -634,8 +624,7 @@ impl<'s> Part<'s> {
             }
             let v = self.eval(ops, &mut 0, stealth, &layers.values(), &mut choices);
             let id = id as usize;
-            // Stored without looking first: a value already there (an earlier solve) has the
-            // same bits.
+            // A value already there (an earlier solve) has the same bits.
             if kept.is_none_or(|kept| kept[id]) {
                 stored += usize::from(memo.store(addresses[id].at_stealth(stealth), v));
             } else {
