@@ -112,10 +112,8 @@ pub struct HealthSplit {
 }
 
 /// Splits a key (of [`strategy_key`], [`solver_key`] or [`rules_key`], widened) into its
-/// shape and its members' health, so that the positions of one shape can be indexed by a
-/// small array — a few shapes hashed instead of every position, the positions a wound apart
-/// next to each other. Injective: a member's health digit is 0..=3 and a non-member's 4..,
-/// so the shape still tells members apart.
+/// shape and its members' health, for dense indexing ([`super::ids`]). Injective: a member's
+/// health digit is 0..=3 and a non-member's 4.., so the shape still tells members apart.
 #[inline]
 pub fn split_health(key: u128) -> HealthSplit {
     let mask = ((1u128 << CHARACTERS_BITS) - 1) << CHARACTERS_SHIFT;

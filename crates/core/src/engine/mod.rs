@@ -1,22 +1,20 @@
-//! Engines that drive the one state machine of [`crate::game`]: Monte Carlo sampling
-//! ([`sample`]), a strategy's exact figures ([`mod@exact`]), optimal play ([`optimal`]) and a
-//! strategy's regret split over its decisions ([`mod@decisions`]). Each folder has its own map.
+//! Engines that drive the one state machine of [`crate::game`]. Read top-down: what every
+//! exact engine shares, then each engine (each folder has its own map).
 //!
-//! Read top-down: what every exact engine shares, then each engine.
 //! - [`budget`]: the limits an exact run works under, and why one stops early;
 //! - [`expectation`]: what an exact engine computes for a position ([`Expectation`]);
 //! - [`expansion`]: what a chance point leads to, for every exact engine;
 //! - [`key`]: positions packed into integer keys;
 //! - [`ids`]: dense local ids of compiled positions by key;
 //! - [`positions`]: which positions an exact traversal stores and which it plays through;
-//! - [`program`]: the one instruction language both layered compilers emit — a position's
-//!   expression down to the memoised positions it reads, replayed at every stealth of its class;
+//! - [`program`]: the one instruction language both layered compilers emit, replayed at every
+//!   stealth of a class;
 //! - [`sample`]: Monte Carlo — each game's seeded streams, the loop that plays one game,
 //!   one strategy's games, several strategies on the same games;
 //! - [`mod@exact`]: a strategy's exact figures from programs compiled per stealth class and
 //!   replayed layer by layer, and the reverse pass that reaches its decisions;
-//! - [`optimal`]: optimal play — the solver's table, filled layer by layer from compiled
-//!   programs, the optimal policy's figures, and the optimal strategy;
+//! - [`optimal`]: optimal play — the solver's table, filled layer by layer, the optimal
+//!   policy's figures, and the optimal strategy;
 //! - [`mod@decisions`]: a strategy's regret split over the decisions it makes.
 
 mod budget;
@@ -36,7 +34,7 @@ pub use sample::{montecarlo, paired, seed};
 
 pub use budget::{BYTES_PER_STATE, Budget, Cancelled, Halt, TooLarge};
 pub use decisions::{ByKind, DecisionKind, Decisions, Solved, decisions, decisions_of_each};
-pub use exact::{exact, exact_limited, exact_within};
+pub use exact::{exact, exact_within};
 pub use expectation::{ExactRun, Expectation};
 pub use optimal::memo::Keep;
 pub use optimal::solve::{Solver, solve, solve_with_figures, solve_within};

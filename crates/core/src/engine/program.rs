@@ -1,19 +1,17 @@
-//! The one instruction language of the layered engines: a position compiled into the expression
-//! between it and the memoised positions it leads to, for a stealth class, then replayed at
-//! every stealth of the class without stepping the state machine again.
+//! The one instruction language of the layered engines: a position compiled, for a stealth
+//! class, into the expression between it and the memoised positions it leads to, then
+//! replayed at every stealth of the class without stepping the state machine again.
 //!
-//! Both compilers — a strategy's ([`super::exact`]: its answers at decisions, weighted sums at
-//! chance points) and the solver's ([`super::optimal`]: the best option at decisions) — emit
-//! [`Op`]s into a [`Program`] per stealth class; each evaluates them over its own kind of value
-//! (a strategy's figures, optimal values and the optimal policy's figures), and the reverse pass
-//! of the regret decomposition runs the strategy's program backwards.
+//! A strategy's compiler ([`mod@super::exact`]) and the solver's ([`super::optimal`]) both
+//! emit [`Op`]s into a [`Program`] per stealth class, each evaluating them over its own kind of
+//! value; the regret decomposition runs the strategy's program backwards.
 //!
-//! Reads a point lower are why programs come in classes. The rules read stealth only as
-//! "discovered or not" and change it by one point a roll at most (R2), so a position plays
-//! alike at every stealth from [`crate::game::canon::ALIKE_FROM_STEALTH`] up, each successor
-//! the same number of points higher; a program of that class is replayed layer by layer, its
-//! reads a point lower ([`Op::Below`]) going one layer down, and at the class's own (lowest)
-//! stealth into the program of the class below.
+//! Why classes: the rules read stealth only as "discovered or not" and change it by one point
+//! a roll at most (R2), so a position plays alike at every stealth from
+//! [`crate::game::canon::ALIKE_FROM_STEALTH`] up, each successor the same number of points
+//! higher. A program of that class is replayed layer by layer, its reads a point lower
+//! ([`Op::Below`]) going one layer down, and at the class's own (lowest) stealth into the
+//! program of the class below.
 
 use rustc_hash::FxHashMap;
 
@@ -68,8 +66,8 @@ pub(super) enum Op {
 /// Instructions stay small: a program holds tens of them per position.
 const _: () = assert!(std::mem::size_of::<Op>() <= 12);
 
-/// The weight of the term that begins at `ops[*at]`, stepping past an [`Op::Weight`] (a read
-/// or a finished game carries its own and is the term itself).
+/// The weight of the term that begins at `ops[*at]`, stepping past its [`Op::Weight`] if it
+/// has one (a read or a finished game carries its own).
 #[inline]
 pub(super) fn term_weight(ops: &[Op], at: &mut usize) -> u16 {
     match ops[*at] {

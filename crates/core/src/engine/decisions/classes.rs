@@ -19,8 +19,7 @@ use crate::engine::exact::layered::Decided;
 use crate::engine::exact::regret::Block;
 
 /// One rolled position of a decision the reverse pass meets, named by its canonical class (a
-/// decision whose second side type is pending is six of them, one per roll, weighted): what
-/// a decision's term is summed from, its options' values read from the class.
+/// decision whose second side type is pending is six of them, one per roll, weighted).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ClassedRoll {
     class: u32,
@@ -45,9 +44,7 @@ pub(super) struct Lost {
 }
 
 /// A strategy's decisions as the decomposition values them: by decision, its rolled positions
-/// ([`ClassedRoll`]), each in a class of the [`CanonicalClasses`] shared by every strategy
-/// decomposed with one solve, so that a class's options are valued once however many
-/// decisions fall in it.
+/// ([`ClassedRoll`]), each in a class of the shared [`CanonicalClasses`].
 pub(super) struct ClassedDecisions<'s> {
     pub(super) solver: &'s Solver,
     pub(super) classes: &'s mut CanonicalClasses,
@@ -55,10 +52,10 @@ pub(super) struct ClassedDecisions<'s> {
     pub(super) scratch: Scratch,
 }
 
-/// The canonical classes of the decisions met and the optimal values of their options, each
-/// worked out once, whichever strategy met them first: by class, its representative; by
-/// class and stealth, its options' values. Numbered in the order met, which does not change a
-/// value (the same bits whoever works it out).
+/// The canonical classes of the decisions met and the optimal values of their options,
+/// shared by every strategy decomposed with one solve: each worked out once, however many
+/// decisions fall in it and whichever strategy met it first. Numbered in the order met, which
+/// does not change a value (the same bits whoever works it out).
 pub(super) struct CanonicalClasses {
     class_ids: FxHashMap<u64, u32>,
     /// By class: its canonical form.
@@ -69,8 +66,7 @@ pub(super) struct CanonicalClasses {
     /// By pending form: the canonical form of each roll of its second side type.
     rolled_forms: Vec<RolledForms>,
     /// By pending form: the class of each of its rolled forms (in [`RolledForms::forms`]'
-    /// order), looked up once when it is first rolled rather than at every decision that
-    /// meets it (a pending form is met by many decisions, each six rolls).
+    /// order), looked up once, when it is first rolled.
     rolled_classes: Vec<[u32; Character::ALL.len()]>,
     /// Stealths valued: 0 up to the highest start.
     width: usize,
@@ -154,11 +150,10 @@ impl<'s> ClassedDecisions<'s> {
         }
     }
 
-    /// Works out, side by side over the pool, what the decisions of `block` in `batch`
-    /// that its rows meet (left in [`Scratch::met`]) need and nobody worked out before: the
-    /// canonical classes of those met for the first time, then the options of each class not
-    /// yet valued at a stealth it is met at (in one walk for all those stealths,
-    /// [`Solver::options_at`]).
+    /// Works out, side by side over the pool, what the decisions of `block` in `batch` that
+    /// its rows meet (left in [`Scratch::met`]) need and nobody worked out before: their
+    /// classes ([`ClassedDecisions::classify`]), then their options' values
+    /// ([`ClassedDecisions::value`]).
     pub(super) fn prepare(&mut self, decided: &[Decided], block: &Block, batch: Range<usize>) {
         let Scratch { met, at, .. } = &mut self.scratch;
         met.clear();
@@ -188,7 +183,8 @@ impl<'s> ClassedDecisions<'s> {
     /// canonical forms: its own form (the placeholder type relabelled with the rest) is
     /// worked out once, and each roll is that form with the type rolled, relabelled alike —
     /// a relabelling of the rolled position, so of the same class. The rolled forms of a
-    /// pending form are worked out the first time it is met (many decisions meet it).
+    /// pending form, and their classes, are worked out the first time it is met: many
+    /// decisions meet it, each six rolls.
     fn classify(&mut self, decided: &[Decided]) {
         let rules = self.solver.rules();
         let Scratch { met, new, .. } = &mut self.scratch;
@@ -276,12 +272,10 @@ impl<'s> ClassedDecisions<'s> {
         }
     }
 
-    /// Values the options of every class of the decisions met ([`Scratch::met`]) at each stealth
-    /// they are met at that no strategy decomposed with the same solve valued before
-    /// ([`CanonicalClasses`]), each class in one walk for all its stealths.
+    /// Values the options of the classes of the decisions met ([`Scratch::met`]) at each
+    /// stealth they are met at and not valued before, each class in one walk for all its
+    /// stealths ([`Solver::options_at`]).
     fn value(&mut self) {
-        // Each class with stealths not valued: the class, and where its stealths are in
-        // `stealths`.
         let Scratch {
             met,
             at,
@@ -319,7 +313,6 @@ impl<'s> ClassedDecisions<'s> {
             .map(|chunk| {
                 let mut worked = Worked::default();
                 for &(class, from, to) in chunk {
-                    // The class's options at each stealth missing, in one walk.
                     let at = &stealths[from as usize..to as usize];
                     solver.options_at(&representatives[class as usize], at, |j, options| {
                         worked.keep(class, at[j], options.iter().map(|o| o.1));
@@ -500,10 +493,10 @@ impl RolledForms {
     }
 
     /// The rolls of a pending decision that `labels` carries to this form, choosing
-    /// `choice`: each roll of its second side type, with its probability. A roll of the
-    /// decision is a relabelling of the same roll of the form (the type rolled relabelled
-    /// too), so the two share a class; the strategy's choice follows both relabellings.
-    /// Each with the index of its form in [`RolledForms::forms`].
+    /// `choice`: each roll of its second side type, with its probability and the index of its
+    /// form in [`RolledForms::forms`]. A roll of the decision and the same roll of the form
+    /// share a class ([`ClassedDecisions::classify`]); the strategy's choice follows both
+    /// relabellings.
     fn rolled(&self, labels: Labels, choice: Choice) -> impl Iterator<Item = (usize, Rolled)> + '_ {
         // The choice in this form's labels, once for every roll.
         let choice = match choice {

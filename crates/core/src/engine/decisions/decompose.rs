@@ -60,8 +60,7 @@ pub struct Solved {
     solver: Solver,
     stealths: Vec<u8>,
     values: Vec<f64>,
-    /// The classes met and their options valued: each strategy decomposed classifies and
-    /// values only what no strategy before it did. Held by one decomposition at a time (a
+    /// The classes met and their options valued, held by one decomposition at a time (a
     /// decomposition that finds it held works on classes of its own).
     classes: Mutex<CanonicalClasses>,
 }
@@ -129,14 +128,12 @@ impl Solved {
 }
 
 /// [`decisions`] of each of `strategies` at `stealths`, in their order, with one solve
-/// shared by all: the solve and the strategies' own parts (their noted programs, run
-/// backwards) run side by side, and the strategies whose part is done are decomposed one at
-/// a time once the solve is, each reading the classes valued by those before it
-/// ([`CanonicalClasses`]) and sharing its own work out over the pool. The strategies are taken in
-/// their order (the costliest first balance best), each part within its share of `budget`'s
-/// positions; the results are each strategy's alone. Compared with the solve first and then
-/// the strategies, no thread waits while the solve's last parts run, and each class is valued
-/// once for all the strategies.
+/// shared by all. The solve and the strategies' own parts ([`prepare`]) run side by side, so
+/// that no thread waits while the solve's last parts run; once the solve is done, the
+/// strategies whose part is done are decomposed one at a time, each reading the classes
+/// valued by those before it ([`CanonicalClasses`]) and sharing its own work out over the
+/// pool. The parts start in the strategies' order (the costliest first balance best), each
+/// within its share of `budget`'s positions; the results are each strategy's alone.
 pub fn decisions_of_each(
     rules: &Rules,
     strategies: &[&dyn Strategy],
@@ -235,8 +232,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// The strategy's part of a decomposition, before optimal play's values: its layered
-/// program, compiled with every decision noted, and run backwards — recorded already, or to
-/// be streamed by the decomposition when it is deeper than [`RECORDED_LAYERS`].
+/// program, compiled with every decision noted, and its reverse pass ([`ReversePass`]).
 fn prepare<S: Strategy + ?Sized>(
     rules: &Rules,
     strategy: &S,

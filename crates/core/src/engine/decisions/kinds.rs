@@ -81,8 +81,7 @@ impl DecisionKind {
     }
 }
 
-/// Per decision kind (in [`DecisionKind::ALL`] order): the expected regret, how many such
-/// decisions with more than one option a game meets, and how many of them matter.
+/// The decomposition's figures per decision kind, in [`DecisionKind::ALL`] order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ByKind {
     /// Win probability lost at decisions of this kind (0–1), against optimal play.

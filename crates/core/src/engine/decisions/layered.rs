@@ -12,11 +12,9 @@ use super::kinds::{ByKind, DecisionKind};
 use crate::engine::exact::layered::Decided;
 use crate::engine::exact::regret::{self, Block};
 
-/// A strategy's layered program run backwards, or to be: recorded where the pass has at most
-/// [`RECORDED_LAYERS`] layers of the top program (the starts asked for are at most that many
-/// points above it), else streamed by the decomposition itself, that many layers at a time
-/// — the record grows with every layer (8 bytes per decision per layer), the program does
-/// not.
+/// A strategy's reverse pass, recorded, or streamed by the decomposition itself where it has
+/// more than [`RECORDED_LAYERS`] layers of the top program: the record grows with every layer
+/// (8 bytes per decision per layer), the program does not.
 pub(super) enum ReversePass {
     Recorded(RecordedPass),
     /// The program, and the layers of the top program it hands on at a time.
@@ -24,13 +22,13 @@ pub(super) enum ReversePass {
 }
 
 /// The most layers of the top program a recorded pass holds (a bundled strategy at 8, 10, 12
-/// needs at most 11); a deeper pass is streamed that many layers at a time.
+/// needs at most 11), and the layers a streamed pass hands on at a time.
 pub(super) const RECORDED_LAYERS: usize = 16;
 
-/// A strategy's decisions and how often its games reach each: its layered program, compiled
-/// with every decision noted, run backwards ([`regret::RegretProgram::reach`]) before optimal
-/// play's values are read, so that the pass — one thread's work — runs beside the solve and
-/// the other strategies' parts, and the program is freed before the decomposition begins.
+/// A strategy's decisions and how often its games reach each, recorded
+/// ([`regret::RegretProgram::reach`]) before optimal play's values are read, so that the pass
+/// — one thread's work — runs beside the solve and the other strategies' parts, and the
+/// program is freed before the decomposition begins.
 pub(super) struct RecordedPass {
     /// The decisions noted, by the index the blocks name.
     decided: Vec<Decided>,
@@ -59,10 +57,8 @@ impl RecordedPass {
     }
 }
 
-/// The decomposition at each of `stealths` from the strategy's decisions as its layered
-/// program's reverse pass reaches them: each decision's term is its probability of being
-/// reached times its shortfall, valued by class. With the strategy's exact win probability
-/// at each stealth, from the same pass.
+/// The decomposition at each of `stealths` from the strategy's reverse pass, with its exact
+/// win probability at each stealth from the same pass.
 pub(super) fn in_layers(
     solver: &Solver,
     classes: &mut CanonicalClasses,
@@ -95,12 +91,11 @@ pub(super) fn in_layers(
     }
 }
 
-/// Adds the terms of a block of the reverse pass (its decisions, met at the stealths of
-/// each row's starts with the row's probabilities of reaching them) to each start's sums,
-/// a batch of decisions at a time: valued first ([`ClassedDecisions::prepare`]), then each start's
-/// terms summed on a thread of its own. The terms are summed row by row, decision by
-/// decision, and the rows' sums added to the start's in the pass's order: the same bits
-/// whatever the thread count, and however the pass's layers are split into blocks.
+/// Adds the terms of `block` to each start's sums, a batch of decisions at a time: valued
+/// first ([`ClassedDecisions::prepare`]), then each start's terms summed on a thread of its
+/// own. The terms are summed row by row, decision by decision, and the rows' sums added to the
+/// start's in the pass's order: the same bits whatever the thread count, and however the
+/// pass's layers are split into blocks.
 fn add_block(
     classed: &mut ClassedDecisions<'_>,
     found: &mut Found,
@@ -139,10 +134,9 @@ fn add_block(
     }
 }
 
-/// Adds to one start's sums of `rows` (the rows of `block` it reads, each with the stealth
-/// it meets them at) the terms of the batch's decisions met there (each with its
-/// probability of being reached), valued already ([`ClassedDecisions::prepare`]); keeps the
-/// costliest.
+/// Adds the batch's terms, valued already ([`ClassedDecisions::prepare`]), to one start's
+/// `sums`, one per row of `block` it reads (`rows`, each with the stealth it meets the row
+/// at); keeps the costliest.
 fn add_terms(
     block: &Block,
     rows: &[(usize, u8)],

@@ -14,7 +14,7 @@ use crate::rules::Rules;
 use crate::strategy::Strategy;
 
 use super::ExactRun;
-use super::budget::{Budget, Halt, TooLarge};
+use super::budget::{Budget, Halt};
 
 /// The exact expectation of `strategy` from the start of a game at each of `stealths`.
 ///
@@ -23,24 +23,7 @@ use super::budget::{Budget, Halt, TooLarge};
 /// stealth. The sums run in a fixed order, so the result is the same bits for any number of
 /// threads.
 pub fn exact<S: Strategy + ?Sized>(rules: &Rules, strategy: &S, stealths: &[u8]) -> ExactRun {
-    exact_limited(rules, strategy, stealths, usize::MAX).expect("no limit")
-}
-
-/// [`exact`], giving up past `limit` compiled positions.
-pub fn exact_limited<S: Strategy + ?Sized>(
-    rules: &Rules,
-    strategy: &S,
-    stealths: &[u8],
-    limit: usize,
-) -> Result<ExactRun, TooLarge> {
-    let budget = Budget {
-        max_states: limit,
-        cancel: &[],
-    };
-    exact_within(rules, strategy, stealths, budget).map_err(|halt| match halt {
-        Halt::TooLarge(e) => e,
-        Halt::Cancelled(_) => unreachable!("no cancel flag"),
-    })
+    exact_within(rules, strategy, stealths, Budget::UNLIMITED).expect("an unlimited run ends")
 }
 
 /// [`exact`], stopping when it runs past `budget`.

@@ -2,17 +2,17 @@
 //! and filled by every thread without locks, whose slot for a position can be warmed before
 //! the answer is needed ([`AnswerTable::prefetch`]).
 //!
-//! Monte Carlo of optimal play meets millions of distinct decisions, so the answers do not fit
-//! in any cache, and a map behind locks would cost a decision two memory misses. Here a decision reads one slot,
-//! which the game warmed while other games were played ([`crate::engine::montecarlo`]).
+//! Monte Carlo of optimal play meets millions of distinct decisions, so the answers do not
+//! fit in any cache, and a map behind locks would cost a decision two memory misses. Here a
+//! decision reads one slot, which the game warmed while other games were played
+//! ([`crate::engine::montecarlo`]).
 //!
 //! **Layout.** Open addressing with linear probing over 2^`bits` slots of one `u64`. The
 //! position's key is mixed by a bijection, `h = mix(key)`; its low `bits` bits are the home
 //! slot, and the slot stores the high bits, the distance from home and the answer. Home and
 //! high bits give `h` back, so a slot names its position exactly — no two positions share an
 //! answer — in a word a compare-and-swap can claim, and a table can be copied into a larger
-//! one ([`GENERATIONS`]: 1, 8 and 64 MiB, grown as answers come). Zero is an empty slot (an
-//! answer's code is never zero).
+//! one ([`GENERATIONS`]). Zero is an empty slot (an answer's code is never zero).
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -138,8 +138,7 @@ impl AnswerTable {
     }
 }
 
-/// Open addressing with linear probing over 2^`bits` slots of one `u64` (see the module
-/// documentation).
+/// One generation's slots (see the module documentation).
 #[derive(Debug)]
 struct ProbeTable {
     bits: u32,

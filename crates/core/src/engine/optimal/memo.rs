@@ -334,9 +334,8 @@ pub enum Keep {
     /// Only the positions at the boundaries between a solve's parts, where one part reads
     /// another's values: the finale's first positions, which the run reads, and the run's,
     /// which phase 1 reads. Within a part, positions are read from the layers being
-    /// replayed, never from the table; what no other part reads is dropped with its layer.
-    /// A one-shot solve — its values and its policy's figures — then stores a small fraction
-    /// of the positions; a later question about another position is answered by a part
-    /// filled from it down to the boundary positions it reaches.
+    /// replayed, never from the table, so what no other part reads is dropped with its layer.
+    /// A later question about another position is answered by a part filled from it down to
+    /// the boundary positions it reaches.
     PartBoundaries,
 }

@@ -1,7 +1,6 @@
 //! The values of a decision's options kept by canonical class: what the regret
 //! decomposition and the optimal strategy ask of the solver again and again. A strategy's
-//! games meet the same class under many labellings (several decisions a class), and working
-//! the options out from the
+//! games meet the same class under many labellings, and working the options out from the
 //! table costs each option's successors up to the memoised positions, each canonicalised and
 //! looked up; a kept class costs one canonical form and one lookup.
 //!
@@ -9,8 +8,6 @@
 //! (its own [`State::actions`]), and carried back to the position's own options, in its own
 //! order: the same list, the same bits, as worked out afresh (the solver's values do not
 //! depend on labels).
-//!
-//! The bound is four million classes.
 
 use std::hash::BuildHasher;
 use std::sync::{Mutex, MutexGuard};

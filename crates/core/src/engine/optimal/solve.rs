@@ -7,11 +7,10 @@
 //! rolled, never a future die. So the best value over *all* strategies is plain expectimax on
 //! [`State`] — no information set is larger than one state.
 //!
-//! **Memo key.** The counters `attempts`/`failures` exist for strategies only; the rules never read
-//! them, so two states that differ only there have the same optimal value, and the memo is keyed on
-//! the canonical form of the state without counters ([`memo::address`]). Checks that follow a
-//! decision are not memoised (see [`crate::engine::positions::worth_memoising`]). Values are deterministic:
-//! every state's value is a fixed function of its children, computed in a fixed order.
+//! **Memo key.** The rules never read the counters `attempts`/`failures`, so the memo is keyed
+//! on the canonical form of the state without them ([`memo::address`]). Values are
+//! deterministic: every state's value is a fixed function of its children, computed in a
+//! fixed order.
 //!
 //! **Ties** between options of equal value go to the first in [`State::actions`] order.
 
@@ -178,11 +177,8 @@ impl Solver {
     }
 
     /// The value of a chance point whose outcomes name characters (challenge and side types):
-    /// the weighted values summed in order of value, not of outcome. Relabelling a position
-    /// permutes such outcomes, so in outcome order two positions of one class would round
-    /// differently; in value order every member of a class gets the same bits, whichever of
-    /// them — on whichever thread — is solved first. That is what makes a parallel solve give
-    /// the same table as a serial one.
+    /// the weighted values summed in order of value ([`sum_in_value_order`]), so that every
+    /// member of a canonical class gets the same bits, whichever is solved first.
     fn chance_value_by_value<E>(
         &self,
         state: &State,
@@ -404,10 +400,9 @@ fn solve_parts<R: Send>(
     (solved, Some(beside))
 }
 
-/// Hands the memory freed so far back to the operating system. The run and finale parts
-/// compile and drop programs of megabytes while the table's rows are allocated around them;
-/// the allocator keeps the holes, and phase 1, the peak of a solve, would otherwise be
-/// allocated on top of them.
+/// Hands the memory freed so far back to the operating system: the run and finale parts
+/// drop programs of megabytes between the table's rows, and phase 1, the peak of a solve,
+/// would otherwise be allocated on top of the holes.
 fn return_freed_memory() {
     #[cfg(all(feature = "memory-hints", target_os = "linux", target_env = "gnu"))]
     // SAFETY: `malloc_trim` only returns whole free pages of the allocator's heap to the
@@ -463,13 +458,9 @@ struct PhaseOne {
 /// Phase 1 solved in layers ([`Part`]) at every stealth up to the highest of `stealths`, once
 /// the run is solved; the solutions (and figures, with `shared`) at `stealths`.
 ///
-/// Games with a Medic main character and with any other never meet (the main character is
-/// for the whole game), so they are two parts, solved side by side, each after `run` has
-/// filled the run of the teams its main characters lead; `beside` runs before the Medic's
-/// (the smaller). The addresses of the 46 656 rolls — canonical forms, the costliest step — are
-/// found in parallel for one main character of a part, for each stealth class asked for
-/// (another's are the first's after a swapped roll, [`canon::complications_swapped`]); most
-/// share a class, compiled once.
+/// Games with a Medic main character and with any other never meet, so they are two parts,
+/// solved side by side, each after `run` has filled the run of the teams its main characters
+/// lead; `beside` runs before the Medic's (the smaller).
 fn phase_one<R: Send>(
     solver: &Solver,
     rolls: &[(u32, f64)],
@@ -499,9 +490,9 @@ fn phase_one<R: Send>(
         let mut opening = Vec::new();
         for &class in &classes {
             // The canonical forms, the costliest step, of the first main character's openings
-            // only (in parallel): another's are relabellings of the first's, after the roll
-            // with the two characters' complications swapped.
-            // A complication roll's outcome is its index among the rolls.
+            // only (in parallel): another's are the first's after the roll with the two
+            // characters' complications swapped (`canon::complications_swapped`). A roll's
+            // outcome is its index among the rolls.
             let first = mains[0];
             let addresses: Vec<memo::MemoAddress> = rolls
                 .par_iter()
@@ -623,11 +614,8 @@ fn phase_one<R: Send>(
 /// `highest` — backwards by layers, in parallel ([`Part`]): the finale's first, then the run
 /// of the teams of each kind of main character before that kind's phase 1.
 ///
-/// Most of a solve is there (at stealth 10, 85 % of the positions), and every complication
-/// roll reaches nearly all of it. The work is split where positions cannot meet: teams of
-/// different shapes ([`canon::team_shapes`]) and, in the finale, different finale characters
-/// never lead to each other's positions. The run then finds its finale solved, and phase 1
-/// its run.
+/// Most of a solve is there. The work is split where positions cannot meet: teams of
+/// different shapes ([`canon::team_shapes`]) and, in the finale, different finale characters.
 struct RunAndFinale<'a> {
     solver: &'a Solver,
     highest: u8,
@@ -717,9 +705,7 @@ impl<'a> RunAndFinale<'a> {
 }
 
 /// Runs `work` on every item, each taken by the next free thread in the order given (the
-/// largest first): a thread that finishes a part takes the next one, so the longest parts
-/// start first and the short ones fill in at the end, where splitting the list in halves
-/// (rayon's `par_iter`) could leave a long part to start last.
+/// largest first), so the longest parts start first and the short ones fill in at the end.
 fn largest_first<T: Sync>(
     items: &[T],
     work: impl Fn(&T) -> Result<(), Halt> + Sync,

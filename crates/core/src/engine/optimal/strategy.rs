@@ -25,13 +25,10 @@ use crate::engine::key;
 pub struct OptimalStrategy {
     /// One value table per set of rules met so far.
     tables: RwLock<Vec<Solver>>,
-    /// The answers given so far, per set of rules met, in a few slots that are read without
-    /// a lock; rules beyond them get no answers kept. By position, counters and the first
-    /// side type at the second side challenge dropped ([`answer_key`]): a decision met again
-    /// is one read of an [`AnswerTable`] slot, warmed before the decision when the Monte
-    /// Carlo engine plays games side by side ([`Strategy::prefetch`]). A position met for the
-    /// first time asks the solver for its options' values, which the solver keeps by
-    /// canonical class ([`Solver::options`]). The answer is always [`best_alike`]'s, as if
+    /// The answers given so far by [`answer_key`], per set of rules met, in a few slots that
+    /// are read without a lock; rules beyond them get no answers kept. A decision met again is
+    /// one read of an [`AnswerTable`] slot; one met for the first time asks the solver for its
+    /// options' values ([`Solver::options`]). The answer is always [`best_alike`]'s, as if
     /// worked out afresh.
     answers: [OnceLock<(Rules, AnswerTable)>; RULES_KEPT],
 }
@@ -39,7 +36,8 @@ pub struct OptimalStrategy {
 /// How many sets of rules keep their answers.
 const RULES_KEPT: usize = 8;
 
-/// The key of decision point `state` in the answers: the position as the table reads it.
+/// The key of decision point `state` in the answers: the position as the table reads it,
+/// counters and the first side type at the second side challenge dropped.
 #[inline]
 fn answer_key(state: &State) -> u64 {
     key::rules_key(&canon::forget(state, Team::EMPTY, false))
@@ -173,9 +171,9 @@ impl Strategy for OptimalStrategy {
         self.answer(state, rules, || key)
     }
 
-    /// The table reads what the rules read, up to relabelling (its values are by canonical
-    /// class), and ties are broken alike in every position of a class ([`best_alike`]); the
-    /// second side type is read at the first side challenge, as the values read it.
+    /// What the rules read, up to relabelling: values are by canonical class and so are ties
+    /// ([`best_alike`]); the second side type is read at the first side challenge, as the
+    /// values read it.
     fn sight(&self, _: &State, _: &Rules) -> Sight {
         Sight::RulesOnly {
             second_side_type: true,
@@ -184,12 +182,11 @@ impl Strategy for OptimalStrategy {
 }
 
 /// The option of highest value among `options` (`state`'s, in [`State::actions`] order), ties
-/// broken alike in every position of `state`'s canonical class: to the option whose image in
-/// the class's representative ([`canon::canonical_labelled`]) comes first in the
-/// representative's own order. Values are by class and so are ties: two positions of a class
-/// then take options that lead to the same classes, and optimal play reads nothing the rules
-/// do not ([`Sight::RulesOnly`]). The canonical form is worked out only where options tie
-/// (positions where every option loses, or options alike up to names).
+/// going to the option whose image in the class's representative
+/// ([`canon::canonical_labelled`]) comes first in the representative's own order: every
+/// position of a class answers alike, so optimal play reads nothing the rules do not
+/// ([`Sight::RulesOnly`]). The canonical form is worked out only where options tie (positions
+/// where every option loses, or options alike up to names).
 pub fn best_alike(state: &State, rules: &Rules, options: &[(Action, f64)]) -> Option<Action> {
     let top = options.iter().map(|&(_, v)| v).reduce(f64::max)?;
     let tied = || {

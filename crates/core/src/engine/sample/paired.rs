@@ -2,9 +2,8 @@
 //!
 //! Game `i` of every strategy starts from the same streams ([`super::seed::streams`]), so the
 //! strategies face the same complications, challenge types and — as long as they make the same
-//! checks — the same dice. Per game we record each strategy's outcome and, for every strategy,
-//! the joint counts against the first (the baseline). Chunking, seeding and integer reduction
-//! are those of [`super::montecarlo`]: results are identical for any thread count.
+//! checks — the same dice. Chunking, seeding and integer reduction are those of
+//! [`super::montecarlo`]: results are identical for any thread count.
 
 use std::ops::{Add, AddAssign};
 use std::sync::atomic::AtomicBool;

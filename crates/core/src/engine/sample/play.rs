@@ -81,8 +81,7 @@ pub(super) struct Warming<'a, S: ?Sized, R> {
 }
 
 impl<'a, S: Strategy + ?Sized, R> Warming<'a, S, R> {
-    /// Plays with `strategy` from `streams`; `warm` holds what the prefetch of the decision
-    /// the game stopped at returned (`None`: not warmed yet).
+    /// Plays with `strategy` from `streams`; `warm` is `None` until a decision is warmed.
     pub(super) fn new(
         strategy: &'a S,
         streams: &'a mut Streams<R>,

@@ -348,10 +348,10 @@ fn to(kind: u32, index: u32) -> u32 {
 }
 
 impl Flat {
-    /// The expressions of `ops` at each of `visits`' positions (local id, first instruction):
-    /// in the order the pass visits them, the reverse of the order the replay computes them.
-    /// With `renumbered`, the program's own positions (the visits', reads here and a point
-    /// lower in the same program) take the ids it gives them.
+    /// The expressions of `ops` at each of `visits`' positions (local id, first instruction),
+    /// in the pass's order ([`Flat::visits`]). With `renumbered`, the program's own positions
+    /// (the visits', reads here and a point lower in the same program) take the ids it gives
+    /// them.
     fn of(
         ops: &[Op],
         visits: impl ExactSizeIterator<Item = (u32, u32)>,
