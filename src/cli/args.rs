@@ -201,39 +201,57 @@ pub fn load_strategy(name: &str) -> Result<Box<dyn Strategy>> {
 /// `play` solves it (about 5.3 GiB at the peak, within the default `--max-memory` of 6G).
 pub const OPTIMAL_TABLE_LIMIT: usize = 30_000_000;
 
-/// `strategy` ready to play games at `stealths` under `rules`: the optimal strategy is
-/// solved first ([`solved_optimal`]), so that a game never meets an unsolved position
-/// (solving lazily inside a game could grow without bound at a high stealth); every other
-/// strategy is returned as it is.
+/// `strategy` ready to play games at `stealths` under `rules` ([`ready_within`]), within
+/// [`OPTIMAL_TABLE_LIMIT`] positions and polling the signal flag.
 pub fn ready_to_play(
     strategy: Box<dyn Strategy>,
     rules: &Rules,
     stealths: &[u8],
 ) -> Result<Box<dyn Strategy>> {
-    if strategy.name() != strategy::OPTIMAL {
-        return Ok(strategy);
-    }
-    Ok(Box::new(solved_optimal(rules, stealths)?))
+    within_table_limit(|budget| ready_within(strategy, rules, stealths, budget))
 }
 
 /// The optimal strategy with its table solved for games from `stealths` under `rules`,
-/// within [`OPTIMAL_TABLE_LIMIT`] positions and polling the signal flag: what the optimal
-/// strategy plays from, and what `raven play --advise` reads its advice from.
+/// within [`OPTIMAL_TABLE_LIMIT`] positions and polling the signal flag: what `raven play
+/// --advise` reads its advice from.
 pub fn solved_optimal(rules: &Rules, stealths: &[u8]) -> Result<engine::OptimalStrategy> {
+    within_table_limit(|budget| optimal_within(rules, stealths, budget))
+}
+
+/// `solve` run within [`OPTIMAL_TABLE_LIMIT`] positions, polling the signal flag.
+fn within_table_limit<T>(
+    solve: impl FnOnce(&engine::Budget<'_>) -> std::result::Result<T, engine::Halt>,
+) -> Result<T> {
     let cancel = [super::interrupt::flag()];
-    let budget = crate::engine::Budget {
+    let budget = engine::Budget {
         max_states: OPTIMAL_TABLE_LIMIT,
         cancel: &cancel,
     };
     let polled = super::interrupt::polled();
-    let solved = optimal_within(rules, stealths, &budget);
+    let solved = solve(&budget);
     drop(polled);
     Ok(solved?)
 }
 
+/// `strategy` ready for games from `stealths` under `rules`: the optimal strategy with its
+/// table solved first, in one go within `budget` — never part by part as games meet
+/// positions, which inside a game could grow without bound at a high stealth; every other
+/// strategy as it is.
+pub fn ready_within(
+    strategy: Box<dyn Strategy>,
+    rules: &Rules,
+    stealths: &[u8],
+    budget: &engine::Budget<'_>,
+) -> std::result::Result<Box<dyn Strategy>, engine::Halt> {
+    if strategy.name() != strategy::OPTIMAL {
+        return Ok(strategy);
+    }
+    Ok(Box::new(optimal_within(rules, stealths, budget)?))
+}
+
 /// The optimal strategy with its table solved for games from `stealths` under `rules`,
-/// within `budget`: a command's job solves it inside its own threads, budget and Ctrl-C.
-pub fn optimal_within(
+/// within `budget`.
+fn optimal_within(
     rules: &Rules,
     stealths: &[u8],
     budget: &engine::Budget<'_>,

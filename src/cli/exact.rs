@@ -9,9 +9,9 @@ use clap::Args;
 use crate::engine::exact_within;
 use crate::error::Result;
 use crate::report::{Method, Summary, csv, table};
-use crate::strategy::{OPTIMAL, REFERENCE, Strategy};
+use crate::strategy::REFERENCE;
 
-use super::args::{ExactEngineArgs, RulesArgs, load_strategy, optimal_within, stealth_list};
+use super::args::{ExactEngineArgs, RulesArgs, load_strategy, ready_within, stealth_list};
 use super::output::Output;
 
 /// Arguments of `raven exact`.
@@ -35,39 +35,29 @@ pub struct ExactArgs {
 pub fn run(args: &ExactArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let strategy = load_strategy(&args.strategy)?;
+    let name = strategy.name().to_string();
     // Before the evaluation, which can take minutes: an unusable path fails now.
     let output = Output::open(args.out.as_deref())?;
     let stealths = stealth_list(&args.exact.stealth);
     let started = Instant::now();
-    let result = args.exact.run_job(
-        &format!("exact: {} under {rules}", strategy.name()),
-        |budget| {
-            // Optimal play reads a solved table: solved for these stealths first, in one go and
-            // within the same budget, rather than part by part as the evaluation meets positions.
-            let optimal;
-            let strategy: &dyn Strategy = if strategy.name() == OPTIMAL {
-                optimal = optimal_within(&rules, &args.exact.stealth, &budget)?;
-                &optimal
-            } else {
-                strategy.as_ref()
-            };
-            exact_within(&rules, strategy, &args.exact.stealth, budget)
-        },
-    )?;
+    let result = args
+        .exact
+        .run_job(&format!("exact: {name} under {rules}"), |budget| {
+            let strategy = ready_within(strategy, &rules, &args.exact.stealth, &budget)?;
+            exact_within(&rules, strategy.as_ref(), &args.exact.stealth, budget)
+        })?;
     let seconds = started.elapsed().as_secs_f64();
     let rows: Vec<Summary> = args
         .exact
         .stealth
         .iter()
         .zip(&result.expectations)
-        .map(|(&stealth, e)| {
-            Summary::from_expectation(strategy.name(), rules, stealth, Method::Exact, *e)
-        })
+        .map(|(&stealth, e)| Summary::from_expectation(&name, rules, stealth, Method::Exact, *e))
         .collect();
     let mut text = String::new();
     if !output.is_stdout() {
         let inputs = [
-            format!("strategy {}", strategy.name()),
+            format!("strategy {name}"),
             format!("rules {rules}"),
             format!("stealth {stealths}"),
             "every outcome, no sampling".to_string(),
