@@ -32,7 +32,11 @@ use crate::engine::expansion::gathered_outcomes;
 use crate::engine::expectation::{add_scaled, sum_in_value_order};
 use crate::engine::positions::worth_memoising;
 
-mod alike;
+/// The most outcomes of a chance point below a memoised position (two side types).
+const MAX_TERMS: usize = 36;
+
+/// Stealths valued by one walk of [`Solver::options_at`] (more are valued a group at a time).
+const WIDTH: usize = 8;
 
 /// A memoised optimal-value table for one set of rules, filled on demand — by one thread or
 /// many at once ([`solve_within`] fills it in parallel).
@@ -118,89 +122,138 @@ impl Solver {
     /// every position it leads to, at every stealth up to its own; a position the table
     /// never keeps (a check after a decision, say) is worked out from those it leads to.
     pub fn try_value(&self, state: &State, budget: &Budget<'_>) -> Result<f64, Halt> {
-        self.expectimax(state, &mut |address, state| {
-            if let Some(v) = self.memo.get(address) {
-                return Ok(v);
-            }
-            Part::new(self, budget, state.stealth()).fill(&[*state])?;
-            Ok((self.memo.get(address)).expect("a filled part keeps its entries"))
-        })
+        let mut value = [0.0];
+        self.expectimax(
+            state,
+            &[0],
+            &mut |a, s| self.solved(a, s, budget),
+            &mut value,
+        )?;
+        Ok(value[0])
+    }
+
+    /// The value of memoised position `state`, at `address`: from the table, or else solved
+    /// into it with every position it leads to ([`Part`]).
+    fn solved(
+        &self,
+        address: MemoAddress,
+        state: &State,
+        budget: &Budget<'_>,
+    ) -> Result<f64, Halt> {
+        if let Some(v) = self.memo.get(address) {
+            return Ok(v);
+        }
+        Part::new(self, budget, state.stealth()).fill(&[*state])?;
+        Ok((self.memo.get(address)).expect("a filled part keeps its entries"))
     }
 
     /// The optimal win probability from `state` read from the table alone; `None` when a
     /// position it needs has not been solved yet.
     pub fn peek(&self, state: &State) -> Option<f64> {
-        self.expectimax(state, &mut |address, _| self.memo.get(address).ok_or(()))
-            .ok()
+        let mut value = [0.0];
+        let memoised = &mut |address, _: &State| self.memo.get(address).ok_or(());
+        self.expectimax(state, &[0], memoised, &mut value).ok()?;
+        Some(value[0])
     }
 
-    /// The optimal win probability from `state`, `memoised` giving that of each memoised
-    /// position it leads to (by address) or failing: the best option at a decision, the
-    /// weighted sum at a chance point (outcomes merged as the layered parts merge them, those
-    /// that name characters summed in order of value), down to memoised positions.
-    fn expectimax<E>(
+    /// The optimal win probability from `state` played `up[i]` points higher, into `out[i]`
+    /// (`up` holds 0 first, at most `N` lanes), `memoised` giving that of each memoised
+    /// position it leads to (by address and position) or failing: the best option at a
+    /// decision, the weighted sum at a chance point (outcomes merged as the layered parts
+    /// merge them, those that name characters summed in order of value), down to memoised
+    /// positions.
+    ///
+    /// A position plays alike at every stealth from [`canon::ALIKE_FROM_STEALTH`] up (the
+    /// same options and outcomes, each successor the same number of points higher), so
+    /// stealths there share one walk — most of the cost is stepping the state machine and
+    /// canonicalising the memoised positions — and only the memoised values are read at each;
+    /// below it, each lane walks on alone. Each lane's value has the same bits as a walk of
+    /// its own.
+    fn expectimax<const N: usize, E>(
         &self,
         state: &State,
+        up: &[u8],
         memoised: &mut impl FnMut(MemoAddress, &State) -> Result<f64, E>,
-    ) -> Result<f64, E> {
-        let node = state.node(&self.rules);
-        if let Node::Over(outcome) = node {
-            return Ok(win(outcome));
+        out: &mut [f64; N],
+    ) -> Result<(), E> {
+        let lanes = up.len();
+        let at = |i: usize| state.with_stealth(state.stealth() + up[i]);
+        if lanes > 1 && state.stealth() < canon::ALIKE_FROM_STEALTH {
+            for (i, v) in out.iter_mut().enumerate().take(lanes) {
+                let mut alone = [0.0];
+                self.expectimax(&at(i), &[0], memoised, &mut alone)?;
+                *v = alone[0];
+            }
+            return Ok(());
         }
         let rules = self.rules;
-        if worth_memoising(state) {
-            return memoised(memo::address(state, &rules), state);
+        let node = state.node(&rules);
+        if let Node::Over(outcome) = node {
+            out[..lanes].fill(win(outcome));
+            return Ok(());
         }
-        Ok(match node {
+        if worth_memoising(state) {
+            let address = memo::address(state, &rules);
+            for (i, v) in out.iter_mut().enumerate().take(lanes) {
+                let stealth = state.stealth() + up[i];
+                *v = memoised(address.at_stealth(stealth), &at(i))?;
+            }
+            return Ok(());
+        }
+        let mut sub = [0.0; N];
+        match node {
             Node::Over(_) => unreachable!(),
             Node::Chance(chance) if chance.names_characters() => {
-                self.chance_value_by_value(state, chance, memoised)?
+                // By outcome, its value in each lane and its weight; then each lane's sum in
+                // order of value ([`sum_in_value_order`]), so that every member of a canonical
+                // class gets the same bits, whichever is solved first. At most 36 outcomes (two
+                // side types) but at the root (every complication roll).
+                let n = chance.len() as usize;
+                let (mut few, mut many) = ([([0.0; N], 0.0); MAX_TERMS], Vec::new());
+                let (mut few_sums, mut many_sums) = ([(0.0, 0.0); MAX_TERMS], Vec::new());
+                let (terms, sums) = if n <= MAX_TERMS {
+                    (&mut few[..n], &mut few_sums[..n])
+                } else {
+                    many.resize(n, ([0.0; N], 0.0));
+                    many_sums.resize(n, (0.0, 0.0));
+                    (&mut many[..], &mut many_sums[..])
+                };
+                for ((outcome, p), (values, weight)) in chance.outcomes().zip(terms.iter_mut()) {
+                    let mut next = *state;
+                    next.apply_outcome(&rules, outcome);
+                    self.expectimax(&next, up, memoised, values)?;
+                    *weight = p;
+                }
+                for (i, v) in out.iter_mut().enumerate().take(lanes) {
+                    for (sum, (values, weight)) in sums.iter_mut().zip(terms.iter()) {
+                        *sum = (values[i], *weight);
+                    }
+                    *v = sum_in_value_order(sums);
+                }
             }
             Node::Chance(chance) => {
-                let mut v = 0.0;
+                out[..lanes].fill(0.0);
                 let (terms, n) = gathered_outcomes::<6>(state, chance, &rules);
-                for (next, weight) in &terms[..n] {
-                    v += weight * self.expectimax(next, memoised)?;
+                for &(next, weight) in &terms[..n] {
+                    self.expectimax(&next, up, memoised, &mut sub)?;
+                    for i in 0..lanes {
+                        out[i] += weight * sub[i];
+                    }
                 }
-                v
             }
             Node::Decision(_) => {
-                let mut best = f64::NEG_INFINITY;
+                out[..lanes].fill(f64::NEG_INFINITY);
                 for &action in state.actions(&rules).iter() {
                     let mut next = *state;
                     next.apply_action(&rules, action);
-                    best = best.max(self.expectimax(&next, memoised)?);
+                    self.expectimax(&next, up, memoised, &mut sub)?;
+                    for i in 0..lanes {
+                        out[i] = out[i].max(sub[i]);
+                    }
                 }
-                best
             }
-        })
-    }
-
-    /// The value of a chance point whose outcomes name characters (challenge and side types):
-    /// the weighted values summed in order of value ([`sum_in_value_order`]), so that every
-    /// member of a canonical class gets the same bits, whichever is solved first.
-    fn chance_value_by_value<E>(
-        &self,
-        state: &State,
-        chance: Chance,
-        memoised: &mut impl FnMut(MemoAddress, &State) -> Result<f64, E>,
-    ) -> Result<f64, E> {
-        // At most 36 outcomes (two side types) but at the root (every complication roll).
-        let len = chance.len() as usize;
-        let mut few = [(0.0, 0.0); 36];
-        let mut many = Vec::new();
-        let terms: &mut [(f64, f64)] = if len <= few.len() {
-            &mut few[..len]
-        } else {
-            many.resize(len, (0.0, 0.0));
-            &mut many
-        };
-        for ((outcome, p), term) in chance.outcomes().zip(terms.iter_mut()) {
-            let mut next = *state;
-            next.apply_outcome(&self.rules, outcome);
-            *term = (self.expectimax(&next, memoised)?, p);
         }
-        Ok(sum_in_value_order(terms))
+        Ok(())
     }
 
     /// The value of each legal option at decision point `state`, in [`State::actions`] order,
@@ -241,6 +294,53 @@ impl Solver {
                 (action, self.value(&next))
             })
             .collect()
+    }
+
+    /// The value of every legal option at `state` played at each of `stealths` (its own
+    /// stealth ignored): `each(i, options)` with the options at `stealths[i]` in
+    /// [`State::actions`] order, bit for bit [`Solver::options`]'s. Stealths of one class
+    /// share a walk ([`Solver::expectimax`]): the regret decomposition meets a decision `d`
+    /// layers below the starts at stealth `S − d` for every start `S`.
+    pub(in crate::engine) fn options_at(
+        &self,
+        state: &State,
+        stealths: &[u8],
+        mut each: impl FnMut(usize, &[(Action, f64)]),
+    ) {
+        let mut alike = Vec::with_capacity(stealths.len());
+        for (i, &stealth) in stealths.iter().enumerate() {
+            if stealth < canon::ALIKE_FROM_STEALTH {
+                each(i, &self.worked_out_options(&state.with_stealth(stealth)));
+            } else {
+                alike.push(i);
+            }
+        }
+        for group in alike.chunks(WIDTH) {
+            let lowest = group.iter().map(|&i| stealths[i]).min().unwrap_or(0);
+            let mut up = [0u8; WIDTH];
+            for (u, &i) in up.iter_mut().zip(group) {
+                *u = stealths[i] - lowest;
+            }
+            let up = &up[..group.len()];
+            let base = state.with_stealth(lowest);
+            let actions = base.actions(&self.rules);
+            // By stealth, by option.
+            let mut options = vec![Vec::with_capacity(actions.len()); group.len()];
+            for &action in actions.iter() {
+                let mut next = base;
+                next.apply_action(&self.rules, action);
+                let mut lanes = [0.0; WIDTH];
+                let solved = &mut |a, s: &State| self.solved(a, s, &Budget::UNLIMITED);
+                self.expectimax(&next, up, solved, &mut lanes)
+                    .expect("an unlimited solve runs to the end");
+                for (o, lane) in options.iter_mut().zip(lanes) {
+                    o.push((action, lane));
+                }
+            }
+            for (&i, o) in group.iter().zip(&options) {
+                each(i, o);
+            }
+        }
     }
 }
 
@@ -786,5 +886,62 @@ pub fn opening(solver: &Solver, stealth: u8) -> Opening {
         first_target,
         by_complication,
         best_main_share,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Action, Chance, Node};
+    use crate::rules::MAIN_TEXT;
+    use crate::strategy::{Choice, ReferenceStrategy, Strategy};
+
+    /// Every decision the reference strategy meets in a few games, valued at stealths of
+    /// both classes at once: the same bits as one stealth at a time.
+    #[test]
+    fn options_at_several_stealths_are_those_at_each() {
+        let rules = MAIN_TEXT;
+        let solver = Solver::new(rules);
+        let stealths = [0, 1, 2, 3, 5, 6, 9, 12, 4];
+        let mut checked = 0;
+        for complications in Chance::Complications.outcomes().map(|(o, _)| o).step_by(7) {
+            let mut state = State::new(12);
+            state.apply_outcome(&rules, complications);
+            let mut dice = 0u32;
+            while let Node::Chance(_) | Node::Decision(_) = state.node(&rules) {
+                match state.node(&rules) {
+                    Node::Decision(decision) => {
+                        if state.actions(&rules).len() >= 2 {
+                            solver.options_at(&state, &stealths, |i, values| {
+                                let alone: Vec<f64> = solver
+                                    .options(&state.with_stealth(stealths[i]))
+                                    .into_iter()
+                                    .map(|(_, v)| v)
+                                    .collect();
+                                let same = alone.len() == values.len()
+                                    && alone
+                                        .iter()
+                                        .zip(values)
+                                        .all(|(a, b)| a.to_bits() == b.1.to_bits());
+                                assert!(same, "{state:?} at {}: {alone:?} {values:?}", stealths[i]);
+                                checked += 1;
+                            });
+                        }
+                        let action: Action =
+                            match ReferenceStrategy.decide(&state, &rules, decision) {
+                                Choice::Act(a) => a,
+                                Choice::Uniform => state.actions(&rules)[0],
+                            };
+                        state.apply_action(&rules, action);
+                    }
+                    Node::Chance(chance) => {
+                        dice = dice.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                        state.apply_outcome(&rules, chance.outcome((dice >> 16) % chance.len()).0);
+                    }
+                    Node::Over(_) => unreachable!(),
+                }
+            }
+        }
+        assert!(checked > 100, "{checked} decisions checked");
     }
 }
