@@ -14,6 +14,7 @@
 //!
 //! **Ties** between options of equal value go to the first in [`State::actions`] order.
 
+use std::convert::Infallible;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::par::{self, *};
@@ -126,23 +127,33 @@ impl Solver {
         self.expectimax(
             state,
             &[0],
-            &mut |a, s| self.solved(a, s, budget),
+            &mut |a, s, at| self.solved(a, s, at, budget),
             &mut value,
         )?;
         Ok(value[0])
     }
 
-    /// The value of memoised position `state`, at `address`: from the table, or else solved
-    /// into it with every position it leads to ([`Part`]).
+    /// The value of memoised position `state` played at `stealth`, at `address`: from the
+    /// table, or else solved into it with every position it leads to ([`Part`]).
+    #[inline]
     fn solved(
         &self,
         address: MemoAddress,
         state: &State,
+        stealth: u8,
         budget: &Budget<'_>,
     ) -> Result<f64, Halt> {
-        if let Some(v) = self.memo.get(address) {
-            return Ok(v);
+        match self.memo.get(address) {
+            Some(v) => Ok(v),
+            None => self.fill(address, &state.with_stealth(stealth), budget),
         }
+    }
+
+    /// Solves memoised position `state`, at `address`, into the table ([`Solver::solved`]):
+    /// out of line, as it is rare.
+    #[cold]
+    #[inline(never)]
+    fn fill(&self, address: MemoAddress, state: &State, budget: &Budget<'_>) -> Result<f64, Halt> {
         Part::new(self, budget, state.stealth()).fill(&[*state])?;
         Ok((self.memo.get(address)).expect("a filled part keeps its entries"))
     }
@@ -151,17 +162,17 @@ impl Solver {
     /// position it needs has not been solved yet.
     pub fn peek(&self, state: &State) -> Option<f64> {
         let mut value = [0.0];
-        let memoised = &mut |address, _: &State| self.memo.get(address).ok_or(());
+        let memoised = &mut |address, _: &State, _| self.memo.get(address).ok_or(());
         self.expectimax(state, &[0], memoised, &mut value).ok()?;
         Some(value[0])
     }
 
     /// The optimal win probability from `state` played `up[i]` points higher, into `out[i]`
     /// (`up` holds 0 first, at most `N` lanes), `memoised` giving that of each memoised
-    /// position it leads to (by address and position) or failing: the best option at a
-    /// decision, the weighted sum at a chance point (outcomes merged as the layered parts
-    /// merge them, those that name characters summed in order of value), down to memoised
-    /// positions.
+    /// position it leads to (by its address at the lane's stealth, the position, and that
+    /// stealth) or failing: the best option at a decision, the weighted sum at a chance point
+    /// (outcomes merged as the layered parts merge them, those that name characters summed in
+    /// order of value), down to memoised positions.
     ///
     /// A position plays alike at every stealth from [`canon::ALIKE_FROM_STEALTH`] up (the
     /// same options and outcomes, each successor the same number of points higher), so
@@ -173,21 +184,25 @@ impl Solver {
         &self,
         state: &State,
         up: &[u8],
-        memoised: &mut impl FnMut(MemoAddress, &State) -> Result<f64, E>,
+        memoised: &mut impl FnMut(MemoAddress, &State, u8) -> Result<f64, E>,
         out: &mut [f64; N],
     ) -> Result<(), E> {
-        let lanes = up.len();
-        let at = |i: usize| state.with_stealth(state.stealth() + up[i]);
-        if lanes > 1 && state.stealth() < canon::ALIKE_FROM_STEALTH {
+        // One lane a constant: its loops fold away.
+        let lanes = if N == 1 { 1 } else { up.len() };
+        let rules = self.rules;
+        let node = state.node(&rules);
+        // Lanes part below the class that plays alike, and at the root (every complication
+        // roll: more outcomes than the lanes' buffers hold).
+        let wide = matches!(node, Node::Chance(chance) if chance.len() as usize > MAX_TERMS);
+        if N > 1 && (lanes > 1 && state.stealth() < canon::ALIKE_FROM_STEALTH || wide) {
             for (i, v) in out.iter_mut().enumerate().take(lanes) {
                 let mut alone = [0.0];
-                self.expectimax(&at(i), &[0], memoised, &mut alone)?;
+                let at = state.with_stealth(state.stealth() + up[i]);
+                self.expectimax(&at, &[0], memoised, &mut alone)?;
                 *v = alone[0];
             }
             return Ok(());
         }
-        let rules = self.rules;
-        let node = state.node(&rules);
         if let Node::Over(outcome) = node {
             out[..lanes].fill(win(outcome));
             return Ok(());
@@ -196,7 +211,12 @@ impl Solver {
             let address = memo::address(state, &rules);
             for (i, v) in out.iter_mut().enumerate().take(lanes) {
                 let stealth = state.stealth() + up[i];
-                *v = memoised(address.at_stealth(stealth), &at(i))?;
+                let address = if up[i] == 0 {
+                    address
+                } else {
+                    address.at_stealth(stealth)
+                };
+                *v = memoised(address, state, stealth)?;
             }
             return Ok(());
         }
@@ -209,23 +229,33 @@ impl Solver {
                 // class gets the same bits, whichever is solved first. At most 36 outcomes (two
                 // side types) but at the root (every complication roll).
                 let n = chance.len() as usize;
-                let (mut few, mut many) = ([([0.0; N], 0.0); MAX_TERMS], Vec::new());
                 let (mut few_sums, mut many_sums) = ([(0.0, 0.0); MAX_TERMS], Vec::new());
-                let (terms, sums) = if n <= MAX_TERMS {
-                    (&mut few[..n], &mut few_sums[..n])
+                let sums = if n <= MAX_TERMS {
+                    &mut few_sums[..n]
                 } else {
-                    many.resize(n, ([0.0; N], 0.0));
                     many_sums.resize(n, (0.0, 0.0));
-                    (&mut many[..], &mut many_sums[..])
+                    &mut many_sums[..]
                 };
-                for ((outcome, p), (values, weight)) in chance.outcomes().zip(terms.iter_mut()) {
+                let outcomes = chance.outcomes().map(|(outcome, p)| {
                     let mut next = *state;
                     next.apply_outcome(&rules, outcome);
+                    (next, p)
+                });
+                if N == 1 {
+                    for ((next, p), sum) in outcomes.zip(sums.iter_mut()) {
+                        self.expectimax(&next, up, memoised, &mut sub)?;
+                        *sum = (sub[0], p);
+                    }
+                    out[0] = sum_in_value_order(sums);
+                    return Ok(());
+                }
+                let mut terms = [([0.0; N], 0.0); MAX_TERMS];
+                for ((next, p), (values, weight)) in outcomes.zip(&mut terms) {
                     self.expectimax(&next, up, memoised, values)?;
                     *weight = p;
                 }
                 for (i, v) in out.iter_mut().enumerate().take(lanes) {
-                    for (sum, (values, weight)) in sums.iter_mut().zip(terms.iter()) {
+                    for (sum, (values, weight)) in sums.iter_mut().zip(&terms) {
                         *sum = (values[i], *weight);
                     }
                     *v = sum_in_value_order(sums);
@@ -316,6 +346,13 @@ impl Solver {
             }
         }
         for group in alike.chunks(WIDTH) {
+            if let &[i] = group {
+                each(
+                    i,
+                    &self.worked_out_options(&state.with_stealth(stealths[i])),
+                );
+                continue;
+            }
             let lowest = group.iter().map(|&i| stealths[i]).min().unwrap_or(0);
             let mut up = [0u8; WIDTH];
             for (u, &i) in up.iter_mut().zip(group) {
@@ -330,9 +367,14 @@ impl Solver {
                 let mut next = base;
                 next.apply_action(&self.rules, action);
                 let mut lanes = [0.0; WIDTH];
-                let solved = &mut |a, s: &State| self.solved(a, s, &Budget::UNLIMITED);
-                self.expectimax(&next, up, solved, &mut lanes)
-                    .expect("an unlimited solve runs to the end");
+                // Read from the table, or solved without limit: nothing to fail.
+                let solved = &mut |address, state: &State, stealth| {
+                    Ok::<_, Infallible>(match self.memo.get(address) {
+                        Some(v) => v,
+                        None => self.value(&state.with_stealth(stealth)),
+                    })
+                };
+                let Ok(()) = self.expectimax(&next, up, solved, &mut lanes);
                 for (o, lane) in options.iter_mut().zip(lanes) {
                     o.push((action, lane));
                 }
