@@ -24,12 +24,12 @@ const GAMES: u64 = 200;
 
 /// The positions of a game: every decision point, and every position right after a roll.
 #[derive(Default)]
-struct Positions {
+struct GamePositions {
     decisions: Vec<State>,
     rolled: Vec<State>,
 }
 
-impl Observer for Positions {
+impl Observer for GamePositions {
     fn decision(&mut self, before: &State, _: Decision, _: Action, _: &State) {
         self.decisions.push(*before);
     }
@@ -51,7 +51,7 @@ fn bench_advisor(c: &mut Criterion) {
     solve(&solver, &[STEALTH]);
     let solve_time = started.elapsed();
     let table = OptimalStrategy::from_solver(solver);
-    let mut positions = Positions::default();
+    let mut positions = GamePositions::default();
     for game in 0..GAMES {
         play_seeded(
             &MAIN_TEXT,

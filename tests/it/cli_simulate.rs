@@ -21,7 +21,7 @@ discovered_rate,mean_stealth_left,mean_team_at_run,mean_deaths";
 
 /// One CSV row as a reader would parse it.
 #[derive(Debug, Deserialize)]
-struct Row {
+struct SimulateRow {
     strategy: String,
     rules: String,
     stealth: u8,
@@ -59,7 +59,7 @@ fn csv(args: &[&str]) -> String {
     String::from_utf8(output.stdout).expect("UTF-8 CSV")
 }
 
-fn rows(text: &str) -> Vec<Row> {
+fn rows(text: &str) -> Vec<SimulateRow> {
     csv::Reader::from_reader(text.as_bytes())
         .deserialize()
         .collect::<Result<_, _>>()

@@ -8,7 +8,7 @@ use crate::common;
 
 use rayon::prelude::*;
 
-use common::brute::{Memo, brute};
+use common::brute::{BruteValues, brute};
 
 use raven::engine::seed::streams;
 use raven::engine::{Solver, exact, play_game, solve};
@@ -156,7 +156,7 @@ fn the_layered_solver_matches_brute_force_on_small_designs() {
         let rules = design(&settings);
         // Stealth 5: layered (the classes 0, 1, 2 compiled, the top one replayed).
         let solved = solve(&Solver::new(rules), &[1, 5]);
-        let mut memo = Memo::default();
+        let mut memo = BruteValues::default();
         for solution in solved {
             let slow = brute(&rules, &State::new(solution.stealth), &mut memo);
             assert!(
@@ -206,7 +206,7 @@ fn complications_a_larger_team_can_still_read_are_kept() {
         let solver = Solver::new(rules);
         for state in [chained, own] {
             let fast = solver.value(&state);
-            let slow = brute(&rules, &state, &mut Memo::default());
+            let slow = brute(&rules, &state, &mut BruteValues::default());
             assert!(
                 (fast - slow).abs() < 1e-12,
                 "{rules}: solver {fast} vs brute force {slow} at {state:?}"

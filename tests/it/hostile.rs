@@ -46,7 +46,7 @@ const WRITERS: [&[&str]; 4] = [
 
 /// How a run of raven ended.
 #[derive(Debug)]
-struct Outcome {
+struct Ended {
     /// `None`: ended by a signal.
     code: Option<i32>,
     stdout: String,
@@ -67,7 +67,7 @@ fn raven(dir: &Path, args: &[&str]) -> Command {
 
 /// Waits for `child` with `wait4`, which reports this child's own peak memory; kills it
 /// if it runs past two minutes (a hang is a failure, not a stuck suite).
-fn finish(mut child: std::process::Child) -> Outcome {
+fn finish(mut child: std::process::Child) -> Ended {
     let pid = child.id() as libc::pid_t;
     let read = |stream: Option<Box<dyn std::io::Read + Send>>| {
         std::thread::spawn(move || {
@@ -102,7 +102,7 @@ fn finish(mut child: std::process::Child) -> Outcome {
     done.store(true, Ordering::SeqCst);
     watchdog.join().unwrap();
     assert_eq!(waited, pid, "wait4 failed");
-    Outcome {
+    Ended {
         code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
         stdout: stdout.join().unwrap(),
         stderr: stderr.join().unwrap(),
@@ -110,7 +110,7 @@ fn finish(mut child: std::process::Child) -> Outcome {
     }
 }
 
-fn run(dir: &Path, args: &[&str]) -> Outcome {
+fn run(dir: &Path, args: &[&str]) -> Ended {
     let child = raven(dir, args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -377,7 +377,7 @@ fn long_commands_refuse_their_output_before_computing() {
 
 /// Starts raven in `dir`, waits until a temporary output of its appears in `watch` (so its
 /// handler is in place), sends `signal`, and expects exit 130 saying it was interrupted.
-fn signalled(dir: &Path, watch: &Path, args: &[&str], signal: &str) -> Outcome {
+fn signalled(dir: &Path, watch: &Path, args: &[&str], signal: &str) -> Ended {
     let child = raven(dir, args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

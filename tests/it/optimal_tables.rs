@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::brute::{Memo, brute};
+use common::brute::{BruteValues, brute};
 use common::oracle::Oracle;
 use raven::engine::Solver;
 use raven::game::{Aid, Character, Health, State, Step};
@@ -68,7 +68,7 @@ fn run_and_finale_values_match_brute_force_under_every_rule_set() {
     // the suite's last test to finish, alone on one core.
     every_rule_set().into_par_iter().for_each(|rules| {
         let solver = Solver::new(rules);
-        let mut memo = Memo::default();
+        let mut memo = BruteValues::default();
         for (main, members) in teams() {
             for stealth in [0, 2] {
                 for step in [Step::RunType { challenge: 4 }, Step::ChooseFinale] {

@@ -291,8 +291,8 @@ fn strategies_answer_alike_where_they_say_they_do() {
 
 /// Checks the `member_order` claim of [`Sight::Partial`]: at every decision of the strategy's
 /// own games, the position relabelled into member order
-/// ([`raven::game::canon::in_member_order`]) gets the relabelled answer — so the exact engine
-/// may key the two positions alike.
+/// ([`raven::game::canon::in_member_order_labelled`]) gets the relabelled answer — so the exact
+/// engine may key the two positions alike.
 struct MemberOrderAnswers<'a> {
     strategy: &'a dyn Strategy,
     rules: Rules,

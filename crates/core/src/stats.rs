@@ -79,8 +79,15 @@ pub fn paired_difference(p: &Paired, level: f64) -> (f64, f64) {
 }
 
 /// The Wald interval for `p2 - p1` from two *independent* samples (what the difference would
-/// look like without common random numbers).
-pub fn unpaired_difference(wins1: u64, n1: u64, wins2: u64, n2: u64, level: f64) -> (f64, f64) {
+/// look like without common random numbers): what the tests compare the paired interval to.
+#[cfg(test)]
+pub(crate) fn unpaired_difference(
+    wins1: u64,
+    n1: u64,
+    wins2: u64,
+    n2: u64,
+    level: f64,
+) -> (f64, f64) {
     let rate = |w: u64, n: u64| if n == 0 { 0.0 } else { w as f64 / n as f64 };
     let (p1, p2) = (rate(wins1, n1), rate(wins2, n2));
     let var = |p: f64, n: u64| {

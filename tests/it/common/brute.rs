@@ -9,11 +9,11 @@ use raven::rules::Rules;
 
 /// The brute force's memo: values by whole state. Fx hashing: the suite hashes tens of
 /// millions of states here, and SipHash was most of the time of the tests that use it.
-pub type Memo = FxHashMap<State, f64>;
+pub type BruteValues = FxHashMap<State, f64>;
 
 /// Optimal value by brute force: a hash map on the whole state (counters zeroed, since the
 /// rules never read them).
-pub fn brute(rules: &Rules, state: &State, memo: &mut Memo) -> f64 {
+pub fn brute(rules: &Rules, state: &State, memo: &mut BruteValues) -> f64 {
     let state = state.with_counters(0, 0);
     if let Some(&v) = memo.get(&state) {
         return v;

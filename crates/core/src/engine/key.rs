@@ -49,9 +49,9 @@ pub fn strategy_key(state: &State, sight: Sight, rules: &Rules) -> u128 {
             member_order,
             ..
         } => {
-            // `pack(&forget(&in_member_order(state), …))`, each character packed under its
-            // label rather than the position relabelled and then packed: a key is worked out
-            // at every position a compile meets, most of them met before.
+            // `pack(&forget(&in_member_order_labelled(state).0, …))`, each character packed
+            // under its label rather than the position relabelled and then packed: a key is
+            // worked out at every position a compile meets, most of them met before.
             let labels = if member_order {
                 member_order_labels(state)
             } else {
@@ -324,7 +324,7 @@ pub(super) fn regret_sight(state: &State, sight: Sight, rules: &Rules) -> Sight 
 mod tests {
     use super::*;
     use crate::engine::{Observer, play_seeded};
-    use crate::game::canon::{forget, in_member_order};
+    use crate::game::canon::{forget, in_member_order_labelled};
     use crate::game::{Action, Chance, Decision};
     use crate::rules::{CLARIFIED, MAIN_TEXT};
     use crate::strategy::RandomStrategy;
@@ -362,8 +362,8 @@ mod tests {
     /// and first side type forgotten, for every sight.
     #[test]
     fn a_strategy_key_packs_the_position_forgotten_in_member_order() {
-        struct Positions(Vec<State>);
-        impl Observer for Positions {
+        struct Played(Vec<State>);
+        impl Observer for Played {
             fn decision(&mut self, before: &State, _: Decision, _: Action, _: &State) {
                 self.0.push(*before);
             }
@@ -371,7 +371,7 @@ mod tests {
                 self.0.push(*before);
             }
         }
-        let mut positions = Positions(Vec::new());
+        let mut positions = Played(Vec::new());
         for rules in [MAIN_TEXT, CLARIFIED] {
             for game in 0..300 {
                 play_seeded(&rules, &RandomStrategy, 6, 11, game, &mut positions);
@@ -398,7 +398,7 @@ mod tests {
                             member_order,
                         };
                         let named = if member_order {
-                            in_member_order(state)
+                            in_member_order_labelled(state).0
                         } else {
                             *state
                         };

@@ -120,7 +120,7 @@ impl Labels {
     }
 }
 
-/// Stealth as the rules read it, for engines that evaluate one position at many stealths.
+/// The lowest stealth of the class that plays alike at every higher stealth.
 ///
 /// The rules read stealth only as "discovered or not" (R2: a lost point wounds the roller
 /// instead; R13: the penalty while discovered, which also decides who may give first aid,
@@ -133,12 +133,6 @@ impl Labels {
 /// their own. Positions of one class are *alike*: an engine may work out a position's
 /// transitions once per class and reuse them at every stealth of the class. Tested against
 /// the state machine (`positions_alike_in_stealth_play_alike`).
-pub fn stealth_class(stealth: u8) -> u8 {
-    stealth.min(ALIKE_FROM_STEALTH)
-}
-
-/// The lowest stealth of the class that plays alike at every higher stealth
-/// ([`stealth_class`]).
 pub const ALIKE_FROM_STEALTH: u8 = 2;
 
 /// The position a successor at stealth 1 of a stealth-2 position becomes when the same
@@ -173,8 +167,9 @@ pub fn stealth_one_plays_like_two(rules: &Rules) -> bool {
 
 /// After phase 1, `state` with its non-Medic members renamed, in their own order, as the
 /// lowest-numbered non-Medic characters, and the other non-Medic characters after them, in
-/// theirs; in phase 1 (where complications and recruitment orders name characters), `state`
-/// itself. The counters are kept.
+/// theirs, with the relabelling that carries `state` there; in phase 1 (where complications
+/// and recruitment orders name characters), `state` itself and the identity. The counters
+/// are kept.
 ///
 /// The rules cannot tell a relabelling of the five non-Medic characters from the position
 /// itself ([`canonical`]); this one also keeps the order of any two members (the Medic,
@@ -184,12 +179,6 @@ pub fn stealth_one_plays_like_two(rules: &Rules) -> bool {
 /// figures under it: the teams a recruitment by complications leaves behind (any three of
 /// five) play as one. Tested with such strategies against the state machine
 /// (`positions_in_member_order_play_alike`).
-pub fn in_member_order(state: &State) -> State {
-    in_member_order_labelled(state).0
-}
-
-/// [`in_member_order`], with the relabelling that carries `state` to it (the identity in
-/// phase 1): what a test needs to carry a strategy's answer across.
 pub fn in_member_order_labelled(state: &State) -> (State, Labels) {
     let labels = member_order_labels(state);
     if labels == Labels::IDENTITY {
@@ -202,8 +191,8 @@ pub fn in_member_order_labelled(state: &State) -> (State, Labels) {
     (relabelled, labels)
 }
 
-/// The relabelling [`in_member_order`] applies, without applying it: a key can name each
-/// character by its label as it packs the position ([`crate::engine`]'s strategy keys).
+/// The relabelling [`in_member_order_labelled`] applies, without applying it: a key can name
+/// each character by its label as it packs the position ([`crate::engine`]'s strategy keys).
 pub fn member_order_labels(state: &State) -> Labels {
     if state.phase() == Phase::Recruitment {
         return Labels::IDENTITY;
@@ -1339,12 +1328,10 @@ mod tests {
             for _ in 0..150 {
                 let stealth = 1 + below(&mut rng, 12) as u8;
                 play_randomly(rules, &mut rng, stealth, |state, rng| {
-                    let class = stealth_class(state.stealth());
                     let sampled = state.phase() != Phase::Recruitment || below(rng, 8) == 0;
-                    if class == 2 && sampled {
+                    if state.stealth() >= ALIKE_FROM_STEALTH && sampled {
                         let here = successors(state, rules);
-                        for other in 2..=12 {
-                            assert_eq!(stealth_class(other), class);
+                        for other in ALIKE_FROM_STEALTH..=12 {
                             let moved = at_stealth(*state, other);
                             assert_eq!(moved.node(rules), state.node(rules), "{state:?}");
                             let there = successors(&moved, rules);
@@ -1377,8 +1364,6 @@ mod tests {
         };
         assert_eq!(after(1), Aid::None);
         assert_eq!(after(2), Aid::Open);
-        assert_ne!(stealth_class(1), stealth_class(2));
-        assert_ne!(stealth_class(0), stealth_class(1));
     }
 
     #[test]
@@ -1405,7 +1390,11 @@ mod tests {
         for _ in 0..2_000 {
             let state = random_run_or_finale(&mut rng);
             let (relabelled, labels) = in_member_order_labelled(&state);
-            assert_eq!(in_member_order(&relabelled), relabelled, "idempotent");
+            assert_eq!(
+                in_member_order_labelled(&relabelled).0,
+                relabelled,
+                "idempotent"
+            );
             let members: Vec<Character> = state.team().iter().collect();
             let others = members.iter().filter(|c| **c != Character::Medic);
             for (label, c) in others.enumerate() {
@@ -1420,6 +1409,6 @@ mod tests {
         assert!(moved > 500, "{moved}");
         // In phase 1 characters are named by complications and orders: nothing moves.
         let recruiting = random_recruitment(&mut rng);
-        assert_eq!(in_member_order(&recruiting), recruiting);
+        assert_eq!(in_member_order_labelled(&recruiting).0, recruiting);
     }
 }

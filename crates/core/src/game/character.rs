@@ -123,26 +123,6 @@ impl Health {
         self <= Health::Wounded
     }
 
-    /// R3: one wound is one step towards death.
-    #[inline]
-    pub fn wounded(self) -> Health {
-        match self {
-            Health::Healthy => Health::Wounded,
-            Health::Wounded => Health::Incapacitated,
-            Health::Incapacitated | Health::Dead => Health::Dead,
-        }
-    }
-
-    /// R15: a successful first aid improves one step; the dead stay dead.
-    #[inline]
-    pub fn healed(self) -> Health {
-        match self {
-            Health::Incapacitated => Health::Wounded,
-            Health::Wounded | Health::Healthy => Health::Healthy,
-            Health::Dead => Health::Dead,
-        }
-    }
-
     /// The number of wounds (dead = 3).
     #[inline]
     pub fn wounds(self) -> u8 {

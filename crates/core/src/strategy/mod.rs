@@ -113,9 +113,9 @@ pub enum Sight {
         /// Whether, after phase 1, the answers tell the members apart only by their order
         /// (specialists by type, ties to the lowest number, roles such as main or finale
         /// character), never by name: then the positions that
-        /// [`crate::game::canon::in_member_order`] relabels alike are one to the exact engine
-        /// (a recruitment by complications leaves any three of five behind; they play as one
-        /// team).
+        /// [`crate::game::canon::in_member_order_labelled`] relabels alike are one to the exact
+        /// engine (a recruitment by complications leaves any three of five behind; they play as
+        /// one team).
         member_order: bool,
     },
     /// Only what the rules read, up to relabelling the five non-medic characters: a strategy

@@ -2,7 +2,7 @@
 //! once per class of stealths and replayed at every stealth of the class.
 //!
 //! The rules read stealth only as "discovered or not" and change it only by one lost point, so
-//! a position plays alike at every stealth from 2 up ([`canon::stealth_class`]); 0 and 1 are
+//! a position plays alike at every stealth from 2 up ([`canon::ALIKE_FROM_STEALTH`]); 0 and 1 are
 //! classes of their own. Stepping the state machine is most of a solve's cost, so it is
 //! stepped once per position and class — at stealth 0, 1 and 2 — and what it finds, the
 //! expectimax expression down to the memoised positions, is *compiled* into a program per

@@ -83,7 +83,7 @@ const NAN_BITS: u64 = 0x7ff8_0000_0000_0000;
 const EMPTY: u64 = 0;
 
 /// A row of values: one stealth of one chunk, allocated when its first value is stored.
-type Row = OnceLock<Box<[AtomicU64]>>;
+type StealthRow = OnceLock<Box<[AtomicU64]>>;
 
 /// Shards of the hashed part: enough that threads rarely wait on the same lock.
 const SHARDS: usize = 64;
@@ -97,7 +97,7 @@ const SHARDS: usize = 64;
 #[derive(Debug)]
 pub struct Memo {
     /// Per chunk, its rows by stealth (the row table itself allocated on first use).
-    chunks: Box<[OnceLock<Box<[Row]>>]>,
+    chunks: Box<[OnceLock<Box<[StealthRow]>>]>,
     hashed: Box<[Mutex<FxHashMap<u64, f64>>]>,
     len: AtomicUsize,
 }
@@ -116,8 +116,8 @@ impl Default for Memo {
 
 impl Clone for Memo {
     fn clone(&self) -> Self {
-        let copy_row = |row: &Row| {
-            let copy = Row::new();
+        let copy_row = |row: &StealthRow| {
+            let copy = StealthRow::new();
             if let Some(values) = row.get() {
                 let values: Box<[AtomicU64]> = values
                     .iter()
@@ -214,7 +214,7 @@ impl Memo {
                 width,
             } => {
                 let rows = self.chunks[chunk as usize]
-                    .get_or_init(|| (0..=MAX_STEALTH).map(|_| Row::new()).collect());
+                    .get_or_init(|| (0..=MAX_STEALTH).map(|_| StealthRow::new()).collect());
                 let row = rows[usize::from(stealth)]
                     .get_or_init(|| bytemuck::allocation::zeroed_slice_box(width as usize));
                 let bits = value.to_bits() ^ NAN_BITS;
