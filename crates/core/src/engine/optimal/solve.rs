@@ -367,12 +367,10 @@ impl Solver {
                 let mut next = base;
                 next.apply_action(&self.rules, action);
                 let mut lanes = [0.0; WIDTH];
-                // Read from the table, or solved without limit: nothing to fail.
+                // Solved without limit: nothing to fail.
                 let solved = &mut |address, state: &State, stealth| {
-                    Ok::<_, Infallible>(match self.memo.get(address) {
-                        Some(v) => v,
-                        None => self.value(&state.with_stealth(stealth)),
-                    })
+                    let solved = self.solved(address, state, stealth, &Budget::UNLIMITED);
+                    Ok::<_, Infallible>(solved.expect("an unlimited solve runs to the end"))
                 };
                 let Ok(()) = self.expectimax(&next, up, solved, &mut lanes);
                 for (o, lane) in options.iter_mut().zip(lanes) {
