@@ -82,20 +82,53 @@ pub(super) fn term_weight(ops: &[Op], at: &mut usize) -> u16 {
 
 /// The few distinct probabilities of a compiler's sums, each once: an instruction names one
 /// by a 16-bit index.
-#[derive(Default)]
 pub(super) struct Weights {
     list: Vec<f64>,
     ids: FxHashMap<u64, u16>,
+    /// The index of a probability met before, in a slot picked by a few of its bits: every
+    /// term of every sum asks for one, and a slot compared costs less than a hash looked up.
+    recent: [(u64, u16); RECENT],
+}
+
+/// Slots of [`Weights::recent`]: more than there are distinct probabilities in a program.
+const RECENT: usize = 64;
+
+/// An empty slot of [`Weights::recent`]: a NaN, never a probability's bits.
+const NO_BITS: u64 = u64::MAX;
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            list: Vec::new(),
+            ids: FxHashMap::default(),
+            recent: [(NO_BITS, 0); RECENT],
+        }
+    }
 }
 
 impl Weights {
     /// The index of `p`, added if new.
+    #[inline]
     pub(super) fn id(&mut self, p: f64) -> u16 {
+        let bits = p.to_bits();
+        let slot = (bits.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize;
+        let (seen, id) = self.recent[slot];
+        if seen == bits {
+            return id;
+        }
+        let id = self.interned(bits);
+        self.recent[slot] = (bits, id);
+        id
+    }
+
+    /// The index of the probability whose bits are `bits`, added if new.
+    #[cold]
+    fn interned(&mut self, bits: u64) -> u16 {
         let next = self.list.len() as u16;
-        let id = *self.ids.entry(p.to_bits()).or_insert(next);
+        let id = *self.ids.entry(bits).or_insert(next);
         if id == next {
             assert!(id < NO_WEIGHT, "a handful of distinct probabilities");
-            self.list.push(p);
+            self.list.push(f64::from_bits(bits));
         }
         id
     }
