@@ -31,9 +31,7 @@
 //! thread — the same bits for any thread count.
 
 use crate::par::*;
-use std::hash::BuildHasher;
-
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::FxHashMap;
 
 use crate::engine::Expectation;
 use crate::game::{Action, Chance, Decision, Node, Outcome, State, canon};
@@ -157,14 +155,7 @@ struct Layered<'a, S: ?Sized> {
     /// values tell them ([`regret_sight`]), and every class's instructions kept. `None`: the
     /// figures alone.
     decided: Option<Noted>,
-    /// The local ids of positions visited lately, in a slot picked by a hash of the position:
-    /// a position is read from several, and one compared costs less than its key worked out
-    /// and looked up ([`Layered::visit`]).
-    recent: Box<[(State, bool, u32)]>,
 }
-
-/// Slots of [`Layered::recent`].
-const RECENT: usize = 1 << 12;
 
 /// The decisions noted for the reverse pass: each position once, however many instructions
 /// note it (a decision compiled into every position it is met from), so that its
@@ -277,7 +268,6 @@ impl<'a, S: Strategy + ?Sized> Layered<'a, S> {
             one_from_top,
             replayed,
             decided: None,
-            recent: vec![(State::new(0), false, NO_ID); RECENT].into_boxed_slice(),
         }
     }
 }
@@ -421,18 +411,12 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
     /// The local id of `state` (at its class's compiled stealth) in its class's program,
     /// compiling it and everything it leads to first if need be.
     fn visit(&mut self, state: &State, pending: bool) -> Result<u32, Halt> {
-        let recent = FxBuildHasher.hash_one((state, pending)) as usize >> 52;
-        let (seen, was_pending, id) = self.recent[recent];
-        if id != NO_ID && seen == *state && was_pending == pending {
-            return Ok(id);
-        }
         let class = usize::from(state.stealth());
         let key = self.key(state, pending);
         let program = &mut self.programs[class];
         let index = program.ids.index(key);
         let slot = program.ids.at(index);
         if *slot != NO_ID {
-            self.recent[recent] = (*state, pending, *slot);
             return Ok(*slot);
         }
         if let Some(noted) = &mut self.decided {
@@ -441,7 +425,6 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         self.budget.admit(self.compiled)?;
         let id = program.len;
         *slot = id;
-        self.recent[recent] = (*state, pending, id);
         self.compiled += 1;
         let top = self.programs.len() - 1;
         // The reverse pass reads every class's instructions, and no figures.
