@@ -321,6 +321,25 @@ impl<T> Reads<'_, T> {
 mod tests {
     use super::*;
 
+    /// More probabilities than [`Weights::recent`] has slots, asked for again and again in
+    /// another order: each keeps the index it was given first, and the index names it.
+    #[test]
+    fn a_weight_keeps_its_index_whatever_shares_its_slot() {
+        let mut weights = Weights::default();
+        let ps: Vec<f64> = (1..=3 * RECENT).map(|k| 1.0 / k as f64).collect();
+        for (i, &p) in ps.iter().enumerate() {
+            assert_eq!(usize::from(weights.id(p)), i);
+        }
+        for round in 0..3 {
+            for (i, &p) in ps.iter().enumerate().rev().skip(round) {
+                let id = weights.id(p);
+                assert_eq!(usize::from(id), i, "{p}");
+                assert_eq!(weights[id].to_bits(), p.to_bits());
+            }
+        }
+        assert_eq!(weights.list().len(), ps.len());
+    }
+
     /// Position 0 is a finished game, 1 reads 0, 2 sums 0 and 1; 2's instructions first.
     fn program() -> Program {
         let ops = vec![
