@@ -90,7 +90,7 @@ pub(super) struct Weights {
     recent: [(u64, u16); RECENT],
 }
 
-/// Slots of [`Weights::recent`]: more than there are distinct probabilities in a program.
+/// Slots of [`Weights::recent`]; a probability whose slot another holds is found in the map.
 const RECENT: usize = 64;
 
 /// An empty slot of [`Weights::recent`]: a NaN, never a probability's bits.
