@@ -421,13 +421,13 @@ fn optimal_strategy_monte_carlo_agrees_with_solve() {
 /// The optimal strategy keeps its answers by position, and the solver its options' values by
 /// canonical class; a kept answer, and the kept values, are those worked out afresh from the
 /// table — the option of highest value, ties broken by the class's own order
-/// ([`raven::engine::optimal::best_alike`]) — at every
+/// ([`raven::strategy::optimal::best_alike`]) — at every
 /// decision of many games, including positions first met as a relabelling of one met before.
 #[test]
 fn kept_optimal_answers_are_the_answers_worked_out_afresh() {
-    use raven::engine::optimal::best_alike;
     use raven::game::{Action, Decision, Node};
     use raven::strategy::Choice;
+    use raven::strategy::optimal::best_alike;
     let (_, table, _) = solved();
     let rules = MAIN_TEXT;
     let optimal = OptimalStrategy::from_solver(table.clone());
@@ -759,7 +759,7 @@ fn forgetting_what_a_strategy_does_not_read_keeps_exact_values() {
 }
 
 /// Optimal play breaks ties alike in every position of a canonical class
-/// ([`raven::engine::optimal::best_alike`]), so it may be followed by class, as the solver
+/// ([`raven::strategy::optimal::best_alike`]), so it may be followed by class, as the solver
 /// does ([`raven::strategy::Sight::RulesOnly`]): every figure the oracle gives by class is the
 /// one it gives over labelled positions that forget nothing, and the win probability the
 /// solver's, under the presets and every variant at once (a team of three), from the start of

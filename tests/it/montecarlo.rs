@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 
 use raven::engine::montecarlo::{CHUNK, play_range};
 use raven::engine::seed::streams;
-use raven::engine::{Job, OptimalStrategy, Tally, key, play_game, simulate};
-use raven::game::{Aid, Chance, Character, Decision, LossCause, Outcome, State, Step};
+use raven::engine::{Job, OptimalStrategy, Tally, play_game, simulate};
+use raven::game::{Aid, Chance, Character, Decision, LossCause, Outcome, State, Step, key};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use raven::strategy::{Choice, RandomStrategy, ReferenceStrategy, Strategy};
 

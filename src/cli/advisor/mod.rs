@@ -26,12 +26,12 @@ use std::fmt::Write as _;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::engine::OptimalStrategy;
-use crate::engine::optimal::best_alike;
 use crate::engine::{Observer, seed};
 use crate::error::Result;
 use crate::game::{Action, Chance, Decision, Node, Outcome, State, Step, Streams, uniform};
 use crate::report::words;
 use crate::rules::Rules;
+use crate::strategy::optimal::best_alike;
 use crate::strategy::{self, Choice, Strategy};
 
 use super::args::{load_strategy, ready_to_play, solved_optimal};

@@ -13,9 +13,10 @@
 use rustc_hash::FxHashMap;
 
 use raven::engine::decisions::MATTERS;
-use raven::engine::key::{solver_key, strategy_key};
+use raven::engine::key::strategy_key;
 use raven::engine::{ByKind, DecisionKind, Expectation, Solver, Tally};
 use raven::game::canon::unread_complications;
+use raven::game::key::solver_key;
 use raven::game::{Aid, Node, State, Step};
 use raven::rules::Rules;
 use raven::strategy::{Choice, Sight, Strategy};

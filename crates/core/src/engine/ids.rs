@@ -7,7 +7,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::key;
+use crate::game::key;
 
 /// An empty slot.
 pub(super) const NO_ID: u32 = u32::MAX;

@@ -4,7 +4,7 @@
 //! - [`budget`]: the limits an exact run works under, and why one stops early;
 //! - [`expectation`]: what an exact engine computes for a position ([`Expectation`]);
 //! - [`expansion`]: what a chance point leads to, for every exact engine;
-//! - [`key`]: positions packed into integer keys;
+//! - [`key`]: a strategy's positions keyed as it sees them;
 //! - [`ids`]: dense local ids of compiled positions by key;
 //! - [`positions`]: which positions an exact traversal stores and which it plays through;
 //! - [`program`]: the one instruction language both layered compilers emit, replayed at every
@@ -38,7 +38,7 @@ pub use exact::{exact, exact_within};
 pub use expectation::{ExactRun, Expectation};
 pub use optimal::memo::Keep;
 pub use optimal::solve::{Solver, solve, solve_with_figures, solve_within};
-pub use optimal::{OptimalStrategy, resolve};
+pub use optimal::{OptimalStrategy, Solvers, resolve};
 pub use sample::montecarlo::{Job, Tally, simulate};
 pub use sample::paired::{PairedJob, PairedTally, simulate_paired};
 pub use sample::{Observer, play_game, play_seeded};

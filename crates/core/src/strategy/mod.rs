@@ -6,6 +6,7 @@
 
 mod bundled;
 pub mod file;
+pub mod optimal;
 mod random;
 mod reference;
 
@@ -122,7 +123,7 @@ pub enum Sight {
     /// that is symmetric under that relabelling and reads nothing the rules do not, such as
     /// uniformly random play, or optimal play with its ties broken alike in every position of
     /// a class. It shares the optimal engine's canonical key
-    /// ([`crate::engine::key::solver_key`]).
+    /// ([`crate::game::key::solver_key`]).
     RulesOnly {
         /// Whether the answers at the first side challenge read the second one's type, as
         /// [`Sight::Partial`]'s field: uniform play does not, optimal play does (its values

@@ -8,11 +8,10 @@ use crate::par::*;
 use rustc_hash::FxHashMap;
 
 use crate::game::canon::{self, Labels};
-use crate::game::{Action, Chance, Character, State};
+use crate::game::{Action, Chance, Character, State, key};
 use crate::rules::Rules;
 use crate::strategy::Choice;
 
-use super::super::key;
 use super::super::solve::Solver;
 use super::kinds::matters;
 use crate::engine::exact::layered::Decided;

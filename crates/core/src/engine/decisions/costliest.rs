@@ -4,10 +4,9 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::game::{Action, Decision, State};
+use crate::game::{Action, Decision, State, key};
 use crate::strategy::Choice;
 
-use super::super::key;
 use super::super::solve::Solver;
 use super::kinds::{ByKind, DecisionKind};
 

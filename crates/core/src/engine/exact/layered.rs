@@ -505,7 +505,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
             sight = regret_sight(state, sight, self.rules);
         }
         let key = key::strategy_key(state, sight, self.rules) | u128::from(pending) << 127;
-        key::strategy_key_with_stealth(key, 0)
+        crate::game::key::counted_with_stealth(key, 0)
     }
 
     /// The strategy's answer at `state`, noted for the reverse pass ([`Layered::note`]).

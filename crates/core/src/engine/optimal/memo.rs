@@ -21,9 +21,8 @@ use std::sync::{Mutex, OnceLock};
 use rustc_hash::FxHashMap;
 
 use crate::game::canon::{self, Roles};
-use crate::game::{Aid, MAX_STEALTH, RUN_CHALLENGES, State, Step, TOUGH_CHALLENGES};
+use crate::game::{Aid, MAX_STEALTH, RUN_CHALLENGES, State, Step, TOUGH_CHALLENGES, key};
 
-use crate::engine::key;
 use crate::rules::Rules;
 
 /// Where a position's value lives in a [`Memo`] (also a key for sparse maps of large values).

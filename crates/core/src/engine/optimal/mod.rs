@@ -7,10 +7,9 @@
 //! - [`mod@solve`]: the solver ([`Solver`]): a solve split into parts that never meet, the
 //!   values and figures from the start of a game, a decision's options;
 //! - [`options`]: the values of a decision's options by canonical class, asked again and again;
-//! - [`answers`]: the optimal strategy's answers by position, read without locks;
-//! - [`strategy`]: the optimal strategy ([`OptimalStrategy`]), a product of the solver.
+//! - [`strategy`]: the optimal policy ([`crate::strategy::optimal`]) with its values from the
+//!   solver ([`OptimalStrategy`]).
 
-mod answers;
 mod layers;
 pub mod memo;
 mod options;
@@ -18,4 +17,4 @@ pub mod solve;
 mod strategy;
 
 pub use solve::Solver;
-pub use strategy::{OptimalStrategy, best_alike, resolve};
+pub use strategy::{OptimalStrategy, Solvers, resolve};

@@ -14,10 +14,8 @@ use std::sync::{Mutex, MutexGuard};
 
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
-use crate::game::{Action, State, canon};
+use crate::game::{Action, State, canon, key};
 use crate::rules::Rules;
-
-use crate::engine::key;
 
 /// Shards of a [`Sharded`] map.
 const SHARDS: usize = 64;

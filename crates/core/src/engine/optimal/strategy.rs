@@ -1,70 +1,42 @@
-//! The optimal strategy, a product of the solver: at every decision the option of highest
-//! win probability, read from the optimal engine's value table ([`Solver`]). Ties go to the
-//! option that comes first in the canonical class's own order ([`best_alike`]), so the policy
-//! is deterministic and answers alike in every position of a class: the exact engine then
-//! follows it over canonical classes, as the solver does ([`Sight::RulesOnly`]), not over
-//! labelled positions, which are many times as many.
+//! Optimal play's policy ([`Optimal`]) backed by the solver: its options' values read from
+//! the optimal engine's value table ([`Solver`]), one per set of rules met.
 //!
 //! The table is filled lazily: the first time a position is met whose options are not all in
 //! the table, the game below that position is solved (under the rules of that call) and kept.
 //! A Monte Carlo run thus pays for one solve of every complication roll it meets, then plays
 //! from the table; [`OptimalStrategy::from_solver`] starts from a table already solved.
 
-use std::sync::{OnceLock, RwLock};
+use std::sync::RwLock;
 
-use crate::game::{Action, Decision, State, Team, canon};
+use crate::game::{Action, State};
 use crate::rules::Rules;
-use crate::strategy::{Choice, Sight, Strategy};
+use crate::strategy::Strategy;
+use crate::strategy::optimal::{Optimal, OptionValues};
 
 use super::Solver;
-use super::answers::AnswerTable;
-use crate::engine::key;
 
-/// Plays the option of highest win probability; see the module documentation.
+/// Optimal play, its values solved on demand.
+pub type OptimalStrategy = Optimal<Solvers>;
+
+/// One value table per set of rules met so far, filled on demand.
 #[derive(Debug, Default)]
-pub struct OptimalStrategy {
-    /// One value table per set of rules met so far.
-    tables: RwLock<Vec<Solver>>,
-    /// The answers given so far by [`answer_key`], per set of rules met, in a few slots that
-    /// are read without a lock; rules beyond them get no answers kept. A decision met again is
-    /// one read of an [`AnswerTable`] slot; one met for the first time asks the solver for its
-    /// options' values ([`Solver::options`]). The answer is always [`best_alike`]'s, as if
-    /// worked out afresh.
-    answers: [OnceLock<(Rules, AnswerTable)>; RULES_KEPT],
-}
-
-/// How many sets of rules keep their answers.
-const RULES_KEPT: usize = 8;
-
-/// The key of decision point `state` in the answers: the position as the table reads it,
-/// counters and the first side type at the second side challenge dropped.
-#[inline]
-fn answer_key(state: &State) -> u64 {
-    key::rules_key(&canon::forget(state, Team::EMPTY, false))
-}
+pub struct Solvers(RwLock<Vec<Solver>>);
 
 impl OptimalStrategy {
     /// An optimal strategy with empty tables, solved on demand.
     pub fn new() -> OptimalStrategy {
-        OptimalStrategy::default()
+        Optimal::of(Solvers::default())
     }
 
     /// An optimal strategy that starts from an already (partly) solved table.
     pub fn from_solver(solver: Solver) -> OptimalStrategy {
-        OptimalStrategy {
-            tables: RwLock::new(vec![solver]),
-            answers: Default::default(),
-        }
+        Optimal::of(Solvers(RwLock::new(vec![solver])))
     }
 
     /// The value of every legal option at decision point `state`, in [`State::actions`]
     /// order, solving what the table lacks.
     pub fn options(&self, state: &State, rules: &Rules) -> Vec<(Action, f64)> {
-        self.read_or_solve(
-            rules,
-            |solver| solver.peek_options(state),
-            |solver| solver.options(state),
-        )
+        self.values().options(state, rules)
     }
 
     /// The optimal win probability from `state` (any node), read from the table, solving
@@ -73,13 +45,34 @@ impl OptimalStrategy {
     /// differ only in ways the rules cannot tell apart, and a position met in play is
     /// occasionally keyed apart from the one the solve met.
     pub fn value(&self, state: &State, rules: &Rules) -> f64 {
-        self.read_or_solve(
+        self.values().read_or_solve(
             rules,
             |solver| solver.peek(state),
             |solver| solver.value(state),
         )
     }
 
+    /// The number of positions in the table for `rules`.
+    pub fn states(&self, rules: &Rules) -> usize {
+        let tables = self.values().0.read().unwrap_or_else(|e| e.into_inner());
+        tables
+            .iter()
+            .find(|s| s.rules() == rules)
+            .map_or(0, Solver::states)
+    }
+}
+
+impl OptionValues for Solvers {
+    fn options(&self, state: &State, rules: &Rules) -> Vec<(Action, f64)> {
+        self.read_or_solve(
+            rules,
+            |solver| solver.peek_options(state),
+            |solver| solver.options(state),
+        )
+    }
+}
+
+impl Solvers {
     /// `read` from the table for `rules` under a shared lock; if it lacks something, `solve`
     /// under the exclusive lock (creating the table if there is none yet).
     fn read_or_solve<T>(
@@ -89,12 +82,12 @@ impl OptimalStrategy {
         solve: impl FnOnce(&mut Solver) -> T,
     ) -> T {
         {
-            let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
+            let tables = self.0.read().unwrap_or_else(|e| e.into_inner());
             if let Some(found) = tables.iter().find(|s| s.rules() == rules).and_then(&read) {
                 return found;
             }
         }
-        let mut tables = self.tables.write().unwrap_or_else(|e| e.into_inner());
+        let mut tables = self.0.write().unwrap_or_else(|e| e.into_inner());
         let index = match tables.iter().position(|s| s.rules() == rules) {
             Some(index) => index,
             None => {
@@ -104,107 +97,6 @@ impl OptimalStrategy {
         };
         solve(&mut tables[index])
     }
-
-    /// The answers kept under `rules`, if they have a slot (the first slot free or holding
-    /// them; two threads racing for a free slot both see which rules won it).
-    fn answers(&self, rules: &Rules) -> Option<&AnswerTable> {
-        self.answers.iter().find_map(|slot| {
-            let (kept, answers) = slot.get_or_init(|| (*rules, AnswerTable::default()));
-            (kept == rules).then_some(answers)
-        })
-    }
-
-    /// The answer at decision point `state`, whose key in the answers is `key()`.
-    #[inline]
-    fn answer(&self, state: &State, rules: &Rules, key: impl FnOnce() -> u64) -> Choice {
-        // Decisions with a choice are kept, and most are answered before their options are
-        // listed.
-        let kept = self.answers(rules).map(|answers| (answers, key()));
-        if let Some(action) = kept.and_then(|(answers, key)| answers.get(key)) {
-            return Choice::Act(action);
-        }
-        if let [only] = state.actions(rules).as_slice() {
-            return Choice::Act(*only);
-        }
-        let action = best_alike(state, rules, &self.options(state, rules))
-            .expect("a decision point has a legal option");
-        if let Some((answers, key)) = kept {
-            answers.insert(key, action);
-        }
-        Choice::Act(action)
-    }
-
-    /// The number of positions in the table for `rules`.
-    pub fn states(&self, rules: &Rules) -> usize {
-        let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
-        tables
-            .iter()
-            .find(|s| s.rules() == rules)
-            .map_or(0, Solver::states)
-    }
-}
-
-impl Strategy for OptimalStrategy {
-    fn name(&self) -> &str {
-        "optimal"
-    }
-
-    fn decide(&self, state: &State, rules: &Rules, _: Decision) -> Choice {
-        self.answer(state, rules, || answer_key(state))
-    }
-
-    /// Games side by side: a decision's answer is a read from a table of millions.
-    fn prefetches(&self) -> bool {
-        true
-    }
-
-    /// Warms the slot of the position's answer; returns the position's key.
-    fn prefetch(&self, state: &State, rules: &Rules) -> u64 {
-        let key = answer_key(state);
-        if let Some(answers) = self.answers(rules) {
-            answers.prefetch(key);
-        }
-        key
-    }
-
-    fn decide_warm(&self, state: &State, rules: &Rules, _: Decision, key: u64) -> Choice {
-        self.answer(state, rules, || key)
-    }
-
-    /// What the rules read, up to relabelling: values are by canonical class and so are ties
-    /// ([`best_alike`]); the second side type is read at the first side challenge, as the
-    /// values read it.
-    fn sight(&self, _: &State, _: &Rules) -> Sight {
-        Sight::RulesOnly {
-            second_side_type: true,
-        }
-    }
-}
-
-/// The option of highest value among `options` (`state`'s, in [`State::actions`] order), ties
-/// going to the option whose image in the class's representative
-/// ([`canon::canonical_labelled`]) comes first in the representative's own order: every
-/// position of a class answers alike, so optimal play reads nothing the rules do not
-/// ([`Sight::RulesOnly`]). The canonical form is worked out only where options tie (positions
-/// where every option loses, or options alike up to names).
-pub fn best_alike(state: &State, rules: &Rules, options: &[(Action, f64)]) -> Option<Action> {
-    let top = options.iter().map(|&(_, v)| v).reduce(f64::max)?;
-    let tied = || {
-        options
-            .iter()
-            .filter(move |&&(_, v)| v == top)
-            .map(|&(a, _)| a)
-    };
-    if tied().nth(1).is_none() {
-        return tied().next();
-    }
-    let (form, labels) = canon::canonical_labelled(state, rules);
-    let order = form.actions(rules);
-    tied().min_by_key(|&a| {
-        let theirs = labels.action(a);
-        (order.iter().position(|&b| b == theirs))
-            .expect("relabelled options are the representative's")
-    })
 }
 
 /// Resolves `--strategy` as [`crate::strategy::resolve`] does, `optimal` included: an
@@ -223,6 +115,8 @@ mod tests {
     use crate::engine::{Observer, play_seeded};
     use crate::game::{Chance, Decision, Node};
     use crate::rules::{CLARIFIED, MAIN_TEXT};
+    use crate::strategy::Choice;
+    use crate::strategy::optimal::best_alike;
 
     /// Keeps every decision point a game meets.
     struct DecisionPoints(Vec<State>);

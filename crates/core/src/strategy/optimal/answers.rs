@@ -5,7 +5,7 @@
 //! Monte Carlo of optimal play meets millions of distinct decisions, so the answers do not
 //! fit in any cache, and a map behind locks would cost a decision two memory misses. Here a
 //! decision reads one slot, which the game warmed while other games were played
-//! ([`crate::engine::montecarlo`]).
+//! ([`crate::strategy::Strategy::prefetch`]).
 //!
 //! **Layout.** Open addressing with linear probing over 2^`bits` slots of one `u64`. The
 //! position's key is mixed by a bijection, `h = mix(key)`; its low `bits` bits are the home
