@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::engine::decisions::{DecisionKind, MATTERS, decisions, decisions_of_each};
+use crate::engine::decisions::{MATTERS, decisions, decisions_of_each};
 use crate::error::{Error, Result};
+use crate::game::DecisionKind;
 use crate::report::decisions::{Decomposed, Told, top_text};
 use crate::report::table::{self, Align, Table};
 use crate::strategy::{REFERENCE, Strategy};

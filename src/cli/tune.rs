@@ -7,9 +7,10 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::engine::decisions::{DecisionKind, decisions};
+use crate::engine::decisions::decisions;
 use crate::engine::{Halt, exact_within};
 use crate::error::{Error, Result};
+use crate::game::DecisionKind;
 use crate::report::table::{self, Align, Table};
 use crate::strategy::{
     BUNDLED, FileStrategy, RandomStrategy, ReferenceStrategy, Strategy, bundled,

@@ -9,7 +9,8 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::{ByKind, DecisionKind};
+use crate::engine::ByKind;
+use crate::game::DecisionKind;
 use crate::game::{Character, LossCause};
 use crate::rules::Rules;
 use crate::strategy::{OPTIMAL, REFERENCE};

@@ -1,7 +1,7 @@
 //! The report's SVG charts: win probability by stealth, the rule variants, the levers, regret
 //! by decision kind, loss causes, and the Monte Carlo check, drawn from a [`Balance`].
 
-use crate::engine::DecisionKind;
+use crate::game::DecisionKind;
 use crate::game::LossCause;
 use crate::rules::Rules;
 use crate::strategy::{OPTIMAL, REFERENCE};

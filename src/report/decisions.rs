@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::decisions::{ByKind, Costly, DecisionKind, Decisions, MATTERS};
+use crate::engine::decisions::{ByKind, Costly, Decisions, MATTERS};
+use crate::game::DecisionKind;
 use crate::rules::Rules;
 
 use super::words;

@@ -8,7 +8,8 @@ use crate::common;
 use std::collections::BTreeMap;
 
 use raven::engine::Expectation;
-use raven::engine::{ByKind, DecisionKind, Tally};
+use raven::engine::{ByKind, Tally};
+use raven::game::DecisionKind;
 use raven::report::balance::{Balance, VariantRow};
 use raven::report::chart::palette::OPTIMAL_COLOUR;
 use raven::report::charts::{charts, variant_chart, win_chart};

@@ -9,11 +9,11 @@ use rayon::prelude::*;
 use crate::common::oracle::{Oracle, RegretOracle};
 use crate::common::strategies::StealthAnywhere;
 use raven::engine::OptimalStrategy;
-use raven::engine::decisions::{KINDS, TOP};
+use raven::engine::decisions::TOP;
 use raven::engine::{
-    Budget, DecisionKind, Decisions, Halt, Solved, Solver, TooLarge, decisions, decisions_of_each,
+    Budget, Decisions, Halt, Solved, Solver, TooLarge, decisions, decisions_of_each,
 };
-use raven::game::{Action, Decision, Node, State};
+use raven::game::{Action, Decision, DecisionKind, KINDS, Node, State};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use raven::strategy::{
     BUNDLED, Choice, RandomStrategy, ReferenceStrategy, Sight, Strategy, resolve,

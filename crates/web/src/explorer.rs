@@ -27,10 +27,10 @@
 //! `progress` (`done` of `total` steps), `csv`, and `done` last.
 
 use raven_core::engine::{
-    self, BYTES_PER_STATE, Budget, DecisionKind, Expectation, Halt, Keep, Solver, exact_within,
+    self, BYTES_PER_STATE, Budget, Expectation, Halt, Keep, Solver, exact_within,
     solve_with_figures, solve_within,
 };
-use raven_core::game::LossCause;
+use raven_core::game::{DecisionKind, LossCause};
 use raven_core::grid::{self, Axis, GridPoint, MAX_POINTS};
 use raven_core::rules::{self, PRESETS, Rules};
 use raven_core::strategy::{self, FileStrategy, OPTIMAL, Strategy};

@@ -14,7 +14,8 @@ use rustc_hash::FxHashMap;
 
 use raven::engine::decisions::MATTERS;
 use raven::engine::key::strategy_key;
-use raven::engine::{ByKind, DecisionKind, Expectation, Solver, Tally};
+use raven::engine::{ByKind, Expectation, Solver, Tally};
+use raven::game::DecisionKind;
 use raven::game::canon::unread_complications;
 use raven::game::key::solver_key;
 use raven::game::{Aid, Node, State, Step};

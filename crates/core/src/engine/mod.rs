@@ -33,7 +33,7 @@ pub use optimal::{memo, solve};
 pub use sample::{montecarlo, paired, seed};
 
 pub use budget::{BYTES_PER_STATE, Budget, Cancelled, Halt, TooLarge};
-pub use decisions::{ByKind, DecisionKind, Decisions, Solved, decisions, decisions_of_each};
+pub use decisions::{ByKind, Decisions, Solved, decisions, decisions_of_each};
 pub use exact::{exact, exact_within};
 pub use expectation::{ExactRun, Expectation};
 pub use optimal::memo::Keep;

@@ -83,8 +83,8 @@ pub struct HealthSplit {
     pub size: usize,
 }
 
-/// Splits a key (of [`strategy_key`], [`solver_key`] or [`rules_key`], widened) into its
-/// shape and its members' health, for dense indexing ([`super::ids`]). Injective: a member's
+/// Splits a key (a strategy's, of [`solver_key`] or of [`rules_key`], widened) into its
+/// shape and its members' health, for dense indexing (the engines' ids). Injective: a member's
 /// health digit is 0..=3 and a non-member's 4.., so the shape still tells members apart.
 #[inline]
 pub fn split_health(key: u128) -> HealthSplit {

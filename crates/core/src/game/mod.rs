@@ -12,8 +12,8 @@ mod state;
 pub use character::{Character, Health, Healths, MAX_TEAM, Members, Team};
 pub use dice::{HighestOf, MAX_DICE, uniform};
 pub use node::{
-    Action, Actions, COMPLICATION_OUTCOMES, Chance, Decision, LossCause, MAX_ACTIONS, Node,
-    Outcome, Streams, complications_roll, complications_rolled,
+    Action, Actions, COMPLICATION_OUTCOMES, Chance, Decision, DecisionKind, KINDS, LossCause,
+    MAX_ACTIONS, Node, Outcome, Streams, complications_roll, complications_rolled,
 };
 pub use state::resume::Script;
 pub use state::{Aid, MAX_STEALTH, Phase, RUN_CHALLENGES, State, Step, TOUGH_CHALLENGES};

@@ -4,6 +4,7 @@ use std::fmt;
 use std::sync::LazyLock;
 
 use rand::Rng;
+use serde::{Deserialize, Serialize};
 
 use super::character::{Character, MAX_TEAM};
 use super::dice::{HighestOf, MAX_DICE, uniform};
@@ -277,6 +278,79 @@ pub enum Decision {
     Substitute,
     /// R15: a first-aid opportunity: skip, or pick patient and giver.
     FirstAid,
+}
+
+/// The kinds of decision: one per decision point of the state machine, without its payload
+/// (the figures summed by kind, a CSV's `kind` column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DecisionKind {
+    /// R7: the main character.
+    MainCharacter,
+    /// R8: name a recruitment target, or stop.
+    RecruitTarget,
+    /// R8: who rolls the next recruitment check, or stop.
+    RecruitRoller,
+    /// R10: the type of a run challenge that rolled 6.
+    RunType,
+    /// R10: who attempts a run challenge.
+    RunRoller,
+    /// R11: the finale character.
+    FinaleCharacter,
+    /// R12: attempt a side challenge (and who), pass, or give up.
+    SideChallenge,
+    /// R14 variant: the substitute finale character.
+    Substitute,
+    /// R15: first aid: skip, or patient and giver.
+    FirstAid,
+}
+
+/// The number of decision kinds.
+pub const KINDS: usize = 9;
+
+impl DecisionKind {
+    /// Every kind, in the order of a game.
+    pub const ALL: [DecisionKind; KINDS] = [
+        DecisionKind::MainCharacter,
+        DecisionKind::RecruitTarget,
+        DecisionKind::RecruitRoller,
+        DecisionKind::RunType,
+        DecisionKind::RunRoller,
+        DecisionKind::FinaleCharacter,
+        DecisionKind::SideChallenge,
+        DecisionKind::Substitute,
+        DecisionKind::FirstAid,
+    ];
+
+    /// The kind of a decision point.
+    pub fn of(decision: Decision) -> DecisionKind {
+        match decision {
+            Decision::MainCharacter => DecisionKind::MainCharacter,
+            Decision::RecruitTarget => DecisionKind::RecruitTarget,
+            Decision::RecruitRoller { .. } => DecisionKind::RecruitRoller,
+            Decision::RunType => DecisionKind::RunType,
+            Decision::RunRoller { .. } => DecisionKind::RunRoller,
+            Decision::FinaleCharacter => DecisionKind::FinaleCharacter,
+            Decision::SideChallenge { .. } => DecisionKind::SideChallenge,
+            Decision::Substitute => DecisionKind::Substitute,
+            Decision::FirstAid => DecisionKind::FirstAid,
+        }
+    }
+
+    /// A short kebab-case name, used in CSV.
+    pub fn key(self) -> &'static str {
+        match self {
+            DecisionKind::MainCharacter => "main-character",
+            DecisionKind::RecruitTarget => "recruit-target-or-stop",
+            DecisionKind::RecruitRoller => "recruit-roller-or-stop",
+            DecisionKind::RunType => "run-type-on-6",
+            DecisionKind::RunRoller => "run-roller",
+            DecisionKind::FinaleCharacter => "finale-character",
+            DecisionKind::SideChallenge => "side-challenge",
+            DecisionKind::Substitute => "substitute",
+            DecisionKind::FirstAid => "first-aid",
+        }
+    }
 }
 
 /// An answer to a decision point.

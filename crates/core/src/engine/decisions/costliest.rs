@@ -4,11 +4,11 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::game::{Action, Decision, State, key};
+use crate::game::{Action, Decision, DecisionKind, State, key};
 use crate::strategy::Choice;
 
 use super::super::solve::Solver;
-use super::kinds::{ByKind, DecisionKind};
+use super::kinds::ByKind;
 
 /// How many of the costliest positions [`decisions`](super::decisions()) lists per starting stealth.
 pub const TOP: usize = 10;

@@ -4,11 +4,13 @@
 
 use crate::par::*;
 
+use crate::game::DecisionKind;
+
 use super::super::budget::{Budget, Halt};
 use super::super::solve::Solver;
 use super::classes::{CanonicalClasses, ClassedDecisions};
 use super::costliest::{Costliest, Found};
-use super::kinds::{ByKind, DecisionKind};
+use super::kinds::ByKind;
 use crate::engine::exact::layered::Decided;
 use crate::engine::exact::regret::{self, Block};
 

@@ -24,7 +24,7 @@
 //! same bits on any pool.
 //!
 //! Where each job lives (each module uses only those above it):
-//! - [`kinds`]: the kinds of decision and the figures summed by kind ([`ByKind`]);
+//! - [`kinds`]: the figures summed by kind of decision ([`ByKind`]);
 //! - [`costliest`]: the positions that cost most ([`Costly`]), kept as the terms are met;
 //! - [`classes`]: decisions by canonical class, each class's options valued once;
 //! - [`layered`]: the terms from the strategy's layered program run backwards;
@@ -38,4 +38,4 @@ mod layered;
 
 pub use costliest::{Costly, TOP};
 pub use decompose::{Decisions, Solved, decisions, decisions_of_each};
-pub use kinds::{ByKind, DecisionKind, KINDS, MATTERS};
+pub use kinds::{ByKind, MATTERS};
