@@ -13,11 +13,11 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use raven::engine::OptimalStrategy;
-use raven::engine::solve::best;
 use raven::engine::{Observer, Solver, play_seeded, solve};
 use raven::game::{Action, Chance, Decision, State};
 use raven::rules::MAIN_TEXT;
 use raven::strategy::ReferenceStrategy;
+use raven::strategy::optimal::best_alike;
 
 const STEALTH: u8 = 10;
 const GAMES: u64 = 200;
@@ -40,9 +40,10 @@ impl Observer for GamePositions {
     }
 }
 
-/// The advisor's answer at one decision point: each option's value, and the best.
+/// The advisor's answer at one decision point: each option's value, and the best (ties as
+/// optimal play breaks them).
 fn advise(table: &OptimalStrategy, state: &State) -> Option<Action> {
-    best(&table.options(state, &MAIN_TEXT))
+    best_alike(state, &MAIN_TEXT, &table.options(state, &MAIN_TEXT))
 }
 
 fn bench_advisor(c: &mut Criterion) {

@@ -408,17 +408,6 @@ fn win(outcome: Outcome) -> f64 {
     if outcome == Outcome::Win { 1.0 } else { 0.0 }
 }
 
-/// The first option of highest value (ties to the earliest in [`State::actions`] order).
-pub fn best(options: &[(Action, f64)]) -> Option<Action> {
-    let mut best: Option<(Action, f64)> = None;
-    for &(action, v) in options {
-        if best.is_none_or(|(_, b)| v > b) {
-            best = Some((action, v));
-        }
-    }
-    best.map(|(a, _)| a)
-}
-
 /// Optimal values from the start of a game at one starting stealth.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {

@@ -112,54 +112,6 @@ pub fn resolve(spec: &str) -> Result<Box<dyn Strategy>, crate::strategy::Strateg
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Observer, play_seeded};
-    use crate::game::{Chance, Decision, Node};
-    use crate::rules::{CLARIFIED, MAIN_TEXT};
-    use crate::strategy::Choice;
-    use crate::strategy::optimal::best_alike;
-
-    /// Keeps every decision point a game meets.
-    struct DecisionPoints(Vec<State>);
-
-    impl Observer for DecisionPoints {
-        fn decision(&mut self, before: &State, _: Decision, _: Action, _: &State) {
-            self.0.push(*before);
-        }
-        fn chance(&mut self, _: &State, _: Chance, _: u32, _: &State) {}
-    }
-
-    #[test]
-    fn answers_kept_under_one_set_of_rules_never_answer_under_another() {
-        // The same positions asked under both presets, one after the other: each set of
-        // rules keeps its own answers, and must never answer for the other.
-        let optimal = OptimalStrategy::new();
-        let mut met = DecisionPoints(Vec::new());
-        for game in 0..200 {
-            play_seeded(&MAIN_TEXT, &optimal, 3, 7, game, &mut met);
-        }
-        let mut differ = 0;
-        for state in &met.0 {
-            let answer = |rules: &Rules| {
-                let Node::Decision(decision) = state.node(rules) else {
-                    return None;
-                };
-                let worked_out =
-                    best_alike(state, rules, &optimal.options(state, rules)).expect("an option");
-                let Choice::Act(given) = optimal.decide(state, rules, decision) else {
-                    unreachable!("optimal play acts")
-                };
-                assert_eq!(given, worked_out, "{rules} at {state:?}");
-                Some(given)
-            };
-            let (main_text, clarified) = (answer(&MAIN_TEXT), answer(&CLARIFIED));
-            assert_eq!(answer(&MAIN_TEXT), main_text);
-            differ +=
-                usize::from(main_text.is_some() && clarified.is_some() && main_text != clarified);
-        }
-        // Positions where the presets' answers differ: where a shared cache would show.
-        assert!(differ > 0, "no position tells the presets apart");
-        assert!(met.0.len() > 1000, "{} decisions", met.0.len());
-    }
 
     #[test]
     fn every_registered_name_resolves_here_optimal_included() {

@@ -154,3 +154,83 @@ pub fn best_alike(state: &State, rules: &Rules, options: &[(Action, f64)]) -> Op
             .expect("relabelled options are the representative's")
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Node;
+    use crate::rules::{CLARIFIED, MAIN_TEXT};
+
+    /// Options valued by their place, the last best under the printed rules and the first
+    /// under the clarified ones: every decision with a choice is answered apart by the two.
+    struct ByRules;
+
+    impl OptionValues for ByRules {
+        fn options(&self, state: &State, rules: &Rules) -> Vec<(Action, f64)> {
+            let actions = state.actions(rules);
+            let flip = *rules == CLARIFIED;
+            (actions.iter().enumerate())
+                .map(|(i, &a)| (a, if flip { -(i as f64) } else { i as f64 }))
+                .collect()
+        }
+    }
+
+    /// The decision points of a few games played at random under `rules`.
+    fn decision_points(rules: &Rules) -> Vec<State> {
+        let (mut points, mut dice) = (Vec::new(), 1u32);
+        let mut roll = |n: u32| {
+            dice = dice.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (dice >> 16) % n
+        };
+        for _ in 0..100 {
+            let mut state = State::new(3);
+            loop {
+                match state.node(rules) {
+                    Node::Decision(_) => {
+                        points.push(state);
+                        let actions = state.actions(rules);
+                        state.apply_action(rules, actions[roll(actions.len() as u32) as usize]);
+                    }
+                    Node::Chance(chance) => {
+                        let outcome = chance.outcome(roll(chance.len())).0;
+                        state.apply_outcome(rules, outcome);
+                    }
+                    Node::Over(_) => break,
+                }
+            }
+        }
+        points
+    }
+
+    /// The same positions asked under both presets, one after the other: each set of rules
+    /// keeps its own answers, and never answers for the other.
+    #[test]
+    fn answers_kept_under_one_set_of_rules_never_answer_under_another() {
+        let optimal = Optimal::of(ByRules);
+        let points = decision_points(&MAIN_TEXT);
+        let mut differ = 0;
+        for state in &points {
+            let answer = |rules: &Rules| {
+                let Node::Decision(decision) = state.node(rules) else {
+                    return None;
+                };
+                let afresh = best_alike(state, rules, &ByRules.options(state, rules));
+                let Choice::Act(given) = optimal.decide(state, rules, decision) else {
+                    unreachable!("optimal play acts")
+                };
+                assert_eq!(Some(given), afresh, "{rules} at {state:?}");
+                Some(given)
+            };
+            let (main_text, clarified) = (answer(&MAIN_TEXT), answer(&CLARIFIED));
+            assert_eq!(answer(&MAIN_TEXT), main_text);
+            assert_eq!(answer(&CLARIFIED), clarified);
+            differ +=
+                usize::from(main_text.is_some() && clarified.is_some() && main_text != clarified);
+        }
+        assert!(
+            differ > 100,
+            "{differ} of {} positions answered apart",
+            points.len()
+        );
+    }
+}
