@@ -11,10 +11,10 @@ use rayon::prelude::*;
 
 use crate::engine::Expectation;
 use crate::engine::solve::solve_with_figures_beside;
-use crate::engine::solve::{Opening, opening};
 use crate::engine::{Budget, Halt, Keep, Solver, exact_within};
 use crate::error::{Error, Result};
 use crate::game::Character;
+use crate::opening::{Opening, opening};
 use crate::report::{Method, Summary, table};
 use crate::rules::Rules;
 use crate::strategy::{OPTIMAL, REFERENCE, playbook};

@@ -9,6 +9,7 @@
 //! - [`engine`]: what drives the state machine — Monte Carlo, exact evaluation, optimal play,
 //!   regret by decision;
 //! - [`grid`]: the points of a what-if sweep over design parameters;
+//! - [`opening`]: how much the opening decisions matter, from optimal play's values;
 //! - [`tune`]: the search over a strategy file's knobs for the best strategy a person can
 //!   follow, every candidate evaluated by the exact engine;
 //! - [`stats`]: intervals and tests on counts;
@@ -26,6 +27,7 @@
 pub mod engine;
 pub mod game;
 pub mod grid;
+pub mod opening;
 mod par;
 pub mod rows;
 pub mod rules;
