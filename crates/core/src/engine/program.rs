@@ -290,6 +290,13 @@ impl Program {
         }
         std::mem::replace(&mut self.ops, ops)
     }
+
+    /// Empties the program, keeping its buffers.
+    pub(super) fn clear(&mut self) {
+        self.ops.clear();
+        self.spans.clear();
+        self.order.clear();
+    }
 }
 
 /// What a replayed layer reads: the values (of type `T`) of the layer so far, by local id, and

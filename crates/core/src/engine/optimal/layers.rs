@@ -142,6 +142,66 @@ impl SolverLayers {
     }
 }
 
+/// Emptied buffers that parts hand on to the parts after them: a buffer reused is neither
+/// grown again by copying nor paid for again in page faults. Dropped with the solve.
+#[derive(Default)]
+pub(super) struct BufferPool(Mutex<Vec<Buffers>>);
+
+/// The buffers of one part, empty.
+#[derive(Default)]
+struct Buffers {
+    programs: Vec<Program>,
+    addresses: Vec<Vec<MemoAddress>>,
+    /// Instructions to lay a program out in ([`Program::lay_out`]).
+    ops: Vec<Vec<Op>>,
+    values: Vec<Vec<f64>>,
+    figures: Vec<Vec<Expectation>>,
+}
+
+impl BufferPool {
+    fn take(&self) -> Buffers {
+        let mut pool = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        pool.pop().unwrap_or_default()
+    }
+
+    fn give(&self, buffers: Buffers) {
+        let mut pool = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        pool.push(buffers);
+    }
+}
+
+impl Buffers {
+    fn values(&mut self) -> Vec<f64> {
+        self.values.pop().unwrap_or_default()
+    }
+
+    fn figures(&mut self) -> Vec<Expectation> {
+        self.figures.pop().unwrap_or_default()
+    }
+
+    /// Keeps `program`'s buffers, emptied.
+    fn keep_program(&mut self, program: &mut SolverProgram) {
+        let mut kept = std::mem::take(&mut program.program);
+        kept.clear();
+        self.programs.push(kept);
+        let mut addresses = std::mem::take(&mut program.addresses);
+        addresses.clear();
+        self.addresses.push(addresses);
+    }
+
+    /// Keeps a layer's buffers, emptied.
+    fn keep_layers(&mut self, layers: SolverLayers) {
+        for mut values in [layers.here, layers.below] {
+            values.clear();
+            self.values.push(values);
+        }
+        for mut figures in [layers.figures_here, layers.figures_below] {
+            figures.clear();
+            self.figures.push(figures);
+        }
+    }
+}
+
 /// The optimal policy's figures at the positions other parts read (the finale's from the
 /// run, the run's from phase 1), at every stealth; shared by threads.
 #[derive(Default)]
@@ -215,10 +275,25 @@ pub(super) struct Part<'s> {
     entries: [Vec<u32>; CLASSES],
     /// Whether stealth 1 is replayed from the top class's program instead of compiled.
     one_from_top: bool,
+    /// Buffers taken from `pool`, given back when the part is done.
+    buffers: Buffers,
+    pool: Option<&'s BufferPool>,
     /// Replayed at stealth 1, what the top class's reads a point lower read instead: the
     /// position a lost point leads to at stealth 0 ([`canon::one_lower`]) — an [`Op::Here`] of
     /// class 0, an [`Op::Table`] at stealth 0, or the game's end ([`Op::Over`]).
     at_one: Vec<Op>,
+}
+
+impl Drop for Part<'_> {
+    fn drop(&mut self) {
+        if let Some(pool) = self.pool {
+            let mut buffers = std::mem::take(&mut self.buffers);
+            for program in &mut self.programs {
+                buffers.keep_program(program);
+            }
+            pool.give(buffers);
+        }
+    }
 }
 
 /// The class whose program serves `stealth` under `rules`: stealth 0, 1 and from
@@ -247,8 +322,23 @@ impl<'s> Part<'s> {
             figures: None,
             entries: Default::default(),
             one_from_top: canon::stealth_one_plays_like_two(solver.rules()),
+            buffers: Buffers::default(),
+            pool: None,
             at_one: Vec::new(),
         }
+    }
+
+    /// The same part, building in buffers earlier parts left in `pool`, and leaving its
+    /// own there when done.
+    pub(super) fn with_buffer_pool(mut self, pool: &'s BufferPool) -> Self {
+        let mut buffers = pool.take();
+        for program in &mut self.programs {
+            program.program = buffers.programs.pop().unwrap_or_default();
+            program.addresses = buffers.addresses.pop().unwrap_or_default();
+        }
+        self.buffers = buffers;
+        self.pool = Some(pool);
+        self
     }
 
     /// The same part, computing the optimal policy's figures too (ties between options of
@@ -447,14 +537,12 @@ impl<'s> Part<'s> {
         mut layer: impl FnMut(u8, &[f64], &[Expectation]),
     ) -> Result<(), Halt> {
         let mut layers = SolverLayers {
-            here: Vec::new(),
-            below: Vec::new(),
-            figures_here: Vec::new(),
-            figures_below: Vec::new(),
+            here: self.buffers.values(),
+            below: self.buffers.values(),
+            figures_here: self.buffers.figures(),
+            figures_below: self.buffers.figures(),
             below_is_lower: true,
         };
-        // Instructions to lay a program out in, the last program's left for the next.
-        let mut spare = Vec::new();
         for class in 0..CLASSES {
             let stealths = self.class_stealths(class);
             if stealths.is_empty() {
@@ -462,9 +550,11 @@ impl<'s> Part<'s> {
             }
             let program = &mut self.programs[class].program;
             let order = std::mem::take(&mut program.order);
-            spare = program.lay_out(&order, spare, |op| op);
+            let spare = self.buffers.ops.pop().unwrap_or_default();
+            let mut left = program.lay_out(&order, spare, |op| op);
             program.order = order;
-            spare.clear();
+            left.clear();
+            self.buffers.ops.push(left);
             // With `Keep::PartBoundaries`, the positions the table keeps: those other parts read,
             // this part's entries.
             let kept = (self.solver.keep() == Keep::PartBoundaries).then(|| {
@@ -499,6 +589,7 @@ impl<'s> Part<'s> {
                 layer(stealth, &layers.here, &layers.figures_here);
             }
         }
+        self.buffers.keep_layers(layers);
         Ok(())
     }
 

@@ -23,7 +23,9 @@ use crate::engine::Expectation;
 use crate::game::{Action, Aid, Chance, Character, Node, Outcome, State, Step, canon};
 use crate::rules::Rules;
 
-use super::layers::{BoundaryFigures, COMPILED_AT, Part, PolicyFigures, SolverTable, class_of};
+use super::layers::{
+    BoundaryFigures, BufferPool, COMPILED_AT, Part, PolicyFigures, SolverTable, class_of,
+};
 use super::memo::{self, Keep, Memo, MemoAddress};
 use super::options::ClassOptions;
 use crate::engine::budget::{Budget, Halt};
@@ -494,10 +496,12 @@ fn solve_parts<R: Send>(
         return (Ok(Vec::new()), Some(beside()));
     };
     let shared = figures.then(BoundaryFigures::default);
-    let run_and_finale = RunAndFinale::new(solver, highest, budget, shared.as_ref());
+    let mut run_and_finale = RunAndFinale::new(solver, highest, budget, shared.as_ref());
     if let Err(halt) = run_and_finale.finale() {
         return (Err(halt), None);
     }
+    // The finale's largest buffers are not needed again.
+    run_and_finale.pool = BufferPool::default();
     return_freed_memory();
     let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
     let (solved, beside) = phase_one(
@@ -746,6 +750,8 @@ struct RunAndFinale<'a> {
     highest: u8,
     budget: &'a Budget<'a>,
     shared: Option<&'a BoundaryFigures>,
+    /// What a finished part built in, for the next one.
+    pool: BufferPool,
     shapes: Vec<Vec<Character>>,
 }
 
@@ -761,12 +767,13 @@ impl<'a> RunAndFinale<'a> {
             highest,
             budget,
             shared,
+            pool: BufferPool::default(),
             shapes: canon::team_shapes(solver.rules()),
         }
     }
 
     fn part(&self) -> Part<'_> {
-        let part = Part::new(self.solver, self.budget, self.highest);
+        let part = Part::new(self.solver, self.budget, self.highest).with_buffer_pool(&self.pool);
         match self.shared {
             Some(shared) => part.with_figures(PolicyFigures::new(shared)),
             None => part,
