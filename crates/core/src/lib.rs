@@ -26,6 +26,7 @@
 
 pub mod engine;
 pub mod game;
+pub mod games;
 pub mod grid;
 pub mod opening;
 mod par;

@@ -20,6 +20,7 @@
 mod budget;
 pub mod decisions;
 pub mod exact;
+pub mod generic;
 mod expansion;
 mod expectation;
 mod ids;

@@ -1,0 +1,178 @@
+//! A strategy's exact figures for any game — its win probability, its losses by cause, how
+//! many decisions and rolls a game takes — and, against a solved game, its regret by kind of
+//! decision: each a replay of the strategy's one program with other end values and rewards.
+
+use super::program::{CHANCE, END, Program, Rule};
+use super::settle::{Replay, settle};
+use super::solve::Solved;
+use super::{Stop, check_cancel};
+use crate::engine::Budget;
+use crate::games::{Game, Policy, options_of};
+
+/// A strategy's exact figures from the start.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figures {
+    /// The strategy's name.
+    pub strategy: String,
+    /// The probability of a win.
+    pub win: f64,
+    /// The probability of a loss by each cause ([`Game::causes`]).
+    pub losses: Vec<f64>,
+    /// Decisions per game, in expectation.
+    pub decisions: f64,
+    /// Chance points per game (rolls), in expectation.
+    pub rolls: f64,
+    /// Positions the strategy's program stores.
+    pub positions: usize,
+}
+
+/// Where a strategy's points go against optimal play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Regret {
+    /// Optimal play's win probability from the start.
+    pub optimal: f64,
+    /// The points lost at each kind of decision ([`Game::kinds`]), in expectation: together
+    /// they are `optimal − win`.
+    pub by_kind: Vec<f64>,
+    /// Decisions of each kind per game, in expectation.
+    pub reach: Vec<f64>,
+}
+
+/// A strategy compiled, with the check that its play always ends.
+struct Compiled<G: Game> {
+    program: Program<G>,
+}
+
+impl<G: Game> Compiled<G> {
+    fn new(game: &G, policy: &dyn Policy<G>, budget: Budget<'_>) -> Result<Self, Stop> {
+        let program = Program::compile(game, Rule::Follow(policy), budget)?;
+        check_cancel(&budget)?;
+        // Play ends for sure iff from every position it reaches an end can be reached; the
+        // positions that can are found from the ends backwards, as a fixed point.
+        let mut ends = vec![false; program.len()];
+        loop {
+            let mut changed = false;
+            for &id in &program.order {
+                if !ends[id as usize]
+                    && program.branches(id).flat_map(|(_, t)| t).any(|t| {
+                        let target = program.target[t];
+                        target >= END || ends[target as usize]
+                    })
+                {
+                    ends[id as usize] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        if let Some(id) = ends.iter().position(|&e| !e) {
+            return Err(Stop::Endless {
+                strategy: policy.name().to_string(),
+                position: format!("{:?}", program.positions[id]),
+            });
+        }
+        Ok(Compiled { program })
+    }
+
+    fn settle(&self, ends: &[f64], reward: &(dyn Fn(u32, usize) -> f64 + Sync)) -> f64 {
+        settle(
+            &self.program,
+            &Replay {
+                ends,
+                best: false,
+                reward,
+            },
+        )
+        .0[0]
+    }
+
+    fn figures(&self, game: &G, name: &str) -> Figures {
+        let causes = game.causes().len();
+        let unit = |i: usize| {
+            let mut e = vec![0.0; 1 + causes];
+            e[i] = 1.0;
+            e
+        };
+        let none = vec![0.0; 1 + causes];
+        let p = &self.program;
+        Figures {
+            strategy: name.to_string(),
+            win: self.settle(&unit(0), &|_, _| 0.0),
+            losses: (0..causes)
+                .map(|c| self.settle(&unit(1 + c), &|_, _| 0.0))
+                .collect(),
+            decisions: self.settle(&none, &|id, _| {
+                f64::from(u8::from(p.kind[id as usize] != CHANCE))
+            }),
+            rolls: self.settle(&none, &|id, b| {
+                p.rolls[b] + f64::from(u8::from(p.kind[id as usize] == CHANCE))
+            }),
+            positions: p.len(),
+        }
+    }
+}
+
+/// The exact figures of `policy` playing `game`.
+pub fn evaluate<G: Game>(
+    game: &G,
+    policy: &dyn Policy<G>,
+    budget: Budget<'_>,
+) -> Result<Figures, Stop> {
+    Ok(Compiled::new(game, policy, budget)?.figures(game, policy.name()))
+}
+
+/// The exact figures of `policy` and where its points go against optimal play (`solved`).
+pub fn regret<G: Game>(
+    game: &G,
+    policy: &dyn Policy<G>,
+    solved: &Solved<'_, G>,
+    budget: Budget<'_>,
+) -> Result<(Figures, Regret), Stop> {
+    let compiled = Compiled::new(game, policy, budget)?;
+    let figures = compiled.figures(game, policy.name());
+    let p = &compiled.program;
+    // At each decision the strategy reaches, the points its answer gives up in expectation.
+    let mut gap = vec![0.0; p.len()];
+    for (id, pos) in p.positions.iter().enumerate() {
+        if p.kind[id] == CHANCE {
+            continue;
+        }
+        let values = solved.option_values(pos);
+        let best = values.iter().map(|&(_, v)| v).fold(f64::NEG_INFINITY, f64::max);
+        let moves: Vec<G::Option> = options_of(game, pos).into_iter().map(|(m, _)| m).collect();
+        let mut weights = vec![0.0; moves.len()];
+        policy.weigh(game, pos, &moves, &mut weights);
+        // Rounding can leave a best option a hair above itself in another sum: never below 0.
+        gap[id] = values
+            .iter()
+            .zip(&weights)
+            .map(|(&(_, v), &w)| w * (best - v).max(0.0))
+            .sum();
+    }
+    let none = vec![0.0; 1 + game.causes().len()];
+    let kinds = game.kinds().len();
+    let by_kind = (0..kinds)
+        .map(|k| {
+            compiled.settle(&none, &|id, _| {
+                if usize::from(p.kind[id as usize]) == k { gap[id as usize] } else { 0.0 }
+            })
+        })
+        .collect();
+    let reach = (0..kinds)
+        .map(|k| {
+            compiled.settle(&none, &|id, _| {
+                f64::from(u8::from(usize::from(p.kind[id as usize]) == k))
+            })
+        })
+        .collect();
+    Ok((
+        figures,
+        Regret {
+            optimal: solved.start(),
+            by_kind,
+            reach,
+        },
+    ))
+}

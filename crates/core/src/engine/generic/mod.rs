@@ -1,0 +1,83 @@
+//! Engines for any game of [`crate::games`]: they drive a game through the [`Game`] interface
+//! and know nothing of its rules.
+//!
+//! - [`program`]: the one compiler, positions to a layered program of weighted sums;
+//! - [`settle`]: values settled layer by layer, cycles inside a layer to their fixed point;
+//! - [`solve`]: optimal play (the best option at every decision), option values, the policy;
+//! - [`evaluate`]: a strategy's exact figures and its regret by kind of decision;
+//! - [`sample`]: Monte Carlo, each game its own seeded stream.
+//!
+//! Exact answers where play can return to a position: values start at 0 and every sweep of a
+//! layer can only raise them (sums and maxima of values with weights ≥ 0), so the sweeps stop,
+//! in floating point, at the least fixed point, to the last bit — for a strategy, its values; for
+//! the solve, optimal play's, where play that never ends counts as lost.
+
+pub mod evaluate;
+pub mod program;
+pub mod sample;
+pub mod settle;
+pub mod solve;
+
+use crate::engine::Budget;
+use crate::games::Game;
+
+pub use evaluate::{Figures, evaluate, regret};
+pub use program::{Program, Rule};
+pub use sample::{Tally, simulate};
+pub use solve::{OptimalPolicy, Solved, solve};
+
+/// Why an engine stopped without an answer.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Stop {
+    /// A signal asked it to stop.
+    #[error("interrupted")]
+    Cancelled,
+    /// The positions would not fit in the memory allowed.
+    #[error(
+        "this needs more memory than allowed ({}): {} — raise --max-memory if the machine has it, or sample it with `raven simulate`",
+        size(*allowed),
+        needs.map_or("more than that".to_string(), |n| format!("about {} at most", size(n)))
+    )]
+    TooLarge {
+        /// What the game says the whole run may take, if it can tell.
+        needs: Option<u64>,
+        /// What was allowed.
+        allowed: u64,
+    },
+    /// A strategy whose play can go on for ever from a position it reaches.
+    #[error(
+        "the strategy '{strategy}' can play for ever without the game ending (from {position}): no exact figure exists"
+    )]
+    Endless {
+        /// The strategy.
+        strategy: String,
+        /// A position it never leaves, as the game prints it.
+        position: String,
+    },
+}
+
+fn size(bytes: u64) -> String {
+    const MIB: f64 = (1u64 << 20) as f64;
+    let b = bytes as f64;
+    if b < 1024.0 * MIB {
+        format!("{:.0} MiB", b / MIB)
+    } else {
+        format!("{:.1} GiB", b / (1024.0 * MIB))
+    }
+}
+
+fn check_cancel(budget: &Budget<'_>) -> Result<(), Stop> {
+    budget.check_cancel().map_err(|_| Stop::Cancelled)
+}
+
+/// Refuses before starting when the game says the solve cannot fit the budget.
+pub fn admit<G: Game>(game: &G, budget: &Budget<'_>) -> Result<(), Stop> {
+    let allowed = budget.max_states as u64;
+    match game.stored_bound() {
+        Some(bound) if bound > allowed => Err(Stop::TooLarge {
+            needs: Some(bound.saturating_mul(program::BYTES_PER_POSITION)),
+            allowed: allowed.saturating_mul(program::BYTES_PER_POSITION),
+        }),
+        _ => Ok(()),
+    }
+}

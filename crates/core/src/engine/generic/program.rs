@@ -1,0 +1,302 @@
+//! The one compiler from a game's positions to a layered program: every stored position
+//! reachable from the start, each as the weighted sums it is (one per option at a decision,
+//! one at a chance point), with the positions it reads as dense ids. Exact evaluation, the
+//! optimal solve and the figures replay it ([`super::solve`], [`super::evaluate`]).
+
+use rustc_hash::FxHashMap;
+
+use super::{Stop, check_cancel};
+use crate::engine::Budget;
+use crate::games::{End, Game, Point, Policy};
+
+/// A target at or above this is an end, not a position: `END` a win, `END + 1 + c` a loss by
+/// cause `c`.
+pub(super) const END: u32 = u32::MAX - 256;
+
+/// What a compiled program does at decision points.
+pub enum Rule<'a, G: Game> {
+    /// Keep every option apart (the solve takes the best): positions are stored in the game's
+    /// canonical form, since optimal play values a whole symmetry class alike.
+    Best,
+    /// Follow this strategy: a decision becomes one sum, its options weighted by the
+    /// strategy's answer. Positions are stored as they are, since a strategy may tell mirror
+    /// images apart.
+    Follow(&'a dyn Policy<G>),
+}
+
+/// Bytes a stored position takes while it is compiled and solved, at most: its position, its
+/// id by key, its kind, sums and value (a decision's options and their terms count apart, as
+/// [`Program::bytes`] does).
+pub const BYTES_PER_POSITION: u64 = 96;
+
+/// A compiled game: stored positions by dense id (0 is the start), their sums, and the order in
+/// which values settle (lowest layer first).
+pub struct Program<G: Game> {
+    /// The stored positions, by id.
+    pub positions: Vec<G::Pos>,
+    /// Per id: the decision's kind, or [`CHANCE`].
+    pub(super) kind: Vec<u8>,
+    /// Per id: its first branch; one past the last at the end.
+    pub(super) branch_start: Vec<u32>,
+    /// Per branch: its first term; one past the last at the end.
+    pub(super) term_start: Vec<u32>,
+    /// Per branch: the chance points it passes through without storing them, in expectation
+    /// (a trigger roll between a decision and what it leads to, say).
+    pub(super) rolls: Vec<f64>,
+    /// Per term: the id read, or an end ([`END`]).
+    pub(super) target: Vec<u32>,
+    /// Per term: the weight's index in `weights`.
+    pub(super) weight: Vec<u32>,
+    /// Every distinct weight.
+    pub(super) weights: Vec<f64>,
+    /// Ids in the order values settle: by layer, lowest first; inside a layer, latest found
+    /// first (what a position reads was mostly found after it).
+    pub(super) order: Vec<u32>,
+    /// Where each layer starts in `order`; one past the last at the end.
+    pub(super) layer_start: Vec<u32>,
+    /// The rule the program was compiled under.
+    pub(super) best: bool,
+    /// Ids by the game's key of the position (canonical under [`Rule::Best`]).
+    pub(super) ids: FxHashMap<u64, u32>,
+}
+
+/// [`Program::kind`] of a chance point.
+pub(super) const CHANCE: u8 = u8::MAX;
+
+impl<G: Game> Program<G> {
+    /// Compiles `game` from its start under `rule`, refusing before it grows past `budget`.
+    pub fn compile(game: &G, rule: Rule<'_, G>, budget: Budget<'_>) -> Result<Self, Stop> {
+        Compiler::new(game, rule, budget).run()
+    }
+
+    /// Stored positions.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Whether nothing is stored (never: the start is).
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// The program's size in memory, roughly.
+    pub fn bytes(&self) -> u64 {
+        (self.positions.len() * (size_of::<G::Pos>() + 1 + 4 + 8)
+            + self.term_start.len() * (4 + 8)
+            + self.target.len() * 8) as u64
+    }
+
+    /// The id of stored position `pos` (canonical under [`Rule::Best`]), if compiled.
+    pub fn id(&self, game: &G, pos: &G::Pos) -> Option<u32> {
+        let pos = if self.best { game.canonical(pos) } else { *pos };
+        self.ids.get(&game.key(&pos)).copied()
+    }
+
+    /// The branches of `id` as term ranges.
+    pub(super) fn branches(&self, id: u32) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> {
+        let b = self.branch_start[id as usize] as usize..self.branch_start[id as usize + 1] as usize;
+        b.map(|b| {
+            (
+                b,
+                self.term_start[b] as usize..self.term_start[b + 1] as usize,
+            )
+        })
+    }
+}
+
+struct Compiler<'g, 'r, G: Game> {
+    game: &'g G,
+    rule: Rule<'r, G>,
+    budget: Budget<'r>,
+    ids: FxHashMap<u64, u32>,
+    weight_ids: FxHashMap<u64, u32>,
+    program: Program<G>,
+    /// Scratch: the terms of the branch being compiled.
+    terms: Vec<(u32, f64)>,
+}
+
+impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
+    fn new(game: &'g G, rule: Rule<'r, G>, budget: Budget<'r>) -> Self {
+        let best = matches!(rule, Rule::Best);
+        Compiler {
+            game,
+            rule,
+            budget,
+            ids: FxHashMap::default(),
+            weight_ids: FxHashMap::default(),
+            program: Program {
+                positions: Vec::new(),
+                kind: Vec::new(),
+                branch_start: vec![0],
+                term_start: vec![0],
+                rolls: Vec::new(),
+                target: Vec::new(),
+                weight: Vec::new(),
+                weights: Vec::new(),
+                order: Vec::new(),
+                layer_start: Vec::new(),
+                best,
+                ids: FxHashMap::default(),
+            },
+            terms: Vec::new(),
+        }
+    }
+
+    fn run(mut self) -> Result<Program<G>, Stop> {
+        let start = self.game.start();
+        assert!(
+            self.game.stored(&start),
+            "a game's start must be a stored position"
+        );
+        self.id(start)?;
+        let mut options = Vec::new();
+        let mut mix = Vec::new();
+        // Positions are compiled in the order they are found (breadth first), so ids are
+        // that order and every array grows at its end.
+        let mut next = 0;
+        while next < self.program.positions.len() {
+            if next % 4096 == 0 {
+                check_cancel(&self.budget)?;
+            }
+            let pos = self.program.positions[next];
+            match self.game.point(&pos) {
+                Point::Chance => {
+                    self.program.kind.push(CHANCE);
+                    let mut rolls = 1.0;
+                    self.game.outcomes(&pos, &mut |o, p| mix.push((o, p)));
+                    for (o, p) in mix.drain(..) {
+                        self.expand(o, p, &mut rolls)?;
+                    }
+                    self.branch(rolls);
+                }
+                Point::Decision(kind) => {
+                    self.program.kind.push(kind);
+                    options.clear();
+                    self.game.options(&pos, &mut |o, p| options.push((o, p)));
+                    match self.rule {
+                        Rule::Best => {
+                            for &(_, o) in &options {
+                                let mut rolls = 0.0;
+                                self.expand(o, 1.0, &mut rolls)?;
+                                self.branch(rolls);
+                            }
+                        }
+                        Rule::Follow(policy) => {
+                            let moves: Vec<G::Option> = options.iter().map(|&(m, _)| m).collect();
+                            let mut weights = vec![0.0; moves.len()];
+                            policy.weigh(self.game, &pos, &moves, &mut weights);
+                            let mut rolls = 0.0;
+                            for (&(_, o), &w) in options.iter().zip(&weights) {
+                                if w > 0.0 {
+                                    self.expand(o, w, &mut rolls)?;
+                                }
+                            }
+                            self.branch(rolls);
+                        }
+                    }
+                }
+                Point::Over(_) => unreachable!("an end is never stored"),
+            }
+            self.program.branch_start.push(self.program.term_start.len() as u32 - 1);
+            next += 1;
+        }
+        self.settle_order();
+        Ok(self.program)
+    }
+
+    /// Closes the branch whose terms are in `self.terms`.
+    fn branch(&mut self, rolls: f64) {
+        for (target, w) in self.terms.drain(..) {
+            let next = self.weight_ids.len() as u32;
+            let wid = *self.weight_ids.entry(w.to_bits()).or_insert(next);
+            if wid == next {
+                self.program.weights.push(w);
+            }
+            self.program.target.push(target);
+            self.program.weight.push(wid);
+        }
+        self.program.term_start.push(self.program.target.len() as u32);
+        self.program.rolls.push(rolls);
+    }
+
+    /// Adds `pos`, reached with probability `w`, to the branch: a stored position or an end as
+    /// one term, a chance point that is not stored as the terms of what it leads to.
+    fn expand(&mut self, pos: G::Pos, w: f64, rolls: &mut f64) -> Result<(), Stop> {
+        let target = match self.game.point(&pos) {
+            Point::Over(end) => end_target(end),
+            _ if self.game.stored(&pos) => {
+                debug_assert!(
+                    self.game.layer(&pos) <= self.game.layer(&self.program.positions[self.program.kind.len() - 1]),
+                    "a layer rose: {pos:?}"
+                );
+                self.id(pos)?
+            }
+            Point::Chance => {
+                *rolls += w;
+                let mut outcomes = Vec::new();
+                self.game.outcomes(&pos, &mut |o, p| outcomes.push((o, p)));
+                for (o, p) in outcomes {
+                    self.expand(o, w * p, rolls)?;
+                }
+                return Ok(());
+            }
+            Point::Decision(_) => panic!("a game must store every decision point: {pos:?}"),
+        };
+        match self.terms.iter_mut().find(|(t, _)| *t == target) {
+            Some((_, sum)) => *sum += w,
+            None => self.terms.push((target, w)),
+        }
+        Ok(())
+    }
+
+    /// The id of stored position `pos` (in canonical form under [`Rule::Best`]), found anew if
+    /// need be.
+    fn id(&mut self, pos: G::Pos) -> Result<u32, Stop> {
+        let pos = match self.rule {
+            Rule::Best => self.game.canonical(&pos),
+            Rule::Follow(_) => pos,
+        };
+        let next = self.program.positions.len() as u32;
+        let id = *self.ids.entry(self.game.key(&pos)).or_insert(next);
+        if id == next {
+            if u64::from(next) >= self.budget.max_states as u64 || next >= END {
+                return Err(Stop::TooLarge {
+                    needs: self.game.stored_bound().map(|n| n * BYTES_PER_POSITION),
+                    allowed: self.budget.max_states as u64 * BYTES_PER_POSITION,
+                });
+            }
+            self.program.positions.push(pos);
+        }
+        Ok(id)
+    }
+
+    /// Groups the ids by layer, lowest first, and inside a layer latest found first.
+    fn settle_order(&mut self) {
+        let layers: Vec<u32> = self
+            .program
+            .positions
+            .iter()
+            .map(|p| self.game.layer(p))
+            .collect();
+        let mut order: Vec<u32> = (0..layers.len() as u32).collect();
+        order.sort_unstable_by_key(|&id| (layers[id as usize], std::cmp::Reverse(id)));
+        let mut starts = Vec::new();
+        for (i, &id) in order.iter().enumerate() {
+            if i == 0 || layers[id as usize] != layers[order[i - 1] as usize] {
+                starts.push(i as u32);
+            }
+        }
+        starts.push(order.len() as u32);
+        self.program.order = order;
+        self.program.layer_start = starts;
+        self.program.ids = std::mem::take(&mut self.ids);
+    }
+}
+
+/// The target of a term that ends the game.
+pub(super) fn end_target(end: End) -> u32 {
+    match end {
+        End::Win => END,
+        End::Loss(c) => END + 1 + u32::from(c),
+    }
+}

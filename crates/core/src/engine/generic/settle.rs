@@ -1,0 +1,96 @@
+//! Values settled over a compiled program: layer by layer from the lowest, each layer swept in
+//! place until a sweep changes nothing.
+//!
+//! Every value starts at 0 and a sweep only ever raises it (a sum or a maximum of values and
+//! rewards with weights ≥ 0, rounding being monotone too), so the sweeps reach, to the last bit,
+//! the least fixed point: the exact value where play can return to a position, the plain one
+//! in a layer it never returns to (there one sweep settles it, and none is spent to confirm it).
+
+use super::program::{CHANCE, END, Program};
+use crate::games::Game;
+
+/// What a replay computes at each stored position.
+pub(super) struct Replay<'a> {
+    /// The value of each end: `[win, loss by cause 0, 1, …]`.
+    pub ends: &'a [f64],
+    /// The best branch at a decision (the solve), or their sum (a strategy's program, whose
+    /// decisions are one branch).
+    pub best: bool,
+    /// Added to a position's value: what it earns on the way, by id and branch (the rolls a
+    /// branch passes, a decision's cost…).
+    pub reward: &'a (dyn Fn(u32, usize) -> f64 + Sync),
+}
+
+/// Settles every value of `program` under `replay`: returns them by id, and the sweeps spent.
+pub(super) fn settle<G: Game>(program: &Program<G>, replay: &Replay<'_>) -> (Vec<f64>, u64) {
+    let mut values = vec![0.0f64; program.len()];
+    let mut sweeps = 0u64;
+    // A position's place in the settling order: a layer whose positions read only ends, lower
+    // layers and positions settled before them in this layer needs one sweep.
+    let mut rank = vec![0u32; program.len()];
+    for (i, &id) in program.order.iter().enumerate() {
+        rank[id as usize] = i as u32;
+    }
+    for layer in program.layer_start.windows(2) {
+        let ids = &program.order[layer[0] as usize..layer[1] as usize];
+        let once = ids.iter().all(|&id| {
+            program
+                .branches(id)
+                .flat_map(|(_, terms)| terms)
+                .all(|t| {
+                    let target = program.target[t];
+                    target >= END || rank[target as usize] < rank[id as usize]
+                })
+        });
+        loop {
+            sweeps += 1;
+            let mut changed = false;
+            for &id in ids {
+                let v = value_at(program, replay, &values, id);
+                if v != values[id as usize] {
+                    values[id as usize] = v;
+                    changed = true;
+                }
+            }
+            if once || !changed {
+                break;
+            }
+        }
+    }
+    (values, sweeps)
+}
+
+/// The value of `id` from the values of what it reads.
+#[inline]
+pub(super) fn value_at<G: Game>(
+    program: &Program<G>,
+    replay: &Replay<'_>,
+    values: &[f64],
+    id: u32,
+) -> f64 {
+    let read = |target: u32| {
+        if target >= END {
+            replay.ends[(target - END) as usize]
+        } else {
+            values[target as usize]
+        }
+    };
+    let mut best = f64::NEG_INFINITY;
+    let mut total = 0.0;
+    for (b, terms) in program.branches(id) {
+        let mut sum = (replay.reward)(id, b);
+        for t in terms {
+            sum += program.weights[program.weight[t] as usize] * read(program.target[t]);
+        }
+        if replay.best && program.kind[id as usize] != CHANCE {
+            best = best.max(sum);
+        } else {
+            total += sum;
+        }
+    }
+    if replay.best && program.kind[id as usize] != CHANCE {
+        best
+    } else {
+        total
+    }
+}

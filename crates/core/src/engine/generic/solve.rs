@@ -1,0 +1,143 @@
+//! Optimal play for any game: the best win probability of every stored position (in canonical
+//! form), any position's value and its options' values from them, and the policy that takes
+//! the best option.
+
+use super::program::{CHANCE, Program, Rule};
+use super::settle::{Replay, settle, value_at};
+use super::{Stop, admit};
+use crate::engine::Budget;
+use crate::games::{Game, Point, Policy, options_of};
+
+/// A solved game: optimal play's win probability at every stored position.
+pub struct Solved<'g, G: Game> {
+    game: &'g G,
+    program: Program<G>,
+    values: Vec<f64>,
+    /// Sweeps spent settling the values (one per layer where play never returns).
+    pub sweeps: u64,
+}
+
+/// Solves `game` from its start: the win probability of optimal play everywhere it can reach.
+pub fn solve<'g, G: Game>(game: &'g G, budget: Budget<'_>) -> Result<Solved<'g, G>, Stop> {
+    admit(game, &budget)?;
+    let program = Program::compile(game, Rule::Best, budget)?;
+    let mut ends = vec![0.0; 1 + game.causes().len()];
+    ends[0] = 1.0;
+    let replay = Replay {
+        ends: &ends,
+        best: true,
+        reward: &|_, _| 0.0,
+    };
+    let (values, sweeps) = settle(&program, &replay);
+    Ok(Solved {
+        game,
+        program,
+        values,
+        sweeps,
+    })
+}
+
+impl<'g, G: Game> Solved<'g, G> {
+    /// The win probability of optimal play from the start.
+    pub fn start(&self) -> f64 {
+        self.values[0]
+    }
+
+    /// Stored positions (in canonical form).
+    pub fn positions(&self) -> usize {
+        self.program.len()
+    }
+
+    /// The game solved.
+    pub fn game(&self) -> &'g G {
+        self.game
+    }
+
+    /// The win probability of optimal play from `pos`, any position play can reach: a stored
+    /// one read, an end as it is, a chance point the sum of what it leads to, a decision the
+    /// best of its options.
+    pub fn value(&self, pos: &G::Pos) -> f64 {
+        match self.game.point(pos) {
+            Point::Over(end) => f64::from(u8::from(end == crate::games::End::Win)),
+            _ if self.game.stored(pos) => {
+                let id = self
+                    .program
+                    .id(self.game, pos)
+                    .unwrap_or_else(|| panic!("a position play does not reach: {pos:?}"));
+                self.values[id as usize]
+            }
+            Point::Chance => {
+                let mut sum = 0.0;
+                self.game
+                    .outcomes(pos, &mut |next, p| sum += p * self.value(&next));
+                sum
+            }
+            Point::Decision(_) => self
+                .option_values(pos)
+                .into_iter()
+                .map(|(_, v)| v)
+                .fold(f64::NEG_INFINITY, f64::max),
+        }
+    }
+
+    /// Each option of decision point `pos` with optimal play's win probability after it.
+    pub fn option_values(&self, pos: &G::Pos) -> Vec<(G::Option, f64)> {
+        options_of(self.game, pos)
+            .into_iter()
+            .map(|(option, next)| (option, self.value(&next)))
+            .collect()
+    }
+
+    /// Whether the value stored at `id` is its sum (or best option) over what it reads: the
+    /// fixed point holds. For tests.
+    pub fn settled(&self) -> bool {
+        let mut ends = vec![0.0; 1 + self.game.causes().len()];
+        ends[0] = 1.0;
+        let replay = Replay {
+            ends: &ends,
+            best: true,
+            reward: &|_, _| 0.0,
+        };
+        (0..self.program.len() as u32)
+            .all(|id| value_at(&self.program, &replay, &self.values, id) == self.values[id as usize])
+    }
+
+    /// The stored positions and their values (canonical forms), for tests and figures.
+    pub fn table(&self) -> impl Iterator<Item = (&G::Pos, f64, bool)> {
+        self.program
+            .positions
+            .iter()
+            .zip(&self.values)
+            .zip(&self.program.kind)
+            .map(|((p, &v), &k)| (p, v, k != CHANCE))
+    }
+}
+
+/// Optimal play as a strategy: the option of the highest value, the first of equals.
+pub struct OptimalPolicy<'s, 'g, G: Game> {
+    solved: &'s Solved<'g, G>,
+}
+
+impl<'s, 'g, G: Game> OptimalPolicy<'s, 'g, G> {
+    /// The policy of a solved game.
+    pub fn new(solved: &'s Solved<'g, G>) -> Self {
+        OptimalPolicy { solved }
+    }
+}
+
+impl<G: Game> Policy<G> for OptimalPolicy<'_, '_, G> {
+    fn name(&self) -> &str {
+        "optimal"
+    }
+    fn weigh(&self, _: &G, pos: &G::Pos, _: &[G::Option], weights: &mut [f64]) {
+        let values = self.solved.option_values(pos);
+        let mut best = 0;
+        for (i, &(_, v)) in values.iter().enumerate() {
+            if v > values[best].1 {
+                best = i;
+            }
+        }
+        weights[best] = 1.0;
+    }
+}
+

@@ -1,0 +1,132 @@
+//! The game interface: what a game supplies so that the engines under
+//! [`crate::engine::generic`] can sample it, evaluate a strategy exactly, solve it and split a
+//! strategy's regret by kind of decision, knowing nothing of its rules.
+//!
+//! A game is a state machine over small `Copy` positions. At every position it is exactly one of
+//! a chance point (outcomes with exact probabilities), a decision point (options of one kind,
+//! asked of a strategy) or over (won, or lost with a cause). Besides that it supplies what lets
+//! the engines be exact and fast without knowing what anything means:
+//! - a **layer** that never rises along play, so the engines can settle values from the end
+//!   backwards; play may return to a position inside one layer (a die moved up, then down),
+//!   and the engines solve such cycles to a fixed point;
+//! - which positions are **stored** (the engines keep a value for those and work out the rest
+//!   on the way, as the sums of what they lead to);
+//! - an optional **symmetry**: a canonical form of a position whose optimal value is the same;
+//! - a compact **key**, injective over the positions of one game and design.
+//!
+//! Each game is a module of its own ([`annulus`]; Operation Purple Raven is [`crate::game`]),
+//! and its rules, its words and its strategies live there and nowhere else.
+
+pub mod annulus;
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum End {
+    /// The player won.
+    Win,
+    /// The player lost; the cause is an index into [`Game::causes`].
+    Loss(u8),
+}
+
+/// What a position is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Point {
+    /// A random event: [`Game::outcomes`] lists what it leads to.
+    Chance,
+    /// A question for the player: [`Game::options`] lists the answers; the kind is an index
+    /// into [`Game::kinds`].
+    Decision(u8),
+    /// Finished.
+    Over(End),
+}
+
+/// A game the engines can drive. The engines are monomorphised over it: nothing here is
+/// called through a pointer on a hot path.
+pub trait Game: Sync + Send {
+    /// A position: small and `Copy`, so that engines copy it freely.
+    type Pos: Copy + Eq + Hash + Debug + Send + Sync;
+    /// An answer to a decision point.
+    type Option: Copy + Eq + Debug + Send + Sync;
+
+    /// The game's name as `--game` spells it.
+    fn name(&self) -> &'static str;
+    /// The kinds of decision, as a CSV's `kind` column names them.
+    fn kinds(&self) -> &'static [&'static str];
+    /// The causes of a loss, as a CSV's column names them.
+    fn causes(&self) -> &'static [&'static str];
+
+    /// The position before anything is rolled or decided.
+    fn start(&self) -> Self::Pos;
+    /// What `pos` is.
+    fn point(&self, pos: &Self::Pos) -> Point;
+    /// At a chance point: every outcome, as the position it leads to and its exact
+    /// probability (together 1), in a fixed order.
+    fn outcomes(&self, pos: &Self::Pos, each: &mut impl FnMut(Self::Pos, f64));
+    /// At a decision point: every legal option and the position it leads to, in a fixed order.
+    /// There is at least one.
+    fn options(&self, pos: &Self::Pos, each: &mut impl FnMut(Self::Option, Self::Pos));
+
+    /// A number that never rises along play: no outcome and no option leads to a position
+    /// of a higher layer. Positions of one layer may lead to each other (a cycle); the
+    /// engines settle a layer once every lower layer is settled.
+    fn layer(&self, pos: &Self::Pos) -> u32;
+    /// Whether the engines keep a value for `pos`. Every decision point must be stored; a
+    /// chance point that is not is valued as the sum of what it leads to, each time it is met.
+    fn stored(&self, _pos: &Self::Pos) -> bool {
+        true
+    }
+    /// A position that optimal play values the same as `pos`, the same for every position of
+    /// one symmetry class (mirror images, relabellings). The default: none.
+    fn canonical(&self, pos: &Self::Pos) -> Self::Pos {
+        *pos
+    }
+    /// The position as an integer: two positions of one game and design have the same key only
+    /// if they are equal.
+    fn key(&self, pos: &Self::Pos) -> u64;
+    /// An upper bound on the stored positions optimal play visits, when the game can tell
+    /// (the engines refuse a solve that would not fit the memory allowed before starting it).
+    fn stored_bound(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// A strategy for game `G`: what a player answers at each decision point.
+pub trait Policy<G: Game>: Sync + Send {
+    /// A short name for outputs.
+    fn name(&self) -> &str;
+    /// How likely each option (in the order of [`Game::options`]) is chosen at `pos`:
+    /// `weights` has one slot per option, all zero on entry; the weights written must sum to 1.
+    /// A deterministic strategy writes one 1.
+    fn weigh(&self, game: &G, pos: &G::Pos, options: &[G::Option], weights: &mut [f64]);
+}
+
+/// Any option, each as likely as the next: the baseline every strategy should beat.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Uniform;
+
+impl<G: Game> Policy<G> for Uniform {
+    fn name(&self) -> &str {
+        "random"
+    }
+    fn weigh(&self, _: &G, _: &G::Pos, options: &[G::Option], weights: &mut [f64]) {
+        let w = 1.0 / options.len() as f64;
+        weights.iter_mut().for_each(|x| *x = w);
+    }
+}
+
+/// Every option of `pos` with the position it leads to, collected (a decision point).
+pub fn options_of<G: Game>(game: &G, pos: &G::Pos) -> Vec<(G::Option, G::Pos)> {
+    let mut all = Vec::new();
+    game.options(pos, &mut |option, next| all.push((option, next)));
+    all
+}
+
+/// Every outcome of a chance point with its probability, collected.
+pub fn outcomes_of<G: Game>(game: &G, pos: &G::Pos) -> Vec<(G::Pos, f64)> {
+    let mut all = Vec::new();
+    game.outcomes(pos, &mut |next, p| all.push((next, p)));
+    all
+}
