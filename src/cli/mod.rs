@@ -1,6 +1,7 @@
 //! The command line: one module per subcommand, shared argument groups here.
 
 mod advisor;
+pub mod annulus;
 mod args;
 mod bounds;
 mod compare;
@@ -35,6 +36,9 @@ use crate::error::Result;
 #[derive(Parser, Debug)]
 #[command(name = "raven", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
+    /// The game: `purple-raven` (the default) or `annulus` (`raven games` lists them).
+    #[arg(long, global = true, value_name = "GAME", default_value = "purple-raven")]
+    pub game: String,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -73,6 +77,8 @@ pub enum Command {
     /// the CSV (report: the directory) the whole run writes, after checking they are every
     /// shard of one run, each once.
     Merge(merge::MergeArgs),
+    /// List the games raven plays (`--game NAME` picks one; the default is purple-raven).
+    Games,
     /// Print a shell completion script (bash, elvish, fish, powershell, zsh).
     Completions(docs::CompletionsArgs),
     /// Print the manual page (roff), or write one page per command with `--dir`.
@@ -97,7 +103,59 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Tune(args) => tune::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Merge(args) => merge::run(&args),
+        Command::Games => games(),
         Command::Completions(args) => docs::completions(&args),
         Command::Man(args) => docs::man(&args),
     }
+}
+
+/// The games raven plays: `--game` spells them so.
+pub const GAMES: [(&str, &str); 2] = [
+    (
+        "purple-raven",
+        "Operation Purple Raven: recruit a team, run, and win three Tough Challenges (docs/rules.md)",
+    ),
+    (
+        "annulus",
+        "the Annulus operation challenge: adjust a line of d12s until neighbours differ by 1 (docs/annulus.md)",
+    ),
+];
+
+/// The game a command line asks for: the value of its `--game` (purple-raven when none), or a
+/// message naming the games when it is not one.
+pub fn game_of(args: &[std::ffi::OsString]) -> std::result::Result<&'static str, String> {
+    let mut asked = None;
+    let mut words = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(word) = words.next() {
+        if word == "--" {
+            break;
+        }
+        if word == "--game" {
+            asked = words.next().map(|w| w.into_owned());
+        } else if let Some(value) = word.strip_prefix("--game=") {
+            asked = Some(value.to_string());
+        }
+    }
+    let Some(asked) = asked else {
+        return Ok(GAMES[0].0);
+    };
+    GAMES
+        .iter()
+        .find(|(name, _)| *name == asked)
+        .map(|(name, _)| *name)
+        .ok_or_else(|| {
+            format!(
+                "unknown game '{asked}' (allowed: {})",
+                GAMES.map(|(n, _)| n).join(", ")
+            )
+        })
+}
+
+/// `raven games`: one line per game.
+pub fn games() -> Result<()> {
+    let text: String = GAMES
+        .iter()
+        .map(|(name, about)| format!("{name:<14} {about}\n"))
+        .collect();
+    output::to_stdout(text.as_bytes())
 }

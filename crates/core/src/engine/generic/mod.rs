@@ -21,7 +21,7 @@ pub mod solve;
 use crate::engine::Budget;
 use crate::games::Game;
 
-pub use evaluate::{Figures, evaluate, regret};
+pub use evaluate::{Figures, Regret, evaluate, regret};
 pub use program::{Program, Rule};
 pub use sample::{Tally, simulate};
 pub use solve::{OptimalPolicy, Solved, solve};

@@ -204,3 +204,17 @@ mod engines {
         }
     }
 }
+
+#[test]
+#[ignore]
+fn tmp_timing() {
+    use crate::engine::Budget;
+    use crate::engine::generic::solve;
+    for preset in ["normal", "advanced"] {
+        let rules = Rules::parse(preset, &["players=3".to_string()]).unwrap();
+        let g = Annulus::new(rules);
+        let t = std::time::Instant::now();
+        let solved = solve(&g, Budget::UNLIMITED).unwrap();
+        println!("{preset} 3: {} {} positions {} sweeps {:?}", solved.start(), solved.positions(), solved.sweeps, t.elapsed());
+    }
+}

@@ -1,0 +1,261 @@
+//! The command line of the Annulus operation challenge (`raven --game annulus …`): the same
+//! commands as Purple Raven's where they apply, by number of players instead of stealth.
+
+mod exact;
+mod play;
+mod simulate;
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Parser, Subcommand};
+use serde::Serialize;
+
+use raven_core::engine::generic::Stop;
+use raven_core::games::annulus::strategy::{BUNDLED, Knobs};
+use raven_core::games::annulus::{Annulus, Rules};
+use raven_core::games::{Policy, Uniform};
+
+use crate::error::{Error, Result};
+
+
+/// raven — how winnable is the Annulus operation challenge, and which decisions matter?
+///
+/// Plays the challenge by the rulings of docs/annulus.md: exact success probabilities for
+/// optimal play and for rules of thumb, Monte Carlo, regret by decision, a player's advisor.
+#[derive(Parser, Debug)]
+#[command(name = "raven", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// The game: `annulus` here (`raven games` lists them).
+    #[arg(long, global = true, value_name = "GAME", default_value = "annulus")]
+    pub game: String,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Play many challenges and report success rates per number of players (Monte Carlo).
+    Simulate(simulate::SimulateArgs),
+    /// Exact success probability of strategies (every outcome, no sampling).
+    Exact(exact::ExactArgs),
+    /// Optimal play: the best success probability, and how far strategies are from it.
+    Solve(exact::ExactArgs),
+    /// Where strategies lose their points against optimal play, by kind of decision.
+    Decisions(exact::ExactArgs),
+    /// Strategies side by side, exactly: success, adjustments and regret.
+    Compare(exact::ExactArgs),
+    /// Narrate one challenge die by die, optionally with optimal play's advice.
+    Play(play::PlayArgs),
+    /// List the strategies `--strategy` accepts, or check strategy files.
+    Strategies(StrategiesArgs),
+    /// List the games raven plays.
+    Games,
+    /// Not for this game (Purple Raven's commands that have no Annulus form yet).
+    #[command(external_subcommand)]
+    Other(Vec<String>),
+}
+
+/// `raven strategies`: list or check.
+#[derive(Args, Debug)]
+pub struct StrategiesArgs {
+    /// `check FILE…` validates strategy files; nothing lists the strategies.
+    pub action: Vec<String>,
+}
+
+/// Runs a parsed Annulus command line.
+pub fn run(cli: Cli) -> Result<()> {
+    super::interrupt::install();
+    match cli.command {
+        Command::Simulate(args) => simulate::run(&args),
+        Command::Exact(args) => exact::run(&args, exact::Job::Exact),
+        Command::Solve(args) => exact::run(&args, exact::Job::Solve),
+        Command::Decisions(args) => exact::run(&args, exact::Job::Decisions),
+        Command::Compare(args) => exact::run(&args, exact::Job::Compare),
+        Command::Play(args) => play::run(&args),
+        Command::Strategies(args) => strategies(&args),
+        Command::Games => super::games(),
+        Command::Other(words) => Err(Error::Input(format!(
+            "'{}' is not a command for the Annulus operation challenge (its commands: simulate, exact, solve, decisions, compare, play, strategies, games)",
+            words.first().map_or("", String::as_str)
+        ))),
+    }
+}
+
+/// `--rules`, `--rule` and `--players`: which design is played.
+#[derive(Args, Debug, Clone)]
+pub struct DesignArgs {
+    /// Rules preset: `normal` (target 4) or `advanced` (target 7).
+    #[arg(long = "rules", value_name = "PRESET", default_value = "normal")]
+    pub preset: String,
+    /// Override one ruling or design parameter, e.g. `--rule target=5` (repeatable). Keys:
+    /// target, hidden-faces, reveal-order, wrap, action-limit (players: use --players).
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    pub overrides: Vec<String>,
+    /// Numbers of players, 1..=4, comma-separated (a line has players + 2 dice).
+    #[arg(long, default_value = "1,2,3", value_parser = players_list)]
+    pub players: PlayerList,
+    /// Purple Raven's axis, refused here: Annulus outputs are by `--players`.
+    #[arg(long, hide = true)]
+    pub stealth: Option<String>,
+}
+
+/// The numbers of players asked for, in order, none twice.
+pub type PlayerList = Vec<u8>;
+
+fn players_list(text: &str) -> std::result::Result<PlayerList, String> {
+    let mut list = Vec::new();
+    for part in text.split(',') {
+        let n: u8 = part
+            .trim()
+            .parse()
+            .ok()
+            .filter(|n| (1..=4).contains(n))
+            .ok_or_else(|| format!("'{part}' is not a number of players 1..=4"))?;
+        if list.contains(&n) {
+            return Err(format!("{n} players is given twice"));
+        }
+        list.push(n);
+    }
+    Ok(list)
+}
+
+impl DesignArgs {
+    /// The game for each `--players`, after refusing what Annulus does not take.
+    pub fn games(&self) -> Result<Vec<Annulus>> {
+        if self.stealth.is_some() {
+            return Err(Error::Input(
+                "the Annulus operation challenge has no stealth: its outputs are by number of players (--players 1,2,3)".into(),
+            ));
+        }
+        if let Some(o) = self.overrides.iter().find(|o| o.trim_start().starts_with("players")) {
+            return Err(Error::Input(format!(
+                "--rule {o}: give the number of players with --players"
+            )));
+        }
+        let base = Rules::parse(&self.preset, &self.overrides)
+            .map_err(|e| Error::Input(e.to_string()))?;
+        Ok(self
+            .players
+            .iter()
+            .map(|&players| Annulus::new(Rules { players, ..base }))
+            .collect())
+    }
+}
+
+/// A strategy by name: `random`, a bundled name, or an Annulus strategy file.
+pub fn load_strategy(spec: &str) -> Result<Box<dyn Policy<Annulus>>> {
+    if spec == "random" {
+        return Ok(Box::new(Uniform));
+    }
+    let path = Path::new(spec);
+    if !path.is_file()
+        && let Some(knobs) = Knobs::bundled(spec)
+    {
+        return Ok(Box::new(knobs));
+    }
+    if path.is_file() || spec.ends_with(".toml") || spec.contains('/') {
+        return Ok(Box::new(read_knobs(path)?));
+    }
+    Err(Error::Input(format!(
+        "unknown Annulus strategy '{spec}' (allowed: optimal, random, {}, or an Annulus strategy file)",
+        BUNDLED.map(|(n, _)| n).join(", ")
+    )))
+}
+
+/// Reads an Annulus strategy file, refusing another game's with a message that says so.
+pub fn read_knobs(path: &Path) -> Result<Knobs> {
+    let origin = path.display().to_string();
+    let text = crate::input::read_text(path)
+        .map_err(|e| Error::Input(format!("{origin}: cannot read strategy file: {e}")))?;
+    if !text.lines().any(|l| l.trim_start().starts_with("game")) {
+        return Err(Error::Input(format!(
+            "{origin}: not an Annulus strategy file (it has no `game = \"annulus\"` line; Purple Raven's files are played without --game annulus)"
+        )));
+    }
+    Knobs::parse(&origin, &text).map_err(|e| Error::Input(e.to_string()))
+}
+
+fn strategies(args: &StrategiesArgs) -> Result<()> {
+    match args.action.split_first() {
+        None => {
+            let mut text = String::from(
+                "optimal        the best play (solved exactly)\nrandom         any adjustment, each as likely\n",
+            );
+            for (name, source) in BUNDLED {
+                let about = source
+                    .lines()
+                    .take_while(|l| l.starts_with('#'))
+                    .map(|l| l.trim_start_matches('#').trim())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                text += &format!("{name:<14} {about}\n");
+            }
+            super::output::to_stdout(text.as_bytes())
+        }
+        Some((check, files)) if check == "check" && !files.is_empty() => {
+            for file in files {
+                let knobs = read_knobs(&PathBuf::from(file))?;
+                super::output::to_stdout(format!("{file}: ok ({})\n", knobs.name).as_bytes())?;
+            }
+            Ok(())
+        }
+        _ => Err(Error::Input(
+            "usage: raven --game annulus strategies [check FILE…]".into(),
+        )),
+    }
+}
+
+/// An engine's stop as a command's error.
+pub fn stopped(stop: Stop) -> Error {
+    match stop {
+        Stop::Cancelled => Error::Interrupted,
+        Stop::TooLarge { .. } => Error::Runtime(stop.to_string()),
+        Stop::Endless { .. } => Error::Input(stop.to_string()),
+    }
+}
+
+/// One tidy CSV row of an Annulus result: one per (strategy, rules, players, method).
+#[derive(Serialize, Debug, Clone)]
+pub struct Row {
+    /// Always `annulus`.
+    pub game: &'static str,
+    /// The strategy (`optimal` for optimal play).
+    pub strategy: String,
+    /// The rules as `Display` names them.
+    pub rules: String,
+    /// Players (the line has players + 2 dice).
+    pub players: u8,
+    /// `exact`, `optimal` or `monte-carlo`.
+    pub method: &'static str,
+    /// Sampled games (empty for exact rows).
+    pub games: Option<u64>,
+    /// The probability of success (exact), or the share of successes.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub success_rate: f64,
+    /// The interval's low end (sampled rows; exact rows repeat the value).
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub ci_low: f64,
+    /// The interval's high end.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub ci_high: f64,
+    /// The seed of a sampled row.
+    pub seed: Option<u64>,
+    /// Adjustments per challenge, in expectation (or on average).
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub mean_adjustments: f64,
+    /// Failures by a jam that left the chain unsolvable (A5).
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub fail_jammed_rate: f64,
+    /// Failures by a revealed die that broke the chain (A3, A5).
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub fail_reveal_rate: f64,
+    /// Failures by the action limit (A6 variant).
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub fail_action_limit_rate: f64,
+    /// Points below optimal play (exact rows against a solve; empty otherwise).
+    pub regret: Option<f64>,
+    /// raven's version.
+    pub raven_version: &'static str,
+}
