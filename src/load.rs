@@ -36,6 +36,17 @@ pub fn rules_file(path: &Path) -> Result<Rules, RulesError> {
 /// Reads and parses a strategy file; it is named after the file's stem.
 pub fn strategy_file(path: &Path) -> Result<FileStrategy, StrategyError> {
     let (name, text) = file_source(path, "")?;
+    // Another game's file says so in its first key; Purple Raven's files have none.
+    if let Some(line) = text
+        .lines()
+        .find(|l| l.split('=').next().is_some_and(|k| k.trim() == "game"))
+    {
+        return Err(StrategyError(format!(
+            "{}: a strategy file for another game ({}): play it with `--game annulus`",
+            path.display(),
+            line.trim()
+        )));
+    }
     FileStrategy::parse(&name, &path.display().to_string(), &text)
 }
 

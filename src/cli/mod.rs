@@ -37,7 +37,12 @@ use crate::error::Result;
 #[command(name = "raven", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
     /// The game: `purple-raven` (the default) or `annulus` (`raven games` lists them).
-    #[arg(long, global = true, value_name = "GAME", default_value = "purple-raven")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "GAME",
+        default_value = "purple-raven"
+    )]
     pub game: String,
     /// What to do.
     #[command(subcommand)]

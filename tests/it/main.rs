@@ -8,6 +8,7 @@
 mod common;
 
 mod advisor;
+mod annulus;
 mod charts;
 mod cli_explore;
 mod cli_output;
@@ -20,6 +21,7 @@ mod design;
 mod docs;
 mod exact;
 mod fuzz;
+mod games;
 mod hostile;
 mod kernel;
 mod montecarlo;

@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use raven_core::engine::Budget;
-use raven_core::engine::generic::{Figures, OptimalPolicy, Regret, evaluate, regret, solve};
+use raven_core::engine::generic::{Figures, Regret, evaluate, regret, solve};
 use raven_core::games::Game;
 use raven_core::games::annulus::Annulus;
 use raven_core::rows::{VERSION, rounded};
@@ -94,7 +94,9 @@ pub fn run(args: &ExactArgs, job: Job) -> Result<()> {
     } else if job == Job::Exact {
         vec!["planner".into()]
     } else {
-        ["naive", "planner", "closest-first"].map(String::from).to_vec()
+        ["naive", "planner", "closest-first"]
+            .map(String::from)
+            .to_vec()
     };
     let strategies = names
         .iter()
@@ -107,8 +109,10 @@ pub fn run(args: &ExactArgs, job: Job) -> Result<()> {
     let cancel = [crate::cli::interrupt::flag()];
     let _polled = crate::cli::interrupt::polled();
     let budget = Budget {
-        max_states: usize::try_from(args.max_memory / raven_core::engine::generic::program::BYTES_PER_POSITION)
-            .unwrap_or(usize::MAX),
+        max_states: usize::try_from(
+            args.max_memory / raven_core::engine::generic::program::BYTES_PER_POSITION,
+        )
+        .unwrap_or(usize::MAX),
         cancel: &cancel,
     };
     let mut rows = Vec::new();
@@ -118,21 +122,24 @@ pub fn run(args: &ExactArgs, job: Job) -> Result<()> {
         let started = Instant::now();
         let solved = if wants_optimal {
             let progress = crate::cli::progress::Progress::spinner(
-                &format!("solving {} players under {}", game.rules().players, game.rules()),
+                &format!(
+                    "solving {} players under {}",
+                    game.rules().players,
+                    game.rules()
+                ),
                 args.quiet,
             );
             let solved = pool.install(|| solve(game, budget)).map_err(stopped);
             progress.finish();
             let solved = solved?;
             notes.push(format!(
-                "{} players: optimal play solved in {:.2} s ({} positions, {} sweeps)",
+                "players {}: optimal play solved in {:.2} s ({} positions, {} sweeps)",
                 game.rules().players,
                 started.elapsed().as_secs_f64(),
                 solved.positions(),
                 solved.sweeps
             ));
-            let policy = OptimalPolicy::new(&solved);
-            let figures = pool.install(|| evaluate(game, &policy, budget)).map_err(stopped)?;
+            let figures = solved.figures();
             rows.push(row(game, "optimal", &figures, Some(0.0), "optimal"));
             Some(solved)
         } else {
@@ -194,7 +201,13 @@ pub fn run(args: &ExactArgs, job: Job) -> Result<()> {
     output.write(&text, rows)
 }
 
-fn row(game: &Annulus, strategy: &str, f: &Figures, regret: Option<f64>, method: &'static str) -> Row {
+fn row(
+    game: &Annulus,
+    strategy: &str,
+    f: &Figures,
+    regret: Option<f64>,
+    method: &'static str,
+) -> Row {
     Row {
         game: "annulus",
         strategy: strategy.to_string(),
@@ -233,7 +246,8 @@ fn table(rows: &[Row], job: Job) -> String {
             r.rules,
             r.players,
             100.0 * r.success_rate,
-            r.regret.map_or(String::new(), |b| format!("{:.3}", 100.0 * b)),
+            r.regret
+                .map_or(String::new(), |b| format!("{:.3}", 100.0 * b)),
             r.mean_adjustments,
             100.0 * r.fail_jammed_rate,
             100.0 * r.fail_reveal_rate,

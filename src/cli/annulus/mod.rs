@@ -17,7 +17,6 @@ use raven_core::games::{Policy, Uniform};
 
 use crate::error::{Error, Result};
 
-
 /// raven — how winnable is the Annulus operation challenge, and which decisions matter?
 ///
 /// Plays the challenge by the rulings of docs/annulus.md: exact success probabilities for
@@ -129,13 +128,17 @@ impl DesignArgs {
                 "the Annulus operation challenge has no stealth: its outputs are by number of players (--players 1,2,3)".into(),
             ));
         }
-        if let Some(o) = self.overrides.iter().find(|o| o.trim_start().starts_with("players")) {
+        if let Some(o) = self
+            .overrides
+            .iter()
+            .find(|o| o.trim_start().starts_with("players"))
+        {
             return Err(Error::Input(format!(
                 "--rule {o}: give the number of players with --players"
             )));
         }
-        let base = Rules::parse(&self.preset, &self.overrides)
-            .map_err(|e| Error::Input(e.to_string()))?;
+        let base =
+            Rules::parse(&self.preset, &self.overrides).map_err(|e| Error::Input(e.to_string()))?;
         Ok(self
             .players
             .iter()

@@ -64,7 +64,9 @@ fn describe(m: Move) -> String {
 pub fn run(args: &PlayArgs) -> Result<()> {
     let games = args.design.games()?;
     let [game] = games.as_slice() else {
-        return Err(Error::Input("play takes one number of players (--players N)".into()));
+        return Err(Error::Input(
+            "play takes one number of players (--players N)".into(),
+        ));
     };
     let solved = if args.advise || args.interactive {
         Some(solve(game, Budget::UNLIMITED).map_err(stopped)?)
@@ -89,7 +91,13 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         strategy.as_ref(),
         &mut stream(args.seed, args.index),
         &mut |pos: &Pos| {
-            lines.push(narrate(game, last.as_ref(), pos, solved.as_ref(), strategy.as_ref()));
+            lines.push(narrate(
+                game,
+                last.as_ref(),
+                pos,
+                solved.as_ref(),
+                strategy.as_ref(),
+            ));
             last = Some(*pos);
         },
     );
@@ -156,7 +164,12 @@ fn advice(
     let best = values[0].1;
     let mut text = String::from("\n  advice (success after each move):");
     for (m, v) in values.iter().take(4) {
-        text += &format!(" {} {:.1}%{};", describe(*m), 100.0 * v, if *v == best { " best" } else { "" });
+        text += &format!(
+            " {} {:.1}%{};",
+            describe(*m),
+            100.0 * v,
+            if *v == best { " best" } else { "" }
+        );
     }
     text
 }
@@ -210,18 +223,24 @@ fn interactive(game: &Annulus, solved: &Solved<'_, Annulus>, args: &PlayArgs) ->
                     return Ok(());
                 }
                 if word == "?" {
-                    said(&advice(game, &pos, solved, &super::Knobs::bundled("planner").expect("bundled")))?;
+                    said(&advice(
+                        game,
+                        &pos,
+                        solved,
+                        &super::Knobs::bundled("planner").expect("bundled"),
+                    ))?;
                     continue;
                 }
-                let chosen = parse_move(word).and_then(|m| {
-                    options_of(game, &pos).into_iter().find(|&(o, _)| o == m)
-                });
+                let chosen = parse_move(word)
+                    .and_then(|m| options_of(game, &pos).into_iter().find(|&(o, _)| o == m));
                 match chosen {
                     Some((m, next)) => {
                         said(&format!("Adjust {}", describe(m)))?;
                         pos = next;
                     }
-                    None => said("  not a legal move here (e.g. `1+` or `2-`; a jammed die never moves)")?,
+                    None => said(
+                        "  not a legal move here (e.g. `1+` or `2-`; a jammed die never moves)",
+                    )?,
                 }
             }
         }
@@ -236,5 +255,8 @@ fn parse_move(word: &str) -> Option<Move> {
         "-" => false,
         _ => return None,
     };
-    Some(Move { die: die.checked_sub(1)?, up })
+    Some(Move {
+        die: die.checked_sub(1)?,
+        up,
+    })
 }

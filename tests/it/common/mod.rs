@@ -5,6 +5,7 @@
 // Each test file uses only some of these.
 #![allow(dead_code)]
 
+pub mod annulus_brute;
 pub mod brute;
 pub mod oracle;
 pub mod strategies;

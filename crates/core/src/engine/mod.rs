@@ -20,9 +20,9 @@
 mod budget;
 pub mod decisions;
 pub mod exact;
-pub mod generic;
 mod expansion;
 mod expectation;
+pub mod generic;
 mod ids;
 pub mod key;
 pub mod optimal;

@@ -2,29 +2,14 @@
 //! many decisions and rolls a game takes — and, against a solved game, its regret by kind of
 //! decision: each a replay of the strategy's one program with other end values and rewards.
 
+use super::figures::{Figures, figures};
 use super::program::{CHANCE, END, Program, Rule};
-use super::settle::{Replay, settle};
+use super::settle::{self, Replay};
 use super::solve::Solved;
 use super::{Stop, check_cancel};
 use crate::engine::Budget;
 use crate::games::{Game, Policy, options_of};
-
-/// A strategy's exact figures from the start.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Figures {
-    /// The strategy's name.
-    pub strategy: String,
-    /// The probability of a win.
-    pub win: f64,
-    /// The probability of a loss by each cause ([`Game::causes`]).
-    pub losses: Vec<f64>,
-    /// Decisions per game, in expectation.
-    pub decisions: f64,
-    /// Chance points per game (rolls), in expectation.
-    pub rolls: f64,
-    /// Positions the strategy's program stores.
-    pub positions: usize,
-}
+use crate::par::*;
 
 /// Where a strategy's points go against optimal play.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,40 +62,20 @@ impl<G: Game> Compiled<G> {
     }
 
     fn settle(&self, ends: &[f64], reward: &(dyn Fn(u32, usize) -> f64 + Sync)) -> f64 {
-        settle(
+        settle::settle(
             &self.program,
             &Replay {
                 ends,
                 best: false,
                 reward,
+                only: None,
             },
         )
         .0[0]
     }
 
     fn figures(&self, game: &G, name: &str) -> Figures {
-        let causes = game.causes().len();
-        let unit = |i: usize| {
-            let mut e = vec![0.0; 1 + causes];
-            e[i] = 1.0;
-            e
-        };
-        let none = vec![0.0; 1 + causes];
-        let p = &self.program;
-        Figures {
-            strategy: name.to_string(),
-            win: self.settle(&unit(0), &|_, _| 0.0),
-            losses: (0..causes)
-                .map(|c| self.settle(&unit(1 + c), &|_, _| 0.0))
-                .collect(),
-            decisions: self.settle(&none, &|id, _| {
-                f64::from(u8::from(p.kind[id as usize] != CHANCE))
-            }),
-            rolls: self.settle(&none, &|id, b| {
-                p.rolls[b] + f64::from(u8::from(p.kind[id as usize] == CHANCE))
-            }),
-            positions: p.len(),
-        }
+        figures(&self.program, game, name, None)
     }
 }
 
@@ -134,29 +99,39 @@ pub fn regret<G: Game>(
     let figures = compiled.figures(game, policy.name());
     let p = &compiled.program;
     // At each decision the strategy reaches, the points its answer gives up in expectation.
-    let mut gap = vec![0.0; p.len()];
-    for (id, pos) in p.positions.iter().enumerate() {
-        if p.kind[id] == CHANCE {
-            continue;
-        }
-        let values = solved.option_values(pos);
-        let best = values.iter().map(|&(_, v)| v).fold(f64::NEG_INFINITY, f64::max);
-        let moves: Vec<G::Option> = options_of(game, pos).into_iter().map(|(m, _)| m).collect();
-        let mut weights = vec![0.0; moves.len()];
-        policy.weigh(game, pos, &moves, &mut weights);
-        // Rounding can leave a best option a hair above itself in another sum: never below 0.
-        gap[id] = values
-            .iter()
-            .zip(&weights)
-            .map(|(&(_, v), &w)| w * (best - v).max(0.0))
-            .sum();
-    }
+    let gap: Vec<f64> = (0..p.len())
+        .into_par_iter()
+        .map(|id| {
+            let pos = &p.positions[id];
+            if p.kind[id] == CHANCE {
+                return 0.0;
+            }
+            let values = solved.option_values(pos);
+            let best = values
+                .iter()
+                .map(|&(_, v)| v)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let moves: Vec<G::Option> = options_of(game, pos).into_iter().map(|(m, _)| m).collect();
+            let mut weights = vec![0.0; moves.len()];
+            policy.weigh(game, pos, &moves, &mut weights);
+            // Rounding can leave a best option a hair above itself in another sum: never below 0.
+            values
+                .iter()
+                .zip(&weights)
+                .map(|(&(_, v), &w)| w * (best - v).max(0.0))
+                .sum()
+        })
+        .collect();
     let none = vec![0.0; 1 + game.causes().len()];
     let kinds = game.kinds().len();
     let by_kind = (0..kinds)
         .map(|k| {
             compiled.settle(&none, &|id, _| {
-                if usize::from(p.kind[id as usize]) == k { gap[id as usize] } else { 0.0 }
+                if usize::from(p.kind[id as usize]) == k {
+                    gap[id as usize]
+                } else {
+                    0.0
+                }
             })
         })
         .collect();

@@ -4,6 +4,7 @@
 //! - [`program`]: the one compiler, positions to a layered program of weighted sums;
 //! - [`settle`]: values settled layer by layer, cycles inside a layer to their fixed point;
 //! - [`solve`]: optimal play (the best option at every decision), option values, the policy;
+//! - [`figures`]: a policy's figures, replayed from a program;
 //! - [`evaluate`]: a strategy's exact figures and its regret by kind of decision;
 //! - [`sample`]: Monte Carlo, each game its own seeded stream.
 //!
@@ -13,6 +14,7 @@
 //! the solve, optimal play's, where play that never ends counts as lost.
 
 pub mod evaluate;
+pub mod figures;
 pub mod program;
 pub mod sample;
 pub mod settle;
@@ -21,7 +23,8 @@ pub mod solve;
 use crate::engine::Budget;
 use crate::games::Game;
 
-pub use evaluate::{Figures, Regret, evaluate, regret};
+pub use evaluate::{Regret, evaluate, regret};
+pub use figures::Figures;
 pub use program::{Program, Rule};
 pub use sample::{Tally, simulate};
 pub use solve::{OptimalPolicy, Solved, solve};
@@ -34,7 +37,7 @@ pub enum Stop {
     Cancelled,
     /// The positions would not fit in the memory allowed.
     #[error(
-        "this needs more memory than allowed ({}): {} — raise --max-memory if the machine has it, or sample it with `raven simulate`",
+        "this needs more memory than allowed ({}): {} — raise --max-memory if the machine has it, or sample it (Monte Carlo)",
         size(*allowed),
         needs.map_or("more than that".to_string(), |n| format!("about {} at most", size(n)))
     )]

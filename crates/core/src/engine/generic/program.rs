@@ -27,7 +27,7 @@ pub enum Rule<'a, G: Game> {
 /// Bytes a stored position takes while it is compiled and solved, at most: its position, its
 /// id by key, its kind, sums and value (a decision's options and their terms count apart, as
 /// [`Program::bytes`] does).
-pub const BYTES_PER_POSITION: u64 = 96;
+pub const BYTES_PER_POSITION: u64 = 320;
 
 /// A compiled game: stored positions by dense id (0 is the start), their sums, and the order in
 /// which values settle (lowest layer first).
@@ -93,8 +93,12 @@ impl<G: Game> Program<G> {
     }
 
     /// The branches of `id` as term ranges.
-    pub(super) fn branches(&self, id: u32) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> {
-        let b = self.branch_start[id as usize] as usize..self.branch_start[id as usize + 1] as usize;
+    pub(super) fn branches(
+        &self,
+        id: u32,
+    ) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> {
+        let b =
+            self.branch_start[id as usize] as usize..self.branch_start[id as usize + 1] as usize;
         b.map(|b| {
             (
                 b,
@@ -162,7 +166,9 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             match self.game.point(&pos) {
                 Point::Chance => {
                     self.program.kind.push(CHANCE);
-                    let mut rolls = 1.0;
+                    // The point itself counts where it is stored (`evaluate`); what it passes
+                    // through on the way counts here.
+                    let mut rolls = 0.0;
                     self.game.outcomes(&pos, &mut |o, p| mix.push((o, p)));
                     for (o, p) in mix.drain(..) {
                         self.expand(o, p, &mut rolls)?;
@@ -197,7 +203,9 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 }
                 Point::Over(_) => unreachable!("an end is never stored"),
             }
-            self.program.branch_start.push(self.program.term_start.len() as u32 - 1);
+            self.program
+                .branch_start
+                .push(self.program.term_start.len() as u32 - 1);
             next += 1;
         }
         self.settle_order();
@@ -215,7 +223,9 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             self.program.target.push(target);
             self.program.weight.push(wid);
         }
-        self.program.term_start.push(self.program.target.len() as u32);
+        self.program
+            .term_start
+            .push(self.program.target.len() as u32);
         self.program.rolls.push(rolls);
     }
 
@@ -226,7 +236,10 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             Point::Over(end) => end_target(end),
             _ if self.game.stored(&pos) => {
                 debug_assert!(
-                    self.game.layer(&pos) <= self.game.layer(&self.program.positions[self.program.kind.len() - 1]),
+                    self.game.layer(&pos)
+                        <= self
+                            .game
+                            .layer(&self.program.positions[self.program.kind.len() - 1]),
                     "a layer rose: {pos:?}"
                 );
                 self.id(pos)?

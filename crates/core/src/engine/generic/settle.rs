@@ -19,6 +19,9 @@ pub(super) struct Replay<'a> {
     /// Added to a position's value: what it earns on the way, by id and branch (the rolls a
     /// branch passes, a decision's cost…).
     pub reward: &'a (dyn Fn(u32, usize) -> f64 + Sync),
+    /// At each decision, the one branch to follow (by id: its index among the position's
+    /// branches), instead of the best or the sum: a policy replayed on the solve's program.
+    pub only: Option<&'a [u8]>,
 }
 
 /// Settles every value of `program` under `replay`: returns them by id, and the sweeps spent.
@@ -34,13 +37,10 @@ pub(super) fn settle<G: Game>(program: &Program<G>, replay: &Replay<'_>) -> (Vec
     for layer in program.layer_start.windows(2) {
         let ids = &program.order[layer[0] as usize..layer[1] as usize];
         let once = ids.iter().all(|&id| {
-            program
-                .branches(id)
-                .flat_map(|(_, terms)| terms)
-                .all(|t| {
-                    let target = program.target[t];
-                    target >= END || rank[target as usize] < rank[id as usize]
-                })
+            program.branches(id).flat_map(|(_, terms)| terms).all(|t| {
+                let target = program.target[t];
+                target >= END || rank[target as usize] < rank[id as usize]
+            })
         });
         loop {
             sweeps += 1;
@@ -77,20 +77,43 @@ pub(super) fn value_at<G: Game>(
     };
     let mut best = f64::NEG_INFINITY;
     let mut total = 0.0;
-    for (b, terms) in program.branches(id) {
+    let decision = program.kind[id as usize] != CHANCE;
+    let only = replay.only.filter(|_| decision).map(|o| o[id as usize]);
+    for (i, (b, terms)) in program.branches(id).enumerate() {
+        if only.is_some_and(|o| usize::from(o) != i) {
+            continue;
+        }
         let mut sum = (replay.reward)(id, b);
         for t in terms {
             sum += program.weights[program.weight[t] as usize] * read(program.target[t]);
         }
-        if replay.best && program.kind[id as usize] != CHANCE {
+        if replay.best && decision {
             best = best.max(sum);
         } else {
             total += sum;
         }
     }
-    if replay.best && program.kind[id as usize] != CHANCE {
-        best
-    } else {
-        total
-    }
+    if replay.best && decision { best } else { total }
+}
+
+/// The value of branch `i` of `id` (an option of a decision) from the values of what it reads.
+pub(super) fn branch_value<G: Game>(
+    program: &Program<G>,
+    ends: &[f64],
+    values: &[f64],
+    id: u32,
+    i: usize,
+) -> f64 {
+    let (_, terms) = program.branches(id).nth(i).expect("a branch");
+    terms
+        .map(|t| {
+            let target = program.target[t];
+            let v = if target >= END {
+                ends[(target - END) as usize]
+            } else {
+                values[target as usize]
+            };
+            program.weights[program.weight[t] as usize] * v
+        })
+        .sum()
 }

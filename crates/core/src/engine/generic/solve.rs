@@ -2,8 +2,9 @@
 //! form), any position's value and its options' values from them, and the policy that takes
 //! the best option.
 
+use super::figures::{Figures, figures};
 use super::program::{CHANCE, Program, Rule};
-use super::settle::{Replay, settle, value_at};
+use super::settle::{Replay, branch_value, settle, value_at};
 use super::{Stop, admit};
 use crate::engine::Budget;
 use crate::games::{Game, Point, Policy, options_of};
@@ -27,6 +28,7 @@ pub fn solve<'g, G: Game>(game: &'g G, budget: Budget<'_>) -> Result<Solved<'g, 
         ends: &ends,
         best: true,
         reward: &|_, _| 0.0,
+        only: None,
     };
     let (values, sweeps) = settle(&program, &replay);
     Ok(Solved {
@@ -97,9 +99,36 @@ impl<'g, G: Game> Solved<'g, G> {
             ends: &ends,
             best: true,
             reward: &|_, _| 0.0,
+            only: None,
         };
-        (0..self.program.len() as u32)
-            .all(|id| value_at(&self.program, &replay, &self.values, id) == self.values[id as usize])
+        (0..self.program.len() as u32).all(|id| {
+            value_at(&self.program, &replay, &self.values, id) == self.values[id as usize]
+        })
+    }
+
+    /// Optimal play's figures (losses by cause, decisions and rolls per game): the solve's
+    /// program replayed with the best option at every decision (the first of equals, as
+    /// [`OptimalPolicy`] takes it, in canonical form).
+    pub fn figures(&self) -> Figures {
+        let p = &self.program;
+        let mut ends = vec![0.0; 1 + self.game.causes().len()];
+        ends[0] = 1.0;
+        let best: Vec<u8> = (0..p.len() as u32)
+            .map(|id| {
+                if p.kind[id as usize] == CHANCE {
+                    return 0;
+                }
+                let mut best = (0, f64::NEG_INFINITY);
+                for i in 0..p.branches(id).count() {
+                    let v = branch_value(p, &ends, &self.values, id, i);
+                    if v > best.1 {
+                        best = (i as u8, v);
+                    }
+                }
+                best.0
+            })
+            .collect();
+        figures(p, self.game, "optimal", Some(&best))
     }
 
     /// The stored positions and their values (canonical forms), for tests and figures.
@@ -140,4 +169,3 @@ impl<G: Game> Policy<G> for OptimalPolicy<'_, '_, G> {
         weights[best] = 1.0;
     }
 }
-

@@ -162,6 +162,12 @@ impl Annulus {
         &self.rules
     }
 
+    /// The position these visible dice (`(number, jammed)`, left to right) and this many hidden
+    /// positions make once settled: over, a reveal, or the players' decision.
+    pub fn position(&self, chain: &[(u8, bool)], hidden: u8) -> Pos {
+        self.settle(Pos::at(chain, hidden), JAMMED)
+    }
+
     /// How far apart two numbers are, counting steps of one (A4: on a ring of 12 under `wrap`).
     pub fn distance(&self, a: u8, b: u8) -> u8 {
         let d = a.abs_diff(b);

@@ -69,7 +69,10 @@ pub struct Param {
 }
 
 fn number(value: &str, low: u8, high: u8) -> Option<u8> {
-    value.parse::<u8>().ok().filter(|v| (low..=high).contains(v))
+    value
+        .parse::<u8>()
+        .ok()
+        .filter(|v| (low..=high).contains(v))
 }
 
 fn yes_no(value: &str) -> Option<bool> {

@@ -128,17 +128,18 @@ fn towards(game: &Annulus, pos: &Pos, die: usize, to: u8) -> Move {
     let up = game
         .step(v, true)
         .is_some_and(|w| game.distance(w, to) < game.distance(v, to));
-    Move {
-        die: die as u8,
-        up,
-    }
+    Move { die: die as u8, up }
 }
 
 fn first_conflict(game: &Annulus, pos: &Pos) -> Move {
     let i = (1..pos.len())
         .find(|&i| game.distance(pos.value(i - 1), pos.value(i)) != 1)
         .expect("an unsolved chain has a pair that does not differ by 1");
-    let (die, partner) = if pos.jammed(i) { (i - 1, i) } else { (i, i - 1) };
+    let (die, partner) = if pos.jammed(i) {
+        (i - 1, i)
+    } else {
+        (i, i - 1)
+    };
     let (v, w) = (pos.value(die), pos.value(partner));
     if v == w {
         let up = game.step(v, true).is_some();

@@ -82,7 +82,11 @@ fn a1_setup_hides_a_position_on_the_hiding_faces() {
     for faces in 0..=3u8 {
         let g = game(&[&format!("hidden-faces={faces}")]);
         let outs = outcomes_of(&g, &g.start());
-        let hidden: f64 = outs.iter().filter(|(p, _)| p.hidden() == 1).map(|(_, p)| p).sum();
+        let hidden: f64 = outs
+            .iter()
+            .filter(|(p, _)| p.hidden() == 1)
+            .map(|(_, p)| p)
+            .sum();
         assert_eq!(hidden, f64::from(faces) / 4.0);
         let total: f64 = outs.iter().map(|(_, p)| p).sum();
         assert!((total - 1.0).abs() < 1e-15);
@@ -128,7 +132,8 @@ fn a3_a_solved_chain_reveals_one_hidden_die_in_a_gap() {
     }
     // A solved chain with nothing hidden is a success.
     assert_eq!(
-        g.settle(Pos::at(&[(4, false), (5, false), (6, false)], 0), 0).stage(),
+        g.settle(Pos::at(&[(4, false), (5, false), (6, false)], 0), 0)
+            .stage(),
         Stage::Over(End::Win)
     );
 }
@@ -184,7 +189,12 @@ mod engines {
                 );
                 assert!(solved.settled());
                 let opt = evaluate(&g, &OptimalPolicy::new(&solved), Budget::UNLIMITED).unwrap();
-                assert!((opt.win - solved.start()).abs() < 1e-12, "{} {}", opt.win, solved.start());
+                assert!(
+                    (opt.win - solved.start()).abs() < 1e-12,
+                    "{} {}",
+                    opt.win,
+                    solved.start()
+                );
                 for name in ["naive", "planner", "closest-first"] {
                     let k = Knobs::bundled(name).unwrap();
                     let (f, r) = regret(&g, &k, &solved, Budget::UNLIMITED).unwrap();
@@ -202,19 +212,5 @@ mod engines {
                 }
             }
         }
-    }
-}
-
-#[test]
-#[ignore]
-fn tmp_timing() {
-    use crate::engine::Budget;
-    use crate::engine::generic::solve;
-    for preset in ["normal", "advanced"] {
-        let rules = Rules::parse(preset, &["players=3".to_string()]).unwrap();
-        let g = Annulus::new(rules);
-        let t = std::time::Instant::now();
-        let solved = solve(&g, Budget::UNLIMITED).unwrap();
-        println!("{preset} 3: {} {} positions {} sweeps {:?}", solved.start(), solved.positions(), solved.sweeps, t.elapsed());
     }
 }

@@ -1,0 +1,433 @@
+//! The Annulus operation challenge through the engines and the command line: the solve against
+//! an independent brute-force oracle, closed forms for tiny positions, the variants, symmetry,
+//! Monte Carlo against exact, and bad input.
+
+use raven_core::engine::Budget;
+use raven_core::engine::generic::{evaluate, regret, simulate, solve};
+use raven_core::games::annulus::strategy::{BUNDLED, Knobs};
+use raven_core::games::annulus::{Annulus, Move, Pos, Rules};
+use raven_core::games::{End, Game, Point, Uniform};
+
+use crate::common::annulus_brute::{Design, optimal_success};
+use crate::common::{file, raven, refused, stdout};
+
+fn annulus(preset: &str, changes: &[&str]) -> Annulus {
+    let changes: Vec<String> = changes.iter().map(|s| s.to_string()).collect();
+    Annulus::new(Rules::parse(preset, &changes).unwrap())
+}
+
+fn oracle(game: &Annulus) -> f64 {
+    let r = game.rules();
+    optimal_success(&Design {
+        players: r.players,
+        target: r.target,
+        hidden_faces: r.hidden_faces,
+        wrap: r.wrap,
+        left_to_right: r.reveal_order == raven_core::games::annulus::RevealOrder::LeftToRight,
+        action_limit: r.action_limit,
+    })
+}
+
+/// The solve agrees with value iteration over explicit hidden positions (the oracle knows
+/// nothing of the engine's gaps) for 1 and 2 players under both presets, the ring and the
+/// left-to-right reveal.
+#[test]
+fn the_solve_agrees_with_the_brute_force_oracle() {
+    for preset in ["normal", "advanced"] {
+        for players in ["players=1", "players=2"] {
+            for extra in [&[][..], &["wrap=yes"], &["reveal-order=left-to-right"]] {
+                if preset == "advanced" && !extra.is_empty() {
+                    continue;
+                }
+                let mut changes = vec![players];
+                changes.extend_from_slice(extra);
+                let game = annulus(preset, &changes);
+                let solved = solve(&game, Budget::UNLIMITED).unwrap();
+                let expected = oracle(&game);
+                assert!(
+                    (solved.start() - expected).abs() < 1e-9,
+                    "{}: {} against the oracle's {expected}",
+                    game.rules(),
+                    solved.start()
+                );
+            }
+        }
+    }
+}
+
+/// A game that starts at a chosen position: the engines value any position as a start.
+struct From(Annulus, Pos);
+
+impl Game for From {
+    type Pos = Pos;
+    type Option = Move;
+    fn name(&self) -> &'static str {
+        "annulus"
+    }
+    fn kinds(&self) -> &'static [&'static str] {
+        self.0.kinds()
+    }
+    fn causes(&self) -> &'static [&'static str] {
+        self.0.causes()
+    }
+    fn start(&self) -> Pos {
+        self.1
+    }
+    fn point(&self, pos: &Pos) -> Point {
+        self.0.point(pos)
+    }
+    fn outcomes(&self, pos: &Pos, each: &mut impl FnMut(Pos, f64)) {
+        self.0.outcomes(pos, each)
+    }
+    fn options(&self, pos: &Pos, each: &mut impl FnMut(Move, Pos)) {
+        self.0.options(pos, each)
+    }
+    fn layer(&self, pos: &Pos) -> u32 {
+        self.0.layer(pos)
+    }
+    fn stored(&self, pos: &Pos) -> bool {
+        self.0.stored(pos)
+    }
+    fn key(&self, pos: &Pos) -> u64 {
+        self.0.key(pos)
+    }
+}
+
+/// The same game without its symmetry: every position valued apart.
+struct Plain(Annulus);
+
+impl Game for Plain {
+    type Pos = Pos;
+    type Option = Move;
+    fn name(&self) -> &'static str {
+        "annulus"
+    }
+    fn kinds(&self) -> &'static [&'static str] {
+        self.0.kinds()
+    }
+    fn causes(&self) -> &'static [&'static str] {
+        self.0.causes()
+    }
+    fn start(&self) -> Pos {
+        self.0.start()
+    }
+    fn point(&self, pos: &Pos) -> Point {
+        self.0.point(pos)
+    }
+    fn outcomes(&self, pos: &Pos, each: &mut impl FnMut(Pos, f64)) {
+        self.0.outcomes(pos, each)
+    }
+    fn options(&self, pos: &Pos, each: &mut impl FnMut(Move, Pos)) {
+        self.0.options(pos, each)
+    }
+    fn layer(&self, pos: &Pos) -> u32 {
+        self.0.layer(pos)
+    }
+    fn stored(&self, pos: &Pos) -> bool {
+        self.0.stored(pos)
+    }
+    fn key(&self, pos: &Pos) -> u64 {
+        self.0.key(pos)
+    }
+}
+
+fn value_from(game: Annulus, chain: &[(u8, bool)], hidden: u8) -> f64 {
+    let start = game.position(chain, hidden);
+    solve(&From(game, start), Budget::UNLIMITED)
+        .unwrap()
+        .start()
+}
+
+/// A2, A4 closed forms: two dice that differ by 1 are solved; `[4][6]` is one adjustment from
+/// solved (die 1 up), and a jam leaves one more chance (die 2 down): 1 − (1 − s)², s the
+/// trigger's odds — 143/144 at target 2, 23/144 at target 12.
+#[test]
+fn tiny_positions_have_their_closed_forms() {
+    let g = annulus("normal", &["hidden-faces=0"]);
+    assert_eq!(
+        g.point(&g.position(&[(4, false), (5, false)], 0)),
+        Point::Over(End::Win)
+    );
+    for chain in [[(4, false), (4, false)], [(4, false), (6, false)]] {
+        assert_eq!(g.point(&g.position(&chain, 0)), Point::Decision(0));
+    }
+    for (target, expected) in [(2, 143.0 / 144.0), (12, 23.0 / 144.0), (4, 1.0 - 0.0625)] {
+        let g = annulus("normal", &[&format!("target={target}"), "hidden-faces=0"]);
+        let v = value_from(g, &[(4, false), (6, false)], 0);
+        assert!((v - expected).abs() < 1e-15, "target {target}: {v}");
+    }
+    // Jammed 4 and 6 side by side can never be joined (A5): lost at once.
+    assert_eq!(
+        g.point(&g.position(&[(4, true), (6, true)], 0)),
+        Point::Over(End::Loss(0))
+    );
+}
+
+/// Mirror images and reflections play alike: the solve with the symmetry gives every position
+/// the value the solve without it does.
+#[test]
+fn mirror_and_reflection_images_have_equal_values() {
+    for changes in [
+        &["players=2"][..],
+        &["players=2", "wrap=yes"],
+        &["players=1", "reveal-order=left-to-right"],
+    ] {
+        let game = annulus("normal", changes);
+        let plain = Plain(game);
+        let solved = solve(&game, Budget::UNLIMITED).unwrap();
+        let all = solve(&plain, Budget::UNLIMITED).unwrap();
+        assert!(all.positions() > solved.positions());
+        let mut checked = 0;
+        for (pos, v, _) in all.table() {
+            // Two programs sum the same terms in other orders: equal to the last bits but one.
+            assert!((solved.value(pos) - v).abs() < 1e-12, "{pos:?}");
+            checked += 1;
+        }
+        assert!(checked > 1000);
+    }
+}
+
+/// A4 `wrap`: the ring joins 12 and 1 and never lowers a value; A3 `reveal-order`: with nothing
+/// hidden it changes nothing, with hidden dice the player learns where the next one lies.
+#[test]
+fn the_variants_change_what_they_should_and_nothing_else() {
+    let line = annulus("normal", &["players=2"]);
+    let ring = annulus("normal", &["players=2", "wrap=yes"]);
+    assert_eq!(
+        ring.point(&ring.position(&[(12, false), (1, false), (2, false)], 0)),
+        Point::Over(End::Win)
+    );
+    assert_eq!(
+        line.point(&line.position(&[(12, false), (1, false), (2, false)], 0)),
+        Point::Decision(0)
+    );
+    let (l, r) = (
+        solve(&line, Budget::UNLIMITED).unwrap(),
+        solve(&ring, Budget::UNLIMITED).unwrap(),
+    );
+    assert!(r.start() > l.start());
+    let bare = |order: &str| {
+        solve(
+            &annulus("normal", &["players=2", "hidden-faces=0", order]),
+            Budget::UNLIMITED,
+        )
+        .unwrap()
+        .start()
+    };
+    assert_eq!(
+        bare("reveal-order=random").to_bits(),
+        bare("reveal-order=left-to-right").to_bits()
+    );
+    let hidden = |order: &str| {
+        solve(&annulus("normal", &["players=2", order]), Budget::UNLIMITED)
+            .unwrap()
+            .start()
+    };
+    assert!(hidden("reveal-order=left-to-right") > hidden("reveal-order=random"));
+}
+
+/// Optimal play is at least every strategy, at every setting; a strategy's regret by kind sums
+/// to what it is behind.
+#[test]
+fn optimal_play_is_at_least_every_strategy() {
+    for preset in ["normal", "advanced"] {
+        for changes in [
+            &["players=1"][..],
+            &["players=2"],
+            &["players=2", "wrap=yes"],
+            &["players=1", "action-limit=4"],
+        ] {
+            let game = annulus(preset, changes);
+            let solved = solve(&game, Budget::UNLIMITED).unwrap();
+            let optimal = solved.figures();
+            assert!((optimal.win - solved.start()).abs() < 1e-12);
+            for (name, _) in BUNDLED {
+                let knobs = Knobs::bundled(name).unwrap();
+                let (f, r) = regret(&game, &knobs, &solved, Budget::UNLIMITED).unwrap();
+                assert!(f.win <= solved.start() + 1e-12, "{name} {}", game.rules());
+                let lost: f64 = r.by_kind.iter().sum();
+                assert!((solved.start() - f.win - lost).abs() < 1e-9, "{name}");
+            }
+            let random = evaluate(&game, &Uniform, Budget::UNLIMITED).unwrap();
+            assert!(random.win < solved.start());
+        }
+    }
+}
+
+/// Monte Carlo agrees with exact evaluation within its interval for every bundled strategy and
+/// for random play (fixed seed, |z| < 4).
+#[test]
+fn monte_carlo_agrees_with_exact() {
+    let game = annulus("normal", &["players=2"]);
+    let games = 200_000;
+    let mut strategies: Vec<Box<dyn raven_core::games::Policy<Annulus>>> = BUNDLED
+        .iter()
+        .map(|(n, _)| Box::new(Knobs::bundled(n).unwrap()) as _)
+        .collect();
+    strategies.push(Box::new(Uniform));
+    for s in &strategies {
+        let exact = evaluate(&game, s.as_ref(), Budget::UNLIMITED).unwrap();
+        let tally = simulate(&game, s.as_ref(), games, 11);
+        let p = exact.win;
+        let z = (tally.wins as f64 - p * games as f64) / (p * (1.0 - p) * games as f64).sqrt();
+        assert!(z.abs() < 4.0, "{}: z = {z}", s.name());
+        let mean = tally.decisions as f64 / games as f64;
+        assert!(
+            (mean - exact.decisions).abs() < 0.05 * exact.decisions,
+            "{}",
+            s.name()
+        );
+    }
+}
+
+/// The same seed gives the same tally whatever the thread count.
+#[test]
+fn sampling_is_the_same_on_any_thread_count() {
+    let game = annulus("normal", &["players=2"]);
+    let knobs = Knobs::bundled("planner").unwrap();
+    let run = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| simulate(&game, &knobs, 50_000, 3))
+    };
+    assert_eq!(run(1), run(2));
+    let out = |threads: &str| {
+        stdout(&[
+            "--game",
+            "annulus",
+            "simulate",
+            "--games",
+            "20000",
+            "--players",
+            "1,2",
+            "--threads",
+            threads,
+            "--out",
+            "-",
+        ])
+    };
+    assert_eq!(out("1"), out("2"));
+}
+
+#[test]
+fn the_commands_name_the_game_in_every_row() {
+    let csv = stdout(&[
+        "--game",
+        "annulus",
+        "solve",
+        "--players",
+        "1,2",
+        "--out",
+        "-",
+    ]);
+    let mut lines = csv.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("game,strategy,rules,players,method")
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 8);
+    assert!(rows.iter().all(|r| r.starts_with("annulus,")));
+    let table = stdout(&["--game", "annulus", "decisions", "--players", "1"]);
+    assert!(table.contains("adjust"), "{table}");
+    let games = stdout(&["games"]);
+    assert!(games.contains("annulus") && games.contains("purple-raven"));
+    let narrated = stdout(&["--game", "annulus", "play", "--players", "2", "--advise"]);
+    assert!(
+        narrated.contains("Setup:") && narrated.contains("advice"),
+        "{narrated}"
+    );
+    assert!(narrated.contains("SUCCESS") || narrated.contains("FAILURE"));
+}
+
+#[test]
+fn the_interactive_player_reads_moves() {
+    let output = raven()
+        .args([
+            "--game",
+            "annulus",
+            "play",
+            "--interactive",
+            "--players",
+            "1",
+            "--rule",
+            "hidden-faces=0",
+        ])
+        .write_stdin("?\n9-\n1+\nq\n")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("advice"), "{text}");
+    assert!(text.contains("not a legal move"), "{text}");
+}
+
+/// Bad input: each a clear message, exit 2, nothing written.
+#[test]
+fn bad_input_is_refused_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let out = out.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["--game", "nosuch", "simulate"],
+            "unknown game 'nosuch'",
+        ),
+        (
+            vec!["--game", "annulus", "exact", "--players", "9"],
+            "1..=4",
+        ),
+        (
+            vec!["--game", "annulus", "exact", "--rule", "target=13"],
+            "target",
+        ),
+        (
+            vec!["--game", "annulus", "exact", "--rule", "stealth-faces=2"],
+            "not an Annulus rule",
+        ),
+        (
+            vec!["--game", "annulus", "exact", "--stealth", "8"],
+            "no stealth",
+        ),
+        (
+            vec!["exact", "--rule", "target=4"],
+            "unknown rule key 'target'",
+        ),
+        (
+            vec!["--game", "annulus", "exact", "--strategy", "duo"],
+            "unknown Annulus strategy",
+        ),
+        (
+            vec!["--game", "annulus", "report"],
+            "not a command for the Annulus",
+        ),
+    ] {
+        let mut args = args.clone();
+        if args.contains(&"exact") {
+            args.extend(["--out", out]);
+        }
+        let message = refused(&args);
+        assert!(message.contains(says), "{args:?}: {message}");
+        assert!(!std::path::Path::new(out).exists());
+    }
+    // A strategy file of one game given to the other.
+    let (_d, raven_file) = file("duo.toml", include_str!("../../strategies/duo.toml"));
+    let message = refused(&[
+        "--game",
+        "annulus",
+        "exact",
+        "--strategy",
+        raven_file.to_str().unwrap(),
+    ]);
+    assert!(
+        message.contains("not an Annulus strategy file"),
+        "{message}"
+    );
+    let (_e, annulus_file) = file("mine.toml", BUNDLED[1].1);
+    let message = refused(&["exact", "--strategy", annulus_file.to_str().unwrap()]);
+    assert!(message.contains("annulus"), "{message}");
+}

@@ -1,0 +1,190 @@
+//! The game interface proven on a third game written here and nowhere else: "roll a d6 and add
+//! it to the total, then stop or go on; past 10 loses, stopping at total t wins with probability
+//! t / 10". The engines solve it, evaluate strategies exactly, sample it and split regret with
+//! nothing but this file knowing its rules.
+
+use raven_core::engine::Budget;
+use raven_core::engine::generic::{evaluate, regret, simulate, solve};
+use raven_core::games::{End, Game, Point, Policy};
+
+/// The total so far and what happens next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Pos {
+    /// The d6 is about to be rolled onto `total`.
+    Roll(u8),
+    /// The player decides at `total`.
+    Decide(u8),
+    /// The player stopped at `total`: a d10 decides.
+    Stopped(u8),
+    Over(bool),
+}
+
+struct PassTen;
+
+impl Game for PassTen {
+    type Pos = Pos;
+    type Option = bool;
+    fn name(&self) -> &'static str {
+        "pass-ten"
+    }
+    fn kinds(&self) -> &'static [&'static str] {
+        &["stop-or-go"]
+    }
+    fn causes(&self) -> &'static [&'static str] {
+        &["bust", "short"]
+    }
+    fn start(&self) -> Pos {
+        Pos::Roll(0)
+    }
+    fn point(&self, pos: &Pos) -> Point {
+        match *pos {
+            Pos::Decide(_) => Point::Decision(0),
+            Pos::Over(true) => Point::Over(End::Win),
+            Pos::Over(false) => Point::Over(End::Loss(0)),
+            _ => Point::Chance,
+        }
+    }
+    fn outcomes(&self, pos: &Pos, each: &mut impl FnMut(Pos, f64)) {
+        match *pos {
+            Pos::Roll(t) => {
+                for d in 1..=6 {
+                    let t = t + d;
+                    each(
+                        if t > 10 {
+                            Pos::Over(false)
+                        } else {
+                            Pos::Decide(t)
+                        },
+                        1.0 / 6.0,
+                    );
+                }
+            }
+            Pos::Stopped(t) => {
+                let p = f64::from(t) / 10.0;
+                each(Pos::Over(true), p);
+                each(Pos::Over(false), 1.0 - p);
+            }
+            _ => unreachable!(),
+        }
+    }
+    fn options(&self, pos: &Pos, each: &mut impl FnMut(bool, Pos)) {
+        let Pos::Decide(t) = *pos else { unreachable!() };
+        each(true, Pos::Roll(t));
+        each(false, Pos::Stopped(t));
+    }
+    fn layer(&self, pos: &Pos) -> u32 {
+        match *pos {
+            Pos::Roll(t) | Pos::Decide(t) => {
+                2 * (11 - u32::from(t)) + u32::from(matches!(pos, Pos::Decide(_)))
+            }
+            _ => 0,
+        }
+    }
+    fn stored(&self, pos: &Pos) -> bool {
+        !matches!(pos, Pos::Stopped(_))
+    }
+    fn key(&self, pos: &Pos) -> u64 {
+        match *pos {
+            Pos::Roll(t) => u64::from(t),
+            Pos::Decide(t) => 100 + u64::from(t),
+            Pos::Stopped(t) => 200 + u64::from(t),
+            Pos::Over(w) => 300 + u64::from(w),
+        }
+    }
+}
+
+/// Go on below `k`, stop from `k` up.
+struct StopAt(u8);
+
+impl Policy<PassTen> for StopAt {
+    fn name(&self) -> &str {
+        "stop-at"
+    }
+    fn weigh(&self, _: &PassTen, pos: &Pos, _: &[bool], w: &mut [f64]) {
+        let Pos::Decide(t) = *pos else { unreachable!() };
+        w[usize::from(t >= self.0)] = 1.0;
+    }
+}
+
+/// The closed forms, by hand: `best(t)` the optimal value at a decision with total `t`,
+/// `follow(k, t)` stopping from `k`.
+fn best(t: u8) -> f64 {
+    let go: f64 = (1..=6)
+        .map(|d| if t + d > 10 { 0.0 } else { best(t + d) })
+        .sum::<f64>()
+        / 6.0;
+    go.max(f64::from(t) / 10.0)
+}
+
+fn follow(k: u8, t: u8) -> f64 {
+    if t >= k {
+        return f64::from(t) / 10.0;
+    }
+    (1..=6)
+        .map(|d| if t + d > 10 { 0.0 } else { follow(k, t + d) })
+        .sum::<f64>()
+        / 6.0
+}
+
+fn start(f: impl Fn(u8) -> f64) -> f64 {
+    (1..=6).map(f).sum::<f64>() / 6.0
+}
+
+#[test]
+fn a_third_game_is_solved_evaluated_sampled_and_decomposed_by_the_same_engines() {
+    let game = PassTen;
+    let solved = solve(&game, Budget::UNLIMITED).unwrap();
+    let exact_best = start(best);
+    assert!(
+        (solved.start() - exact_best).abs() < 1e-15,
+        "{} {exact_best}",
+        solved.start()
+    );
+    for k in [5, 7, 8, 10] {
+        let policy = StopAt(k);
+        let f = evaluate(&game, &policy, Budget::UNLIMITED).unwrap();
+        let closed = start(|t| follow(k, t));
+        assert!(
+            (f.win - closed).abs() < 1e-15,
+            "stop at {k}: {} {closed}",
+            f.win
+        );
+        let (_, r) = regret(&game, &policy, &solved, Budget::UNLIMITED).unwrap();
+        assert!((r.by_kind[0] - (exact_best - f.win)).abs() < 1e-12);
+        let n = 400_000;
+        let tally = simulate(&game, &policy, n, 5);
+        let z =
+            (tally.wins as f64 - closed * n as f64) / (closed * (1.0 - closed) * n as f64).sqrt();
+        assert!(z.abs() < 4.0, "stop at {k}: z = {z}");
+        // Every game rolls once more than it decides, and stopping rolls the d10.
+        assert!((f.rolls - f.decisions - 1.0).abs() < 1e-12);
+    }
+}
+
+/// The engines' files name no game: what a game is lives in its own module.
+#[test]
+fn the_generic_engine_names_no_game() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src/engine/generic");
+    let words = [
+        "stealth",
+        "character",
+        "annulus",
+        "purple raven",
+        "dice",
+        "die ",
+        "jam",
+        "challenge",
+        "first aid",
+        "reveal",
+        "players",
+        "crate::game::",
+    ];
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap().to_lowercase();
+        for w in words {
+            assert!(!text.contains(w), "{} names '{w}'", path.display());
+        }
+    }
+}
