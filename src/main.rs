@@ -6,8 +6,8 @@ use clap::Parser;
 
 fn main() {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let game = match raven::cli::game_of(&args) {
-        Ok(game) => game,
+    let (game, args) = match raven::cli::game_of(&args) {
+        Ok(found) => found,
         Err(message) => {
             let _ = writeln!(std::io::stderr(), "raven: error: {message}");
             std::process::exit(2);

@@ -32,18 +32,11 @@ use crate::error::Result;
 /// raven — how winnable is Operation Purple Raven, and which decisions matter?
 ///
 /// Plays the solo tabletop game by the rulings of docs/rules.md, millions of times, under pluggable
-/// strategies; reports win probabilities with confidence intervals.
+/// strategies; reports win probabilities with confidence intervals. Another game: `raven --game
+/// annulus …` (`raven games` lists them).
 #[derive(Parser, Debug)]
 #[command(name = "raven", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
-    /// The game: `purple-raven` (the default) or `annulus` (`raven games` lists them).
-    #[arg(
-        long,
-        global = true,
-        value_name = "GAME",
-        default_value = "purple-raven"
-    )]
-    pub game: String,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -126,28 +119,48 @@ pub const GAMES: [(&str, &str); 2] = [
     ),
 ];
 
-/// The game a command line asks for: the value of its `--game` (purple-raven when none), or a
-/// message naming the games when it is not one.
-pub fn game_of(args: &[std::ffi::OsString]) -> std::result::Result<&'static str, String> {
+/// The game a command line asks for — the value of its `--game NAME` (purple-raven when none),
+/// or a message naming the games when it is not one — and the command line without it. A
+/// number after `--game` is not a game but `play --game N`, the game of a seeded run.
+pub fn game_of(
+    args: &[std::ffi::OsString],
+) -> std::result::Result<(&'static str, Vec<std::ffi::OsString>), String> {
     let mut asked = None;
-    let mut words = args.iter().skip(1).map(|a| a.to_string_lossy());
+    let mut rest = Vec::with_capacity(args.len());
+    let mut words = args.iter();
+    let is_index = |value: &str| !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
     while let Some(word) = words.next() {
-        if word == "--" {
+        let text = word.to_string_lossy();
+        if text == "--" {
+            rest.push(word.clone());
+            rest.extend(words.cloned());
             break;
         }
-        if word == "--game" {
-            asked = words.next().map(|w| w.into_owned());
-        } else if let Some(value) = word.strip_prefix("--game=") {
+        if text == "--game" {
+            if let Some(value) = words.next() {
+                let value_text = value.to_string_lossy();
+                if is_index(&value_text) {
+                    rest.extend([word.clone(), value.clone()]);
+                } else {
+                    asked = Some(value_text.into_owned());
+                }
+                continue;
+            }
+        } else if let Some(value) = text.strip_prefix("--game=")
+            && !is_index(value)
+        {
             asked = Some(value.to_string());
+            continue;
         }
+        rest.push(word.clone());
     }
     let Some(asked) = asked else {
-        return Ok(GAMES[0].0);
+        return Ok((GAMES[0].0, rest));
     };
     GAMES
         .iter()
         .find(|(name, _)| *name == asked)
-        .map(|(name, _)| *name)
+        .map(|(name, _)| (*name, rest))
         .ok_or_else(|| {
             format!(
                 "unknown game '{asked}' (allowed: {})",

@@ -431,3 +431,66 @@ fn bad_input_is_refused_cleanly() {
     let message = refused(&["exact", "--strategy", annulus_file.to_str().unwrap()]);
     assert!(message.contains("annulus"), "{message}");
 }
+
+#[test]
+fn strategies_lists_and_checks_the_bundled_files() {
+    let list = stdout(&["--game", "annulus", "strategies"]);
+    for (name, _) in BUNDLED {
+        assert!(list.contains(name), "{list}");
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies/annulus");
+    let mut args = vec![
+        "--game".to_string(),
+        "annulus".into(),
+        "strategies".into(),
+        "check".into(),
+    ];
+    for entry in std::fs::read_dir(dir).unwrap() {
+        args.push(entry.unwrap().path().display().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_eq!(stdout(&args).matches(": ok").count(), BUNDLED.len());
+    let (_d, bad) = file(
+        "bad.toml",
+        "game = \"annulus\"\nname = \"x\"\naim = \"sideways\"\n",
+    );
+    let message = refused(&[
+        "--game",
+        "annulus",
+        "strategies",
+        "check",
+        bad.to_str().unwrap(),
+    ]);
+    assert!(message.contains("bad.toml:3:"), "{message}");
+}
+
+/// Every figure docs/annulus.md states is what `solve` prints now.
+#[test]
+fn the_documented_figures_are_the_solved_ones() {
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/annulus.md"),
+    )
+    .unwrap();
+    let section = doc.split("## Figures").nth(1).expect("a Figures section");
+    let mut checked = 0;
+    for line in section
+        .lines()
+        .filter(|l| l.starts_with("| normal") || l.starts_with("| advanced"))
+    {
+        let cells: Vec<&str> = line
+            .split('|')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        let game = annulus(cells[0], &[&format!("players={}", cells[1])]);
+        let solved = solve(&game, Budget::UNLIMITED).unwrap();
+        let percent = |p: f64| format!("{:.1}%", 100.0 * p);
+        assert_eq!(cells[2], percent(solved.start()), "{line}");
+        for (cell, name) in cells[3..].iter().zip(["planner", "naive"]) {
+            let f = evaluate(&game, &Knobs::bundled(name).unwrap(), Budget::UNLIMITED).unwrap();
+            assert_eq!(*cell, percent(f.win), "{line}: {name}");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+}

@@ -24,9 +24,6 @@ use crate::error::{Error, Result};
 #[derive(Parser, Debug)]
 #[command(name = "raven", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
-    /// The game: `annulus` here (`raven games` lists them).
-    #[arg(long, global = true, value_name = "GAME", default_value = "annulus")]
-    pub game: String,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,

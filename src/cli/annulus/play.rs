@@ -25,12 +25,12 @@ pub struct PlayArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub design: DesignArgs,
-    /// Seed; with --index, the same challenge as game INDEX of `simulate --seed SEED`.
+    /// Seed of the challenge.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Which game of the seed's run.
+    /// Which challenge of the seeded run to replay (as numbered by `simulate`).
     #[arg(long, default_value_t = 0)]
-    pub index: u64,
+    pub game: u64,
     /// Show optimal play's success probability after each option at every decision.
     #[arg(long)]
     pub advise: bool,
@@ -89,7 +89,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let (end, _) = play(
         game,
         strategy.as_ref(),
-        &mut stream(args.seed, args.index),
+        &mut stream(args.seed, args.game),
         &mut |pos: &Pos| {
             lines.push(narrate(
                 game,
@@ -176,7 +176,7 @@ fn advice(
 
 fn interactive(game: &Annulus, solved: &Solved<'_, Annulus>, args: &PlayArgs) -> Result<()> {
     use rand::Rng;
-    let mut rng = stream(args.seed, args.index);
+    let mut rng = stream(args.seed, args.game);
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout();
     let mut pos = game.start();
