@@ -61,6 +61,7 @@ struct From(Annulus, Pos);
 impl Game for From {
     type Pos = Pos;
     type Option = Move;
+    type Key = u64;
     fn name(&self) -> &'static str {
         "annulus"
     }
@@ -99,6 +100,7 @@ struct Plain(Annulus);
 impl Game for Plain {
     type Pos = Pos;
     type Option = Move;
+    type Key = u64;
     fn name(&self) -> &'static str {
         "annulus"
     }
@@ -402,7 +404,7 @@ fn bad_input_is_refused_cleanly() {
             "unknown Annulus strategy",
         ),
         (
-            vec!["--game", "annulus", "report"],
+            vec!["--game", "annulus", "tune"],
             "not a command for the Annulus",
         ),
     ] {
@@ -493,4 +495,53 @@ fn the_documented_figures_are_the_solved_ones() {
         checked += 1;
     }
     assert_eq!(checked, 6);
+}
+
+#[test]
+fn explore_and_report_run_for_annulus() {
+    let table = stdout(&[
+        "--game",
+        "annulus",
+        "explore",
+        "--param",
+        "target=3..5",
+        "--players",
+        "1",
+        "--target",
+        "40..60",
+    ]);
+    assert!(
+        table.contains("optimal between 40% and 60%: target=4 with 1 players (47.1%)\n"),
+        "{table}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("annulus");
+    stdout(&[
+        "--game",
+        "annulus",
+        "report",
+        "--players",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(readme.contains("| optimal | 47.1% |"), "{readme}");
+    assert!(
+        readme.contains("a tie of planner and closest-first"),
+        "{readme}"
+    );
+    for chart in ["success-normal.svg", "success-advanced.svg"] {
+        let svg = std::fs::read_to_string(out.join(chart)).unwrap();
+        crate::common::assert_chart_renders(chart, &svg);
+    }
+    let levers = std::fs::read_to_string(out.join("levers.csv")).unwrap();
+    assert!(
+        levers
+            .lines()
+            .next()
+            .unwrap()
+            .starts_with("game,difficulty,players,key,value")
+    );
 }

@@ -24,6 +24,7 @@ struct PassTen;
 impl Game for PassTen {
     type Pos = Pos;
     type Option = bool;
+    type Key = u64;
     fn name(&self) -> &'static str {
         "pass-ten"
     }
@@ -185,6 +186,40 @@ fn the_generic_engine_names_no_game() {
         let text = std::fs::read_to_string(&path).unwrap().to_lowercase();
         for w in words {
             assert!(!text.contains(w), "{} names '{w}'", path.display());
+        }
+    }
+}
+
+/// Operation Purple Raven behind the same interface: the generic solve agrees with raven's own
+/// solver, and the generic exact evaluation of random play with raven's own exact engine, at
+/// low stealth under both presets.
+#[test]
+fn purple_raven_on_the_interface_agrees_with_its_own_engines() {
+    use raven_core::engine::Solver;
+    use raven_core::game::interface::PurpleRaven;
+    use raven_core::rules::Rules;
+    use raven_core::strategy::{AsPolicy, RandomStrategy};
+    for preset in ["main-text", "clarified"] {
+        let rules = Rules::preset(preset).unwrap();
+        let theirs = raven_core::engine::solve(&Solver::new(rules), &[0, 1]);
+        for stealth in 0..=1u8 {
+            let game = PurpleRaven { rules, stealth };
+            let solved = solve(&game, Budget::UNLIMITED).unwrap();
+            let expected = theirs[usize::from(stealth)].value;
+            assert!(
+                (solved.start() - expected).abs() < 1e-12,
+                "{preset} {stealth}: {} {expected}",
+                solved.start()
+            );
+            let random = RandomStrategy;
+            let mine = evaluate(&game, &AsPolicy(&random), Budget::UNLIMITED).unwrap();
+            let exact = raven_core::engine::exact(&rules, &random, &[stealth]).expectations[0];
+            assert!(
+                (mine.win - exact.win).abs() < 1e-12,
+                "{preset} {stealth}: {} {}",
+                mine.win,
+                exact.win
+            );
         }
     }
 }

@@ -2,7 +2,9 @@
 //! commands as Purple Raven's where they apply, by number of players instead of stealth.
 
 mod exact;
+mod explore;
 mod play;
+mod report;
 mod simulate;
 
 use std::path::{Path, PathBuf};
@@ -42,6 +44,12 @@ pub enum Command {
     Decisions(exact::ExactArgs),
     /// Strategies side by side, exactly: success, adjustments and regret.
     Compare(exact::ExactArgs),
+    /// What if the challenge were different: one rules key over its values, each point solved
+    /// exactly for optimal play and the chosen strategies.
+    Explore(explore::ExploreArgs),
+    /// Write the Annulus balance report: success by players and difficulty, regret, levers,
+    /// charts and a README (`reports/annulus/`).
+    Report(report::ReportArgs),
     /// Narrate one challenge die by die, optionally with optimal play's advice.
     Play(play::PlayArgs),
     /// List the strategies `--strategy` accepts, or check strategy files.
@@ -69,11 +77,13 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Solve(args) => exact::run(&args, exact::Job::Solve),
         Command::Decisions(args) => exact::run(&args, exact::Job::Decisions),
         Command::Compare(args) => exact::run(&args, exact::Job::Compare),
+        Command::Explore(args) => explore::run(&args),
+        Command::Report(args) => report::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Strategies(args) => strategies(&args),
         Command::Games => super::games(),
         Command::Other(words) => Err(Error::Input(format!(
-            "'{}' is not a command for the Annulus operation challenge (its commands: simulate, exact, solve, decisions, compare, play, strategies, games)",
+            "'{}' is not a command for the Annulus operation challenge (its commands: simulate, exact, solve, decisions, compare, explore, report, play, strategies, games)",
             words.first().map_or("", String::as_str)
         ))),
     }
@@ -100,7 +110,7 @@ pub struct DesignArgs {
 /// The numbers of players asked for, in order, none twice.
 pub type PlayerList = Vec<u8>;
 
-fn players_list(text: &str) -> std::result::Result<PlayerList, String> {
+pub(super) fn players_list(text: &str) -> std::result::Result<PlayerList, String> {
     let mut list = Vec::new();
     for part in text.split(',') {
         let n: u8 = part

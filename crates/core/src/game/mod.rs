@@ -5,6 +5,7 @@
 pub mod canon;
 mod character;
 mod dice;
+pub mod interface;
 pub mod key;
 mod node;
 mod state;

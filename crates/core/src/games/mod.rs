@@ -14,6 +14,8 @@
 //! - an optional **symmetry**: a canonical form of a position whose optimal value is the same;
 //! - a compact **key**, injective over the positions of one game and design.
 //!
+//! Operation Purple Raven implements it in [`crate::game::interface`], Annulus in [`annulus`].
+//!
 //! Each game is a module of its own ([`annulus`]; Operation Purple Raven is [`crate::game`]),
 //! and its rules, its words and its strategies live there and nowhere else.
 
@@ -50,6 +52,8 @@ pub trait Game: Sync + Send {
     type Pos: Copy + Eq + Hash + Debug + Send + Sync;
     /// An answer to a decision point.
     type Option: Copy + Eq + Debug + Send + Sync;
+    /// A position as a compact value ([`Game::key`]).
+    type Key: Copy + Eq + Hash + Send + Sync;
 
     /// The game's name as `--game` spells it.
     fn name(&self) -> &'static str;
@@ -83,9 +87,9 @@ pub trait Game: Sync + Send {
     fn canonical(&self, pos: &Self::Pos) -> Self::Pos {
         *pos
     }
-    /// The position as an integer: two positions of one game and design have the same key only
-    /// if they are equal.
-    fn key(&self, pos: &Self::Pos) -> u64;
+    /// The position as a compact value (an integer, say): two positions of one game and design
+    /// have the same key only if they are equal.
+    fn key(&self, pos: &Self::Pos) -> Self::Key;
     /// An upper bound on the stored positions optimal play visits, when the game can tell
     /// (the engines refuse a solve that would not fit the memory allowed before starting it).
     fn stored_bound(&self) -> Option<u64> {
@@ -101,6 +105,13 @@ pub trait Policy<G: Game>: Sync + Send {
     /// `weights` has one slot per option, all zero on entry; the weights written must sum to 1.
     /// A deterministic strategy writes one 1.
     fn weigh(&self, game: &G, pos: &G::Pos, options: &[G::Option], weights: &mut [f64]);
+    /// What the strategy tells apart of `pos`: a position whose answers, now and later, are
+    /// those of `pos` (counters it reads only up to a point, say). The exact engine stores
+    /// positions as the strategy sees them, so it keys no more of them than the answers need.
+    /// The default, `pos` itself, is always correct.
+    fn view(&self, _game: &G, pos: &G::Pos) -> G::Pos {
+        *pos
+    }
 }
 
 /// Any option, each as likely as the next: the baseline every strategy should beat.

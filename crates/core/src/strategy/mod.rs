@@ -6,12 +6,14 @@
 
 mod bundled;
 pub mod file;
+mod interface;
 pub mod optimal;
 mod random;
 mod reference;
 
 pub use bundled::{BUNDLED, bundled, bundled_names, bundled_source, names, resolve, unknown};
 pub use file::{FileStrategy, StrategyError};
+pub use interface::AsPolicy;
 pub use random::RandomStrategy;
 pub use reference::ReferenceStrategy;
 

@@ -19,8 +19,8 @@ pub enum Rule<'a, G: Game> {
     /// canonical form, since optimal play values a whole symmetry class alike.
     Best,
     /// Follow this strategy: a decision becomes one sum, its options weighted by the
-    /// strategy's answer. Positions are stored as they are, since a strategy may tell mirror
-    /// images apart.
+    /// strategy's answer. Positions are stored as the strategy sees them ([`Policy::view`]),
+    /// not in canonical form, since a strategy may tell mirror images apart.
     Follow(&'a dyn Policy<G>),
 }
 
@@ -57,7 +57,7 @@ pub struct Program<G: Game> {
     /// The rule the program was compiled under.
     pub(super) best: bool,
     /// Ids by the game's key of the position (canonical under [`Rule::Best`]).
-    pub(super) ids: FxHashMap<u64, u32>,
+    pub(super) ids: FxHashMap<G::Key, u32>,
 }
 
 /// [`Program::kind`] of a chance point.
@@ -112,7 +112,7 @@ struct Compiler<'g, 'r, G: Game> {
     game: &'g G,
     rule: Rule<'r, G>,
     budget: Budget<'r>,
-    ids: FxHashMap<u64, u32>,
+    ids: FxHashMap<G::Key, u32>,
     weight_ids: FxHashMap<u64, u32>,
     program: Program<G>,
     /// Scratch: the terms of the branch being compiled.
@@ -267,7 +267,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     fn id(&mut self, pos: G::Pos) -> Result<u32, Stop> {
         let pos = match self.rule {
             Rule::Best => self.game.canonical(&pos),
-            Rule::Follow(_) => pos,
+            Rule::Follow(policy) => policy.view(self.game, &pos),
         };
         let next = self.program.positions.len() as u32;
         let id = *self.ids.entry(self.game.key(&pos)).or_insert(next);

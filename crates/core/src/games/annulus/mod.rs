@@ -282,6 +282,7 @@ fn binomial(n: u64, k: u64) -> u64 {
 impl Game for Annulus {
     type Pos = Pos;
     type Option = Move;
+    type Key = u64;
 
     fn name(&self) -> &'static str {
         "annulus"

@@ -1,0 +1,132 @@
+//! Operation Purple Raven behind the game interface of [`crate::games`]: the state machine of
+//! this module as a [`Game`], so that the engines written for any game play it too. Nothing here
+//! is a rule: every answer is the state machine's.
+
+use super::canon::Labels;
+use super::key::pack_as;
+use super::{Action, DecisionKind, LossCause, Node, Outcome, State, Team};
+use crate::games::{End, Game, Point};
+use crate::rules::Rules;
+
+/// The kinds of decision as [`DecisionKind::key`] spells them.
+const KINDS: [&str; super::KINDS] = [
+    "main-character",
+    "recruit-target-or-stop",
+    "recruit-roller-or-stop",
+    "run-type-on-6",
+    "run-roller",
+    "finale-character",
+    "side-challenge",
+    "substitute",
+    "first-aid",
+];
+
+/// The causes of a loss as [`LossCause::key`] spells them.
+const CAUSES: [&str; 4] = ["recruitment", "run", "finale", "finale_character_down"];
+
+/// Operation Purple Raven under `rules`, from a starting stealth.
+#[derive(Clone, Copy, Debug)]
+pub struct PurpleRaven {
+    /// The rules in force.
+    pub rules: Rules,
+    /// The starting stealth.
+    pub stealth: u8,
+}
+
+impl Game for PurpleRaven {
+    type Pos = State;
+    type Option = Action;
+    /// The packed state and the counters a strategy may read (the rules never do).
+    type Key = (u64, u8, u8);
+
+    fn name(&self) -> &'static str {
+        "purple-raven"
+    }
+
+    fn kinds(&self) -> &'static [&'static str] {
+        &KINDS
+    }
+
+    fn causes(&self) -> &'static [&'static str] {
+        &CAUSES
+    }
+
+    fn start(&self) -> State {
+        State::new(self.stealth)
+    }
+
+    fn point(&self, pos: &State) -> Point {
+        match pos.node(&self.rules) {
+            Node::Chance(_) => Point::Chance,
+            Node::Decision(d) => {
+                let kind = DecisionKind::of(d);
+                Point::Decision(
+                    DecisionKind::ALL
+                        .iter()
+                        .position(|&k| k == kind)
+                        .expect("a kind") as u8,
+                )
+            }
+            Node::Over(Outcome::Win) => Point::Over(End::Win),
+            Node::Over(Outcome::Loss(cause)) => Point::Over(End::Loss(
+                LossCause::ALL
+                    .iter()
+                    .position(|&c| c == cause)
+                    .expect("a cause") as u8,
+            )),
+        }
+    }
+
+    fn outcomes(&self, pos: &State, each: &mut impl FnMut(State, f64)) {
+        let Node::Chance(chance) = pos.node(&self.rules) else {
+            unreachable!("not a chance point")
+        };
+        for (outcome, p) in chance.outcomes() {
+            let mut next = *pos;
+            next.apply_outcome(&self.rules, outcome);
+            each(next, p);
+        }
+    }
+
+    fn options(&self, pos: &State, each: &mut impl FnMut(Action, State)) {
+        for &action in pos.actions(&self.rules).iter() {
+            let mut next = *pos;
+            next.apply_action(&self.rules, action);
+            each(action, next);
+        }
+    }
+
+    /// The class of `pos` under relabelling the five non-medic characters, without the
+    /// counters and the information the rules never read again ([`super::canon::canonical`]).
+    fn canonical(&self, pos: &State) -> State {
+        super::canon::canonical(pos, &self.rules)
+    }
+
+    /// Stealth never rises.
+    fn layer(&self, pos: &State) -> u32 {
+        u32::from(pos.stealth())
+    }
+
+    fn key(&self, pos: &State) -> (u64, u8, u8) {
+        (
+            pack_as(pos, Labels::IDENTITY, Team::EMPTY, false),
+            pos.attempts(),
+            pos.failures(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_names_are_the_state_machines() {
+        for (k, kind) in DecisionKind::ALL.iter().enumerate() {
+            assert_eq!(KINDS[k], kind.key());
+        }
+        for (c, cause) in LossCause::ALL.iter().enumerate() {
+            assert_eq!(CAUSES[c], cause.key());
+        }
+    }
+}

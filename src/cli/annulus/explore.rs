@@ -1,0 +1,232 @@
+//! `raven --game annulus explore`: one Annulus rules key varied over its values, each point
+//! solved for optimal play and the chosen strategies evaluated exactly, per number of players;
+//! `--target LO..HI` lists the points where a strategy's success lies in the band.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use raven_core::engine::Budget;
+use raven_core::engine::generic::{evaluate, program::BYTES_PER_POSITION, solve};
+use raven_core::games::annulus::rules::PARAMS;
+use raven_core::games::annulus::{Annulus, Rules};
+use raven_core::rows::VERSION;
+
+use super::{DesignArgs, load_strategy, stopped};
+use crate::cli::args::pool;
+use crate::cli::bounds;
+use crate::cli::output::Output;
+use crate::error::{Error, Result};
+
+/// Arguments of `raven --game annulus explore`.
+#[derive(Args, Debug)]
+pub struct ExploreArgs {
+    /// An Annulus rules key and its values: `KEY=V1,V2,…`, a number range `A..B` (both ends
+    /// included) among them, e.g. `target=2..12`, `hidden-faces=0..3`, `wrap=no,yes`.
+    #[arg(long = "param", value_name = "KEY=VALUES")]
+    pub param: String,
+    /// Strategies evaluated exactly at every point besides optimal play, comma-separated
+    /// (`none` for optimal play alone).
+    #[arg(long, default_value = "planner", value_delimiter = ',')]
+    pub strategy: Vec<String>,
+    /// A success band in percent, `LO..HI`: list the points where `--target-strategy` lies in it.
+    #[arg(long, value_name = "LO..HI")]
+    pub target: Option<String>,
+    /// The strategy `--target` reads (default optimal).
+    #[arg(long, default_value = "optimal")]
+    pub target_strategy: String,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub design: DesignArgs,
+    /// Give up before the stored positions would take more than this much memory.
+    #[arg(long, default_value = "6G", value_parser = bounds::memory_size)]
+    pub max_memory: u64,
+    /// Worker threads (default: all cores); the results do not depend on it.
+    #[arg(long, value_parser = bounds::threads)]
+    pub threads: Option<u16>,
+    /// Write tidy CSV here (`-` for standard output instead of the table).
+    #[arg(long, value_name = "FILE|-")]
+    pub out: Option<PathBuf>,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// One row: a strategy's success at one point of the grid and one number of players.
+#[derive(Serialize, Debug)]
+pub struct ExploreRow {
+    /// Always `annulus`.
+    pub game: &'static str,
+    /// The key varied.
+    pub param: &'static str,
+    /// Its value at this point.
+    pub value: String,
+    /// The rules at this point.
+    pub rules: String,
+    /// Players.
+    pub players: u8,
+    /// The strategy (`optimal` for optimal play).
+    pub strategy: String,
+    /// Its exact success probability.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub success: f64,
+    /// raven's version.
+    pub raven_version: &'static str,
+}
+
+/// The values of `KEY=V1,V2,…`, each checked against the key.
+fn axis(spec: &str, base: &Rules) -> Result<(&'static str, Vec<String>)> {
+    let (key, values) = spec
+        .split_once('=')
+        .ok_or_else(|| Error::Input(format!("--param {spec}: not of the form KEY=VALUES")))?;
+    let param = PARAMS.iter().find(|p| p.key == key.trim()).ok_or_else(|| {
+        Error::Input(format!(
+            "--param {spec}: '{key}' is not an Annulus rules key"
+        ))
+    })?;
+    if param.key == "players" {
+        return Err(Error::Input(
+            "--param players: the number of players is the outputs' axis; give --players".into(),
+        ));
+    }
+    let mut all = Vec::new();
+    for part in values.split(',').map(str::trim) {
+        match part.split_once("..") {
+            Some((a, b)) => {
+                let (a, b): (u32, u32) = match (a.parse(), b.trim_start_matches('=').parse()) {
+                    (Ok(a), Ok(b)) if a <= b && b - a < 1000 => (a, b),
+                    _ => {
+                        return Err(Error::Input(format!(
+                            "--param {spec}: '{part}' is not a range A..B"
+                        )));
+                    }
+                };
+                all.extend((a..=b).map(|v| v.to_string()));
+            }
+            None => all.push(part.to_string()),
+        }
+    }
+    for v in &all {
+        let mut r = *base;
+        r.set(param.key, v)
+            .map_err(|e| Error::Input(format!("--param {spec}: {e}")))?;
+    }
+    Ok((param.key, all))
+}
+
+fn band(text: &str) -> Result<(f64, f64)> {
+    let bad = || {
+        Error::Input(format!(
+            "--target {text}: not a band LO..HI in percent, 0..100"
+        ))
+    };
+    let (lo, hi) = text.split_once("..").ok_or_else(bad)?;
+    let (lo, hi): (f64, f64) = (
+        lo.parse().map_err(|_| bad())?,
+        hi.parse().map_err(|_| bad())?,
+    );
+    if !(0.0..=100.0).contains(&lo) || !(lo..=100.0).contains(&hi) {
+        return Err(bad());
+    }
+    Ok((lo / 100.0, hi / 100.0))
+}
+
+/// Runs `raven --game annulus explore`.
+pub fn run(args: &ExploreArgs) -> Result<()> {
+    let games = args.design.games()?;
+    let (key, values) = axis(&args.param, games[0].rules())?;
+    let target = args.target.as_deref().map(band).transpose()?;
+    let names: Vec<&String> = args.strategy.iter().filter(|s| *s != "none").collect();
+    let strategies = names
+        .iter()
+        .map(|n| load_strategy(n))
+        .collect::<Result<Vec<_>>>()?;
+    let output = Output::open(args.out.as_deref())?;
+    let pool = pool(args.threads)?;
+    let cancel = [crate::cli::interrupt::flag()];
+    let _polled = crate::cli::interrupt::polled();
+    let budget = Budget {
+        max_states: usize::try_from(args.max_memory / BYTES_PER_POSITION).unwrap_or(usize::MAX),
+        cancel: &cancel,
+    };
+    let progress =
+        crate::cli::progress::Progress::new((values.len() * games.len()) as u64, args.quiet);
+    let mut rows = Vec::new();
+    for value in &values {
+        for base in &games {
+            let mut rules = *base.rules();
+            rules.set(key, value).expect("checked above");
+            let game = Annulus::new(rules);
+            let solved = pool.install(|| solve(&game, budget)).map_err(stopped)?;
+            let mut push = |strategy: &str, success: f64| {
+                rows.push(ExploreRow {
+                    game: "annulus",
+                    param: key,
+                    value: value.clone(),
+                    rules: rules.to_string(),
+                    players: rules.players,
+                    strategy: strategy.to_string(),
+                    success,
+                    raven_version: VERSION,
+                })
+            };
+            push("optimal", solved.start());
+            for s in &strategies {
+                let f = pool
+                    .install(|| evaluate(&game, s.as_ref(), budget))
+                    .map_err(stopped)?;
+                push(s.name(), f.win);
+            }
+            progress.advance(1);
+        }
+    }
+    progress.finish();
+    let text = if output.is_stdout() {
+        String::new()
+    } else {
+        table(&rows, key, target, &args.target_strategy)
+    };
+    output.write(&text, rows)
+}
+
+fn table(rows: &[ExploreRow], key: &str, target: Option<(f64, f64)>, reads: &str) -> String {
+    let mut text = format!(
+        "explore: the Annulus operation challenge, {key} varied, every point solved exactly\n\n{:<10} {:>7} {:<16} {:>9}\n",
+        key, "players", "strategy", "success"
+    );
+    for r in rows {
+        text += &format!(
+            "{:<10} {:>7} {:<16} {:>8.3}%\n",
+            r.value,
+            r.players,
+            r.strategy,
+            100.0 * r.success
+        );
+    }
+    if let Some((lo, hi)) = target {
+        let inside: Vec<String> = rows
+            .iter()
+            .filter(|r| r.strategy == reads && (lo..=hi).contains(&r.success))
+            .map(|r| {
+                format!(
+                    "{key}={} with {} players ({:.1}%)",
+                    r.value,
+                    r.players,
+                    100.0 * r.success
+                )
+            })
+            .collect();
+        text += &format!(
+            "\n{reads} between {:.0}% and {:.0}%: {}\n",
+            100.0 * lo,
+            100.0 * hi,
+            if inside.is_empty() {
+                "no point".to_string()
+            } else {
+                inside.join("; ")
+            }
+        );
+    }
+    text
+}

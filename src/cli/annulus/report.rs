@@ -1,0 +1,341 @@
+//! `raven --game annulus report`: the Annulus balance report as a directory — success by
+//! players and difficulty for optimal play and the bundled strategies, where each strategy's
+//! points go, the levers (each rules key's other values), charts and a README that reads them.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use raven_core::engine::Budget;
+use raven_core::engine::generic::{evaluate, program::BYTES_PER_POSITION, regret, solve};
+use raven_core::games::annulus::rules::PARAMS;
+use raven_core::games::annulus::strategy::{BUNDLED, Knobs};
+use raven_core::games::annulus::{Annulus, Rules};
+use raven_core::rows::{VERSION, rounded};
+
+use super::stopped;
+use crate::cli::args::pool;
+use crate::cli::bounds;
+use crate::cli::output::OutDir;
+use crate::error::Result;
+use crate::report::chart::{Series, line_chart};
+
+/// Arguments of `raven --game annulus report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// The directory to write (made if need be; only files raven wrote there are replaced).
+    #[arg(long, default_value = "reports/annulus")]
+    pub out: PathBuf,
+    /// Numbers of players, 1..=4 (4 takes about two minutes and 3 GB).
+    #[arg(long, default_value = "1,2,3", value_parser = super::players_list)]
+    pub players: super::PlayerList,
+    /// Replace files in `--out` that raven did not write.
+    #[arg(long)]
+    pub force: bool,
+    /// Give up before the stored positions would take more than this much memory.
+    #[arg(long, default_value = "6G", value_parser = bounds::memory_size)]
+    pub max_memory: u64,
+    /// Worker threads (default: all cores); the results do not depend on it.
+    #[arg(long, value_parser = bounds::threads)]
+    pub threads: Option<u16>,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// A row of `success.csv`.
+#[derive(Serialize)]
+struct SuccessRow {
+    game: &'static str,
+    rules: String,
+    difficulty: &'static str,
+    players: u8,
+    strategy: String,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    success: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    regret: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    mean_adjustments: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    fail_jammed_rate: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    fail_reveal_rate: f64,
+    raven_version: &'static str,
+}
+
+/// A row of `levers.csv`: optimal play with one rules key changed.
+#[derive(Serialize)]
+struct LeverRow {
+    game: &'static str,
+    difficulty: &'static str,
+    players: u8,
+    key: &'static str,
+    value: String,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    optimal: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    printed: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    change: f64,
+    raven_version: &'static str,
+}
+
+const FILES: [&str; 5] = [
+    "README.md",
+    "success.csv",
+    "levers.csv",
+    "success-normal.svg",
+    "success-advanced.svg",
+];
+
+/// Runs `raven --game annulus report`.
+pub fn run(args: &ReportArgs) -> Result<()> {
+    let dir = OutDir::reserve(&args.out, args.force)?;
+    dir.claim(&FILES)?;
+    let pool = pool(args.threads)?;
+    let cancel = [crate::cli::interrupt::flag()];
+    let _polled = crate::cli::interrupt::polled();
+    let budget = Budget {
+        max_states: usize::try_from(args.max_memory / BYTES_PER_POSITION).unwrap_or(usize::MAX),
+        cancel: &cancel,
+    };
+    let strategies: Vec<Knobs> = BUNDLED
+        .iter()
+        .map(|(n, _)| Knobs::bundled(n).expect("bundled"))
+        .collect();
+    let progress = crate::cli::progress::Progress::spinner("annulus report", args.quiet);
+    let mut success = Vec::new();
+    let mut levers = Vec::new();
+    for (difficulty, preset) in [("normal", "normal"), ("advanced", "advanced")] {
+        for &players in &args.players {
+            let rules = Rules {
+                players,
+                ..Rules::preset(preset).expect("a preset")
+            };
+            let game = Annulus::new(rules);
+            let solved = pool.install(|| solve(&game, budget)).map_err(stopped)?;
+            let optimal = solved.figures();
+            let row = |strategy: &str, f: &raven_core::engine::generic::Figures, regret: f64| {
+                SuccessRow {
+                    game: "annulus",
+                    rules: rules.to_string(),
+                    difficulty,
+                    players,
+                    strategy: strategy.to_string(),
+                    success: f.win,
+                    regret,
+                    mean_adjustments: f.decisions,
+                    fail_jammed_rate: f.losses[0],
+                    fail_reveal_rate: f.losses[1],
+                    raven_version: VERSION,
+                }
+            };
+            success.push(row("optimal", &optimal, 0.0));
+            for s in &strategies {
+                let (f, r) = pool
+                    .install(|| regret(&game, s, &solved, budget))
+                    .map_err(stopped)?;
+                success.push(row(&s.name, &f, r.by_kind.iter().sum()));
+            }
+            let random = pool
+                .install(|| evaluate(&game, &raven_core::games::Uniform, budget))
+                .map_err(stopped)?;
+            success.push(row("random", &random, solved.start() - random.win));
+            // Levers: each other key, each value, at the two smallest player counts.
+            if players <= 2 {
+                for p in PARAMS.iter().filter(|p| p.key != "players") {
+                    for value in lever_values(p.key) {
+                        let mut changed = rules;
+                        changed.set(p.key, value).expect("a lever value");
+                        if changed == rules {
+                            continue;
+                        }
+                        let changed = Annulus::new(changed);
+                        let other = pool
+                            .install(|| solve(&changed, budget).map(|s| s.start()))
+                            .map_err(stopped)?;
+                        levers.push(LeverRow {
+                            game: "annulus",
+                            difficulty,
+                            players,
+                            key: p.key,
+                            value: value.to_string(),
+                            optimal: other,
+                            printed: solved.start(),
+                            change: other - solved.start(),
+                            raven_version: VERSION,
+                        });
+                    }
+                }
+            }
+            crate::cli::interrupt::check()?;
+        }
+    }
+    progress.finish();
+    let mut csv = Vec::new();
+    crate::report::csv::write_rows(&mut csv, &success)?;
+    dir.write("success.csv", &csv)?;
+    let mut csv = Vec::new();
+    crate::report::csv::write_rows(&mut csv, &levers)?;
+    dir.write("levers.csv", &csv)?;
+    for difficulty in ["normal", "advanced"] {
+        let mut names: Vec<String> = vec!["optimal".into()];
+        names.extend(strategies.iter().map(|s| s.name.clone()));
+        names.push("random".into());
+        let series: Vec<Series> = names
+            .iter()
+            .map(|name| Series {
+                name: name.clone(),
+                points: success
+                    .iter()
+                    .filter(|r| r.difficulty == difficulty && r.strategy == *name)
+                    .map(|r| (f64::from(r.players), r.success))
+                    .collect(),
+                intervals: Vec::new(),
+                dashed: name == "optimal",
+            })
+            .collect();
+        let svg = line_chart(
+            &format!("Annulus, {difficulty} operation: success by number of players"),
+            "players (the line has players + 2 dice)",
+            "success probability",
+            &series,
+        );
+        dir.write(&format!("success-{difficulty}.svg"), svg.as_bytes())?;
+    }
+    dir.write(
+        "README.md",
+        readme(&success, &levers, &args.players).as_bytes(),
+    )?;
+    dir.commit()
+}
+
+/// The values a lever takes besides the printed one.
+fn lever_values(key: &str) -> &'static [&'static str] {
+    match key {
+        "target" => &["3", "5", "6", "8"],
+        "hidden-faces" => &["0", "2"],
+        "reveal-order" => &["left-to-right"],
+        "wrap" => &["yes"],
+        "action-limit" => &["5", "10"],
+        _ => &[],
+    }
+}
+
+fn percent(p: f64) -> String {
+    format!("{:.1}%", 100.0 * rounded(p))
+}
+
+fn readme(success: &[SuccessRow], levers: &[LeverRow], players: &[u8]) -> String {
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "# The Annulus operation challenge — balance report\n\nGenerated by `raven --game annulus report` (raven {VERSION}); every figure is exact (every\noutcome summed, no sampling) and is in `success.csv` and `levers.csv`. The rules are in\n[docs/annulus.md](../../docs/annulus.md).\n"
+    );
+    for difficulty in ["normal", "advanced"] {
+        let _ = writeln!(
+            t,
+            "## {} operation (target {})\n",
+            if difficulty == "normal" {
+                "Normal"
+            } else {
+                "Advanced"
+            },
+            if difficulty == "normal" { 4 } else { 7 }
+        );
+        let _ = write!(t, "| strategy |");
+        for p in players {
+            let _ = write!(t, " {p} player{} |", if *p == 1 { "" } else { "s" });
+        }
+        let _ = write!(t, "\n|---|");
+        for _ in players {
+            let _ = write!(t, "---:|");
+        }
+        t.push('\n');
+        let names: Vec<&str> = success
+            .iter()
+            .filter(|r| r.difficulty == difficulty && r.players == players[0])
+            .map(|r| r.strategy.as_str())
+            .collect();
+        for name in &names {
+            let _ = write!(t, "| {name} |");
+            for p in players {
+                let r = success
+                    .iter()
+                    .find(|r| r.difficulty == difficulty && r.players == *p && r.strategy == *name)
+                    .expect("a row");
+                let _ = write!(t, " {} |", percent(r.success));
+            }
+            t.push('\n');
+        }
+        let _ = writeln!(
+            t,
+            "\n![success by players]({})\n",
+            format_args!("success-{difficulty}.svg")
+        );
+        // The best strategy a person can follow, and what it leaves.
+        for p in players {
+            let rows: Vec<&SuccessRow> = success
+                .iter()
+                .filter(|r| {
+                    r.difficulty == difficulty
+                        && r.players == *p
+                        && r.strategy != "optimal"
+                        && r.strategy != "random"
+                })
+                .collect();
+            let best = rows
+                .iter()
+                .map(|r| rounded(r.success))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let tied: Vec<&str> = rows
+                .iter()
+                .filter(|r| rounded(r.success) == best)
+                .map(|r| r.strategy.as_str())
+                .collect();
+            let gap = rows
+                .iter()
+                .find(|r| rounded(r.success) == best)
+                .map_or(0.0, |r| r.regret);
+            let _ = writeln!(
+                t,
+                "- {p} player{}: the best bundled strategy is {} ({}), {:.2} points below optimal play.",
+                if *p == 1 { "" } else { "s" },
+                if tied.len() > 1 {
+                    format!("a tie of {}", tied.join(" and "))
+                } else {
+                    tied[0].to_string()
+                },
+                percent(best),
+                100.0 * gap
+            );
+        }
+        t.push('\n');
+    }
+    let _ = writeln!(
+        t,
+        "## Levers\n\nOptimal play's success when one rules key changes (the printed game otherwise):\n\n| difficulty | players | change | optimal | against printed |\n|---|---:|---|---:|---:|"
+    );
+    let mut sorted: Vec<&LeverRow> = levers.iter().collect();
+    sorted.sort_by(|a, b| {
+        (a.difficulty, a.players)
+            .cmp(&(b.difficulty, b.players))
+            .then(b.change.abs().total_cmp(&a.change.abs()))
+    });
+    for l in sorted {
+        let _ = writeln!(
+            t,
+            "| {} | {} | `{}={}` | {} | {:+.1} points |",
+            l.difficulty,
+            l.players,
+            l.key,
+            l.value,
+            percent(l.optimal),
+            100.0 * rounded(l.change)
+        );
+    }
+    t
+}
