@@ -96,7 +96,8 @@ pub struct DesignArgs {
     #[arg(long = "rules", value_name = "PRESET", default_value = "normal")]
     pub preset: String,
     /// Override one ruling or design parameter, e.g. `--rule target=5` (repeatable). Keys:
-    /// target, hidden-faces, reveal-order, wrap, action-limit (players: use --players).
+    /// target, hidden-faces, reveal-order, wrap, action-limit (players: use --players). Knacks
+    /// and training abilities are not modelled (A7): a lower target stands in for training.
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     pub overrides: Vec<String>,
     /// Numbers of players, 1..=4, comma-separated (a line has players + 2 dice).

@@ -229,6 +229,16 @@ fn percent(p: f64) -> String {
     format!("{:.1}%", 100.0 * rounded(p))
 }
 
+/// A change in points, signed, one decimal; "no change" where it rounds to nothing.
+fn points(change: f64) -> String {
+    let tenths = (1000.0 * rounded(change)).round();
+    if tenths == 0.0 {
+        "no change".to_string()
+    } else {
+        format!("{:+.1} points", tenths / 10.0)
+    }
+}
+
 fn readme(success: &[SuccessRow], levers: &[LeverRow], players: &[u8]) -> String {
     let mut t = String::new();
     let _ = writeln!(
@@ -321,20 +331,20 @@ fn readme(success: &[SuccessRow], levers: &[LeverRow], players: &[u8]) -> String
     );
     let mut sorted: Vec<&LeverRow> = levers.iter().collect();
     sorted.sort_by(|a, b| {
-        (a.difficulty, a.players)
-            .cmp(&(b.difficulty, b.players))
+        (a.difficulty != "normal", a.players)
+            .cmp(&(b.difficulty != "normal", b.players))
             .then(b.change.abs().total_cmp(&a.change.abs()))
     });
     for l in sorted {
         let _ = writeln!(
             t,
-            "| {} | {} | `{}={}` | {} | {:+.1} points |",
+            "| {} | {} | `{}={}` | {} | {} |",
             l.difficulty,
             l.players,
             l.key,
             l.value,
             percent(l.optimal),
-            100.0 * rounded(l.change)
+            points(l.change)
         );
     }
     t
