@@ -339,6 +339,9 @@ fn the_commands_name_the_game_in_every_row() {
     let games = stdout(&["games"]);
     assert!(games.contains("annulus") && games.contains("purple-raven"));
     let narrated = stdout(&["--game", "annulus", "play", "--players", "2", "--advise"]);
+    assert!(narrated.contains("<- planner"), "{narrated}");
+    let optimal = stdout(&["--game", "annulus", "play", "--strategy", "optimal"]);
+    assert!(optimal.contains("1 player, 3 dice"), "{optimal}");
     assert!(
         narrated.contains("Setup:") && narrated.contains("advice"),
         "{narrated}"
@@ -359,7 +362,7 @@ fn the_interactive_player_reads_moves() {
             "--rule",
             "hidden-faces=0",
         ])
-        .write_stdin("?\n9-\n1+\nq\n")
+        .write_stdin("?\n9-\n2\u{2212}\n1+\nq\n")
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
@@ -507,11 +510,11 @@ fn explore_and_report_run_for_annulus() {
         "target=3..5",
         "--players",
         "1",
-        "--target",
+        "--band",
         "40..60",
     ]);
     assert!(
-        table.contains("optimal between 40% and 60%: target=4 with 1 players (47.1%)\n"),
+        table.contains("optimal between 40% and 60%: target=4 with 1 player (47.1%)\n"),
         "{table}"
     );
     let dir = tempfile::tempdir().unwrap();

@@ -133,8 +133,8 @@ pub fn run(args: &ExactArgs, job: Job) -> Result<()> {
             progress.finish();
             let solved = solved?;
             notes.push(format!(
-                "players {}: optimal play solved in {:.2} s ({} positions, {} sweeps)",
-                game.rules().players,
+                "{}: optimal play solved in {:.2} s ({} positions, {} sweeps)",
+                super::players(game.rules().players),
                 started.elapsed().as_secs_f64(),
                 solved.positions(),
                 solved.sweeps

@@ -30,12 +30,14 @@ pub struct ExploreArgs {
     /// (`none` for optimal play alone).
     #[arg(long, default_value = "planner", value_delimiter = ',')]
     pub strategy: Vec<String>,
-    /// A success band in percent, `LO..HI`: list the points where `--target-strategy` lies in it.
-    #[arg(long, value_name = "LO..HI")]
-    pub target: Option<String>,
-    /// The strategy `--target` reads (default optimal).
-    #[arg(long, default_value = "optimal")]
-    pub target_strategy: String,
+    /// A success band in percent, `LO..HI`: list the points where `--band-strategy` lies in
+    /// it (`--target`, Purple Raven's spelling, is an alias: Annulus's own `target` is the
+    /// trigger number).
+    #[arg(long, alias = "target", value_name = "LO..HI")]
+    pub band: Option<String>,
+    /// The strategy `--band` reads: `optimal` or one of `--strategy`.
+    #[arg(long, alias = "target-strategy", default_value = "optimal")]
+    pub band_strategy: String,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub design: DesignArgs,
@@ -82,7 +84,13 @@ fn axis(spec: &str, base: &Rules) -> Result<(&'static str, Vec<String>)> {
         .ok_or_else(|| Error::Input(format!("--param {spec}: not of the form KEY=VALUES")))?;
     let param = PARAMS.iter().find(|p| p.key == key.trim()).ok_or_else(|| {
         Error::Input(format!(
-            "--param {spec}: '{key}' is not an Annulus rules key"
+            "--param {spec}: '{key}' is not an Annulus rules key (keys: {})",
+            PARAMS
+                .iter()
+                .filter(|p| p.key != "players")
+                .map(|p| p.key)
+                .collect::<Vec<_>>()
+                .join(", ")
         ))
     })?;
     if param.key == "players" {
@@ -136,8 +144,34 @@ fn band(text: &str) -> Result<(f64, f64)> {
 pub fn run(args: &ExploreArgs) -> Result<()> {
     let games = args.design.games()?;
     let (key, values) = axis(&args.param, games[0].rules())?;
-    let target = args.target.as_deref().map(band).transpose()?;
-    let names: Vec<&String> = args.strategy.iter().filter(|s| *s != "none").collect();
+    let target = args.band.as_deref().map(band).transpose()?;
+    if let Some(o) = args
+        .design
+        .overrides
+        .iter()
+        .find(|o| o.split('=').next().map(str::trim) == Some(key))
+    {
+        return Err(Error::Input(format!(
+            "--rule {o} and --param {key}=…: give the key once"
+        )));
+    }
+    // Optimal play is solved at every point anyway.
+    let names: Vec<&String> = args
+        .strategy
+        .iter()
+        .filter(|s| *s != "none" && *s != "optimal")
+        .collect();
+    if args.band_strategy != "optimal" && !names.iter().any(|n| **n == args.band_strategy) {
+        return Err(Error::Input(format!(
+            "--band-strategy {}: not among the strategies explored (optimal, {})",
+            args.band_strategy,
+            names
+                .iter()
+                .map(|n| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     let strategies = names
         .iter()
         .map(|n| load_strategy(n))
@@ -185,19 +219,19 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
     let text = if output.is_stdout() {
         String::new()
     } else {
-        table(&rows, key, target, &args.target_strategy)
+        table(&rows, key, target, &args.band_strategy)
     };
     output.write(&text, rows)
 }
 
 fn table(rows: &[ExploreRow], key: &str, target: Option<(f64, f64)>, reads: &str) -> String {
     let mut text = format!(
-        "explore: the Annulus operation challenge, {key} varied, every point solved exactly\n\n{:<10} {:>7} {:<16} {:>9}\n",
+        "explore: the Annulus operation challenge, {key} varied, every point solved exactly\n\n{:<14} {:>7} {:<16} {:>9}\n",
         key, "players", "strategy", "success"
     );
     for r in rows {
         text += &format!(
-            "{:<10} {:>7} {:<16} {:>8.3}%\n",
+            "{:<14} {:>7} {:<16} {:>8.3}%\n",
             r.value,
             r.players,
             r.strategy,
@@ -210,9 +244,9 @@ fn table(rows: &[ExploreRow], key: &str, target: Option<(f64, f64)>, reads: &str
             .filter(|r| r.strategy == reads && (lo..=hi).contains(&r.success))
             .map(|r| {
                 format!(
-                    "{key}={} with {} players ({:.1}%)",
+                    "{key}={} with {} ({:.1}%)",
                     r.value,
-                    r.players,
+                    super::players(r.players),
                     100.0 * r.success
                 )
             })

@@ -170,7 +170,7 @@ pub fn load_strategy(spec: &str) -> Result<Box<dyn Policy<Annulus>>> {
         return Ok(Box::new(read_knobs(path)?));
     }
     Err(Error::Input(format!(
-        "unknown Annulus strategy '{spec}' (allowed: optimal, random, {}, or an Annulus strategy file)",
+        "unknown Annulus strategy '{spec}' (allowed: random, {}, an Annulus strategy file, or optimal where the command solves)",
         BUNDLED.map(|(n, _)| n).join(", ")
     )))
 }
@@ -216,6 +216,11 @@ fn strategies(args: &StrategiesArgs) -> Result<()> {
             "usage: raven --game annulus strategies [check FILE…]".into(),
         )),
     }
+}
+
+/// `1 player`, `3 players`.
+pub fn players(n: u8) -> String {
+    format!("{n} player{}", if n == 1 { "" } else { "s" })
 }
 
 /// An engine's stop as a command's error.

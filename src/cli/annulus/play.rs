@@ -15,16 +15,27 @@ use raven_core::games::{End, Game, Point, Policy, options_of};
 use super::{DesignArgs, load_strategy, stopped};
 use crate::cli::args::DEFAULT_SEED;
 use crate::error::{Error, Result};
+use raven_core::engine::generic::OptimalPolicy;
 
 /// Arguments of `raven --game annulus play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// The strategy that plays (not with --interactive).
+    /// The strategy that plays (not with --interactive): `optimal`, `random`, a bundled name
+    /// or an Annulus strategy file.
     #[arg(long, default_value = "planner")]
     pub strategy: String,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub design: DesignArgs,
+    /// Rules preset: `normal` (target 4) or `advanced` (target 7).
+    #[arg(long = "rules", value_name = "PRESET", default_value = "normal")]
+    pub preset: String,
+    /// Override one ruling or design parameter, e.g. `--rule target=5` (repeatable).
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    pub overrides: Vec<String>,
+    /// Players, 1..=4 (the line has players + 2 dice).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=4))]
+    pub players: u8,
+    /// Purple Raven's axis, refused here.
+    #[arg(long, hide = true)]
+    pub stealth: Option<String>,
     /// Seed of the challenge.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
@@ -62,42 +73,51 @@ fn describe(m: Move) -> String {
 
 /// Runs `raven --game annulus play`.
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let games = args.design.games()?;
-    let [game] = games.as_slice() else {
-        return Err(Error::Input(
-            "play takes one number of players (--players N)".into(),
-        ));
+    let design = DesignArgs {
+        preset: args.preset.clone(),
+        overrides: args.overrides.clone(),
+        players: vec![args.players],
+        stealth: args.stealth.clone(),
     };
-    let solved = if args.advise || args.interactive {
+    let games = design.games()?;
+    let game = &games[0];
+    // The strategy is checked before the solve, which can take a while.
+    let chosen = if args.interactive || args.strategy == "optimal" {
+        None
+    } else {
+        Some(load_strategy(&args.strategy)?)
+    };
+    let solved = if args.advise || args.interactive || chosen.is_none() {
         Some(solve(game, Budget::UNLIMITED).map_err(stopped)?)
     } else {
         None
     };
-    let mut out = String::new();
-    out += &format!(
-        "The Annulus operation challenge, {} players ({} dice), rules {}\n",
-        game.rules().players,
+    let header = format!(
+        "The Annulus operation challenge: {}, {} dice, rules {} (an adjustment needs {}+)\n",
+        super::players(game.rules().players),
         game.rules().dice(),
-        game.rules()
+        game.rules(),
+        game.rules().target
     );
     if args.interactive {
+        crate::cli::output::to_stdout(header.as_bytes())?;
         return interactive(game, solved.as_ref().expect("solved"), args);
     }
-    let strategy = load_strategy(&args.strategy)?;
+    let optimal = solved.as_ref().map(OptimalPolicy::new);
+    let strategy: &dyn Policy<Annulus> = match &chosen {
+        Some(s) => s.as_ref(),
+        None => optimal.as_ref().expect("solved"),
+    };
+    let advice = if args.advise { solved.as_ref() } else { None };
+    let mut out = header;
     let mut last: Option<Pos> = None;
     let mut lines = Vec::new();
     let (end, _) = play(
         game,
-        strategy.as_ref(),
+        strategy,
         &mut stream(args.seed, args.game),
         &mut |pos: &Pos| {
-            lines.push(narrate(
-                game,
-                last.as_ref(),
-                pos,
-                solved.as_ref(),
-                strategy.as_ref(),
-            ));
+            lines.push(narrate(game, last.as_ref(), pos, advice, strategy));
             last = Some(*pos);
         },
     );
@@ -149,26 +169,37 @@ fn narrate(
     Some(line)
 }
 
-/// Optimal play's success probability after each option, best first, and the strategy's pick.
+/// Optimal play's success probability after each option, best first, the strategy's pick
+/// marked.
 fn advice(
     game: &Annulus,
     pos: &Pos,
     solved: &Solved<'_, Annulus>,
     strategy: &dyn Policy<Annulus>,
 ) -> String {
-    let mut values = solved.option_values(pos);
+    let values = solved.option_values(pos);
     let moves: Vec<Move> = values.iter().map(|&(m, _)| m).collect();
     let mut w = vec![0.0; moves.len()];
     strategy.weigh(game, pos, &moves, &mut w);
-    values.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let best = values[0].1;
+    let mut ranked: Vec<(Move, f64, f64)> = values
+        .iter()
+        .zip(&w)
+        .map(|(&(m, v), &w)| (m, v, w))
+        .collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let best = ranked[0].1;
     let mut text = String::from("\n  advice (success after each move):");
-    for (m, v) in values.iter().take(4) {
+    for (m, v, w) in &ranked {
         text += &format!(
-            " {} {:.1}%{};",
+            "\n    {:<12} {:>5.1}%{}{}",
             describe(*m),
             100.0 * v,
-            if *v == best { " best" } else { "" }
+            if *v == best { "  best" } else { "" },
+            if *w > 0.0 {
+                format!("  <- {}", strategy.name())
+            } else {
+                String::new()
+            }
         );
     }
     text
@@ -183,10 +214,7 @@ fn interactive(game: &Annulus, solved: &Solved<'_, Annulus>, args: &PlayArgs) ->
     let mut said = |text: &str| -> Result<()> {
         writeln!(stdout, "{text}").map_err(|e| Error::Runtime(e.to_string()))
     };
-    said(&format!(
-        "Annulus, {} players: type `2+` to move die 2 up, `3-` die 3 down, `?` for advice, `q` to quit.",
-        game.rules().players
-    ))?;
+    said("Type `2+` to move die 2 up, `3-` die 3 down, `?` for advice, `q` to quit.")?;
     let mut lines = stdin.lock().lines();
     loop {
         match game.point(&pos) {
@@ -248,13 +276,12 @@ fn interactive(game: &Annulus, solved: &Solved<'_, Annulus>, args: &PlayArgs) ->
 }
 
 fn parse_move(word: &str) -> Option<Move> {
-    let (die, dir) = word.split_at(word.len().checked_sub(1)?);
-    let die: u8 = die.trim().parse().ok()?;
-    let up = match dir {
-        "+" => true,
-        "-" => false,
+    let (die, up) = match (word.strip_suffix('+'), word.strip_suffix('-')) {
+        (Some(die), _) => (die, true),
+        (_, Some(die)) => (die, false),
         _ => return None,
     };
+    let die: u8 = die.trim().parse().ok()?;
     Some(Move {
         die: die.checked_sub(1)?,
         up,

@@ -28,7 +28,7 @@ pub struct ReportArgs {
     /// The directory to write (made if need be; only files raven wrote there are replaced).
     #[arg(long, default_value = "reports/annulus")]
     pub out: PathBuf,
-    /// Numbers of players, 1..=4 (4 takes about two minutes and 3 GB).
+    /// Numbers of players, 1..=4 (4 takes a few minutes and about 3 GB).
     #[arg(long, default_value = "1,2,3", value_parser = super::players_list)]
     pub players: super::PlayerList,
     /// Replace files in `--out` that raven did not write.
@@ -144,8 +144,8 @@ pub fn run(args: &ReportArgs) -> Result<()> {
                 .install(|| evaluate(&game, &raven_core::games::Uniform, budget))
                 .map_err(stopped)?;
             success.push(row("random", &random, solved.start() - random.win));
-            // Levers: each other key, each value, at the two smallest player counts.
-            if players <= 2 {
+            // Levers: each other key, each value, at the two smallest player counts asked.
+            if args.players.iter().filter(|&&p| p < players).count() < 2 {
                 for p in PARAMS.iter().filter(|p| p.key != "players") {
                     for value in lever_values(p.key) {
                         let mut changed = rules;

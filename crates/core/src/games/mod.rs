@@ -16,8 +16,8 @@
 //!
 //! Operation Purple Raven implements it in [`crate::game::interface`], Annulus in [`annulus`].
 //!
-//! Each game is a module of its own ([`annulus`]; Operation Purple Raven is [`crate::game`]),
-//! and its rules, its words and its strategies live there and nowhere else.
+//! Each game is a module of its own ([`annulus`]; Operation Purple Raven is [`crate::game`],
+//! its strategies in [`crate::strategy`]), and its rules and words live there and nowhere else.
 
 pub mod annulus;
 
@@ -105,10 +105,11 @@ pub trait Policy<G: Game>: Sync + Send {
     /// `weights` has one slot per option, all zero on entry; the weights written must sum to 1.
     /// A deterministic strategy writes one 1.
     fn weigh(&self, game: &G, pos: &G::Pos, options: &[G::Option], weights: &mut [f64]);
-    /// What the strategy tells apart of `pos`: a position whose answers, now and later, are
-    /// those of `pos` (counters it reads only up to a point, say). The exact engine stores
-    /// positions as the strategy sees them, so it keys no more of them than the answers need.
-    /// The default, `pos` itself, is always correct.
+    /// What the strategy tells apart of `pos`: a position that the game plays as it plays
+    /// `pos` and where the strategy answers, now and later, as it does at `pos` (the counters it
+    /// reads only up to a point, say). The exact engine stores and plays on from positions as the
+    /// strategy sees them, so it keys no more of them than the answers need. The default, `pos`
+    /// itself, is always correct.
     fn view(&self, _game: &G, pos: &G::Pos) -> G::Pos {
         *pos
     }

@@ -9,9 +9,10 @@
 //! - [`sample`]: Monte Carlo, each game its own seeded stream.
 //!
 //! Exact answers where play can return to a position: values start at 0 and every sweep of a
-//! layer can only raise them (sums and maxima of values with weights ≥ 0), so the sweeps stop,
-//! in floating point, at the least fixed point, to the last bit — for a strategy, its values; for
-//! the solve, optimal play's, where play that never ends counts as lost.
+//! layer can only raise them (sums and maxima of values with weights ≥ 0, rounding monotone
+//! too), so the sweeps stop at a fixed point of the rounded sweep — the least fixed point within
+//! rounding: for a strategy, its values; for the solve, optimal play's, where play that never
+//! ends counts as lost.
 
 pub mod evaluate;
 pub mod figures;
@@ -21,7 +22,6 @@ pub mod settle;
 pub mod solve;
 
 use crate::engine::Budget;
-use crate::games::Game;
 
 pub use evaluate::{Regret, evaluate, regret};
 pub use figures::Figures;
@@ -71,16 +71,4 @@ fn size(bytes: u64) -> String {
 
 fn check_cancel(budget: &Budget<'_>) -> Result<(), Stop> {
     budget.check_cancel().map_err(|_| Stop::Cancelled)
-}
-
-/// Refuses before starting when the game says the solve cannot fit the budget.
-pub fn admit<G: Game>(game: &G, budget: &Budget<'_>) -> Result<(), Stop> {
-    let allowed = budget.max_states as u64;
-    match game.stored_bound() {
-        Some(bound) if bound > allowed => Err(Stop::TooLarge {
-            needs: Some(bound.saturating_mul(program::BYTES_PER_POSITION)),
-            allowed: allowed.saturating_mul(program::BYTES_PER_POSITION),
-        }),
-        _ => Ok(()),
-    }
 }

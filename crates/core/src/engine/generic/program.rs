@@ -86,10 +86,14 @@ impl<G: Game> Program<G> {
             + self.target.len() * 8) as u64
     }
 
-    /// The id of stored position `pos` (canonical under [`Rule::Best`]), if compiled.
+    /// The id of stored position `pos` in a program compiled under [`Rule::Best`] (canonical
+    /// forms), if compiled.
     pub fn id(&self, game: &G, pos: &G::Pos) -> Option<u32> {
-        let pos = if self.best { game.canonical(pos) } else { *pos };
-        self.ids.get(&game.key(&pos)).copied()
+        debug_assert!(
+            self.best,
+            "a strategy's program keys positions as its strategy sees them"
+        );
+        self.ids.get(&game.key(&game.canonical(pos))).copied()
     }
 
     /// The branches of `id` as term ranges.

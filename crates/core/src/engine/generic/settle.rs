@@ -2,9 +2,10 @@
 //! place until a sweep changes nothing.
 //!
 //! Every value starts at 0 and a sweep only ever raises it (a sum or a maximum of values and
-//! rewards with weights ≥ 0, rounding being monotone too), so the sweeps reach, to the last bit,
-//! the least fixed point: the exact value where play can return to a position, the plain one
-//! in a layer it never returns to (there one sweep settles it, and none is spent to confirm it).
+//! rewards with weights ≥ 0, rounding being monotone too), so the sweeps stop at a fixed point
+//! of the rounded sweep: the least fixed point within rounding where play can return to a
+//! position, the plain value in a layer it never returns to (there one sweep settles it, and
+//! none is spent to confirm it).
 
 use super::program::{CHANCE, END, Program};
 use crate::games::Game;

@@ -2,10 +2,10 @@
 //! form), any position's value and its options' values from them, and the policy that takes
 //! the best option.
 
+use super::Stop;
 use super::figures::{Figures, figures};
 use super::program::{CHANCE, Program, Rule};
 use super::settle::{Replay, branch_value, settle, value_at};
-use super::{Stop, admit};
 use crate::engine::Budget;
 use crate::games::{Game, Point, Policy, options_of};
 
@@ -20,7 +20,6 @@ pub struct Solved<'g, G: Game> {
 
 /// Solves `game` from its start: the win probability of optimal play everywhere it can reach.
 pub fn solve<'g, G: Game>(game: &'g G, budget: Budget<'_>) -> Result<Solved<'g, G>, Stop> {
-    admit(game, &budget)?;
     let program = Program::compile(game, Rule::Best, budget)?;
     let mut ends = vec![0.0; 1 + game.causes().len()];
     ends[0] = 1.0;
@@ -107,8 +106,10 @@ impl<'g, G: Game> Solved<'g, G> {
     }
 
     /// Optimal play's figures (losses by cause, decisions and rolls per game): the solve's
-    /// program replayed with the best option at every decision (the first of equals, as
-    /// [`OptimalPolicy`] takes it, in canonical form).
+    /// program replayed with the best option at every decision, the first of equals in the
+    /// canonical position's order (so where options tie, the figures beside the win
+    /// probability may differ from [`OptimalPolicy`]'s, which takes the first in the actual
+    /// position's order).
     pub fn figures(&self) -> Figures {
         let p = &self.program;
         let mut ends = vec![0.0; 1 + self.game.causes().len()];

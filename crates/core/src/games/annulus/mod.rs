@@ -86,7 +86,8 @@ pub struct Pos {
 
 impl Pos {
     /// A position at the players' decision: these visible dice (`(number, jammed)`, left to
-    /// right) and this many hidden positions, nothing tried. For tests and the advisor.
+    /// right) and this many hidden positions, nothing tried, whatever the dice say (see
+    /// [`Annulus::position`] for where they lead).
     pub fn at(chain: &[(u8, bool)], hidden: u8) -> Pos {
         let mut dice = [0; MAX_DICE];
         for (d, &(v, jammed)) in dice.iter_mut().zip(chain) {
@@ -198,7 +199,7 @@ impl Annulus {
         true
     }
 
-    /// The number die `i` takes one step up (or down), if the rules allow the step (A4).
+    /// The number `value` becomes one step up (or down), if the rules allow the step (A4).
     pub fn step(&self, value: u8, up: bool) -> Option<u8> {
         match (up, value) {
             (true, 12) => self.rules.wrap.then_some(1),
@@ -367,7 +368,9 @@ impl Game for Annulus {
                         p.len += 1;
                         p.hidden -= 1;
                         if self.rules.reveal_order == RevealOrder::LeftToRight {
-                            p.left = g as u8 + 1;
+                            // Nothing hidden is left of the revealed die; with nothing hidden
+                            // at all, no gap matters (one position, not one per gap).
+                            p.left = if p.hidden == 0 { 0 } else { g as u8 + 1 };
                         }
                         each(self.settle(p, REVEAL), odds / 12.0);
                     }
@@ -450,12 +453,17 @@ impl Game for Annulus {
 
     fn stored_bound(&self) -> Option<u64> {
         // Each decision point is a chain of `dice - hidden` visible dice, each a number and a
-        // jammed flag, per count of actions tried; the symmetry at least halves that, and the
-        // setup points are few beside it.
+        // jammed flag, per count of actions tried and (left to right) per first gap; the
+        // reflection pairs every chain with another, so halves that. The setup points are a
+        // chain's prefix with its hidden count, 13 outcomes a position.
         let dice = self.rules.dice() as u32;
         let tries = self.rules.action_limit.map_or(1, u64::from);
+        let gaps = match self.rules.reveal_order {
+            RevealOrder::Random => 1,
+            RevealOrder::LeftToRight => u64::from(dice) + 1,
+        };
         let chains: u64 = (0..=dice).map(|k| 24u64.pow(dice - k)).sum();
-        Some(chains * tries / 2 + 64)
+        Some(chains * tries * gaps / 2 + 13u64.pow(dice))
     }
 }
 

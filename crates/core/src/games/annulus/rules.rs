@@ -275,8 +275,8 @@ impl Rules {
 }
 
 impl fmt::Display for Rules {
-    /// The preset's name when the rules are one, else the nearest preset (by `target`) and
-    /// what differs: `normal+players=2`.
+    /// The preset's name when the rules are one, else `advanced` (target 7) or `normal` (any
+    /// other target) and what differs from it: `normal+players=2`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(name) = self.preset_name() {
             return f.write_str(name);

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 
 use super::{Annulus, Move, Pos};
-use crate::games::{Game, Policy};
+use crate::games::Policy;
 
 /// What the players aim for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -100,6 +100,12 @@ impl Knobs {
             .map(|(n, text)| Knobs::parse(n, text).expect("bundled files parse"))
     }
 
+    /// The solved chain `aim = "nearest-solved"` aims for at `pos`: the fewest successful
+    /// adjustments away, the jammed dice kept.
+    pub fn aim(&self, game: &Annulus, pos: &Pos) -> Vec<u8> {
+        nearest_solved(game, pos)
+    }
+
     /// The move this strategy makes at decision point `pos`.
     pub fn choose(&self, game: &Annulus, pos: &Pos) -> Move {
         match self.aim {
@@ -186,7 +192,7 @@ fn nearest_solved(game: &Annulus, pos: &Pos) -> Vec<u8> {
         let prev = aim[i - 1];
         let t = (1..=12u8)
             .filter(|&u| game.distance(prev, u) == 1)
-            .min_by_key(|&u| cost(i, u).saturating_add(best[i][usize::from(u)]))
+            .min_by_key(|&u| best[i][usize::from(u)])
             .expect("a number has a neighbour");
         aim.push(t);
     }
@@ -206,11 +212,4 @@ impl Policy<Annulus> for Knobs {
             .expect("the strategy's move is legal");
         weights[i] = 1.0;
     }
-}
-
-/// Whether `pos`'s options include `m` (for tests and the advisor).
-pub fn legal(game: &Annulus, pos: &Pos, m: Move) -> bool {
-    let mut found = false;
-    game.options(pos, &mut |o, _| found |= o == m);
-    found
 }

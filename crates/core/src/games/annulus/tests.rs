@@ -32,7 +32,7 @@ fn a2_neighbours_differ_by_exactly_one() {
 fn a5_jammed_dice_too_far_apart_or_of_the_wrong_parity_fail() {
     let g = game(&[]);
     let at = |a: (u8, bool), b: (u8, bool), c: (u8, bool)| Pos::at(&[a, b, c], 0);
-    // Two apart: 3 … 5 can be joined (4 between), 3 … 6 cannot (parity), 3 … 8 cannot (far).
+    // Two apart: 3 … 5 can be joined (4 between), 3 … 6 cannot (parity), 3 … 7 cannot (far).
     assert!(g.solvable(&at((3, true), (9, false), (5, true))));
     assert!(!g.solvable(&at((3, true), (9, false), (6, true))));
     assert!(!g.solvable(&at((3, true), (9, false), (7, true)))); // far
@@ -164,6 +164,86 @@ fn canonical_forms_are_mirror_and_reflection_images() {
     // Left to right, a mirror image plays otherwise while something is hidden.
     let l = game(&["reveal-order=left-to-right"]);
     assert_ne!(l.canonical(&a), l.canonical(&mirrored));
+}
+
+/// A5 after a reveal: a die revealed between two jammed neighbours that differ by 1 breaks the
+/// chain for good, and the failure is the reveal's.
+#[test]
+fn a5_a_revealed_die_can_break_the_chain_for_good() {
+    let g = game(&[]);
+    let pos = g.position(&[(3, true), (4, true)], 1);
+    assert_eq!(pos.stage(), Stage::Reveal);
+    let mut between = 0;
+    for (next, p) in outcomes_of(&g, &pos) {
+        if next.value(0) == 3 && next.value(2) == 4 && next.jammed(0) && next.jammed(2) {
+            assert_eq!(next.stage(), Stage::Over(End::Loss(REVEAL)));
+            between += 1;
+            assert!((p - 1.0 / 36.0).abs() < 1e-15);
+        }
+    }
+    assert_eq!(between, 12);
+}
+
+/// The planner's aim is a solved chain the fewest steps away: checked against every solved
+/// chain of four dice.
+#[test]
+fn the_nearest_solved_chain_is_the_nearest() {
+    use super::strategy::Knobs;
+    let g = game(&["players=2"]);
+    let planner = Knobs::bundled("planner").unwrap();
+    let steps_to = |pos: &Pos, aim: &[u8]| -> Option<u32> {
+        let mut total = 0;
+        for (i, &t) in aim.iter().enumerate() {
+            if pos.jammed(i) && pos.value(i) != t {
+                return None;
+            }
+            total += u32::from(g.distance(pos.value(i), t));
+        }
+        Some(total)
+    };
+    let mut solved = Vec::new();
+    for a in 1..=12u8 {
+        for b in [a.wrapping_sub(1), a + 1]
+            .into_iter()
+            .filter(|v| (1..=12).contains(v))
+        {
+            for c in [b.wrapping_sub(1), b + 1]
+                .into_iter()
+                .filter(|v| (1..=12).contains(v))
+            {
+                for d in [c.wrapping_sub(1), c + 1]
+                    .into_iter()
+                    .filter(|v| (1..=12).contains(v))
+                {
+                    solved.push([a, b, c, d]);
+                }
+            }
+        }
+    }
+    for chain in [[3u8, 2, 7, 9], [1, 12, 1, 12], [6, 6, 6, 6], [2, 9, 4, 11]] {
+        for jam in [None, Some(1), Some(3)] {
+            let dice: Vec<(u8, bool)> = chain
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| (v, Some(i) == jam))
+                .collect();
+            let pos = Pos::at(&dice, 0);
+            if !g.solvable(&pos) || g.solved(&pos) {
+                continue;
+            }
+            let best = solved
+                .iter()
+                .filter_map(|aim| steps_to(&pos, aim))
+                .min()
+                .unwrap();
+            let aim = planner.aim(&g, &pos);
+            assert_eq!(
+                steps_to(&pos, &aim),
+                Some(best),
+                "{chain:?} jam {jam:?}: {aim:?}"
+            );
+        }
+    }
 }
 
 mod engines {
