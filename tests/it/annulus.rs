@@ -583,3 +583,64 @@ fn the_committed_annulus_report_is_current() {
     }
     assert_eq!(checked, 6);
 }
+
+/// Luck and skill: game by game `μ(start) + luck + skill = result`; the sampled skill losses
+/// average to the exact regret within their interval; optimal play loses nothing to decisions;
+/// at every chance point `μ`'s probability-weighted change is 0; the same figures on any thread
+/// count.
+#[test]
+fn quality_identities_hold() {
+    use raven_core::engine::generic::OptimalPolicy;
+    use raven_core::engine::generic::quality::{course, quality};
+    use raven_core::engine::generic::sample::stream;
+    let game = annulus("normal", &["players=2"]);
+    let solved = solve(&game, Budget::UNLIMITED).unwrap();
+    let planner = Knobs::bundled("naive").unwrap();
+    for i in 0..2000 {
+        let c = course(&solved, &planner, &mut stream(5, i));
+        let result = f64::from(u8::from(c.won));
+        assert!(
+            (solved.start() + c.luck + c.skill - result).abs() < 1e-12,
+            "game {i}"
+        );
+        assert!(c.skill <= 1e-12);
+    }
+    for (pos, v, decision) in solved.table() {
+        if !decision {
+            let mut sum = 0.0;
+            game.outcomes(pos, &mut |next, p| sum += p * solved.value(&next));
+            assert!((sum - v).abs() < 1e-12, "{pos:?}");
+        }
+    }
+    let q = quality(&solved, &planner, 20_000, 9, Budget::UNLIMITED).unwrap();
+    let (mean, se) = q.sampled_skill_loss();
+    assert!(
+        ((mean - q.skill_loss()) / se).abs() < 4.0,
+        "{mean} {}",
+        q.skill_loss()
+    );
+    assert!(q.luck_share() < 1.0 && q.luck_share() > 0.5);
+    let optimal = OptimalPolicy::new(&solved);
+    let best = quality(&solved, &optimal, 5_000, 9, Budget::UNLIMITED).unwrap();
+    assert!(best.skill_loss().abs() < 1e-12);
+    assert!(best.courses.iter().all(|c| c.skill.abs() < 1e-12));
+    assert_eq!(best.luck_share(), 1.0);
+    let out = |threads: &str| {
+        stdout(&[
+            "--game",
+            "annulus",
+            "quality",
+            "--players",
+            "1",
+            "--games",
+            "3000",
+            "--threads",
+            threads,
+            "--out",
+            "-",
+        ])
+    };
+    let csv = out("1");
+    assert_eq!(csv, out("2"));
+    assert!(csv.starts_with("game,strategy,rules,players,win_rate,skill_loss,luck_share,suspense"));
+}

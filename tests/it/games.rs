@@ -223,3 +223,59 @@ fn purple_raven_on_the_interface_agrees_with_its_own_engines() {
         }
     }
 }
+
+/// A game with no decision at all: one d6, won on 4 or more. Every quality figure is defined:
+/// the dice explain everything, no decision is real, the suspense is the one roll's.
+#[test]
+fn a_game_without_decisions_has_every_figure_defined() {
+    use raven_core::engine::generic::quality::quality;
+    use raven_core::games::Uniform;
+    struct OneRoll;
+    impl Game for OneRoll {
+        type Pos = u8;
+        type Option = ();
+        type Key = u8;
+        fn name(&self) -> &'static str {
+            "one-roll"
+        }
+        fn kinds(&self) -> &'static [&'static str] {
+            &[]
+        }
+        fn causes(&self) -> &'static [&'static str] {
+            &["low"]
+        }
+        fn start(&self) -> u8 {
+            0
+        }
+        fn point(&self, pos: &u8) -> Point {
+            match pos {
+                0 => Point::Chance,
+                1 => Point::Over(End::Win),
+                _ => Point::Over(End::Loss(0)),
+            }
+        }
+        fn outcomes(&self, _: &u8, each: &mut impl FnMut(u8, f64)) {
+            each(1, 0.5);
+            each(2, 0.5);
+        }
+        fn options(&self, _: &u8, _: &mut impl FnMut((), u8)) {
+            unreachable!()
+        }
+        fn layer(&self, pos: &u8) -> u32 {
+            u32::from(*pos == 0)
+        }
+        fn key(&self, pos: &u8) -> u8 {
+            *pos
+        }
+    }
+    let solved = solve(&OneRoll, Budget::UNLIMITED).unwrap();
+    let q = quality(&solved, &Uniform, 1000, 1, Budget::UNLIMITED).unwrap();
+    assert_eq!(q.figures.win, 0.5);
+    assert_eq!((q.figures.decisions, q.meaningful[0]), (0.0, 0.0));
+    assert_eq!(q.skill_loss(), 0.0);
+    assert_eq!(q.luck_share(), 1.0);
+    assert_eq!(q.suspense(), 0.5);
+    let (comebacks, wins) = q.comebacks();
+    assert_eq!(comebacks, 0);
+    assert!(wins > 400);
+}

@@ -4,6 +4,7 @@
 mod exact;
 mod explore;
 mod play;
+mod quality;
 mod report;
 mod simulate;
 
@@ -47,6 +48,10 @@ pub enum Command {
     /// What if the challenge were different: one rules key over its values, each point solved
     /// exactly for optimal play and the chosen strategies.
     Explore(explore::ExploreArgs),
+    /// Is it a good game? Luck and skill, tension (suspense, comebacks, heartbreaks) and
+    /// length per strategy and number of players: exact where an expectation, sampled where a
+    /// distribution.
+    Quality(quality::QualityArgs),
     /// Write the Annulus balance report: success by players and difficulty, regret, levers,
     /// charts and a README (`reports/annulus/`).
     Report(report::ReportArgs),
@@ -79,11 +84,12 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Compare(args) => exact::run(&args, exact::Job::Compare),
         Command::Explore(args) => explore::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Quality(args) => quality::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Strategies(args) => strategies(&args),
         Command::Games => super::games(),
         Command::Other(words) => Err(Error::Input(format!(
-            "'{}' is not a command for the Annulus operation challenge (its commands: simulate, exact, solve, decisions, compare, explore, report, play, strategies, games)",
+            "'{}' is not a command for the Annulus operation challenge (its commands: simulate, exact, solve, decisions, compare, explore, quality, report, play, strategies, games)",
             words.first().map_or("", String::as_str)
         ))),
     }

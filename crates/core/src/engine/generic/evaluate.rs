@@ -151,3 +151,20 @@ pub fn regret<G: Game>(
         },
     ))
 }
+
+/// The decisions per game, in expectation, at which `counts` holds, when `policy` plays.
+pub fn expected_decisions<G: Game>(
+    game: &G,
+    policy: &dyn Policy<G>,
+    budget: Budget<'_>,
+    counts: &(dyn Fn(&G::Pos) -> bool + Sync),
+) -> Result<f64, Stop> {
+    let compiled = Compiled::new(game, policy, budget)?;
+    let p = &compiled.program;
+    let flags: Vec<bool> = (0..p.len())
+        .into_par_iter()
+        .map(|id| p.kind[id] != CHANCE && counts(&p.positions[id]))
+        .collect();
+    let none = vec![0.0; 1 + game.causes().len()];
+    Ok(compiled.settle(&none, &|id, _| f64::from(u8::from(flags[id as usize]))))
+}

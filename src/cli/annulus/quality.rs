@@ -1,0 +1,244 @@
+//! `raven --game annulus quality`: is it a good game? Luck and skill, tension and length per
+//! strategy and number of players, from optimal play's win probability along every game.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use raven_core::engine::Budget;
+use raven_core::engine::generic::quality::{Quality, quality};
+use raven_core::engine::generic::{OptimalPolicy, program::BYTES_PER_POSITION, solve};
+use raven_core::games::Policy;
+use raven_core::games::annulus::Annulus;
+use raven_core::rows::VERSION;
+use raven_core::stats::wilson;
+
+use super::{DesignArgs, load_strategy, stopped};
+use crate::cli::args::{DEFAULT_SEED, pool};
+use crate::cli::bounds;
+use crate::cli::output::Output;
+use crate::error::Result;
+
+/// Arguments of `raven --game annulus quality`.
+#[derive(Args, Debug)]
+pub struct QualityArgs {
+    /// Strategies, comma-separated: `optimal`, `random`, a bundled name or an Annulus strategy
+    /// file.
+    #[arg(long, default_value = "optimal,planner,naive", value_delimiter = ',')]
+    pub strategy: Vec<String>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub design: DesignArgs,
+    /// Sampled challenges per row, for the figures that are distributions (1..=10^12).
+    #[arg(long, default_value_t = 100_000, value_parser = bounds::games)]
+    pub games: u64,
+    /// Seed: the same seed gives byte-identical output for any thread count.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Give up before the stored positions would take more than this much memory.
+    #[arg(long, default_value = "6G", value_parser = bounds::memory_size)]
+    pub max_memory: u64,
+    /// Worker threads (default: all cores); the results do not depend on it.
+    #[arg(long, value_parser = bounds::threads)]
+    pub threads: Option<u16>,
+    /// Write tidy CSV here (`-` for standard output instead of the table).
+    #[arg(long, value_name = "FILE|-")]
+    pub out: Option<PathBuf>,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// One row: a strategy's luck, skill, tension and length at one number of players.
+#[derive(Serialize, Debug)]
+pub struct QualityRow {
+    game: &'static str,
+    strategy: String,
+    rules: String,
+    players: u8,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    win_rate: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    skill_loss: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    luck_share: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    suspense: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    suspense_low: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    suspense_high: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    comeback_rate: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    comeback_rate_low: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    comeback_rate_high: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    heartbreak_rate: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    heartbreak_rate_low: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    heartbreak_rate_high: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    mean_rolls: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    mean_decisions: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    meaningful_decisions: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    meaningful_decisions_5: f64,
+    games: u64,
+    seed: u64,
+    raven_version: &'static str,
+}
+
+/// A share and its 95% Wilson interval; 0 with an interval of 0..1 when nothing is counted.
+fn rate((k, n): (u64, u64)) -> (f64, f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0, 1.0);
+    }
+    let (lo, hi) = wilson(k, n, 0.95);
+    (k as f64 / n as f64, lo, hi)
+}
+
+/// The suspense and its 95% interval: the ratio of the squared changes to the steps, over
+/// games (each game one draw), its standard error by the delta method, square-rooted.
+fn suspense(q: &Quality) -> (f64, f64, f64) {
+    let n = q.courses.len() as f64;
+    let steps: f64 = q.courses.iter().map(|c| f64::from(c.steps)).sum();
+    if steps == 0.0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let r = q.courses.iter().map(|c| c.squares).sum::<f64>() / steps;
+    let mean_steps = steps / n;
+    let spread: f64 = q
+        .courses
+        .iter()
+        .map(|c| (c.squares - r * f64::from(c.steps)).powi(2))
+        .sum::<f64>()
+        / (n - 1.0).max(1.0);
+    let se = (spread / n).sqrt() / mean_steps;
+    (
+        r.sqrt(),
+        (r - 1.96 * se).max(0.0).sqrt(),
+        (r + 1.96 * se).sqrt(),
+    )
+}
+
+/// Runs `raven --game annulus quality`.
+pub fn run(args: &QualityArgs) -> Result<()> {
+    let games = args.design.games()?;
+    let chosen = args
+        .strategy
+        .iter()
+        .map(|s| {
+            if s == "optimal" {
+                Ok(None)
+            } else {
+                load_strategy(s).map(Some)
+            }
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let output = Output::open(args.out.as_deref())?;
+    let pool = pool(args.threads)?;
+    let cancel = [crate::cli::interrupt::flag()];
+    let _polled = crate::cli::interrupt::polled();
+    let budget = Budget {
+        max_states: usize::try_from(args.max_memory / BYTES_PER_POSITION).unwrap_or(usize::MAX),
+        cancel: &cancel,
+    };
+    let mut rows = Vec::new();
+    for game in &games {
+        let solved = pool.install(|| solve(game, budget)).map_err(stopped)?;
+        let optimal = OptimalPolicy::new(&solved);
+        for strategy in &chosen {
+            crate::cli::interrupt::check()?;
+            let policy: &dyn Policy<Annulus> = match strategy {
+                Some(s) => s.as_ref(),
+                None => &optimal,
+            };
+            let q = pool
+                .install(|| quality(&solved, policy, args.games, args.seed, budget))
+                .map_err(stopped)?;
+            let (s, s_lo, s_hi) = suspense(&q);
+            let (c, c_lo, c_hi) = rate(q.comebacks());
+            let (h, h_lo, h_hi) = rate(q.heartbreaks());
+            rows.push(QualityRow {
+                game: "annulus",
+                strategy: policy.name().to_string(),
+                rules: game.rules().to_string(),
+                players: game.rules().players,
+                win_rate: q.figures.win,
+                skill_loss: q.skill_loss(),
+                luck_share: q.luck_share(),
+                suspense: s,
+                suspense_low: s_lo,
+                suspense_high: s_hi,
+                comeback_rate: c,
+                comeback_rate_low: c_lo,
+                comeback_rate_high: c_hi,
+                heartbreak_rate: h,
+                heartbreak_rate_low: h_lo,
+                heartbreak_rate_high: h_hi,
+                mean_rolls: q.figures.rolls,
+                mean_decisions: q.figures.decisions,
+                meaningful_decisions: q.meaningful[0],
+                meaningful_decisions_5: q.meaningful[1],
+                games: args.games,
+                seed: args.seed,
+                raven_version: VERSION,
+            });
+        }
+    }
+    let text = if output.is_stdout() {
+        String::new()
+    } else {
+        table(&rows, args)
+    };
+    output.write(&text, rows)
+}
+
+fn table(rows: &[QualityRow], args: &QualityArgs) -> String {
+    let mut t = format!(
+        "quality: luck, skill, tension and length — the Annulus operation challenge, {} games a row, seed {}\n\n",
+        args.games, args.seed
+    );
+    t += &format!(
+        "{:<14} {:>7} {:>8} {:>7} {:>6} {:>8} {:>8} {:>8} {:>6} {:>6} {:>6}\n",
+        "strategy",
+        "players",
+        "success",
+        "skill",
+        "luck",
+        "suspense",
+        "comeback",
+        "heartbr",
+        "rolls",
+        "decis",
+        "real"
+    );
+    for r in rows {
+        t += &format!(
+            "{:<14} {:>7} {:>7.1}% {:>7.2} {:>5.0}% {:>8.3} {:>7.1}% {:>7.1}% {:>6.1} {:>6.1} {:>6.1}\n",
+            r.strategy,
+            r.players,
+            100.0 * r.win_rate,
+            100.0 * r.skill_loss,
+            100.0 * r.luck_share,
+            r.suspense,
+            100.0 * r.comeback_rate,
+            100.0 * r.heartbreak_rate,
+            r.mean_rolls,
+            r.mean_decisions,
+            r.meaningful_decisions
+        );
+    }
+    t += "\nsuccess: exact; skill: points (of 100) lost to decisions per game, exactly the regret;\n\
+luck: the share of the spread of results the dice explain (the rest is the decisions');\n\
+suspense: how far the optimal win chance moves per roll or decision (root mean square);\n\
+comeback: wins after the chance fell to 20% or lower; heartbr(eak): losses after it rose to 80%;\n\
+rolls, decis(ions): per game, exact; real: decisions whose options differ by a point or more.\n";
+    t
+}
