@@ -7,15 +7,12 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 
-use raven_core::engine::Budget;
 use raven_core::engine::generic::{Figures, Regret, evaluate, regret, solve};
 use raven_core::games::Game;
 use raven_core::games::annulus::Annulus;
 use raven_core::rows::{VERSION, rounded};
 
 use super::{DesignArgs, Row, load_strategy, stopped};
-use crate::cli::args::pool;
-use crate::cli::bounds;
 use crate::cli::output::Output;
 use crate::error::Result;
 
@@ -42,19 +39,12 @@ pub struct ExactArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub design: DesignArgs,
-    /// Give up, with a message saying how much it needs, before the stored positions would
-    /// take more than this much memory: `6G`, `512M`, `1.5GiB`.
-    #[arg(long, default_value = "6G", value_parser = bounds::memory_size)]
-    pub max_memory: u64,
-    /// Worker threads (default: all cores); the results do not depend on it.
-    #[arg(long, value_parser = bounds::threads)]
-    pub threads: Option<u16>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub engine: super::EngineArgs,
     /// Write tidy CSV here (`-` for standard output instead of the table).
     #[arg(long, value_name = "FILE|-")]
     pub out: Option<PathBuf>,
-    /// No progress display.
-    #[arg(long, short)]
-    pub quiet: bool,
 }
 
 /// One row of `decisions`: a strategy's points lost at one kind of decision.
@@ -105,16 +95,8 @@ pub fn run(args: &ExactArgs, job: Job) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
     let wants_optimal = job != Job::Exact || names.iter().any(|n| n == "optimal");
     let output = Output::open(args.out.as_deref())?;
-    let pool = pool(args.threads)?;
-    let cancel = [crate::cli::interrupt::flag()];
-    let _polled = crate::cli::interrupt::polled();
-    let budget = Budget {
-        max_states: usize::try_from(
-            args.max_memory / raven_core::engine::generic::program::BYTES_PER_POSITION,
-        )
-        .unwrap_or(usize::MAX),
-        cancel: &cancel,
-    };
+    let engine = args.engine.start()?;
+    let (pool, budget) = (&engine.pool, engine.budget());
     let mut rows = Vec::new();
     let mut kinds = Vec::new();
     let mut notes = Vec::new();
@@ -127,7 +109,7 @@ pub fn run(args: &ExactArgs, job: Job) -> Result<()> {
                     game.rules().players,
                     game.rules()
                 ),
-                args.quiet,
+                args.engine.quiet,
             );
             let solved = pool.install(|| solve(game, budget)).map_err(stopped);
             progress.finish();

@@ -7,15 +7,12 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use raven_core::engine::Budget;
-use raven_core::engine::generic::{evaluate, program::BYTES_PER_POSITION, solve};
+use raven_core::engine::generic::{evaluate, solve};
 use raven_core::games::annulus::rules::PARAMS;
 use raven_core::games::annulus::{Annulus, Rules};
 use raven_core::rows::VERSION;
 
 use super::{DesignArgs, load_strategy, stopped};
-use crate::cli::args::pool;
-use crate::cli::bounds;
 use crate::cli::output::Output;
 use crate::error::{Error, Result};
 
@@ -41,18 +38,12 @@ pub struct ExploreArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub design: DesignArgs,
-    /// Give up before the stored positions would take more than this much memory.
-    #[arg(long, default_value = "6G", value_parser = bounds::memory_size)]
-    pub max_memory: u64,
-    /// Worker threads (default: all cores); the results do not depend on it.
-    #[arg(long, value_parser = bounds::threads)]
-    pub threads: Option<u16>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub engine: super::EngineArgs,
     /// Write tidy CSV here (`-` for standard output instead of the table).
     #[arg(long, value_name = "FILE|-")]
     pub out: Option<PathBuf>,
-    /// No progress display.
-    #[arg(long, short)]
-    pub quiet: bool,
 }
 
 /// One row: a strategy's success at one point of the grid and one number of players.
@@ -177,15 +168,10 @@ pub fn run(args: &ExploreArgs) -> Result<()> {
         .map(|n| load_strategy(n))
         .collect::<Result<Vec<_>>>()?;
     let output = Output::open(args.out.as_deref())?;
-    let pool = pool(args.threads)?;
-    let cancel = [crate::cli::interrupt::flag()];
-    let _polled = crate::cli::interrupt::polled();
-    let budget = Budget {
-        max_states: usize::try_from(args.max_memory / BYTES_PER_POSITION).unwrap_or(usize::MAX),
-        cancel: &cancel,
-    };
+    let engine = args.engine.start()?;
+    let (pool, budget) = (&engine.pool, engine.budget());
     let progress =
-        crate::cli::progress::Progress::new((values.len() * games.len()) as u64, args.quiet);
+        crate::cli::progress::Progress::new((values.len() * games.len()) as u64, args.engine.quiet);
     let mut rows = Vec::new();
     for value in &values {
         for base in &games {

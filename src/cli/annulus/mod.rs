@@ -161,6 +161,56 @@ impl DesignArgs {
     }
 }
 
+/// `--max-memory`, `--threads` and `--quiet`: how every exact Annulus command runs.
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Give up, with a message saying what it may need, before the stored positions would take
+    /// more than this much memory: `6G`, `512M`, `1.5GiB`.
+    #[arg(long, default_value = "6G", value_parser = crate::cli::bounds::memory_size)]
+    pub max_memory: u64,
+    /// Worker threads (default: all cores); the results do not depend on it.
+    #[arg(long, value_parser = crate::cli::bounds::threads)]
+    pub threads: Option<u16>,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The engines' surroundings for one command: the `--threads` pool, the signal flag polled.
+pub struct Engine {
+    /// The pool the engines run in.
+    pub pool: rayon::ThreadPool,
+    cancel: [&'static std::sync::atomic::AtomicBool; 1],
+    max_states: usize,
+    _polled: crate::cli::interrupt::Polled,
+}
+
+impl EngineArgs {
+    /// The pool and the signal flag for a command's engine runs.
+    pub fn start(&self) -> Result<Engine> {
+        Ok(Engine {
+            pool: crate::cli::args::pool(self.threads)?,
+            cancel: [crate::cli::interrupt::flag()],
+            max_states: usize::try_from(
+                self.max_memory / raven_core::engine::generic::program::BYTES_PER_POSITION,
+            )
+            .unwrap_or(usize::MAX),
+            _polled: crate::cli::interrupt::polled(),
+        })
+    }
+}
+
+impl Engine {
+    /// The budget of every engine run: as many positions as `--max-memory` holds, stopped by a
+    /// signal.
+    pub fn budget(&self) -> raven_core::engine::Budget<'_> {
+        raven_core::engine::Budget {
+            max_states: self.max_states,
+            cancel: &self.cancel,
+        }
+    }
+}
+
 /// A strategy by name: `random`, a bundled name, or an Annulus strategy file.
 pub fn load_strategy(spec: &str) -> Result<Box<dyn Policy<Annulus>>> {
     if spec == "random" {

@@ -6,16 +6,15 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use raven_core::engine::Budget;
 use raven_core::engine::generic::quality::{Quality, quality};
-use raven_core::engine::generic::{OptimalPolicy, program::BYTES_PER_POSITION, solve};
+use raven_core::engine::generic::{OptimalPolicy, solve};
 use raven_core::games::Policy;
 use raven_core::games::annulus::Annulus;
 use raven_core::rows::VERSION;
 use raven_core::stats::wilson;
 
 use super::{DesignArgs, load_strategy, stopped};
-use crate::cli::args::{DEFAULT_SEED, pool};
+use crate::cli::args::DEFAULT_SEED;
 use crate::cli::bounds;
 use crate::cli::output::Output;
 use crate::error::Result;
@@ -36,18 +35,12 @@ pub struct QualityArgs {
     /// Seed: the same seed gives byte-identical output for any thread count.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Give up before the stored positions would take more than this much memory.
-    #[arg(long, default_value = "6G", value_parser = bounds::memory_size)]
-    pub max_memory: u64,
-    /// Worker threads (default: all cores); the results do not depend on it.
-    #[arg(long, value_parser = bounds::threads)]
-    pub threads: Option<u16>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub engine: super::EngineArgs,
     /// Write tidy CSV here (`-` for standard output instead of the table).
     #[arg(long, value_name = "FILE|-")]
     pub out: Option<PathBuf>,
-    /// No progress display.
-    #[arg(long, short)]
-    pub quiet: bool,
 }
 
 /// One row: a strategy's luck, skill, tension and length at one number of players.
@@ -142,13 +135,8 @@ pub fn run(args: &QualityArgs) -> Result<()> {
         })
         .collect::<Result<Vec<_>>>()?;
     let output = Output::open(args.out.as_deref())?;
-    let pool = pool(args.threads)?;
-    let cancel = [crate::cli::interrupt::flag()];
-    let _polled = crate::cli::interrupt::polled();
-    let budget = Budget {
-        max_states: usize::try_from(args.max_memory / BYTES_PER_POSITION).unwrap_or(usize::MAX),
-        cancel: &cancel,
-    };
+    let engine = args.engine.start()?;
+    let (pool, budget) = (&engine.pool, engine.budget());
     let mut rows = Vec::new();
     for game in &games {
         let solved = pool.install(|| solve(game, budget)).map_err(stopped)?;

@@ -8,16 +8,13 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use raven_core::engine::Budget;
-use raven_core::engine::generic::{evaluate, program::BYTES_PER_POSITION, regret, solve};
+use raven_core::engine::generic::{evaluate, regret, solve};
 use raven_core::games::annulus::rules::PARAMS;
 use raven_core::games::annulus::strategy::{BUNDLED, Knobs};
 use raven_core::games::annulus::{Annulus, Rules};
 use raven_core::rows::{VERSION, rounded};
 
 use super::stopped;
-use crate::cli::args::pool;
-use crate::cli::bounds;
 use crate::cli::output::OutDir;
 use crate::error::Result;
 use crate::report::chart::{Series, line_chart};
@@ -34,15 +31,9 @@ pub struct ReportArgs {
     /// Replace files in `--out` that raven did not write.
     #[arg(long)]
     pub force: bool,
-    /// Give up before the stored positions would take more than this much memory.
-    #[arg(long, default_value = "6G", value_parser = bounds::memory_size)]
-    pub max_memory: u64,
-    /// Worker threads (default: all cores); the results do not depend on it.
-    #[arg(long, value_parser = bounds::threads)]
-    pub threads: Option<u16>,
-    /// No progress display.
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub engine: super::EngineArgs,
 }
 
 /// A row of `success.csv`.
@@ -95,18 +86,13 @@ const FILES: [&str; 5] = [
 pub fn run(args: &ReportArgs) -> Result<()> {
     let dir = OutDir::reserve(&args.out, args.force)?;
     dir.claim(&FILES)?;
-    let pool = pool(args.threads)?;
-    let cancel = [crate::cli::interrupt::flag()];
-    let _polled = crate::cli::interrupt::polled();
-    let budget = Budget {
-        max_states: usize::try_from(args.max_memory / BYTES_PER_POSITION).unwrap_or(usize::MAX),
-        cancel: &cancel,
-    };
+    let engine = args.engine.start()?;
+    let (pool, budget) = (&engine.pool, engine.budget());
     let strategies: Vec<Knobs> = BUNDLED
         .iter()
         .map(|(n, _)| Knobs::bundled(n).expect("bundled"))
         .collect();
-    let progress = crate::cli::progress::Progress::spinner("annulus report", args.quiet);
+    let progress = crate::cli::progress::Progress::spinner("annulus report", args.engine.quiet);
     let mut success = Vec::new();
     let mut levers = Vec::new();
     for (difficulty, preset) in [("normal", "normal"), ("advanced", "advanced")] {
