@@ -279,3 +279,77 @@ fn a_game_without_decisions_has_every_figure_defined() {
     assert_eq!(comebacks, 0);
     assert!(wins > 400);
 }
+
+/// A strategy whose play can go on for ever is refused with a message, not looped on: in a game
+/// where waiting returns to the same position, "always wait" never ends, while the solve (which
+/// never has to wait) and a strategy that sometimes goes on are exact.
+#[test]
+fn a_strategy_that_never_ends_is_refused() {
+    use raven_core::engine::generic::Stop;
+    /// Wait (back to the same decision) or roll a d6 once: won on 4 or more.
+    struct Waiting;
+    impl Game for Waiting {
+        type Pos = u8;
+        type Option = bool;
+        type Key = u8;
+        fn name(&self) -> &'static str {
+            "waiting"
+        }
+        fn kinds(&self) -> &'static [&'static str] {
+            &["wait-or-roll"]
+        }
+        fn causes(&self) -> &'static [&'static str] {
+            &["low"]
+        }
+        fn start(&self) -> u8 {
+            0
+        }
+        fn point(&self, pos: &u8) -> Point {
+            match pos {
+                0 => Point::Decision(0),
+                1 => Point::Chance,
+                2 => Point::Over(End::Win),
+                _ => Point::Over(End::Loss(0)),
+            }
+        }
+        fn outcomes(&self, _: &u8, each: &mut impl FnMut(u8, f64)) {
+            each(2, 0.5);
+            each(3, 0.5);
+        }
+        fn options(&self, _: &u8, each: &mut impl FnMut(bool, u8)) {
+            each(true, 0);
+            each(false, 1);
+        }
+        fn layer(&self, pos: &u8) -> u32 {
+            u32::from(*pos <= 1) + u32::from(*pos == 0)
+        }
+        fn key(&self, pos: &u8) -> u8 {
+            *pos
+        }
+    }
+    struct Always(bool);
+    impl Policy<Waiting> for Always {
+        fn name(&self) -> &str {
+            "always-wait"
+        }
+        fn weigh(&self, _: &Waiting, _: &u8, _: &[bool], w: &mut [f64]) {
+            w[usize::from(!self.0)] = 1.0;
+        }
+    }
+    let solved = solve(&Waiting, Budget::UNLIMITED).unwrap();
+    assert_eq!(solved.start(), 0.5);
+    let refused = evaluate(&Waiting, &Always(true), Budget::UNLIMITED).unwrap_err();
+    assert!(matches!(refused, Stop::Endless { .. }), "{refused}");
+    assert!(refused.to_string().contains("always-wait"), "{refused}");
+    assert_eq!(
+        evaluate(&Waiting, &Always(false), Budget::UNLIMITED)
+            .unwrap()
+            .win,
+        0.5
+    );
+    // Waiting half the time ends for sure, and wins as often.
+    let half = raven_core::games::Uniform;
+    let f = evaluate(&Waiting, &half, Budget::UNLIMITED).unwrap();
+    assert!((f.win - 0.5).abs() < 1e-15);
+    assert!((f.decisions - 2.0).abs() < 1e-12);
+}
