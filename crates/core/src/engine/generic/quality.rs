@@ -95,7 +95,7 @@ impl Quality {
         self.regret.by_kind.iter().sum()
     }
 
-    /// The share of the spread of results over games that the dice explain: the variance of
+    /// The share of the spread of results over games that chance explains: the variance of
     /// luck over the variances of luck and of skill (1 where decisions never move `μ`, as under
     /// optimal play; defined as 1 when neither moves).
     pub fn luck_share(&self) -> f64 {
