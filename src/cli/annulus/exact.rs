@@ -15,6 +15,7 @@ use raven_core::rows::{VERSION, rounded};
 use super::{DesignArgs, Row, load_strategy, stopped};
 use crate::cli::output::Output;
 use crate::error::Result;
+use raven_core::games::annulus::{ACTION_LIMIT, JAMMED, REVEAL};
 
 /// Which exact job a command runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,9 +203,9 @@ fn row(
         ci_high: f.win,
         seed: None,
         mean_adjustments: f.decisions,
-        fail_jammed_rate: f.losses[0],
-        fail_reveal_rate: f.losses[1],
-        fail_action_limit_rate: f.losses[2],
+        fail_jammed_rate: f.losses[usize::from(JAMMED)],
+        fail_reveal_rate: f.losses[usize::from(REVEAL)],
+        fail_action_limit_rate: f.losses[usize::from(ACTION_LIMIT)],
         regret: regret.map(rounded),
         raven_version: VERSION,
     }

@@ -7,9 +7,9 @@ use std::io::{BufRead, Write};
 use clap::Args;
 
 use raven_core::engine::Budget;
-use raven_core::engine::generic::sample::{play, stream};
+use raven_core::engine::generic::sample::{play, roll, stream};
 use raven_core::engine::generic::{Solved, solve};
-use raven_core::games::annulus::{Annulus, Move, Pos, Stage};
+use raven_core::games::annulus::{Annulus, JAMMED, Move, Pos, REVEAL, Stage};
 use raven_core::games::{End, Game, Point, Policy, options_of};
 
 use super::{DesignArgs, load_strategy, stopped};
@@ -132,8 +132,10 @@ pub fn run(args: &PlayArgs) -> Result<()> {
 fn ending(end: End) -> String {
     match end {
         End::Win => "SUCCESS: the chain is solved and nothing is hidden.\n".into(),
-        End::Loss(0) => "FAILURE: the jammed dice can no longer be joined (A5).\n".into(),
-        End::Loss(1) => "FAILURE: the revealed die breaks the chain for good (A3, A5).\n".into(),
+        End::Loss(JAMMED) => "FAILURE: the jammed dice can no longer be joined (A5).\n".into(),
+        End::Loss(REVEAL) => {
+            "FAILURE: the revealed die breaks the chain for good (A3, A5).\n".into()
+        }
         End::Loss(_) => "FAILURE: out of actions (A6).\n".into(),
     }
 }
@@ -206,8 +208,8 @@ fn advice(
 }
 
 fn interactive(game: &Annulus, solved: &Solved<'_, Annulus>, args: &PlayArgs) -> Result<()> {
-    use rand::Rng;
     let mut rng = stream(args.seed, args.game);
+    let mut outcomes = Vec::new();
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout();
     let mut pos = game.start();
@@ -223,18 +225,8 @@ fn interactive(game: &Annulus, solved: &Solved<'_, Annulus>, args: &PlayArgs) ->
                 return Ok(());
             }
             Point::Chance => {
-                let outcomes = raven_core::games::outcomes_of(game, &pos);
-                let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-                let mut acc = 0.0;
                 let before = pos;
-                pos = outcomes.last().expect("an outcome").0;
-                for (next, p) in &outcomes {
-                    acc += p;
-                    if u < acc {
-                        pos = *next;
-                        break;
-                    }
-                }
+                pos = roll(game, &pos, &mut rng, &mut outcomes);
                 if matches!(before.stage(), Stage::Trigger { .. } | Stage::Reveal)
                     || game.point(&pos) != Point::Chance
                 {

@@ -18,6 +18,7 @@ use super::stopped;
 use crate::cli::output::OutDir;
 use crate::error::Result;
 use crate::report::chart::{Series, line_chart};
+use raven_core::games::annulus::{JAMMED, REVEAL};
 
 /// Arguments of `raven --game annulus report`.
 #[derive(Args, Debug)]
@@ -114,8 +115,8 @@ pub fn run(args: &ReportArgs) -> Result<()> {
                     success: f.win,
                     regret,
                     mean_adjustments: f.decisions,
-                    fail_jammed_rate: f.losses[0],
-                    fail_reveal_rate: f.losses[1],
+                    fail_jammed_rate: f.losses[usize::from(JAMMED)],
+                    fail_reveal_rate: f.losses[usize::from(REVEAL)],
                     raven_version: VERSION,
                 }
             };
@@ -240,7 +241,7 @@ fn readme(success: &[SuccessRow], levers: &[LeverRow], players: &[u8]) -> String
             } else {
                 "Advanced"
             },
-            if difficulty == "normal" { 4 } else { 7 }
+            Rules::preset(difficulty).expect("a preset").target
         );
         let _ = write!(t, "| strategy |");
         for p in players {

@@ -13,6 +13,7 @@ use crate::cli::args::{DEFAULT_SEED, pool};
 use crate::cli::bounds;
 use crate::cli::output::Output;
 use crate::error::{Error, Result};
+use raven_core::games::annulus::{ACTION_LIMIT, JAMMED, REVEAL};
 
 /// Arguments of `raven --game annulus simulate`.
 #[derive(Args, Debug)]
@@ -95,9 +96,9 @@ fn row(
         ci_high: high,
         seed: Some(args.seed),
         mean_adjustments: t.decisions as f64 / n,
-        fail_jammed_rate: t.losses[0] as f64 / n,
-        fail_reveal_rate: t.losses[1] as f64 / n,
-        fail_action_limit_rate: t.losses[2] as f64 / n,
+        fail_jammed_rate: t.losses[usize::from(JAMMED)] as f64 / n,
+        fail_reveal_rate: t.losses[usize::from(REVEAL)] as f64 / n,
+        fail_action_limit_rate: t.losses[usize::from(ACTION_LIMIT)] as f64 / n,
         regret: None,
         raven_version: VERSION,
     }

@@ -65,6 +65,19 @@ fn draw(weights: impl Iterator<Item = f64>, u: f64) -> usize {
     last
 }
 
+/// The outcome of chance point `pos` drawn with one uniform number of `rng`; `outcomes` is
+/// scratch space (it is cleared first).
+pub fn roll<G: Game>(
+    game: &G,
+    pos: &G::Pos,
+    rng: &mut impl Rng,
+    outcomes: &mut Vec<(G::Pos, f64)>,
+) -> G::Pos {
+    outcomes.clear();
+    game.outcomes(pos, &mut |next, p| outcomes.push((next, p)));
+    outcomes[draw(outcomes.iter().map(|&(_, p)| p), unit(rng))].0
+}
+
 /// One game of `policy` from the start with `rng`, told to `see` position by position.
 pub fn play<G: Game>(
     game: &G,
@@ -84,10 +97,7 @@ pub fn play<G: Game>(
             Point::Over(end) => return (end, tally),
             Point::Chance => {
                 tally.rolls += 1;
-                outcomes.clear();
-                game.outcomes(&pos, &mut |next, p| outcomes.push((next, p)));
-                let u = unit(rng);
-                pos = outcomes[draw(outcomes.iter().map(|&(_, p)| p), u)].0;
+                pos = roll(game, &pos, rng, &mut outcomes);
             }
             Point::Decision(_) => {
                 tally.decisions += 1;

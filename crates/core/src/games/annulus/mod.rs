@@ -24,11 +24,11 @@ const JAM: u8 = 0x10;
 /// The causes of a failure, as [`End::Loss`] numbers them.
 pub const CAUSES: [&str; 3] = ["jammed", "reveal", "action_limit"];
 /// A5 after a jam: the jammed dice can no longer be joined.
-const JAMMED: u8 = 0;
+pub const JAMMED: u8 = 0;
 /// A5 after a reveal: the new die breaks the chain for good.
-const REVEAL: u8 = 1;
+pub const REVEAL: u8 = 1;
 /// A6 variant: out of actions.
-const ACTION_LIMIT: u8 = 2;
+pub const ACTION_LIMIT: u8 = 2;
 
 /// The kinds of decision: there is one, which die to adjust and which way (A4).
 pub const KINDS: [&str; 1] = ["adjust"];
