@@ -21,7 +21,13 @@ pub struct Regret {
     pub by_kind: Vec<f64>,
     /// Decisions of each kind per game, in expectation.
     pub reach: Vec<f64>,
+    /// Decisions per game, in expectation, whose options' optimal values differ by at least
+    /// [`MEANINGFUL`]`[i]`: where the choice is real.
+    pub meaningful: [f64; 2],
 }
+
+/// What makes a decision real: its options' optimal values differ by 1 point, or by 5.
+pub const MEANINGFUL: [f64; 2] = [0.01, 0.05];
 
 /// A strategy compiled, with the check that its play always ends.
 struct Compiled<G: Game> {
@@ -99,29 +105,32 @@ pub fn regret<G: Game>(
     let figures = compiled.figures(game, policy.name());
     let p = &compiled.program;
     // At each decision the strategy reaches, the points its answer gives up in expectation.
-    let gap: Vec<f64> = (0..p.len())
+    // And how far apart its options' values lie: each decision's options valued once.
+    let (gap, spread): (Vec<f64>, Vec<f64>) = (0..p.len())
         .into_par_iter()
         .map(|id| {
             let pos = &p.positions[id];
             if p.kind[id] == CHANCE {
-                return 0.0;
+                return (0.0, 0.0);
             }
             let values = solved.option_values(pos);
-            let best = values
+            let (worst, best) = values
                 .iter()
-                .map(|&(_, v)| v)
-                .fold(f64::NEG_INFINITY, f64::max);
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(_, v)| {
+                    (lo.min(v), hi.max(v))
+                });
             let moves: Vec<G::Option> = options_of(game, pos).into_iter().map(|(m, _)| m).collect();
             let mut weights = vec![0.0; moves.len()];
             policy.weigh(game, pos, &moves, &mut weights);
             // Rounding can leave a best option a hair above itself in another sum: never below 0.
-            values
+            let gap = values
                 .iter()
                 .zip(&weights)
                 .map(|(&(_, v), &w)| w * (best - v).max(0.0))
-                .sum()
+                .sum();
+            (gap, best - worst)
         })
-        .collect();
+        .unzip();
     let none = vec![0.0; 1 + game.causes().len()];
     let kinds = game.kinds().len();
     let by_kind = (0..kinds)
@@ -142,29 +151,20 @@ pub fn regret<G: Game>(
             })
         })
         .collect();
+    let meaningful = MEANINGFUL.map(|least| {
+        compiled.settle(&none, &|id, _| {
+            f64::from(u8::from(
+                p.kind[id as usize] != CHANCE && spread[id as usize] >= least,
+            ))
+        })
+    });
     Ok((
         figures,
         Regret {
+            meaningful,
             optimal: solved.start(),
             by_kind,
             reach,
         },
     ))
-}
-
-/// The decisions per game, in expectation, at which `counts` holds, when `policy` plays.
-pub fn expected_decisions<G: Game>(
-    game: &G,
-    policy: &dyn Policy<G>,
-    budget: Budget<'_>,
-    counts: &(dyn Fn(&G::Pos) -> bool + Sync),
-) -> Result<f64, Stop> {
-    let compiled = Compiled::new(game, policy, budget)?;
-    let p = &compiled.program;
-    let flags: Vec<bool> = (0..p.len())
-        .into_par_iter()
-        .map(|id| p.kind[id] != CHANCE && counts(&p.positions[id]))
-        .collect();
-    let none = vec![0.0; 1 + game.causes().len()];
-    Ok(compiled.settle(&none, &|id, _| f64::from(u8::from(flags[id as usize]))))
 }

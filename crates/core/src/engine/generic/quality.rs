@@ -10,7 +10,7 @@
 use rand::Rng;
 
 use super::Stop;
-use super::evaluate::{Regret, expected_decisions, regret};
+use super::evaluate::{Regret, regret};
 use super::figures::Figures;
 use super::sample::{play, stream};
 use super::solve::Solved;
@@ -83,7 +83,8 @@ pub struct Quality {
     pub regret: Regret,
     /// Optimal play's win probability at the start.
     pub start: f64,
-    /// Decisions per game whose options' optimal values differ by at least 1 point, and by 5.
+    /// Decisions per game whose options' optimal values differ by at least 1 point, and by 5
+    /// ([`Regret::meaningful`]).
     pub meaningful: [f64; 2],
     /// The sampled games.
     pub courses: Vec<Course>,
@@ -163,19 +164,7 @@ pub fn quality<G: Game>(
 ) -> Result<Quality, Stop> {
     let game = solved.game();
     let (figures, lost) = regret(game, policy, solved, budget)?;
-    let spread = |pos: &G::Pos| {
-        let values = solved.option_values(pos);
-        let (lo, hi) = values
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(_, v)| {
-                (lo.min(v), hi.max(v))
-            });
-        hi - lo
-    };
-    let meaningful = [
-        expected_decisions(game, policy, budget, &|pos| spread(pos) >= 0.01)?,
-        expected_decisions(game, policy, budget, &|pos| spread(pos) >= 0.05)?,
-    ];
+    let meaningful = lost.meaningful;
     let courses: Vec<Course> = (0..games)
         .into_par_iter()
         .map(|i| course(solved, policy, &mut stream(seed, i)))

@@ -18,18 +18,28 @@ pub struct Solved<'g, G: Game> {
     pub sweeps: u64,
 }
 
-/// Solves `game` from its start: the win probability of optimal play everywhere it can reach.
-pub fn solve<'g, G: Game>(game: &'g G, budget: Budget<'_>) -> Result<Solved<'g, G>, Stop> {
-    let program = Program::compile(game, Rule::Best, budget)?;
+/// The value of each end for the win probability: 1 for a win, 0 for every loss.
+fn win_ends<G: Game>(game: &G) -> Vec<f64> {
     let mut ends = vec![0.0; 1 + game.causes().len()];
     ends[0] = 1.0;
-    let replay = Replay {
-        ends: &ends,
+    ends
+}
+
+/// The solve's replay: the best option at every decision, nothing earned on the way.
+fn best_of(ends: &[f64]) -> Replay<'_> {
+    Replay {
+        ends,
         best: true,
         reward: &|_, _| 0.0,
         only: None,
-    };
-    let (values, sweeps) = settle(&program, &replay);
+    }
+}
+
+/// Solves `game` from its start: the win probability of optimal play everywhere it can reach.
+pub fn solve<'g, G: Game>(game: &'g G, budget: Budget<'_>) -> Result<Solved<'g, G>, Stop> {
+    let program = Program::compile(game, Rule::Best, budget)?;
+    let ends = win_ends(game);
+    let (values, sweeps) = settle(&program, &best_of(&ends));
     Ok(Solved {
         game,
         program,
@@ -92,14 +102,8 @@ impl<'g, G: Game> Solved<'g, G> {
     /// Whether the value stored at `id` is its sum (or best option) over what it reads: the
     /// fixed point holds. For tests.
     pub fn settled(&self) -> bool {
-        let mut ends = vec![0.0; 1 + self.game.causes().len()];
-        ends[0] = 1.0;
-        let replay = Replay {
-            ends: &ends,
-            best: true,
-            reward: &|_, _| 0.0,
-            only: None,
-        };
+        let ends = win_ends(self.game);
+        let replay = best_of(&ends);
         (0..self.program.len() as u32).all(|id| {
             value_at(&self.program, &replay, &self.values, id) == self.values[id as usize]
         })
@@ -112,8 +116,7 @@ impl<'g, G: Game> Solved<'g, G> {
     /// position's order).
     pub fn figures(&self) -> Figures {
         let p = &self.program;
-        let mut ends = vec![0.0; 1 + self.game.causes().len()];
-        ends[0] = 1.0;
+        let ends = win_ends(self.game);
         let best: Vec<u8> = (0..p.len() as u32)
             .map(|id| {
                 if p.kind[id as usize] == CHANCE {
