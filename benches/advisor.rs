@@ -6,7 +6,8 @@
 //!
 //! `cargo bench --bench advisor` (the solve before the measurement takes a few seconds). It
 //! also prints the slowest single answer over every position, the figure the target (< 50 ms
-//! a decision) is about.
+//! a decision) is about, and the slowest ledger of one game (optimal play's win probability
+//! after every step of it, as `raven play` ends a game; the target: < 50 ms).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -22,21 +23,25 @@ use raven::strategy::optimal::best_alike;
 const STEALTH: u8 = 10;
 const GAMES: u64 = 200;
 
-/// The positions of a game: every decision point, and every position right after a roll.
+/// The positions of a game: every decision point, every position right after a roll, and
+/// every position after a step, game by game (what the ledger reads).
 #[derive(Default)]
 struct GamePositions {
     decisions: Vec<State>,
     rolled: Vec<State>,
+    steps: Vec<Vec<State>>,
 }
 
 impl Observer for GamePositions {
-    fn decision(&mut self, before: &State, _: Decision, _: Action, _: &State) {
+    fn decision(&mut self, before: &State, _: Decision, _: Action, after: &State) {
         self.decisions.push(*before);
+        self.steps.last_mut().expect("a game").push(*after);
     }
     fn chance(&mut self, _: &State, _: Chance, _: u32, after: &State) {
         if after.outcome().is_none() {
             self.rolled.push(*after);
         }
+        self.steps.last_mut().expect("a game").push(*after);
     }
 }
 
@@ -54,6 +59,7 @@ fn bench_advisor(c: &mut Criterion) {
     let table = OptimalStrategy::from_solver(solver);
     let mut positions = GamePositions::default();
     for game in 0..GAMES {
+        positions.steps.push(Vec::new());
         play_seeded(
             &MAIN_TEXT,
             &ReferenceStrategy,
@@ -80,6 +86,19 @@ fn bench_advisor(c: &mut Criterion) {
          slowest answer {slowest:.2?}",
         positions.decisions.len()
     );
+    let slowest_ledger = positions
+        .steps
+        .iter()
+        .map(|game| {
+            let started = Instant::now();
+            for state in game {
+                black_box(table.value(state, &MAIN_TEXT));
+            }
+            started.elapsed()
+        })
+        .max()
+        .unwrap_or(Duration::ZERO);
+    println!("ledger: the slowest of {GAMES} games {slowest_ledger:.2?}");
 
     let mut group = c.benchmark_group("advisor");
     let mut next = positions.decisions.iter().cycle();

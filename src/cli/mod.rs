@@ -10,6 +10,7 @@ mod docs;
 mod exact;
 mod explore;
 mod interrupt;
+mod ledger;
 mod merge;
 pub(crate) mod output;
 mod play;
@@ -45,7 +46,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Narrate one game: every roll, decision, wound and phase change.
+    /// Narrate one game: every roll, decision, wound and phase change, and its ledger (luck
+    /// and skill: what the rolls gave and took, what the decisions gave up).
     Play(play::PlayArgs),
     /// Play many games and report win rates per starting stealth (Monte Carlo).
     Simulate(simulate::SimulateArgs),

@@ -4,15 +4,18 @@ use std::fmt::Write as _;
 
 use clap::Args;
 
-use crate::engine::{Observer, play_seeded};
+use crate::engine::{Observer, OptimalStrategy, play_seeded};
 use crate::error::Result;
 use crate::game::{Action, Aid, Chance, Character, Decision, Phase, State, Step};
+use crate::report::words;
 use crate::rules::Rules;
-use crate::strategy::REFERENCE;
+use crate::strategy::{OPTIMAL, REFERENCE, Strategy};
 
-use super::args::{DEFAULT_SEED, RulesArgs, load_strategy, ready_to_play};
+use super::args::{DEFAULT_SEED, RulesArgs, load_strategy, ready_to_play, solved_optimal};
 use super::bounds;
+use super::ledger::Keeper;
 use super::output::to_stdout;
+use super::progress::Progress;
 
 /// Arguments of `raven play`.
 #[derive(Args, Debug)]
@@ -33,8 +36,8 @@ pub struct PlayArgs {
     #[allow(missing_docs)]
     pub rules: RulesArgs,
     /// Advice at every decision: each legal option's optimal win probability (the best
-    /// marked), and the optimal win probability after every roll. Solves optimal play at
-    /// this stealth first (seconds).
+    /// marked), and the optimal win probability after every roll. (Optimal play is solved at
+    /// this stealth first in any case, for the ledger that ends the game: seconds.)
     #[arg(long)]
     pub advise: bool,
     /// You make the decisions: the legal options are numbered, type one's number (prompts
@@ -64,13 +67,27 @@ pub enum DiceSource {
     Manual,
 }
 
-/// Runs `raven play` without a person at the table: the game narrated.
+/// Runs `raven play` without a person at the table: the game narrated, and its ledger.
 pub fn run(args: &PlayArgs) -> Result<()> {
     let rules = args.rules.rules()?;
-    let strategy = ready_to_play(load_strategy(&args.strategy)?, &rules, &[args.stealth])?;
-    let mut narrator = Narrator::new(rules);
+    // Input errors (an unknown strategy) before the solve, which takes seconds.
+    let loaded = load_strategy(&args.strategy)?;
+    let table = solved_for_ledger(&rules, args.stealth)?;
+    // Optimal play plays from the ledger's table (one solve).
+    let ready;
+    let strategy: &dyn Strategy = if loaded.name() == OPTIMAL {
+        &table
+    } else {
+        ready = ready_to_play(loaded, &rules, &[args.stealth])?;
+        ready.as_ref()
+    };
+    let mut watch = Watch {
+        narrator: Narrator::new(rules),
+        keeper: Keeper::new(table.value(&State::new(args.stealth), &rules)),
+        table: &table,
+    };
     writeln!(
-        narrator.text,
+        watch.narrator.text,
         "Operation Purple Raven: seed {}, game {}, stealth {}, strategy {}, rules {}",
         args.seed,
         args.game,
@@ -81,14 +98,66 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     .expect("writing to a String");
     let (_, outcome) = play_seeded(
         &rules,
-        strategy.as_ref(),
+        strategy,
         args.stealth,
         args.seed,
         args.game,
-        &mut narrator,
+        &mut watch,
     );
-    writeln!(narrator.text, "{outcome}").expect("writing to a String");
-    to_stdout(narrator.text.as_bytes())
+    let mut text = watch.narrator.text;
+    text += &watch.keeper.text();
+    writeln!(text, "{outcome}").expect("writing to a String");
+    to_stdout(text.as_bytes())
+}
+
+/// A decision taken, in words for the ledger: the question and the answer.
+pub(super) fn decision_label(
+    before: &State,
+    rules: &Rules,
+    decision: Decision,
+    action: Action,
+) -> String {
+    format!(
+        "{} → {}",
+        words::question(before, rules, decision),
+        words::option(before, rules, action)
+    )
+}
+
+/// Optimal play solved at `stealth`, for the ledger (and the advice), with a spinner.
+pub(super) fn solved_for_ledger(rules: &Rules, stealth: u8) -> Result<OptimalStrategy> {
+    let progress = Progress::spinner(
+        &format!("solving optimal play at stealth {stealth} for the ledger"),
+        false,
+    );
+    let solved = solved_optimal(rules, &[stealth]);
+    progress.finish();
+    solved
+}
+
+/// The narrator and the ledger, watching one game together.
+struct Watch<'a> {
+    narrator: Narrator,
+    keeper: Keeper,
+    table: &'a OptimalStrategy,
+}
+
+impl Observer for Watch<'_> {
+    fn decision(&mut self, before: &State, decision: Decision, action: Action, after: &State) {
+        self.narrator.decision(before, decision, action, after);
+        let rules = self.narrator.rules;
+        let label = decision_label(before, &rules, decision, action);
+        self.keeper
+            .record(false, self.table.value(after, &rules), label);
+    }
+
+    fn chance(&mut self, before: &State, chance: Chance, outcome: u32, after: &State) {
+        self.narrator.chance(before, chance, outcome, after);
+        let rules = self.narrator.rules;
+        let label = format!("the roll for {}", self.narrator.roll_label(before, chance));
+        self.keeper
+            .record(true, self.table.value(after, &rules), label);
+    }
 }
 
 /// Writes one line per event of a game.
@@ -150,6 +219,34 @@ impl Narrator {
                 }
                 Phase::Finale => self.line(0, "Phase 3: the finale"),
                 _ => {}
+            }
+        }
+    }
+
+    /// What the roll at chance point `chance` of `state` decides, in words ("the type of run
+    /// challenge 4 of 6", "Ink (2d6), first aid on Dix").
+    pub(super) fn roll_label(&self, state: &State, chance: Chance) -> String {
+        match chance {
+            Chance::Complications => "the complications".to_string(),
+            Chance::ChallengeType => match state.step() {
+                Step::RunType { challenge } => format!(
+                    "the type of run challenge {} of {}",
+                    challenge + 1,
+                    self.rules.design.run_challenges
+                ),
+                _ => "the run challenge's type".to_string(),
+            },
+            Chance::SideTypes => match state.step() {
+                Step::SideTypes { tough } => format!(
+                    "the side challenges of Tough Challenge {} of {}",
+                    tough + 1,
+                    self.rules.design.tough_challenges
+                ),
+                _ => "the side challenges' types".to_string(),
+            },
+            Chance::Check { dice } => {
+                let roller = state.roller().expect("a check has a roller");
+                format!("{} ({dice}d6), {}", roller.name(), self.check_label(state))
             }
         }
     }

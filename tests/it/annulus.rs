@@ -350,6 +350,41 @@ fn the_interactive_player_reads_moves() {
     assert!(text.contains("not a legal move"), "{text}");
 }
 
+/// A challenge ends with its ledger: from optimal play's success probability to the result,
+/// the printed sum checking; optimal play gives up nothing.
+#[test]
+fn a_challenge_ends_with_its_ledger() {
+    let game = annulus("normal", &["players=2"]);
+    let start = solve(&game, Budget::UNLIMITED).unwrap().start();
+    for strategy in ["naive", "optimal"] {
+        for seed in 1..=3u64 {
+            let text = stdout(&[
+                "--game",
+                "annulus",
+                "play",
+                "--players",
+                "2",
+                "--strategy",
+                strategy,
+                "--seed",
+                &seed.to_string(),
+            ]);
+            let [at_start, luck, decisions, result] = crate::common::ledger_figures(&text);
+            assert_eq!(at_start, (1000.0 * start).round() / 10.0, "{text}");
+            let won = text.lines().last().unwrap().starts_with("SUCCESS");
+            assert_eq!(result, if won { 100.0 } else { 0.0 }, "{text}");
+            assert_eq!(
+                (10.0 * (at_start + luck + decisions)).round(),
+                10.0 * result
+            );
+            assert!(decisions <= 0.0, "{text}");
+            if strategy == "optimal" {
+                assert!(text.contains("no decision gave up anything"), "{text}");
+            }
+        }
+    }
+}
+
 /// Bad input: each a clear message, exit 2, nothing written.
 #[test]
 fn bad_input_is_refused_cleanly() {
@@ -570,8 +605,9 @@ fn the_committed_annulus_report_is_current() {
 #[test]
 fn quality_identities_hold() {
     use raven_core::engine::generic::OptimalPolicy;
+    use raven_core::engine::generic::ledger::Ledger;
     use raven_core::engine::generic::quality::{course, quality};
-    use raven_core::engine::generic::sample::stream;
+    use raven_core::engine::generic::sample::{play, stream};
     let game = annulus("normal", &["players=2"]);
     let solved = solve(&game, Budget::UNLIMITED).unwrap();
     let planner = Knobs::bundled("naive").unwrap();
@@ -619,6 +655,24 @@ fn quality_identities_hold() {
             "-",
         ])
     };
+    // One game's ledger reads the same changes of `μ` as its course.
+    for i in 0..200 {
+        let mut ledger = Ledger::new(solved.start());
+        let mut last: Option<Pos> = None;
+        play(&game, &planner, &mut stream(5, i), &mut |pos: &Pos| {
+            if let Some(last) = last {
+                ledger.record(game.point(&last) == Point::Chance, solved.value(pos));
+            }
+            last = Some(*pos);
+        });
+        let c = course(&solved, &planner, &mut stream(5, i));
+        assert_eq!(
+            (ledger.luck(), ledger.skill()),
+            (c.luck, c.skill),
+            "game {i}"
+        );
+        assert_eq!(ledger.now(), f64::from(u8::from(c.won)));
+    }
     let csv = out("1");
     assert_eq!(csv, out("2"));
     assert!(csv.starts_with("game,strategy,rules,players,win_rate,skill_loss,luck_share,suspense"));

@@ -271,3 +271,43 @@ fn narration_counts_the_designs_challenges() {
     assert!(advised.contains("Run challenge 1 of 8"), "{advised}");
     assert!(!advised.contains(" of 6:"), "{advised}");
 }
+
+/// A game ends with its ledger (plain, and with advice): it starts from optimal play's exact
+/// win probability at the stealth, ends at the result (100 for a win, 0 for a loss), the
+/// printed sum checks, a strategy's decisions never gain, and optimal play gives up nothing.
+#[test]
+fn a_game_ends_with_its_ledger() {
+    use raven::engine::{Solver, solve};
+    let rules = raven::rules::MAIN_TEXT;
+    let start = solve(&Solver::new(rules), &[6])[0].value;
+    for (strategy, advise) in [
+        ("reference", false),
+        ("optimal", false),
+        ("reference", true),
+    ] {
+        for seed in 1..=3u64 {
+            let mut cmd = raven();
+            cmd.args(["play", "--stealth", "6", "--seed", &seed.to_string()])
+                .args(["--strategy", strategy]);
+            if advise {
+                cmd.arg("--advise");
+            }
+            let out = cmd.output().expect("raven runs");
+            assert!(out.status.success(), "{out:?}");
+            let text = String::from_utf8(out.stdout).unwrap();
+            let [at_start, luck, decisions, result] = common::ledger_figures(&text);
+            assert_eq!(at_start, (1000.0 * start).round() / 10.0, "{text}");
+            let won = text.lines().last() == Some("WIN");
+            assert_eq!(result, if won { 100.0 } else { 0.0 }, "{text}");
+            assert_eq!(
+                (10.0 * (at_start + luck + decisions)).round(),
+                10.0 * result,
+                "{text}"
+            );
+            assert!(decisions <= 0.0, "{text}");
+            if strategy == "optimal" {
+                assert!(text.contains("no decision gave up anything"), "{text}");
+            }
+        }
+    }
+}

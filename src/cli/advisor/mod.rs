@@ -28,16 +28,16 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::engine::OptimalStrategy;
 use crate::engine::{Observer, seed};
 use crate::error::Result;
-use crate::game::{Action, Chance, Decision, Node, Outcome, State, Step, Streams, uniform};
+use crate::game::{Action, Chance, Decision, Node, Outcome, State, Streams, uniform};
 use crate::report::words;
 use crate::rules::Rules;
 use crate::strategy::optimal::best_alike;
 use crate::strategy::{self, Choice, Strategy};
 
-use super::args::{load_strategy, ready_to_play, solved_optimal};
+use super::args::{load_strategy, ready_to_play};
+use super::ledger::Keeper;
 use super::output::to_stdout;
-use super::play::{DiceSource, Narrator, PlayArgs};
-use super::progress::Progress;
+use super::play::{DiceSource, Narrator, PlayArgs, decision_label, solved_for_ledger};
 use input::Prompter;
 
 /// Who answers the decision points.
@@ -65,48 +65,42 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     } else {
         Some(load_strategy(&args.strategy)?)
     };
-    let advisor = if args.advise {
-        let progress = Progress::spinner(
-            &format!(
-                "solving optimal play at stealth {} for advice",
-                args.stealth
-            ),
-            false,
-        );
-        let solved = solved_optimal(&rules, &[args.stealth]);
-        progress.finish();
-        Some(solved?)
-    } else {
-        None
-    };
-    // The optimal strategy plays from the advisor's table when there is one (one solve).
+    // The ledger reads optimal play's table, so it is solved even without advice.
+    let table = solved_for_ledger(&rules, args.stealth)?;
+    let advisor = args.advise.then_some(&table);
+    // The optimal strategy plays from the ledger's table (one solve).
     let playing = match loaded {
-        Some(s) if s.name() == strategy::OPTIMAL && advisor.is_some() => None,
+        Some(s) if s.name() == strategy::OPTIMAL => None,
         Some(s) => Some(ready_to_play(s, &rules, &[args.stealth])?),
         None => None,
     };
-    let decider = match (&playing, &advisor) {
+    let decider = match &playing {
         _ if args.interactive => Decider::Person,
-        (Some(s), _) => Decider::Strategy(s.as_ref()),
-        (None, Some(table)) => Decider::Strategy(table),
-        (None, None) => unreachable!("a strategy is loaded unless interactive"),
+        Some(s) => Decider::Strategy(s.as_ref()),
+        None => Decider::Strategy(&table),
     };
-    let mut table = GameAtTable {
+    let mut game = GameAtTable {
         rules,
         decider,
-        advisor: advisor.as_ref(),
+        advisor,
+        keeper: Keeper::new(table.value(&State::new(args.stealth), &rules)),
+        table: &table,
         manual_dice: args.dice == DiceSource::Manual,
         streams: seed::streams(args.seed, args.stealth, args.game),
         narrator: Narrator::new(rules),
         prompter: Prompter::new(std::io::stdin().lock(), std::io::stderr()),
     };
-    table.header(args);
-    let ending = table.play(State::new(args.stealth))?;
+    game.header(args);
+    let ending = game.play(State::new(args.stealth))?;
     match ending {
-        Ending::Over(outcome) => table.say(0, &outcome.to_string()),
-        Ending::Abandoned => table.say(0, "ABANDONED: end of input, the game was not finished"),
+        Ending::Over(outcome) => {
+            let ledger = game.keeper.text();
+            game.narrator.text += &ledger;
+            game.say(0, &outcome.to_string());
+        }
+        Ending::Abandoned => game.say(0, "ABANDONED: end of input, the game was not finished"),
     }
-    table.flush()
+    game.flush()
 }
 
 /// One game at the table: the rules, who decides, where the dice come from, and where the
@@ -116,6 +110,9 @@ struct GameAtTable<'a, R> {
     decider: Decider<'a>,
     /// The solved optimal table, with `--advise`.
     advisor: Option<&'a OptimalStrategy>,
+    /// The game's ledger, from optimal play's table.
+    keeper: Keeper,
+    table: &'a OptimalStrategy,
     manual_dice: bool,
     /// The seeded streams: dice unless typed in, and a randomised strategy's choices.
     streams: Streams<Xoshiro256PlusPlus>,
@@ -163,6 +160,10 @@ impl<R: std::io::BufRead> GameAtTable<'_, R> {
                     };
                     state.apply_outcome(&self.rules, outcome);
                     self.narrator.chance(&before, chance, outcome, &state);
+                    let label =
+                        format!("the roll for {}", self.narrator.roll_label(&before, chance));
+                    let after = self.table.value(&state, &self.rules);
+                    self.keeper.record(true, after, label);
                     self.advise_after_roll(chance, &state);
                 }
                 Node::Decision(decision) => {
@@ -171,6 +172,9 @@ impl<R: std::io::BufRead> GameAtTable<'_, R> {
                     };
                     state.apply_action(&self.rules, action);
                     self.narrator.decision(&before, decision, action, &state);
+                    let label = decision_label(&before, &self.rules, decision, action);
+                    let after = self.table.value(&state, &self.rules);
+                    self.keeper.record(false, after, label);
                 }
             }
         }
@@ -182,33 +186,7 @@ impl<R: std::io::BufRead> GameAtTable<'_, R> {
         if !self.manual_dice {
             return Ok(Some(chance.sample(&mut self.streams)));
         }
-        let what = match chance {
-            Chance::Complications => "the complications".to_string(),
-            Chance::ChallengeType => match state.step() {
-                Step::RunType { challenge } => format!(
-                    "the type of run challenge {} of {}",
-                    challenge + 1,
-                    self.rules.design.run_challenges
-                ),
-                _ => "the run challenge's type".to_string(),
-            },
-            Chance::SideTypes => match state.step() {
-                Step::SideTypes { tough } => format!(
-                    "the side challenges of Tough Challenge {} of {}",
-                    tough + 1,
-                    self.rules.design.tough_challenges
-                ),
-                _ => "the side challenges' types".to_string(),
-            },
-            Chance::Check { dice } => {
-                let roller = state.roller().expect("a check has a roller");
-                format!(
-                    "{} ({dice}d6), {}",
-                    roller.name(),
-                    self.narrator.check_label(state)
-                )
-            }
-        };
+        let what = self.narrator.roll_label(state, chance);
         let prompt = format!("  Roll for {what}: type {}: ", input::dice_request(chance));
         self.prompter
             .ask(&prompt, |text| input::outcome(chance, text))

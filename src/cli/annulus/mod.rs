@@ -55,7 +55,8 @@ pub enum Command {
     /// Write the Annulus balance report: success by players and difficulty, regret, levers,
     /// charts and a README (`reports/annulus/`).
     Report(report::ReportArgs),
-    /// Narrate one challenge die by die, optionally with optimal play's advice.
+    /// Narrate one challenge die by die, optionally with optimal play's advice, and its ledger
+    /// (luck and skill: what the rolls gave and took, what the decisions gave up).
     Play(play::PlayArgs),
     /// List the strategies `--strategy` accepts, or check strategy files.
     Strategies(StrategiesArgs),

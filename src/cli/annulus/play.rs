@@ -14,6 +14,7 @@ use raven_core::games::{End, Game, Point, Policy, options_of};
 
 use super::{DesignArgs, load_strategy, stopped};
 use crate::cli::args::DEFAULT_SEED;
+use crate::cli::ledger::Keeper;
 use crate::error::{Error, Result};
 use raven_core::engine::generic::OptimalPolicy;
 
@@ -87,11 +88,8 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     } else {
         Some(load_strategy(&args.strategy)?)
     };
-    let solved = if args.advise || args.interactive || chosen.is_none() {
-        Some(solve(game, Budget::UNLIMITED).map_err(stopped)?)
-    } else {
-        None
-    };
+    // The ledger reads optimal play's values, so the game is solved even without advice.
+    let solved = solve(game, Budget::UNLIMITED).map_err(stopped)?;
     let header = format!(
         "The Annulus operation challenge: {}, {} dice, rules {} (an adjustment needs {}+)\n",
         super::players(game.rules().players),
@@ -101,23 +99,27 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     );
     if args.interactive {
         crate::cli::output::to_stdout(header.as_bytes())?;
-        return interactive(game, solved.as_ref().expect("solved"), args);
+        return interactive(game, &solved, args);
     }
-    let optimal = solved.as_ref().map(OptimalPolicy::new);
+    let optimal = OptimalPolicy::new(&solved);
     let strategy: &dyn Policy<Annulus> = match &chosen {
         Some(s) => s.as_ref(),
-        None => optimal.as_ref().expect("solved"),
+        None => &optimal,
     };
-    let advice = if args.advise { solved.as_ref() } else { None };
+    let advice = args.advise.then_some(&solved);
     let mut out = header;
     let mut last: Option<Pos> = None;
     let mut lines = Vec::new();
+    let mut keeper = Keeper::new(solved.start());
     let (end, _) = play(
         game,
         strategy,
         &mut stream(args.seed, args.game),
         &mut |pos: &Pos| {
             lines.push(narrate(game, last.as_ref(), pos, advice, strategy));
+            if let Some(last) = &last {
+                step(game, &solved, &mut keeper, last, pos);
+            }
             last = Some(*pos);
         },
     );
@@ -125,8 +127,24 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         out += &l;
         out.push('\n');
     }
+    out += &keeper.text();
     out += &ending(end);
     crate::cli::output::to_stdout(out.as_bytes())
+}
+
+/// Records the step from `last` to `pos` in the ledger, named in the game's words.
+fn step(game: &Annulus, solved: &Solved<'_, Annulus>, keeper: &mut Keeper, last: &Pos, pos: &Pos) {
+    let label = match (last.stage(), pos.stage()) {
+        (Stage::Setup { placed }, _) => format!("the setup roll of position {}", placed + 1),
+        (Stage::Trigger { die, up }, _) => {
+            format!("the trigger roll for {}", describe(Move { die, up }))
+        }
+        (Stage::Reveal, _) => "the reveal".to_string(),
+        (_, Stage::Trigger { die, up }) => describe(Move { die, up }),
+        (from, to) => unreachable!("no step from {from:?} to {to:?}"),
+    };
+    let chance = game.point(last) == Point::Chance;
+    keeper.record(chance, solved.value(pos), label);
 }
 
 fn ending(end: End) -> String {
@@ -213,6 +231,7 @@ fn interactive(game: &Annulus, solved: &Solved<'_, Annulus>, args: &PlayArgs) ->
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout();
     let mut pos = game.start();
+    let mut keeper = Keeper::new(solved.start());
     let mut said = |text: &str| -> Result<()> {
         writeln!(stdout, "{text}").map_err(|e| Error::Runtime(e.to_string()))
     };
@@ -221,12 +240,14 @@ fn interactive(game: &Annulus, solved: &Solved<'_, Annulus>, args: &PlayArgs) ->
     loop {
         match game.point(&pos) {
             Point::Over(end) => {
+                said(keeper.text().trim_end())?;
                 said(ending(end).trim_end())?;
                 return Ok(());
             }
             Point::Chance => {
                 let before = pos;
                 pos = roll(game, &pos, &mut rng, &mut outcomes);
+                step(game, solved, &mut keeper, &before, &pos);
                 if matches!(before.stage(), Stage::Trigger { .. } | Stage::Reveal)
                     || game.point(&pos) != Point::Chance
                 {
@@ -256,6 +277,7 @@ fn interactive(game: &Annulus, solved: &Solved<'_, Annulus>, args: &PlayArgs) ->
                 match chosen {
                     Some((m, next)) => {
                         said(&format!("Adjust {}", describe(m)))?;
+                        step(game, solved, &mut keeper, &pos, &next);
                         pos = next;
                     }
                     None => said(

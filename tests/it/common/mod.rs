@@ -197,3 +197,26 @@ pub fn assert_chart_renders(name: &str, svg: &str) {
         pixmap.save_png(png).unwrap();
     }
 }
+
+/// The figures of a printed ledger: the start, luck, decisions and result, in points.
+pub fn ledger_figures(stdout: &str) -> [f64; 4] {
+    let figure = |label: &str| -> f64 {
+        let line = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(label))
+            .unwrap_or_else(|| panic!("no '{label}' line in\n{stdout}"));
+        line.trim_start()[label.len()..]
+            .split([',', '='])
+            .next()
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+    };
+    [
+        figure("at the start"),
+        figure("luck"),
+        figure("decisions"),
+        figure("result"),
+    ]
+}

@@ -7,7 +7,8 @@
 //! - [`figures`]: a policy's figures, replayed from a program;
 //! - [`evaluate`]: a strategy's exact figures and its regret by kind of decision;
 //! - [`sample`]: Monte Carlo, each game its own seeded stream;
-//! - [`quality`]: luck and skill, tension and length, from optimal play's value along games.
+//! - [`quality`]: luck and skill, tension and length, from optimal play's value along games;
+//! - [`ledger`]: one game's luck and skill, step by step.
 //!
 //! Exact answers where play can return to a position: values start at 0 and every sweep of a
 //! layer can only raise them (sums and maxima of values with weights ≥ 0, rounding monotone
@@ -17,6 +18,7 @@
 
 pub mod evaluate;
 pub mod figures;
+pub mod ledger;
 pub mod program;
 pub mod quality;
 pub mod sample;
