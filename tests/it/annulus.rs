@@ -350,6 +350,60 @@ fn the_interactive_player_reads_moves() {
     assert!(text.contains("not a legal move"), "{text}");
 }
 
+/// `tune` evaluates every file of the knob grid exactly: the file it writes is the grid's
+/// best by mean success (recomputed here file by file), read back it plays that mean, and
+/// optimal play's mean is stated beside it, never below.
+#[test]
+fn tune_writes_the_best_file_of_the_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tuned.toml");
+    let printed = stdout(&[
+        "--game",
+        "annulus",
+        "tune",
+        "--players",
+        "1,2",
+        "--rules",
+        "advanced",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let figure = |after: &str| -> f64 {
+        let at = text.find(after).unwrap() + after.len();
+        text[at..]
+            .split([' ', ')', '\n'])
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let (claimed, optimal) = (figure("success "), figure("(optimal play "));
+    let games = [1, 2].map(|p| annulus("advanced", &[&format!("players={p}")]));
+    let mean = |knobs: &Knobs| {
+        games
+            .iter()
+            .map(|g| evaluate(g, knobs, Budget::UNLIMITED).unwrap().win)
+            .sum::<f64>()
+            / 2.0
+    };
+    let best = Knobs::grid().iter().map(mean).fold(f64::MIN, f64::max);
+    assert!((claimed - best).abs() < 1e-11, "{claimed} {best}");
+    let written = Knobs::parse("tuned", &text).unwrap();
+    assert_eq!(written.name, "tuned");
+    assert!((mean(&written) - claimed).abs() < 1e-11);
+    let solved = games
+        .iter()
+        .map(|g| solve(g, Budget::UNLIMITED).unwrap().start())
+        .sum::<f64>()
+        / 2.0;
+    assert!((optimal - solved).abs() < 1e-11 && claimed <= optimal);
+    assert!(
+        printed.contains("best") && printed.contains("below optimal"),
+        "{printed}"
+    );
+}
+
 /// A challenge ends with its ledger: from optimal play's success probability to the result,
 /// the printed sum checking; optimal play gives up nothing.
 #[test]
@@ -421,7 +475,7 @@ fn bad_input_is_refused_cleanly() {
             "unknown Annulus strategy",
         ),
         (
-            vec!["--game", "annulus", "tune"],
+            vec!["--game", "annulus", "sweep"],
             "not a command for the Annulus",
         ),
     ] {

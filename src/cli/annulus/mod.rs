@@ -7,6 +7,7 @@ mod play;
 mod quality;
 mod report;
 mod simulate;
+mod tune;
 
 use std::path::{Path, PathBuf};
 
@@ -55,6 +56,9 @@ pub enum Command {
     /// Write the Annulus balance report: success by players and difficulty, regret, levers,
     /// charts and a README (`reports/annulus/`).
     Report(report::ReportArgs),
+    /// Search the strategy-file knobs for the best rules of thumb: every file the knobs can
+    /// express, evaluated exactly at every number of players asked, beside optimal play.
+    Tune(tune::TuneArgs),
     /// Narrate one challenge die by die, optionally with optimal play's advice, and its ledger
     /// (luck and skill: what the rolls gave and took, what the decisions gave up).
     Play(play::PlayArgs),
@@ -87,10 +91,11 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Report(args) => report::run(&args),
         Command::Quality(args) => quality::run(&args),
         Command::Play(args) => play::run(&args),
+        Command::Tune(args) => tune::run(&args),
         Command::Strategies(args) => strategies(&args),
         Command::Games => super::games(),
         Command::Other(words) => Err(Error::Input(format!(
-            "'{}' is not a command for the Annulus operation challenge (its commands: simulate, exact, solve, decisions, compare, explore, quality, report, play, strategies, games)",
+            "'{}' is not a command for the Annulus operation challenge (its commands: simulate, exact, solve, decisions, compare, explore, quality, report, tune, play, strategies, games)",
             words.first().map_or("", String::as_str)
         ))),
     }

@@ -49,6 +49,33 @@ fn furthest() -> Order {
     Order::Furthest
 }
 
+impl Aim {
+    /// Every aim, in the order a search tries them.
+    pub const ALL: [Aim; 2] = [Aim::FirstConflict, Aim::NearestSolved];
+
+    /// The aim as a strategy file spells it.
+    pub fn key(self) -> &'static str {
+        match self {
+            Aim::FirstConflict => "first-conflict",
+            Aim::NearestSolved => "nearest-solved",
+        }
+    }
+}
+
+impl Order {
+    /// Every order, in the order a search tries them.
+    pub const ALL: [Order; 3] = [Order::Furthest, Order::Closest, Order::Leftmost];
+
+    /// The order as a strategy file spells it.
+    pub fn key(self) -> &'static str {
+        match self {
+            Order::Furthest => "furthest",
+            Order::Closest => "closest",
+            Order::Leftmost => "leftmost",
+        }
+    }
+}
+
 /// The bundled Annulus strategy files: `(name, text)`.
 pub const BUNDLED: [(&str, &str); 3] = [
     (
@@ -90,6 +117,42 @@ impl Knobs {
             )));
         }
         Ok(knobs)
+    }
+
+    /// Every distinct strategy the knobs express, named by their values: `order` counts only
+    /// when aiming for the nearest solved chain.
+    pub fn grid() -> Vec<Knobs> {
+        let file = |aim: Aim, order: Order, name: String| Knobs {
+            game: "annulus".into(),
+            name,
+            aim,
+            order,
+        };
+        let mut grid = Vec::new();
+        for aim in Aim::ALL {
+            match aim {
+                Aim::FirstConflict => grid.push(file(aim, furthest(), aim.key().into())),
+                Aim::NearestSolved => {
+                    for order in Order::ALL {
+                        grid.push(file(aim, order, format!("{}+{}", aim.key(), order.key())));
+                    }
+                }
+            }
+        }
+        grid
+    }
+
+    /// The file's knobs as a strategy file states them ([`Knobs::parse`] reads them back).
+    pub fn to_toml(&self) -> String {
+        let mut text = format!(
+            "game = \"annulus\"\nname = \"{}\"\naim = \"{}\"\n",
+            self.name,
+            self.aim.key()
+        );
+        if self.aim == Aim::NearestSolved {
+            text += &format!("order = \"{}\"\n", self.order.key());
+        }
+        text
     }
 
     /// A bundled strategy by name.

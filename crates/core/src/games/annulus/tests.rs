@@ -294,3 +294,28 @@ mod engines {
         }
     }
 }
+
+/// Every file of the knob grid is written as it is read back, and the grid holds each
+/// distinct strategy once (the bundled ones among them).
+#[test]
+fn the_knob_grid_round_trips() {
+    use super::strategy::{BUNDLED, Knobs};
+    let grid = Knobs::grid();
+    for k in &grid {
+        assert_eq!(&Knobs::parse("grid", &k.to_toml()).unwrap(), k);
+    }
+    let plays = |k: &Knobs| (k.aim, k.order);
+    for (i, a) in grid.iter().enumerate() {
+        assert!(
+            grid[..i].iter().all(|b| plays(a) != plays(b)),
+            "{a:?} twice"
+        );
+    }
+    for (name, _) in BUNDLED {
+        let b = Knobs::bundled(name).unwrap();
+        assert!(
+            grid.iter().any(|k| plays(k) == plays(&b)),
+            "{name} not in the grid"
+        );
+    }
+}
