@@ -239,7 +239,7 @@ function buildControls() {
       changed();
     });
     const printedNote = el('span', { class: 'printed', id: `${id}-printed`, text: `printed: ${s.printed}` });
-    row.append(label, el('span', {}, [control, s.values.length > 2 ? printedNote : '']), reset);
+    row.append(label, el('span', { class: 'control' }, [control, s.values.length > 2 ? printedNote : '']), reset);
     box.append(row);
   }
 
