@@ -700,7 +700,9 @@ function renderAnswer(ms) {
       : el('span', { ...attrs(m, at), 'data-figure': 'even', 'data-value': String(win(m, at)), text: `stealth ${at}` });
   };
   const list = (parts) => parts.flatMap((p, i) => (i === 0 ? p : [i === parts.length - 1 ? ' and ' : ', ', ...p]));
-  const rules = view.rulesText || [state.preset, ...overrides()].join(' ');
+  // The rules as the reader set them (the preset and each change), shorter than the engine's
+  // spelling, which lists every ruling once one differs from the preset.
+  const rules = [state.preset, ...overrides()].join(' ');
   box.replaceChildren(
     `Under ${rules} at stealth ${stealth}, `,
     ...list(shown.map((m, i) => [`${i === 1 ? best : ''}${who(m)}${i === 0 ? ' wins' : ''} `, number(m)])),
@@ -848,7 +850,7 @@ function heatMap({ title, x, y, labels, stealths, cell }) {
       if (j === 0) y.values.forEach((yv, r) => root.append(svg('text', { x: ox - 4, y: oy + (y.values.length - 1 - r) * ch + ch / 2 + 4, 'text-anchor': 'end', text: yv })));
     });
   });
-  root.append(svg('text', { x: L, y: H - 8, text: `across: ${x.key}; up: ${y.key}; colour: P(win) from 0% (dark) to 100% (yellow)` }));
+  root.append(svg('text', { x: L, y: H - 8, text: `across: ${x.key}; up: ${y.key}; colour: win probability from 0% (dark) to 100% (yellow)` }));
   return root;
 }
 

@@ -477,3 +477,19 @@ test('a preset with its own tuned file shows it by default, and the link keeps a
   await page.waitForFunction(() => location.hash.includes('preset=clarified'));
   assert.match(await page.evaluate(() => location.hash), /strategy=duo$/);
 });
+
+test('with more than two strategies chosen the sentence names the best of them', async () => {
+  const chosen = ['duo', 'lone-wolf', 'cautious'];
+  await page.goto('about:blank');
+  await page.goto(`${url}#${chosen.map((c) => `strategy=${c}`).join('&')}`);
+  await waitDone();
+  const expected = wins(cliSolve([], ['reference', ...chosen]));
+  const best = chosen.reduce((a, b) => (expected.get(`exact|${b}|10`) > expected.get(`exact|${a}|10`) ? b : a));
+  const shown = await answer();
+  assert.ok(shown.text.includes(`the best of the 3 chosen, ${best} `), shown.text);
+  const named = new Set(shown.numbers.map((n) => n.strategy));
+  assert.deepEqual([...named].sort(), ['optimal', 'reference', best].sort());
+  for (const n of shown.numbers.filter((x) => x.figure === 'win')) {
+    assert.ok(Math.abs(Number(n.value) - expected.get(`${n.method}|${n.strategy}|10`)) <= 1e-12, n.strategy);
+  }
+});

@@ -90,6 +90,18 @@ test('no control lies on the results, from 390 to 1920 px wide', async () => {
   await checkWidths('curves');
 });
 
+test('a changed design, more strategies and their changes keep off the controls too', async () => {
+  await page.goto('about:blank');
+  await page.goto(`${url}#discovered-penalty=2&side-challenges=1&strategy=tuned&strategy=medic-main&strategy=side-maximiser&strategy=no-first-aid`);
+  await waitDone();
+  // The change against the printed game beside each headline number, computed last.
+  await page.waitForFunction(() => {
+    const d = [...document.querySelectorAll('#headline .delta')];
+    return d.length && d.every((x) => x.textContent !== '…');
+  }, { timeout: 240000, polling: 100 });
+  await checkWidths('changed design');
+});
+
 test('the sweep keeps its controls off its chart at every width', async () => {
   await page.goto('about:blank');
   await page.goto(`${url}#mode=sweep&param=run-challenges=3..5&param=threshold=4..5&stealth=8,10`);
