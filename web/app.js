@@ -677,7 +677,7 @@ function renderAnswer(ms) {
     const known = others.filter((m) => win(m, stealth) !== undefined);
     if (known.length === others.length) {
       named = [known.reduce((a, b) => (win(b, stealth) > win(a, stealth) ? b : a))];
-      best = `the best of the ${others.length} chosen, `;
+      best = ` (the best of the ${others.length} chosen)`;
     } else named = [];
   }
   const shown = [ms[0], ...named, ...ms.filter((m) => m.name === 'reference' && m.method === 'exact')];
@@ -705,7 +705,7 @@ function renderAnswer(ms) {
   const rules = [state.preset, ...overrides()].join(' ');
   box.replaceChildren(
     `Under ${rules} at stealth ${stealth}, `,
-    ...list(shown.map((m, i) => [`${i === 1 ? best : ''}${who(m)}${i === 0 ? ' wins' : ''} `, number(m)])),
+    ...list(shown.map((m, i) => [`${who(m)}${i === 0 ? ' wins' : i === 1 ? best : ''} `, number(m)])),
     '. The game is even (won at least half the time) from ',
     ...list(shown.map((m) => [even(m), ` for ${who(m)}`])),
     '.',

@@ -486,7 +486,7 @@ test('with more than two strategies chosen the sentence names the best of them',
   const expected = wins(cliSolve([], ['reference', ...chosen]));
   const best = chosen.reduce((a, b) => (expected.get(`exact|${b}|10`) > expected.get(`exact|${a}|10`) ? b : a));
   const shown = await answer();
-  assert.ok(shown.text.includes(`the best of the 3 chosen, ${best} `), shown.text);
+  assert.ok(shown.text.includes(`, ${best} (the best of the 3 chosen) `), shown.text);
   const named = new Set(shown.numbers.map((n) => n.strategy));
   assert.deepEqual([...named].sort(), ['optimal', 'reference', best].sort());
   for (const n of shown.numbers.filter((x) => x.figure === 'win')) {
