@@ -11,7 +11,6 @@ const PRINTED_PRESET = 'main-text';
 // line also has its own dash pattern, so that no series is told by colour alone.
 const PALETTE = ['#000000', '#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#999999'];
 const DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 4', '6 2 2 2'];
-const DEFAULT_STRATEGIES = ['duo', 'no-first-aid'];
 
 const $ = (id) => document.getElementById(id);
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -26,7 +25,7 @@ const defaults = () => ({
   mode: 'curves',
   preset: PRINTED_PRESET,
   rules: {}, // key -> value, where it differs from the preset
-  strategies: [...DEFAULT_STRATEGIES], // bundled names besides the reference
+  strategies: [], // bundled names besides the reference (set from the preset: defaultStrategies)
   files: [], // {name, text}
   focus: 'reference',
   focusStealth: 10,
@@ -90,6 +89,21 @@ function overrides() {
     return (ia < 0 ? 1e9 : ia) - (ib < 0 ? 1e9 : ib);
   });
   return keys.map((k) => `${k}=${state.rules[k]}`);
+}
+
+// The best strategy a person can follow from its file, shown beside the reference until the
+// reader picks their own: the file tuned to the preset's readings where the bundle has one
+// (`tuned-clarified`), else `tuned`, tuned to the printed text.
+function defaultStrategies(preset) {
+  const own = `tuned-${preset}`;
+  return [meta.strategies.some((s) => s.name === own) ? own : 'tuned'];
+}
+
+// A new preset; the strategies shown follow it while they are still the default ones.
+function choosePreset(preset) {
+  const followed = state.strategies.join(',') === defaultStrategies(state.preset).join(',');
+  state.preset = preset;
+  if (followed) state.strategies = defaultStrategies(preset);
 }
 
 function isPrintedGame() {
@@ -169,7 +183,7 @@ function readUrl() {
     else if (k === 'stealth') state.sweepStealth = v;
     else if (keys.has(k) || k.includes('-')) state.rules[k] = v; // a rule key; the engine judges it
   }
-  if (strategies.length) state.strategies = strategies.filter((s) => s !== 'none');
+  state.strategies = strategies.length ? strategies.filter((s) => s !== 'none') : defaultStrategies(state.preset);
   if (axes.length) state.axes = [axes[0], axes[1] || { key: '', from: '', to: '' }];
   // Overrides equal to the preset's value say nothing.
   for (const key of Object.keys(state.rules)) {
@@ -193,14 +207,14 @@ function buildControls() {
   const preset = $('preset');
   for (const p of meta.presets) preset.append(el('option', { value: p.name, text: p.name }));
   preset.addEventListener('change', () => {
-    state.preset = preset.value;
+    choosePreset(preset.value);
     for (const key of Object.keys(state.rules)) {
       if (setting(key) && state.rules[key] === presetValue(state.preset, key)) delete state.rules[key];
     }
     changed();
   });
   $('reset-all').addEventListener('click', () => {
-    state.preset = PRINTED_PRESET;
+    choosePreset(PRINTED_PRESET);
     state.rules = {};
     changed();
   });
@@ -239,7 +253,7 @@ function buildControls() {
       changed();
     });
     const printedNote = el('span', { class: 'printed', id: `${id}-printed`, text: `printed: ${s.printed}` });
-    row.append(label, el('span', {}, [control, s.values.length > 2 ? printedNote : '']), reset);
+    row.append(label, el('span', { class: 'control' }, [control, s.values.length > 2 ? printedNote : '']), reset);
     box.append(row);
   }
 
@@ -615,7 +629,12 @@ function renderCurves() {
       ...STEALTHS.map((s) => valueCell('td', m, s, view.values.get(`${m.method}|${m.name}|${s}`))),
     ]));
   }
-  // The headline.
+  renderAnswer(ms);
+  // The headline: each number once, and beside it only its change against the printed game,
+  // the comparison named once above the table.
+  $('headline-note').textContent = view.printedGame
+    ? 'These are the printed game\'s rules: change one to see each number move against them.'
+    : `Beside each number: its change against the printed game (${PRINTED_PRESET}), in percentage points.`;
   const head = $('headline');
   head.replaceChildren();
   head.append(el('tr', {}, [el('th', { scope: 'col', text: 'strategy' }), ...HEADLINE.map((s) => el('th', { scope: 'col', text: `stealth ${s}` }))]));
@@ -626,19 +645,71 @@ function renderCurves() {
       if (figures) {
         const base = printed.get(m.source);
         const was = base && base.get(s);
-        let delta = '';
-        if (view.printedGame) delta = 'printed game';
-        else if (was !== undefined) {
-          const pp = 100 * (figures.win - was);
-          delta = `${pp >= 0 ? '+' : '−'}${Math.abs(pp).toFixed(2)} pp`;
-        } else delta = 'printed game: …';
-        cell.append(el('span', { class: 'delta', text: delta }));
+        if (!view.printedGame) {
+          const pp = was === undefined ? null : 100 * (figures.win - was);
+          const delta = pp === null ? '…' : `${pp >= 0 ? '+' : '−'}${Math.abs(pp).toFixed(2)}`;
+          cell.append(el('span', { class: 'delta', text: delta }));
+        }
       }
       return cell;
     })]));
   }
   $('chart').replaceChildren(curvesChart(ms));
   renderFocus(ms);
+}
+
+// The answer in one sentence, from the numbers on the page: each method's win at stealth 10
+// and the least starting stealth at which it wins at least half its games. With more than
+// two strategies besides the reference, the sentence names the best of them; the tables
+// hold the rest.
+function renderAnswer(ms) {
+  const box = $('answer');
+  if (view.errors.length) {
+    box.replaceChildren('No answer for these rules: see the message.');
+    return;
+  }
+  const [stealth] = FIRST;
+  const win = (m, s) => (view.values.get(`${m.method}|${m.name}|${s}`) || {}).win;
+  const others = ms.filter((m) => m.method === 'exact' && m.name !== 'reference');
+  let named = others;
+  let best = '';
+  if (others.length > 2) {
+    const known = others.filter((m) => win(m, stealth) !== undefined);
+    if (known.length === others.length) {
+      named = [known.reduce((a, b) => (win(b, stealth) > win(a, stealth) ? b : a))];
+      best = ` (the best of the ${others.length} chosen)`;
+    } else named = [];
+  }
+  const shown = [ms[0], ...named, ...ms.filter((m) => m.name === 'reference' && m.method === 'exact')];
+  const who = (m) => (m.method === 'optimal' ? 'optimal play' : m.name === 'reference' ? 'the reference' : m.name);
+  const attrs = (m, s) => ({ 'data-method': m.method, 'data-strategy': m.name, 'data-stealth': String(s) });
+  const number = (m) => {
+    const w = win(m, stealth);
+    return w === undefined
+      ? el('span', { ...attrs(m, stealth), 'data-figure': 'win', class: 'pending', text: '…' })
+      : el('span', { ...attrs(m, stealth), 'data-figure': 'win', 'data-value': String(w), text: percent(w) });
+  };
+  // The least stealth won at least half the time; none up to the last: said so, with the
+  // win at the last stealth.
+  const even = (m) => {
+    if (!STEALTHS.every((s) => win(m, s) !== undefined)) return el('span', { 'data-method': m.method, 'data-strategy': m.name, 'data-figure': 'even', class: 'pending', text: '…' });
+    const at = STEALTHS.find((s) => win(m, s) >= 0.5);
+    const last = STEALTHS[STEALTHS.length - 1];
+    return at === undefined
+      ? el('span', { ...attrs(m, last), 'data-figure': 'even', 'data-value': String(win(m, last)), text: `no stealth up to ${last}` })
+      : el('span', { ...attrs(m, at), 'data-figure': 'even', 'data-value': String(win(m, at)), text: `stealth ${at}` });
+  };
+  const list = (parts) => parts.flatMap((p, i) => (i === 0 ? p : [i === parts.length - 1 ? ' and ' : ', ', ...p]));
+  // The rules as the reader set them (the preset and each change), shorter than the engine's
+  // spelling, which lists every ruling once one differs from the preset.
+  const rules = [state.preset, ...overrides()].join(' ');
+  box.replaceChildren(
+    `Under ${rules} at stealth ${stealth}, `,
+    ...list(shown.map((m, i) => [`${who(m)}${i === 0 ? ' wins' : i === 1 ? best : ''} `, number(m)])),
+    '. The game is even (won at least half the time) from ',
+    ...list(shown.map((m) => [even(m), ` for ${who(m)}`])),
+    '.',
+  );
 }
 
 function curvesChart(ms) {
@@ -705,7 +776,8 @@ function lineChart({ title, xLabel, xs, series }) {
   root.append(svg('text', { x: L, y: 20, 'font-size': '13', 'font-weight': 'bold', text: title.length > 90 ? `${title.slice(0, 88)}…` : title }));
   for (let i = 0; i <= 10; i++) {
     const y = py(i / 10);
-    root.append(svg('line', { x1: L, x2: W - R, y1: y, y2: y, stroke: i % 5 === 0 ? '#bbb' : '#e6e6e6' }));
+    // The 50% line, where a game is even, drawn darker than the rest.
+    root.append(svg('line', { x1: L, x2: W - R, y1: y, y2: y, stroke: i === 5 ? '#777' : i % 5 === 0 ? '#bbb' : '#e6e6e6', 'stroke-width': i === 5 ? 1.5 : 1 }));
     root.append(svg('text', { x: L - 6, y: y + 4, 'text-anchor': 'end', text: `${i * 10}%` }));
   }
   for (const t of xs) {
@@ -713,7 +785,7 @@ function lineChart({ title, xLabel, xs, series }) {
     root.append(svg('text', { x: px(t.x), y: H - B + 16, 'text-anchor': 'middle', text: t.label }));
   }
   root.append(svg('text', { x: (L + W - R) / 2, y: H - 8, 'text-anchor': 'middle', text: xLabel }));
-  root.append(svg('text', { x: 14, y: (T + H - B) / 2, transform: `rotate(-90 14 ${(T + H - B) / 2})`, 'text-anchor': 'middle', text: 'P(win)' }));
+  root.append(svg('text', { x: 14, y: (T + H - B) / 2, transform: `rotate(-90 14 ${(T + H - B) / 2})`, 'text-anchor': 'middle', text: 'win probability' }));
   root.append(svg('rect', { x: L, y: T, width: W - L - R, height: H - T - B, fill: 'none', stroke: '#555' }));
   series.forEach((s, i) => {
     if (s.points.length) {
@@ -778,7 +850,7 @@ function heatMap({ title, x, y, labels, stealths, cell }) {
       if (j === 0) y.values.forEach((yv, r) => root.append(svg('text', { x: ox - 4, y: oy + (y.values.length - 1 - r) * ch + ch / 2 + 4, 'text-anchor': 'end', text: yv })));
     });
   });
-  root.append(svg('text', { x: L, y: H - 8, text: `across: ${x.key}; up: ${y.key}; colour: P(win) from 0% (dark) to 100% (yellow)` }));
+  root.append(svg('text', { x: L, y: H - 8, text: `across: ${x.key}; up: ${y.key}; colour: win probability from 0% (dark) to 100% (yellow)` }));
   return root;
 }
 

@@ -30,7 +30,9 @@ const url = pathToFileURL(page_file).href;
 const TARGETS = { firstLoadMs: 2000, firstAfterChangeMs: 1500, curvesAfterChangeMs: 5000, htmlBytes: 3 * 1024 * 1024 };
 const os = await import('node:os');
 const measured = { cpus: os.cpus().length, loadBefore: os.loadavg()[0], changes: [] };
-const DEFAULT = ['reference', 'duo', 'no-first-aid'];
+// Shown with no strategy in the link: the best strategy file a person can follow, and the
+// reference.
+const DEFAULT = ['reference', 'tuned'];
 
 let browser;
 let page;
@@ -396,4 +398,98 @@ test('a sweep gives raven explore its CSV', async () => {
   await screenshot('sweep-heat-map');
   const png = await downloaded('raven-chart.png', '#export-png');
   assert.ok(png.length > 1000);
+});
+
+// The answer sentence's numbers: each `data-figure="win"` the win at its stealth, each
+// `data-figure="even"` the least stealth won at least half the time (its win beside it).
+async function answer() {
+  return page.$eval('#answer', (p) => ({
+    text: p.textContent,
+    numbers: [...p.querySelectorAll('[data-figure]')].map((e) => ({ ...e.dataset })),
+  }));
+}
+
+function checkAnswer(shown, csv, label) {
+  const expected = wins(csv);
+  const win = (n, s) => expected.get(`${n.method}|${n.strategy}|${s}`);
+  const methods = new Set(shown.numbers.map((n) => `${n.method}|${n.strategy}`));
+  assert.deepEqual([...methods].sort(), ['exact|reference', 'exact|tuned', 'optimal|optimal'], `${label}: who the sentence names`);
+  for (const n of shown.numbers) {
+    assert.ok(n.value !== undefined, `${label}: ${n.strategy} ${n.figure} shown`);
+    assert.ok(Math.abs(Number(n.value) - win(n, n.stealth)) <= 1e-12, `${label}: ${n.strategy} ${n.figure} at ${n.stealth}`);
+    if (n.figure === 'win') assert.equal(n.stealth, '10', label);
+    else {
+      let even = 0;
+      while (even <= 16 && win(n, even) < 0.5) even += 1;
+      assert.equal(Number(n.stealth), even, `${label}: ${n.strategy} even from stealth ${even}`);
+      assert.ok(shown.text.includes(`stealth ${even} for ${n.method === 'optimal' ? 'optimal play' : n.strategy === 'reference' ? 'the reference' : n.strategy}`), `${label}: ${shown.text}`);
+    }
+  }
+  assert.equal(shown.numbers.length, 6, label);
+}
+
+test('the sentence at the top says the answer, and changes with the rules', async () => {
+  await page.goto('about:blank');
+  await page.goto(url);
+  await waitDone();
+  const printedGame = await answer();
+  assert.match(printedGame.text, /^Under main-text at stealth 10, optimal play wins [\d.]+%, tuned [\d.]+% and the reference [\d.]+%\./);
+  checkAnswer(printedGame, cliSolve([], DEFAULT), 'printed game');
+  // The printed game's numbers say nothing of a change; a changed rule gives each number's
+  // change against them, named once above the table.
+  assert.equal(await page.$$eval('#headline .delta', (d) => d.length), 0);
+  await page.focus('#rule-threshold');
+  await page.keyboard.press('ArrowLeft');
+  await waitDone();
+  assert.equal(await page.$eval('#rule-threshold', (e) => e.getAttribute('aria-valuetext')), '4');
+  const easier = await answer();
+  assert.notEqual(easier.text, printedGame.text);
+  assert.match(easier.text, /^Under main-text threshold=4 at stealth 10, /);
+  checkAnswer(easier, cliSolve(['threshold=4'], DEFAULT), 'threshold=4');
+  await page.waitForFunction(() => [...document.querySelectorAll('#headline .delta')].every((d) => d.textContent !== '…'), { timeout: 120000 });
+  const note = await page.$eval('#headline-note', (e) => e.textContent);
+  assert.match(note, /change against the printed game/);
+  const cells = await page.$$eval('#headline td[data-value]', (tds) => tds.map((td) => ({ text: td.textContent, ...td.dataset })));
+  const before = wins(cliSolve([], DEFAULT));
+  for (const c of cells) {
+    assert.ok(!c.text.includes('printed'), `the comparison named in the cell: ${c.text}`);
+    const delta = 100 * (Number(c.value) - before.get(`${c.method}|${c.strategy}|${c.stealth}`));
+    assert.ok(c.text.endsWith(`${delta >= 0 ? '+' : '−'}${Math.abs(delta).toFixed(2)}`), `${c.strategy} at ${c.stealth}: ${c.text}, ${delta}`);
+  }
+  await screenshot('answer-threshold-4');
+});
+
+test('a preset with its own tuned file shows it by default, and the link keeps a choice', async () => {
+  await page.goto('about:blank');
+  await page.goto(`${url}#preset=clarified`);
+  await page.waitForSelector('#values [data-strategy]');
+  const shown = await page.$$eval('#values th[scope=row]', (th) => th.map((t) => t.textContent));
+  assert.deepEqual(shown, ['optimal', 'reference', 'tuned-clarified']);
+  assert.match(await page.evaluate(() => location.hash), /strategy=tuned-clarified/);
+  // Back to the printed text: the default follows the preset.
+  await page.select('#preset', 'main-text');
+  await page.waitForFunction(() => location.hash.includes('strategy=tuned') && !location.hash.includes('tuned-clarified'));
+  // A strategy the reader chose stays when the preset changes.
+  await page.goto('about:blank');
+  await page.goto(`${url}#strategy=duo`);
+  await page.waitForSelector('#preset option');
+  await page.select('#preset', 'clarified');
+  await page.waitForFunction(() => location.hash.includes('preset=clarified'));
+  assert.match(await page.evaluate(() => location.hash), /strategy=duo$/);
+});
+
+test('with more than two strategies chosen the sentence names the best of them', async () => {
+  const chosen = ['duo', 'lone-wolf', 'cautious'];
+  await page.goto('about:blank');
+  await page.goto(`${url}#${chosen.map((c) => `strategy=${c}`).join('&')}`);
+  await waitDone();
+  const expected = wins(cliSolve([], ['reference', ...chosen]));
+  const best = chosen.reduce((a, b) => (expected.get(`exact|${b}|10`) > expected.get(`exact|${a}|10`) ? b : a));
+  const shown = await answer();
+  assert.ok(shown.text.includes(`, ${best} (the best of the 3 chosen) `), shown.text);
+  const named = new Set(shown.numbers.map((n) => n.strategy));
+  assert.deepEqual([...named].sort(), ['optimal', 'reference', best].sort());
+  for (const n of shown.numbers.filter((x) => x.figure === 'win')) {
+    assert.ok(Math.abs(Number(n.value) - expected.get(`${n.method}|${n.strategy}|10`)) <= 1e-12, n.strategy);
+  }
 });
