@@ -192,25 +192,40 @@ fn the_generic_engine_names_no_game() {
 
 /// Operation Purple Raven behind the same interface: the generic solve agrees with raven's own
 /// solver, and the generic exact evaluation of random play with raven's own exact engine, at
-/// low stealth under both presets.
+/// low stealth under both presets; at stealth 4 the layers from 2 up are copied from one
+/// stepped template ([`Game::alike_from`]), and the solve, and the value of every position
+/// met in a few played games (the advisor's), still agree.
 #[test]
 fn purple_raven_on_the_interface_agrees_with_its_own_engines() {
-    use raven_core::engine::Solver;
+    use raven_core::engine::generic::OptimalPolicy;
+    use raven_core::engine::generic::sample::{play, stream};
+    use raven_core::engine::{OptimalStrategy, Solver};
     use raven_core::game::interface::PurpleRaven;
     use raven_core::rules::Rules;
     use raven_core::strategy::{AsPolicy, RandomStrategy};
     for preset in ["main-text", "clarified"] {
         let rules = Rules::preset(preset).unwrap();
-        let theirs = raven_core::engine::solve(&Solver::new(rules), &[0, 1]);
-        for stealth in 0..=1u8 {
+        let theirs = raven_core::engine::solve(&Solver::new(rules), &[0, 1, 4]);
+        for (i, stealth) in [0u8, 1, 4].into_iter().enumerate() {
             let game = PurpleRaven { rules, stealth };
             let solved = solve(&game, Budget::UNLIMITED).unwrap();
-            let expected = theirs[usize::from(stealth)].value;
+            let expected = theirs[i].value;
             assert!(
                 (solved.start() - expected).abs() < 1e-12,
                 "{preset} {stealth}: {} {expected}",
                 solved.start()
             );
+            if stealth == 4 {
+                let table = OptimalStrategy::new();
+                let optimal = OptimalPolicy::new(&solved);
+                for g in 0..3 {
+                    play(&game, &optimal, &mut stream(11, g), &mut |pos| {
+                        let (mine, theirs) = (solved.value(pos), table.value(pos, &rules));
+                        assert!((mine - theirs).abs() < 1e-12, "{pos:?}: {mine} {theirs}");
+                    });
+                }
+                continue;
+            }
             let random = RandomStrategy;
             let mine = evaluate(&game, &AsPolicy(&random), Budget::UNLIMITED).unwrap();
             let exact = raven_core::engine::exact(&rules, &random, &[stealth]).expectations[0];

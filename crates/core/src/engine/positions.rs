@@ -1,27 +1,11 @@
 //! Which positions an exact traversal stores, and which it plays through: shared by the
 //! evaluation of a strategy and optimal play, so that both store the same positions.
 
-use crate::game::{Aid, State, Step};
+use crate::game::{State, Step};
 use crate::rules::Rules;
 use crate::strategy::{Sight, Strategy};
 
-/// Whether a state's value is worth keeping. Checks that follow a decision (`…Check` steps and
-/// first aid in progress) are reached from that one decision only, the choice of main
-/// character from the one complication roll only, a run type to pick from its one roll, and
-/// the root once: memoising them would only cost memory.
-#[inline]
-pub fn worth_memoising(state: &State) -> bool {
-    !matches!(state.aid(), Aid::Check { .. })
-        && !matches!(
-            state.step(),
-            Step::Complications
-                | Step::ChooseMain
-                | Step::PickRunType { .. }
-                | Step::RecruitCheck { .. }
-                | Step::RunCheck { .. }
-                | Step::SideCheck { .. }
-        )
-}
+pub use crate::game::worth_memoising;
 
 /// Whether a key for `sight` tells the number of attempts at `state` apart.
 #[inline]

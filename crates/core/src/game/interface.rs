@@ -4,7 +4,7 @@
 
 use super::canon::Labels;
 use super::key::pack_as;
-use super::{Action, DecisionKind, LossCause, Node, Outcome, State, Team};
+use super::{Action, Aid, DecisionKind, LossCause, Node, Outcome, State, Step, Team};
 use crate::games::{End, Game, Point};
 use crate::rules::Rules;
 
@@ -23,6 +23,24 @@ const KINDS: [&str; super::KINDS] = [
 
 /// The causes of a loss as [`LossCause::key`] spells them.
 const CAUSES: [&str; 4] = ["recruitment", "run", "finale", "finale_character_down"];
+
+/// Whether a state's value is worth keeping. Checks that follow a decision (`…Check` steps and
+/// first aid in progress) are reached from that one decision only, the choice of main
+/// character from the one complication roll only, a run type to pick from its one roll, and
+/// the root once: memoising them would only cost memory.
+#[inline]
+pub fn worth_memoising(state: &State) -> bool {
+    !matches!(state.aid(), Aid::Check { .. })
+        && !matches!(
+            state.step(),
+            Step::Complications
+                | Step::ChooseMain
+                | Step::PickRunType { .. }
+                | Step::RecruitCheck { .. }
+                | Step::RunCheck { .. }
+                | Step::SideCheck { .. }
+        )
+}
 
 /// Operation Purple Raven under `rules`, from a starting stealth.
 #[derive(Clone, Copy, Debug)]
@@ -105,6 +123,24 @@ impl Game for PurpleRaven {
     /// Stealth never rises.
     fn layer(&self, pos: &State) -> u32 {
         u32::from(pos.stealth())
+    }
+
+    /// The rules read stealth only as "discovered or not" and lose it a point at a time, so
+    /// a position plays alike at every stealth from 2 up ([`super::canon::ALIKE_FROM_STEALTH`]).
+    fn alike_from(&self) -> Option<u32> {
+        Some(u32::from(super::canon::ALIKE_FROM_STEALTH))
+    }
+
+    fn relayer(&self, pos: &State, layer: u32) -> State {
+        pos.with_stealth(layer as u8)
+    }
+
+    /// Decision points, the start, and the chance points [`worth_memoising`] keeps: a check
+    /// that follows a decision is reached from that decision only.
+    fn stored(&self, pos: &State) -> bool {
+        worth_memoising(pos)
+            || !matches!(pos.node(&self.rules), Node::Chance(_))
+            || matches!(pos.step(), Step::Complications)
     }
 
     fn key(&self, pos: &State) -> (u64, u8, u8) {

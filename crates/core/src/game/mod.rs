@@ -6,6 +6,7 @@ pub mod canon;
 mod character;
 mod dice;
 pub mod interface;
+pub use interface::worth_memoising;
 pub mod key;
 mod node;
 mod state;

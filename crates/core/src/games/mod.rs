@@ -77,6 +77,20 @@ pub trait Game: Sync + Send {
     /// of a higher layer. Positions of one layer may lead to each other (a cycle); the
     /// engines settle a layer once every lower layer is settled.
     fn layer(&self, pos: &Self::Pos) -> u32;
+    /// The lowest layer from which every layer plays alike, if there is one: for any position
+    /// `p` of a layer at or above it and any such layer `l`, `relayer(p, l)` is a position of
+    /// layer `l` with the same point, options and outcomes (and the same key but for the
+    /// layer), each leading where `p`'s lead moved by as many layers. The solve then steps
+    /// the game through one such layer only and copies what it finds to the others: stepping
+    /// a game is most of a solve's cost. The default: none.
+    fn alike_from(&self) -> Option<u32> {
+        None
+    }
+    /// `pos` moved to layer `layer` ([`Game::alike_from`]); called only where a game has
+    /// alike layers.
+    fn relayer(&self, pos: &Self::Pos, _layer: u32) -> Self::Pos {
+        *pos
+    }
     /// Whether the engines keep a value for `pos`. Every decision point must be stored; a
     /// chance point that is not is valued as the sum of what it leads to, each time it is met.
     fn stored(&self, _pos: &Self::Pos) -> bool {

@@ -56,9 +56,38 @@ pub struct Program<G: Game> {
     pub(super) layer_start: Vec<u32>,
     /// The rule the program was compiled under.
     pub(super) best: bool,
-    /// Ids by the game's key of the position (canonical under [`Rule::Best`]).
+    /// Ids by the game's key of the position (canonical under [`Rule::Best`]); where layers
+    /// play alike ([`Alike`]), those of the layers below them.
     pub(super) ids: FxHashMap<G::Key, u32>,
+    /// Where layers play alike, how their positions are laid out.
+    alike: Option<Alike<G>>,
 }
+
+/// The layout of the layers that play alike ([`Game::alike_from`]): one block of ids per
+/// layer from the top down to `from`, each the template's positions in the template's order.
+struct Alike<G: Game> {
+    /// The lowest alike layer (where the template was stepped).
+    from: u32,
+    /// The start's layer, the highest.
+    top: u32,
+    /// The template's positions by key (at layer `from`), by their index in a block.
+    template: FxHashMap<G::Key, u32>,
+}
+
+impl<G: Game> Alike<G> {
+    fn size(&self) -> u32 {
+        self.template.len() as u32
+    }
+
+    /// The first id of layer `layer`'s block.
+    fn base(&self, layer: u32) -> u32 {
+        (self.top - layer) * self.size()
+    }
+}
+
+/// Marks a template's term that reads a layer below the template's (its index in the list of
+/// such positions): where it lands depends on the layer the template is copied to.
+const BELOW: u32 = 1 << 31;
 
 /// [`Program::kind`] of a chance point.
 pub(super) const CHANCE: u8 = u8::MAX;
@@ -93,7 +122,17 @@ impl<G: Game> Program<G> {
             self.best,
             "a strategy's program keys positions as its strategy sees them"
         );
-        self.ids.get(&game.key(&game.canonical(pos))).copied()
+        let pos = game.canonical(pos);
+        match &self.alike {
+            Some(alike) if game.layer(&pos) >= alike.from => {
+                let layer = game.layer(&pos);
+                let index = alike
+                    .template
+                    .get(&game.key(&game.relayer(&pos, alike.from)))?;
+                (layer <= alike.top).then(|| alike.base(layer) + index)
+            }
+            _ => self.ids.get(&game.key(&pos)).copied(),
+        }
     }
 
     /// The branches of `id` as term ranges.
@@ -117,10 +156,23 @@ struct Compiler<'g, 'r, G: Game> {
     rule: Rule<'r, G>,
     budget: Budget<'r>,
     ids: FxHashMap<G::Key, u32>,
+    /// While the template of alike layers is stepped: the positions it reads below its layer.
+    below: Option<Below<G>>,
     weight_ids: FxHashMap<u64, u32>,
     program: Program<G>,
     /// Scratch: the terms of the branch being compiled.
     terms: Vec<(u32, f64)>,
+}
+
+/// The positions a template reads below its own layer, each with the template's index of the
+/// same position moved up to the template's layer (where the template, copied to a higher
+/// layer, reads it).
+struct Below<G: Game> {
+    /// The template's layer.
+    from: u32,
+    ids: FxHashMap<G::Key, u32>,
+    positions: Vec<G::Pos>,
+    up: Vec<u32>,
 }
 
 impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
@@ -131,6 +183,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             rule,
             budget,
             ids: FxHashMap::default(),
+            below: None,
             weight_ids: FxHashMap::default(),
             program: Program {
                 positions: Vec::new(),
@@ -145,6 +198,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 layer_start: Vec::new(),
                 best,
                 ids: FxHashMap::default(),
+                alike: None,
             },
             terms: Vec::new(),
         }
@@ -156,12 +210,27 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             self.game.stored(&start),
             "a game's start must be a stored position"
         );
-        self.id(start)?;
+        let top = self.game.layer(&start);
+        match self.game.alike_from() {
+            // A strategy may tell layers apart: only the solve copies layers.
+            Some(from) if top > from && matches!(self.rule, Rule::Best) => {
+                self.run_alike(start, from, top)?;
+            }
+            _ => {
+                self.id(start)?;
+                self.compile(0)?;
+            }
+        }
+        self.settle_order();
+        Ok(self.program)
+    }
+
+    /// Compiles the positions found from id `next` on, and those they find, in the order
+    /// they are found (breadth first), so that ids are that order and every array grows at
+    /// its end.
+    fn compile(&mut self, mut next: usize) -> Result<(), Stop> {
         let mut options = Vec::new();
         let mut mix = Vec::new();
-        // Positions are compiled in the order they are found (breadth first), so ids are
-        // that order and every array grows at its end.
-        let mut next = 0;
         while next < self.program.positions.len() {
             if next % 4096 == 0 {
                 check_cancel(&self.budget)?;
@@ -212,8 +281,102 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 .push(self.program.term_start.len() as u32 - 1);
             next += 1;
         }
-        self.settle_order();
-        Ok(self.program)
+        Ok(())
+    }
+
+    /// Compiles a game whose layers from `from` up play alike, from a start at layer `top`:
+    /// the template (every position of layer `from` that play from any alike layer reaches,
+    /// moved to `from`) stepped once, then copied to every layer from `top` down to `from`
+    /// as a block of ids, then the layers below stepped as usual.
+    fn run_alike(&mut self, start: G::Pos, from: u32, top: u32) -> Result<(), Stop> {
+        self.below = Some(Below {
+            from,
+            ids: FxHashMap::default(),
+            positions: Vec::new(),
+            up: Vec::new(),
+        });
+        self.id(self.game.relayer(&start, from))?;
+        self.compile(0)?;
+        let below = self.below.take().expect("the template's reads below");
+        let template = std::mem::replace(
+            &mut self.program,
+            Program {
+                positions: Vec::new(),
+                kind: Vec::new(),
+                branch_start: vec![0],
+                term_start: vec![0],
+                rolls: Vec::new(),
+                target: Vec::new(),
+                weight: Vec::new(),
+                weights: Vec::new(),
+                order: Vec::new(),
+                layer_start: Vec::new(),
+                best: true,
+                ids: FxHashMap::default(),
+                alike: None,
+            },
+        );
+        self.program.weights = template.weights;
+        let alike = Alike {
+            from,
+            top,
+            template: std::mem::take(&mut self.ids),
+        };
+        let size = alike.size();
+        let blocks = u64::from(top - from + 1);
+        if blocks * u64::from(size) >= (self.budget.max_states as u64).min(u64::from(BELOW)) {
+            return Err(Stop::TooLarge {
+                needs: self.game.stored_bound().map(|n| n * BYTES_PER_POSITION),
+                allowed: self.budget.max_states as u64 * BYTES_PER_POSITION,
+            });
+        }
+        for layer in (from..=top).rev() {
+            self.program.positions.extend(
+                template
+                    .positions
+                    .iter()
+                    .map(|p| self.game.relayer(p, layer)),
+            );
+        }
+        for layer in (from..=top).rev() {
+            check_cancel(&self.budget)?;
+            let base = alike.base(layer);
+            for i in 0..size as usize {
+                self.program.kind.push(template.kind[i]);
+                for b in template.branch_start[i] as usize..template.branch_start[i + 1] as usize {
+                    for t in template.term_start[b] as usize..template.term_start[b + 1] as usize {
+                        let target = template.target[t];
+                        let target = if target >= END {
+                            target
+                        } else if target < BELOW {
+                            base + target
+                        } else {
+                            let b = (target - BELOW) as usize;
+                            let pos = below.positions[b];
+                            let lands = self.game.layer(&pos) + (layer - from);
+                            if lands >= from {
+                                alike.base(lands) + below.up[b]
+                            } else {
+                                self.id(self.game.relayer(&pos, lands))?
+                            }
+                        };
+                        self.program.target.push(target);
+                        self.program.weight.push(template.weight[t]);
+                    }
+                    self.program
+                        .term_start
+                        .push(self.program.target.len() as u32);
+                    self.program.rolls.push(template.rolls[b]);
+                }
+                self.program
+                    .branch_start
+                    .push(self.program.term_start.len() as u32 - 1);
+            }
+        }
+        let next = self.program.kind.len();
+        self.compile(next)?;
+        self.program.alike = Some(alike);
+        Ok(())
     }
 
     /// Closes the branch whose terms are in `self.terms`.
@@ -267,16 +430,33 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     }
 
     /// The id of stored position `pos` (in canonical form under [`Rule::Best`]), found anew if
-    /// need be.
+    /// need be. While a template is stepped, a position below its layer is a [`BELOW`] read,
+    /// and the same position moved up to the template's layer joins the template.
     fn id(&mut self, pos: G::Pos) -> Result<u32, Stop> {
         let pos = match self.rule {
             Rule::Best => self.game.canonical(&pos),
             Rule::Follow(policy) => policy.view(self.game, &pos),
         };
+        if let Some(below) = &self.below
+            && self.game.layer(&pos) < below.from
+        {
+            let key = self.game.key(&pos);
+            if let Some(&b) = below.ids.get(&key) {
+                return Ok(BELOW | b);
+            }
+            let up = self.game.relayer(&pos, below.from);
+            let up = self.id(up)?;
+            let below = self.below.as_mut().expect("stepping a template");
+            let b = below.positions.len() as u32;
+            below.ids.insert(key, b);
+            below.positions.push(pos);
+            below.up.push(up);
+            return Ok(BELOW | b);
+        }
         let next = self.program.positions.len() as u32;
         let id = *self.ids.entry(self.game.key(&pos)).or_insert(next);
         if id == next {
-            if u64::from(next) >= self.budget.max_states as u64 || next >= END {
+            if u64::from(next) >= self.budget.max_states as u64 || next >= BELOW {
                 return Err(Stop::TooLarge {
                     needs: self.game.stored_bound().map(|n| n * BYTES_PER_POSITION),
                     allowed: self.budget.max_states as u64 * BYTES_PER_POSITION,

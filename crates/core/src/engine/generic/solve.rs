@@ -66,17 +66,19 @@ impl<'g, G: Game> Solved<'g, G> {
 
     /// The win probability of optimal play from `pos`, any position play can reach: a stored
     /// one read, an end as it is, a chance point the sum of what it leads to, a decision the
-    /// best of its options.
+    /// best of its options. A game whose canonical form is not the same for every member of a
+    /// class may meet, in play, a position whose form the solve never stored: it is worked
+    /// out from what it leads to, as a position not stored is.
     pub fn value(&self, pos: &G::Pos) -> f64 {
+        let stored = || {
+            self.game
+                .stored(pos)
+                .then(|| self.program.id(self.game, pos))
+                .flatten()
+        };
         match self.game.point(pos) {
             Point::Over(end) => f64::from(u8::from(end == crate::games::End::Win)),
-            _ if self.game.stored(pos) => {
-                let id = self
-                    .program
-                    .id(self.game, pos)
-                    .unwrap_or_else(|| panic!("a position play does not reach: {pos:?}"));
-                self.values[id as usize]
-            }
+            _ if let Some(id) = stored() => self.values[id as usize],
             Point::Chance => {
                 let mut sum = 0.0;
                 self.game
