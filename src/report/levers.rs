@@ -74,6 +74,29 @@ pub fn ranked(balance: &Balance, stealth: u8) -> Vec<Lever> {
     ranked
 }
 
+/// The levers tied with the biggest, as a sentence (none without a tie).
+fn tie(others: &[&Lever]) -> String {
+    if others.is_empty() {
+        return String::new();
+    }
+    let named: Vec<String> = others
+        .iter()
+        .map(|l| {
+            format!(
+                "**{}** {} → {} ({})",
+                l.key,
+                l.printed,
+                l.value,
+                pp(l.optimal)
+            )
+        })
+        .collect();
+    format!(
+        " It ties, to the point shown, with {}.",
+        super::ties::and(&named)
+    )
+}
+
 /// An effect in percentage points, signed, one decimal (a tiny negative one reads +0.0).
 pub fn pp(x: f64) -> String {
     format!("{:+.1}", (1e3 * x).round() / 10.0 + 0.0)
@@ -98,8 +121,9 @@ pub fn section(balance: &Balance) -> String {
          the reference strategy (both exact). Biggest lever first; `levers.csv` has every \
          headline stealth. Try any change yourself with `raven explore --param KEY=VALUES`.\n"
     );
+    let biggest = super::ties::tied(ranked.iter(), |l| pp(l.optimal.abs()));
     if let (Some(top), Some(optimal)) = (
-        ranked.first(),
+        biggest.first(),
         balance
             .levers
             .iter()
@@ -108,7 +132,7 @@ pub fn section(balance: &Balance) -> String {
         let _ = writeln!(
             md,
             "The biggest lever is **{}** ({}): from {} to {} it moves optimal play \
-             from {:.1}% to {:.1}% ({} points) and the reference strategy by {} points.\n",
+             from {:.1}% to {:.1}% ({} points) and the reference strategy by {} points.{}\n",
             top.key,
             meaning(&top.key),
             top.printed,
@@ -116,7 +140,8 @@ pub fn section(balance: &Balance) -> String {
             100.0 * optimal.win_rate,
             100.0 * top.optimal_win,
             pp(top.optimal),
-            pp(top.reference)
+            pp(top.reference),
+            tie(&biggest[1..])
         );
     }
     let _ = writeln!(md, "![Levers, biggest first](levers.svg)\n");
