@@ -141,17 +141,17 @@ impl Csvs {
         )
     }
 
-    /// Annulus success probability of `strategy` under `rules` with `players`.
-    fn annulus(&self, strategy: &str, rules: &str, players: u8) -> f64 {
+    /// Annulus success probability of `strategy` at a difficulty with `players`.
+    fn annulus(&self, strategy: &str, difficulty: &str, players: u8) -> f64 {
         let row = self
             .annulus
             .iter()
             .find(|r| {
                 r["strategy"] == strategy
-                    && r["rules"] == rules
+                    && r["difficulty"] == difficulty
                     && r["players"] == players.to_string()
             })
-            .unwrap_or_else(|| panic!("annulus row of {strategy} {rules} {players}"));
+            .unwrap_or_else(|| panic!("annulus row of {strategy} {difficulty} {players}"));
         num(row, "success")
     }
 
