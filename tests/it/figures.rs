@@ -134,9 +134,9 @@ impl Csvs {
         )
     }
 
-    fn lever_win(&self, variant: &str) -> f64 {
+    fn lever_win(&self, variant: &str, strategy: &str) -> f64 {
         num(
-            Self::departure(&self.levers, variant, "optimal", 10),
+            Self::departure(&self.levers, variant, strategy, 10),
             "win_rate",
         )
     }
@@ -339,7 +339,10 @@ fn stated(c: &Csvs) -> Vec<Stated> {
         at(
             "README.md",
             "6 instead of 5 drops optimal play at stealth 10 from {} to {}.",
-            vec![pct(w(OPT, mt, 10), 1), pct(c.lever_win("threshold=6"), 1)],
+            vec![
+                pct(w(OPT, mt, 10), 1),
+                pct(c.lever_win("threshold=6", OPT), 1),
+            ],
         ),
         // The report's "What the numbers say" and "What a player should do".
         at(
@@ -449,7 +452,7 @@ fn stated(c: &Csvs) -> Vec<Stated> {
             "The biggest lever is **threshold** (the die a check needs to succeed): from 5 to 6 it moves optimal play from {} to {} ({} points) and the reference strategy by {} points.",
             vec![
                 pct(w(OPT, mt, 10), 1),
-                pct(c.lever_win("threshold=6"), 1),
+                pct(c.lever_win("threshold=6", OPT), 1),
                 signed(c.lever("threshold=6", OPT)),
                 signed(c.lever("threshold=6", REF)),
             ],
@@ -518,6 +521,68 @@ fn stated(c: &Csvs) -> Vec<Stated> {
                 pct(w(OPT, mt, 10), 2),
                 pct(w(REF, mt, 10), 2),
                 pts(reference_loss, 2),
+            ],
+        ),
+        at(
+            "docs/guide.md",
+            "reference exact {} regret",
+            vec![c.exact_row(REF, mt, 10)["win_rate"].clone()],
+        ),
+        at(
+            "docs/guide.md",
+            "duo exact {} regret",
+            vec![c.exact_row("duo", mt, 10)["win_rate"].clone()],
+        ),
+        at(
+            "docs/guide.md",
+            "optimal 10 optimal {} ",
+            vec![pct(w(OPT, mt, 10), 2)],
+        ),
+        at(
+            "docs/guide.md",
+            "reference 10 exact {} ",
+            vec![pct(w(REF, mt, 10), 2)],
+        ),
+        at(
+            "docs/guide.md",
+            "duo 10 exact {} ",
+            vec![pct(w("duo", mt, 10), 2)],
+        ),
+        at(
+            "docs/guide.md",
+            "overall best ({}) is above any fixed one.",
+            vec![pct(w(OPT, mt, 10), 1)],
+        ),
+        at(
+            "docs/guide.md",
+            "it enters the run with {} members on average, against the reference's 4.",
+            vec![team(OPT)],
+        ),
+        // `explore --param run-challenges=4..8`: the printed game's row and its neighbours,
+        // which levers.csv holds.
+        at(
+            "docs/guide.md",
+            "5 {} {} ",
+            vec![
+                pct(c.lever_win("run-challenges=5", OPT), 2),
+                pct(c.lever_win("run-challenges=5", REF), 2),
+            ],
+        ),
+        at(
+            "docs/guide.md",
+            "6 {} {} {}",
+            vec![
+                pct(w(OPT, mt, 10), 2),
+                pct(w(REF, mt, 10), 2),
+                pct(w("duo", mt, 10), 2),
+            ],
+        ),
+        at(
+            "docs/guide.md",
+            "7 {} {} ",
+            vec![
+                pct(c.lever_win("run-challenges=7", OPT), 2),
+                pct(c.lever_win("run-challenges=7", REF), 2),
             ],
         ),
     ];
