@@ -31,8 +31,9 @@ mod tests {
         let ranked = [
             ("a", 0.709910012087),
             ("b", 0.7099100120869),
-            ("c", 0.7094),
-            ("d", 0.69),
+            ("c", 0.70951),
+            ("d", 0.7094),
+            ("e", 0.69),
         ];
         let shown = |x: &&(&str, f64)| format!("{:.1}", 100.0 * x.1);
         let best: Vec<&str> = tied(ranked.iter(), shown).iter().map(|x| x.0).collect();
@@ -41,7 +42,7 @@ mod tests {
             .iter()
             .map(|x| x.0)
             .collect();
-        assert_eq!(worst, ["d"]);
+        assert_eq!(worst, ["e"]);
         assert!(tied(ranked[..0].iter(), shown).is_empty());
     }
 
