@@ -212,7 +212,7 @@ fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
     out.push(format!(
         "**Difficulty.** Under {rules}, a player who follows the reference strategy wins {} of \
          games at stealth {mid} ({} at {lo}, {} at {hi}); perfect play wins {} ({} at {lo}, {} at \
-         {hi}). {verdict} the reference strategy leaves {:.0} percentage points on the table.",
+         {hi}). {verdict} the reference strategy leaves {:.1} percentage points on the table.",
         pct(reference),
         exact(REFERENCE, lo).map_or("—".into(), pct),
         exact(REFERENCE, hi).map_or("—".into(), pct),

@@ -1,7 +1,7 @@
-//! One source for every figure: each figure README.md, docs/ and the reports' READMEs state
-//! about the games is the committed CSVs' value, rounded as the text writes it; and every
-//! CSV number is written one way (a notation per column, at most 12 significant digits, no
-//! `0` standing for a p-value below the smallest double).
+//! One source for every figure: each figure README.md, docs/, strategies/README.md and the
+//! reports' READMEs state about the games is the committed CSVs' value, rounded as the text
+//! writes it; and every CSV number is written one way (a notation per column, at most 12
+//! significant digits, no `0` standing for a p-value below the smallest double).
 //!
 //! The figures checked are listed here ([`stated`]): each names its document, the sentence
 //! that holds it with `{}` where the figure goes, and the figure computed from the CSVs.
@@ -455,6 +455,27 @@ fn stated(c: &Csvs) -> Vec<Stated> {
                 pct(c.lever_win("threshold=6", OPT), 1),
                 signed(c.lever("threshold=6", OPT)),
                 signed(c.lever("threshold=6", REF)),
+            ],
+        ),
+        // strategies/README.md: the tuned files' largest gap at the headline stealths.
+        at(
+            "strategies/README.md",
+            "They come within {} points of optimal play under `main-text` and {} under `clarified`;",
+            vec![
+                pts(
+                    [8, 10, 12]
+                        .map(|s| gap("tuned", mt, s))
+                        .into_iter()
+                        .fold(0.0, f64::max),
+                    1,
+                ),
+                pts(
+                    [8, 10, 12]
+                        .map(|s| gap("tuned-clarified", cl, s))
+                        .into_iter()
+                        .fold(0.0, f64::max),
+                    1,
+                ),
             ],
         ),
         // docs/faq.md.
