@@ -210,14 +210,14 @@ fn flat(doc: &str) -> String {
 /// One stated figure: the document, the sentence with `{}` for each figure, the figures.
 struct Stated {
     doc: &'static str,
-    sentence: &'static str,
+    sentence: String,
     figures: Vec<String>,
 }
 
-fn at(doc: &'static str, sentence: &'static str, figures: Vec<String>) -> Stated {
+fn at(doc: &'static str, sentence: &str, figures: Vec<String>) -> Stated {
     Stated {
         doc,
-        sentence,
+        sentence: sentence.to_string(),
         figures,
     }
 }
@@ -356,6 +356,25 @@ fn stated(c: &Csvs) -> Vec<Stated> {
                 pct(o_even.1, 1),
                 r_even.0.to_string(),
                 pct(r_even.1, 1),
+            ],
+        ),
+        at(
+            "reports/README.md",
+            "perfect play wins {} ({} at 8, {} at 12). The game is far from hopeless, but the reference strategy leaves {} percentage points on the table.",
+            vec![
+                pct(w(OPT, mt, 10), 1),
+                pct(w(OPT, mt, 8), 1),
+                pct(w(OPT, mt, 12), 1),
+                pts(reference_loss, 1),
+            ],
+        ),
+        at(
+            "reports/README.md",
+            "the reference strategy wins {} of games and optimal play {}. The {} points it leaves are lost,",
+            vec![
+                pct(w(REF, mt, 10), 1),
+                pct(w(OPT, mt, 10), 1),
+                pts(reference_loss, 1),
             ],
         ),
         at(
@@ -625,16 +644,41 @@ fn stated(c: &Csvs) -> Vec<Stated> {
         let cells = (1..=3)
             .map(|p| pct(c.annulus(strategy, "normal", p), 1))
             .collect();
-        out.push(Stated {
-            doc: "reports/annulus/README.md",
-            sentence: match strategy {
-                "optimal" => "| optimal | {} | {} | {} |",
-                "naive" => "| naive | {} | {} | {} |",
-                _ => "| planner | {} | {} | {} |",
-            },
-            figures: cells,
-        });
+        out.push(at(
+            "reports/annulus/README.md",
+            &format!("| {strategy} | {{}} | {{}} | {{}} |"),
+            cells,
+        ));
     }
+    // The report's table of every strategy, and its ranking at stealth 10.
+    let mut names: Vec<String> = c
+        .win_rates
+        .iter()
+        .filter(|r| r["method"] == "exact" && r["rules"] == mt && r["stealth"] == "10")
+        .map(|r| r["strategy"].clone())
+        .collect();
+    for name in names.iter().chain(["**optimal**".to_string()].iter()) {
+        let strategy = name.trim_matches('*');
+        let cells = [mt, cl]
+            .iter()
+            .flat_map(|r| [8, 10, 12].map(|s| pct(w(strategy, r, s), 1)))
+            .collect();
+        out.push(at(
+            "reports/README.md",
+            &format!("| {name} | {{}} | {{}} | {{}} | {{}} | {{}} | {{}} |"),
+            cells,
+        ));
+    }
+    names.sort_by(|a, b| w(b, mt, 10).total_cmp(&w(a, mt, 10)));
+    let ranked: Vec<String> = names
+        .iter()
+        .map(|n| format!("`{n}` {}", pct(w(n, mt, 10), 1)))
+        .collect();
+    out.push(at(
+        "reports/README.md",
+        "Ranked: {}.",
+        vec![ranked.join(", ")],
+    ));
     out
 }
 
