@@ -303,3 +303,97 @@ fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Expectation;
+    use crate::report::{Method, Summary};
+    use crate::rules::MAIN_TEXT;
+
+    /// A report's figures at stealth 10: each strategy's win probability, and the reference's
+    /// losses by cause.
+    fn balance(wins: &[(&str, f64)], losses: [f64; 4]) -> Balance {
+        let win_rates = wins
+            .iter()
+            .map(|&(name, win)| {
+                let method = if name == OPTIMAL {
+                    Method::Optimal
+                } else {
+                    Method::Exact
+                };
+                let e = Expectation {
+                    win,
+                    losses,
+                    ..Expectation::default()
+                };
+                Summary::from_expectation(name, MAIN_TEXT, 10, method, e)
+            })
+            .collect();
+        Balance {
+            exact_budget: 0,
+            command: String::new(),
+            presets: vec![MAIN_TEXT],
+            strategies: wins
+                .iter()
+                .filter(|w| w.0 != OPTIMAL)
+                .map(|w| w.0.to_string())
+                .collect(),
+            headline: vec![10],
+            win_rates,
+            variants: Vec::new(),
+            levers: Vec::new(),
+            decisions: Vec::new(),
+            decisions_left_out: Vec::new(),
+            watched: Vec::new(),
+        }
+    }
+
+    fn said(balance: &Balance, start: &str) -> String {
+        reading(balance, MAIN_TEXT)
+            .into_iter()
+            .find(|p| p.starts_with(start))
+            .unwrap_or_else(|| panic!("no paragraph {start}"))
+    }
+
+    #[test]
+    fn strategies_that_print_alike_are_named_as_a_tie() {
+        let b = balance(
+            &[
+                (REFERENCE, 0.3),
+                ("a", 0.709910012087),
+                ("b", 0.7099100120869),
+                ("c", 0.1),
+                (OPTIMAL, 0.8),
+            ],
+            [0.1, 0.2, 0.2, 0.2],
+        );
+        let text = said(&b, "**Whole strategies compared.**");
+        assert!(
+            text.contains("`a` and `b` tie for best (71.0%) and `c` worst (10.0%)"),
+            "{text}"
+        );
+        let text = said(&b, "**Where games are lost.**");
+        assert!(
+            text.contains("the largest loss causes, tied, are *"),
+            "{text}"
+        );
+        assert!(text.contains("(20.0%)"), "{text}");
+    }
+
+    #[test]
+    fn a_single_best_is_named_alone() {
+        let b = balance(
+            &[(REFERENCE, 0.3), ("a", 0.72), ("b", 0.71), (OPTIMAL, 0.8)],
+            [0.1, 0.2, 0.05, 0.3],
+        );
+        let text = said(&b, "**Whole strategies compared.**");
+        assert!(
+            text.contains("`a` does best (72.0%) and `reference` worst (30.0%)"),
+            "{text}"
+        );
+        let text = said(&b, "**Where games are lost.**");
+        assert!(text.contains("the largest loss cause is *"), "{text}");
+        assert!(text.contains("(30.0%)"), "{text}");
+    }
+}
