@@ -170,6 +170,64 @@ mod tests {
     use super::*;
     use crate::rules::Design;
 
+    /// A report whose levers at stealth 10 move optimal play by `effects` (the reference by
+    /// half as much), from 70%.
+    fn balance(effects: &[(&str, f64)]) -> Balance {
+        let row = |variant: &str, strategy: &str, effect: f64| VariantRow {
+            variant: variant.to_string(),
+            rules: String::new(),
+            stealth: 10,
+            strategy: strategy.to_string(),
+            method: String::new(),
+            win_rate: 0.7 + effect,
+            default_win_rate: 0.7,
+            effect,
+            raven_version: "",
+        };
+        let mut levers = vec![row("default", OPTIMAL, 0.0), row("default", REFERENCE, 0.0)];
+        for &(variant, effect) in effects {
+            levers.push(row(variant, OPTIMAL, effect));
+            levers.push(row(variant, REFERENCE, effect / 2.0));
+        }
+        Balance {
+            exact_budget: 0,
+            command: String::new(),
+            presets: vec![crate::rules::MAIN_TEXT],
+            strategies: Vec::new(),
+            headline: vec![10],
+            win_rates: Vec::new(),
+            variants: Vec::new(),
+            levers,
+            decisions: Vec::new(),
+            decisions_left_out: Vec::new(),
+            watched: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn levers_that_print_alike_are_named_as_a_tie() {
+        let tied = section(&balance(&[
+            ("threshold=6", -0.54801),
+            ("wound-faces=3", 0.54799),
+            ("team-size=3", 0.1),
+        ]));
+        assert!(
+            tied.contains(
+                "The biggest lever is **threshold** (the die a check needs to succeed): from 5 \
+                 to 6 it moves optimal play from 70.0% to 15.2% (-54.8 points) and the \
+                 reference strategy by -27.4 points. It ties, to the point shown, with \
+                 **wound-faces** 2 → 3 (+54.8)."
+            ),
+            "{tied}"
+        );
+        let alone = section(&balance(&[
+            ("threshold=6", -0.548),
+            ("wound-faces=3", 0.52),
+        ]));
+        assert!(alone.contains("by -27.4 points.\n"), "{alone}");
+        assert!(!alone.contains("It ties"), "{alone}");
+    }
+
     #[test]
     fn every_parameter_has_a_meaning() {
         for key in Design::keys() {
