@@ -266,7 +266,7 @@ fn by_regret(by_kind: &ByKind) -> Vec<(DecisionKind, f64)> {
 
 /// The rule variants at the middle stealth, by the larger of their two effects, largest
 /// first: `(variant, optimal effect, reference effect)`.
-fn variants_ranked(balance: &Balance) -> Vec<(String, f64, f64)> {
+pub(super) fn variants_ranked(balance: &Balance) -> Vec<(String, f64, f64)> {
     let mid = balance.mid();
     let find = |variant: &str, strategy: &str| {
         balance
@@ -329,8 +329,8 @@ fn settle_first(balance: &Balance) -> Option<String> {
     Some(format!(
         "**Which reading of the rules to settle first?** `{}`: reading the rule that way \
          instead of as {default} moves optimal play by {} points and the reference by {} at \
-         stealth {mid}, the most of any ambiguity; the rulebook should say which it means.{then}{quiet} \
-         (Points: optimal / reference.)",
+         stealth {mid}, the most of any ambiguity (by the larger of its two effects); the \
+         rulebook should say which it means.{then}{quiet} (Points: optimal / reference.)",
         top.0,
         pp(top.1),
         pp(top.2),

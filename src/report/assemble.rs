@@ -670,11 +670,16 @@ impl Work {
         let mut left_out: Vec<String> = Vec::new();
         for (i, s) in strategies.iter().enumerate() {
             match results.decisions.remove(&i) {
-                Some(Some(results)) => decomposed.push(Decomposed {
-                    strategy: s.name().to_string(),
-                    rules: default,
-                    results,
-                }),
+                Some(Some(mut results)) => {
+                    for told in &mut results {
+                        same_figures(told, &win_rates, s.name(), default);
+                    }
+                    decomposed.push(Decomposed {
+                        strategy: s.name().to_string(),
+                        rules: default,
+                        results,
+                    });
+                }
                 Some(None) | None => left_out.push(s.name().to_string()),
             }
         }
@@ -696,6 +701,26 @@ impl Work {
             comparisons,
         })
     }
+}
+
+/// One figure per quantity: a decomposition's win probabilities (the strategy's from its own
+/// reverse pass, summed in another order than its exact evaluation, so apart in the last
+/// digits) become the ones `win-rates.csv` writes, where the report has them.
+fn same_figures(told: &mut Told, win_rates: &[Summary], strategy: &str, rules: Rules) {
+    let figure = |name: &str| {
+        win_rates
+            .iter()
+            .find(|s| {
+                s.strategy == name
+                    && s.rules == rules
+                    && s.stealth == told.stealth
+                    && s.method != Method::MonteCarlo
+            })
+            .map(|s| s.win_rate)
+    };
+    let (exact, optimal) = (figure(strategy), figure(OPTIMAL));
+    told.exact = exact.unwrap_or(told.exact);
+    told.optimal = optimal.unwrap_or(told.optimal);
 }
 
 /// A solve's results: optimal figures and Monte Carlo counts per stealth, and the games

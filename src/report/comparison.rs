@@ -42,8 +42,9 @@ pub struct CompareRow {
     /// Paired interval of `diff`, high end.
     #[serde(serialize_with = "raven_core::rows::round")]
     pub diff_ci_high: f64,
-    /// McNemar's two-sided p-value for "same win rate as the baseline".
-    #[serde(serialize_with = "raven_core::rows::round")]
+    /// McNemar's two-sided p-value for "same win rate as the baseline" (in scientific
+    /// notation; one below the smallest double is written as it, `5e-324`).
+    #[serde(serialize_with = "raven_core::rows::p_value")]
     pub p_value: f64,
     /// Games only the baseline won.
     pub only_baseline_won: u64,

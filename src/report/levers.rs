@@ -74,6 +74,29 @@ pub fn ranked(balance: &Balance, stealth: u8) -> Vec<Lever> {
     ranked
 }
 
+/// The levers tied with the biggest, as a sentence (none without a tie).
+fn tie(others: &[&Lever]) -> String {
+    if others.is_empty() {
+        return String::new();
+    }
+    let named: Vec<String> = others
+        .iter()
+        .map(|l| {
+            format!(
+                "**{}** {} → {} ({})",
+                l.key,
+                l.printed,
+                l.value,
+                pp(l.optimal)
+            )
+        })
+        .collect();
+    format!(
+        " It ties, to the point shown, with {}.",
+        super::ties::and(&named)
+    )
+}
+
 /// An effect in percentage points, signed, one decimal (a tiny negative one reads +0.0).
 pub fn pp(x: f64) -> String {
     format!("{:+.1}", (1e3 * x).round() / 10.0 + 0.0)
@@ -98,8 +121,9 @@ pub fn section(balance: &Balance) -> String {
          the reference strategy (both exact). Biggest lever first; `levers.csv` has every \
          headline stealth. Try any change yourself with `raven explore --param KEY=VALUES`.\n"
     );
+    let biggest = super::ties::tied(ranked.iter(), |l| pp(l.optimal.abs()));
     if let (Some(top), Some(optimal)) = (
-        ranked.first(),
+        biggest.first(),
         balance
             .levers
             .iter()
@@ -108,7 +132,7 @@ pub fn section(balance: &Balance) -> String {
         let _ = writeln!(
             md,
             "The biggest lever is **{}** ({}): from {} to {} it moves optimal play \
-             from {:.1}% to {:.1}% ({} points) and the reference strategy by {} points.\n",
+             from {:.1}% to {:.1}% ({} points) and the reference strategy by {} points.{}\n",
             top.key,
             meaning(&top.key),
             top.printed,
@@ -116,7 +140,8 @@ pub fn section(balance: &Balance) -> String {
             100.0 * optimal.win_rate,
             100.0 * top.optimal_win,
             pp(top.optimal),
-            pp(top.reference)
+            pp(top.reference),
+            tie(&biggest[1..])
         );
     }
     let _ = writeln!(md, "![Levers, biggest first](levers.svg)\n");
@@ -144,6 +169,64 @@ pub fn section(balance: &Balance) -> String {
 mod tests {
     use super::*;
     use crate::rules::Design;
+
+    /// A report whose levers at stealth 10 move optimal play by `effects` (the reference by
+    /// half as much), from 70%.
+    fn balance(effects: &[(&str, f64)]) -> Balance {
+        let row = |variant: &str, strategy: &str, effect: f64| VariantRow {
+            variant: variant.to_string(),
+            rules: String::new(),
+            stealth: 10,
+            strategy: strategy.to_string(),
+            method: String::new(),
+            win_rate: 0.7 + effect,
+            default_win_rate: 0.7,
+            effect,
+            raven_version: "",
+        };
+        let mut levers = vec![row("default", OPTIMAL, 0.0), row("default", REFERENCE, 0.0)];
+        for &(variant, effect) in effects {
+            levers.push(row(variant, OPTIMAL, effect));
+            levers.push(row(variant, REFERENCE, effect / 2.0));
+        }
+        Balance {
+            exact_budget: 0,
+            command: String::new(),
+            presets: vec![crate::rules::MAIN_TEXT],
+            strategies: Vec::new(),
+            headline: vec![10],
+            win_rates: Vec::new(),
+            variants: Vec::new(),
+            levers,
+            decisions: Vec::new(),
+            decisions_left_out: Vec::new(),
+            watched: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn levers_that_print_alike_are_named_as_a_tie() {
+        let tied = section(&balance(&[
+            ("threshold=6", -0.54801),
+            ("wound-faces=3", 0.54799),
+            ("team-size=3", 0.1),
+        ]));
+        assert!(
+            tied.contains(
+                "The biggest lever is **threshold** (the die a check needs to succeed): from 5 \
+                 to 6 it moves optimal play from 70.0% to 15.2% (-54.8 points) and the \
+                 reference strategy by -27.4 points. It ties, to the point shown, with \
+                 **wound-faces** 2 → 3 (+54.8)."
+            ),
+            "{tied}"
+        );
+        let alone = section(&balance(&[
+            ("threshold=6", -0.548),
+            ("wound-faces=3", 0.52),
+        ]));
+        assert!(alone.contains("by -27.4 points.\n"), "{alone}");
+        assert!(!alone.contains("It ties"), "{alone}");
+    }
 
     #[test]
     fn every_parameter_has_a_meaning() {

@@ -16,6 +16,7 @@ pub mod player;
 pub mod readme;
 mod summary;
 pub mod table;
+pub mod ties;
 pub mod words;
 
 pub use summary::{Method, Summary};

@@ -9,8 +9,10 @@ use crate::strategy::{OPTIMAL, REFERENCE};
 
 use super::decisions::{self};
 
-use super::balance::{Balance, VariantRow, all_strategies, exact_of, sampled_of};
+use super::balance::{Balance, all_strategies, exact_of, sampled_of};
 use super::charts::{Chart, check_counts};
+use super::levers::pp;
+use super::ties::{and, tied};
 
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
@@ -121,13 +123,14 @@ pub fn readme(balance: &Balance, charts: &[Chart]) -> String {
          | `rule-variants.csv` | each ambiguous ruling switched alone from `main-text`: win probability of the reference strategy (exact) and of optimal play, and the `effect` against the default (0–1 fraction) |\n\
          | `levers.csv` | each of the game's numbers moved one step from the printed game (`variant` = `key=value`), the columns of `rule-variants.csv` |\n\
          | `loss-causes.csv` | where games are lost (`phase`, `cause`), per strategy and headline stealth, exact and Monte Carlo |\n\
-         | `strategy-comparison.csv` | paired comparison of every strategy against the reference on the same games (difference, 95% paired interval, McNemar p-value) |\n\
+         | `strategy-comparison.csv` | paired comparison of every strategy against the reference on the same games (difference, 95% paired interval, McNemar `p_value`, where `5e-324`, the smallest positive double, stands for any p-value below it) |\n\
          | `decisions.csv` | where each strategy covered loses its points against optimal play, exactly, by kind of decision (`regret`, 0–1), with how often each kind arises and matters per game; the columns of `raven decisions`: the reference at every headline stealth, the others at the middle one, under main-text |\n\
          | `decisions-top.csv` | the 10 positions that cost each covered strategy most per headline stealth covered, in words, with reach probability and shortfall; the columns of `raven decisions --top-out` |\n\
          | `tuned.toml` | the strategy file *What a player should do* recommends, as bundled (`raven strategies check` accepts it; `--strategy reports/tuned.toml` plays it) |\n\
          | `*.svg` | the charts above; `check-monte-carlo-*.svg` the validation charts |\n\n\
-         Values in the CSVs carry 12 significant digits: exact values are sums of millions of \
-         products, and the digits beyond are floating-point noise.\n"
+         Values in the CSVs carry 12 significant digits, in plain decimal (`p_value` in \
+         scientific notation): exact values are sums of millions of products, and the digits \
+         beyond are floating-point noise.\n"
     );
     md
 }
@@ -209,7 +212,7 @@ fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
     out.push(format!(
         "**Difficulty.** Under {rules}, a player who follows the reference strategy wins {} of \
          games at stealth {mid} ({} at {lo}, {} at {hi}); perfect play wins {} ({} at {lo}, {} at \
-         {hi}). {verdict} the reference strategy leaves {:.0} percentage points on the table.",
+         {hi}). {verdict} the reference strategy leaves {:.1} percentage points on the table.",
         pct(reference),
         exact(REFERENCE, lo).map_or("—".into(), pct),
         exact(REFERENCE, hi).map_or("—".into(), pct),
@@ -231,17 +234,29 @@ fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
         REFERENCE,
         mid,
     ));
-    if let (Some(best), Some(worst)) = (ranked.first(), ranked.last()) {
+    let shown = |x: &&(&str, f64)| pct(x.1);
+    let (best, worst) = (tied(ranked.iter(), shown), tied(ranked.iter().rev(), shown));
+    if let (Some(top), Some(bottom)) = (best.first(), worst.first()) {
+        let names = |tie: &[&(&str, f64)]| {
+            and(&tie.iter().map(|x| format!("`{}`", x.0)).collect::<Vec<_>>())
+        };
+        let ends = if best.len() + worst.len() > ranked.len() {
+            format!("every one does alike ({})", pct(top.1))
+        } else {
+            format!(
+                "{} {} best ({}) and {} worst ({}): a spread of {:.0} points from choices alone",
+                names(&best),
+                if best.len() > 1 { "tie for" } else { "does" },
+                pct(top.1),
+                names(&worst),
+                pct(bottom.1),
+                100.0 * (top.1 - bottom.1),
+            )
+        };
         out.push(format!(
             "**Whole strategies compared.** Among the bundled strategies at stealth {mid}, \
-             `{}` does best ({}) and `{}` worst ({}): a spread of {:.0} points from choices \
-             alone. Ranked: {}. See `strategies/README.md` for what each strategy does and \
+             {ends}. Ranked: {}. See `strategies/README.md` for what each strategy does and \
              `strategy-comparison.csv` for paired differences on the same games.",
-            best.0,
-            pct(best.1),
-            worst.0,
-            pct(worst.1),
-            100.0 * (best.1 - worst.1),
             ranked
                 .iter()
                 .map(|(n, v)| format!("`{n}` {}", pct(*v)))
@@ -250,41 +265,135 @@ fn reading(balance: &Balance, rules: Rules) -> Vec<String> {
         ));
     }
     if let Some(s) = exact_of(balance, REFERENCE, rules, mid) {
-        let (i, worst) = s
-            .loss_rates
+        let mut causes: Vec<(LossCause, f64)> =
+            LossCause::ALL.into_iter().zip(s.loss_rates).collect();
+        causes.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let largest = tied(causes.iter(), |c| pct(c.1));
+        let named = and(&largest
             .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.total_cmp(b.1))
-            .expect("four causes");
+            .map(|c| format!("*{}*", c.0))
+            .collect::<Vec<_>>());
         out.push(format!(
             "**Where games are lost.** For the reference strategy at stealth {mid} the largest \
-             loss cause is *{}* ({}); the team is discovered (stealth 0) in {} of games.",
-            LossCause::ALL[i],
-            pct(*worst),
+             loss {} {named} ({}); the team is discovered (stealth 0) in {} of games.",
+            if largest.len() > 1 {
+                "causes, tied, are"
+            } else {
+                "cause is"
+            },
+            pct(largest[0].1),
             pct(s.discovered_rate)
         ));
     }
-    let mut effects: Vec<&VariantRow> = balance
-        .variants
-        .iter()
-        .filter(|v| v.stealth == mid && v.strategy == OPTIMAL && v.variant != "default")
-        .collect();
-    effects.sort_by(|a, b| b.effect.abs().total_cmp(&a.effect.abs()));
+    let effects = super::advice::variants_ranked(balance);
     if !effects.is_empty() {
         out.push(format!(
             "**Which rule ambiguities matter.** Switching one ruling at a time from {rules} \
-             (stealth {mid}, optimal play): {}. Effects under a point are within what a player \
-             would never notice; larger ones deserve a clear ruling in the rulebook.",
+             (stealth {mid}; points for optimal play / the reference strategy, ranked by the \
+             larger of the two): {}. Effects under a point are within what a player would \
+             never notice; larger ones deserve a clear ruling in the rulebook.",
             effects
                 .iter()
-                .map(|v| {
-                    // Rounded first, so that a tiny negative effect reads +0.00, not -0.00.
-                    let pp = (1e4 * v.effect).round() / 100.0 + 0.0;
-                    format!("`{}` {pp:+.2} pp", v.variant)
+                .map(|(variant, optimal, reference)| {
+                    format!("`{variant}` {} / {}", pp(*optimal), pp(*reference))
                 })
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Expectation;
+    use crate::report::{Method, Summary};
+    use crate::rules::MAIN_TEXT;
+
+    /// A report's figures at stealth 10: each strategy's win probability, and the reference's
+    /// losses by cause.
+    fn balance(wins: &[(&str, f64)], losses: [f64; 4]) -> Balance {
+        let win_rates = wins
+            .iter()
+            .map(|&(name, win)| {
+                let method = if name == OPTIMAL {
+                    Method::Optimal
+                } else {
+                    Method::Exact
+                };
+                let e = Expectation {
+                    win,
+                    losses,
+                    ..Expectation::default()
+                };
+                Summary::from_expectation(name, MAIN_TEXT, 10, method, e)
+            })
+            .collect();
+        Balance {
+            exact_budget: 0,
+            command: String::new(),
+            presets: vec![MAIN_TEXT],
+            strategies: wins
+                .iter()
+                .filter(|w| w.0 != OPTIMAL)
+                .map(|w| w.0.to_string())
+                .collect(),
+            headline: vec![10],
+            win_rates,
+            variants: Vec::new(),
+            levers: Vec::new(),
+            decisions: Vec::new(),
+            decisions_left_out: Vec::new(),
+            watched: Vec::new(),
+        }
+    }
+
+    fn said(balance: &Balance, start: &str) -> String {
+        reading(balance, MAIN_TEXT)
+            .into_iter()
+            .find(|p| p.starts_with(start))
+            .unwrap_or_else(|| panic!("no paragraph {start}"))
+    }
+
+    #[test]
+    fn strategies_that_print_alike_are_named_as_a_tie() {
+        let b = balance(
+            &[
+                (REFERENCE, 0.3),
+                ("a", 0.709910012087),
+                ("b", 0.7099100120869),
+                ("c", 0.1),
+                (OPTIMAL, 0.8),
+            ],
+            [0.1, 0.2, 0.2, 0.2],
+        );
+        let text = said(&b, "**Whole strategies compared.**");
+        assert!(
+            text.contains("`a` and `b` tie for best (71.0%) and `c` worst (10.0%)"),
+            "{text}"
+        );
+        let text = said(&b, "**Where games are lost.**");
+        assert!(
+            text.contains("the largest loss causes, tied, are *"),
+            "{text}"
+        );
+        assert!(text.contains("(20.0%)"), "{text}");
+    }
+
+    #[test]
+    fn a_single_best_is_named_alone() {
+        let b = balance(
+            &[(REFERENCE, 0.3), ("a", 0.72), ("b", 0.71), (OPTIMAL, 0.8)],
+            [0.1, 0.2, 0.05, 0.3],
+        );
+        let text = said(&b, "**Whole strategies compared.**");
+        assert!(
+            text.contains("`a` does best (72.0%) and `reference` worst (30.0%)"),
+            "{text}"
+        );
+        let text = said(&b, "**Where games are lost.**");
+        assert!(text.contains("the largest loss cause is *"), "{text}");
+        assert!(text.contains("(30.0%)"), "{text}");
+    }
 }

@@ -191,7 +191,7 @@ fn compare_self_gives_exactly_zero_difference_and_tidy_csv() {
         assert_eq!(&row[col("diff")], "0.0");
         assert_eq!(&row[col("diff_ci_low")], "0.0");
         assert_eq!(&row[col("diff_ci_high")], "0.0");
-        assert_eq!(&row[col("p_value")], "1.0");
+        assert_eq!(&row[col("p_value")], "1e0");
     }
     let other = rows
         .iter()

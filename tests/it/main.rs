@@ -20,6 +20,7 @@ mod decisions;
 mod design;
 mod docs;
 mod exact;
+mod figures;
 mod fuzz;
 mod games;
 mod hostile;

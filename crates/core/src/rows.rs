@@ -8,6 +8,11 @@
 //! precision, so its last digits are floating-point noise (a share of 1 would read
 //! 0.9999999999997058). Twelve digits keep every figure far below what any reader or test
 //! compares (1e-12 of a probability), and the same value always prints the same way.
+//!
+//! A column reads one way whatever the size of its values: plain decimal ([`decimal`];
+//! `0.00000527459604549`, never `5.27459604549e-6` beside `0.0000184760109385`), but for
+//! `p_value`, whose values run down to the smallest double, in scientific notation
+//! ([`p_value`]).
 
 use serde::Serialize;
 
@@ -30,9 +35,42 @@ pub fn rounded(x: f64) -> f64 {
     text.parse::<f64>().map_or(x, |r| r + 0.0)
 }
 
-/// Serialises an `f64` field rounded ([`rounded`]): `#[serde(serialize_with = ...)]`.
+/// `x` [`rounded`], in plain decimal whatever its size (a whole number with `.0`).
+pub fn decimal(x: f64) -> String {
+    let r = rounded(x);
+    let text = r.to_string();
+    if r.is_finite() && !text.contains('.') {
+        text + ".0"
+    } else {
+        text
+    }
+}
+
+/// `x` [`rounded`], in scientific notation whatever its size (`5.40122086335e-28`, `1e0`).
+pub fn scientific(x: f64) -> String {
+    format!("{:e}", rounded(x))
+}
+
+/// The smallest positive double (`5e-324`): a p-value below it underflows to 0, and the
+/// CSV writes it as this, never as a 0 that would read "impossible".
+pub const P_FLOOR: f64 = 5e-324;
+
+/// Serialises an `f64` field as [`decimal`]: `#[serde(serialize_with = ...)]`.
 pub fn round<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(rounded(*x))
+    s.serialize_str(&decimal(*x))
+}
+
+/// Serialises an optional `f64` field as [`decimal`], `None` as an empty field.
+pub fn round_option<S: serde::Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match x {
+        Some(x) => s.serialize_str(&decimal(*x)),
+        None => s.serialize_none(),
+    }
+}
+
+/// Serialises a p-value as [`scientific`], at least [`P_FLOOR`].
+pub fn p_value<S: serde::Serializer>(p: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&scientific(p.max(P_FLOOR)))
 }
 
 /// A row of `simulate`, `exact`, `solve` and the page's curves: one strategy's result under
@@ -154,5 +192,24 @@ mod tests {
         }
         assert_eq!(rounded(-0.0).to_string(), "0");
         assert!(rounded(f64::NAN).is_nan());
+    }
+
+    #[test]
+    fn a_column_reads_one_way_whatever_the_size_of_its_values() {
+        assert_eq!(decimal(5.274596045487e-6), "0.00000527459604549");
+        assert_eq!(decimal(1.847601093851e-5), "0.0000184760109385");
+        assert_eq!(decimal(-8.419689123241e-6), "-0.00000841968912324");
+        assert_eq!(decimal(0.0), "0.0");
+        assert_eq!(decimal(-0.0), "0.0");
+        assert_eq!(decimal(1.0), "1.0");
+        assert_eq!(decimal(0.9999999999997058), "1.0");
+        assert_eq!(decimal(9.628592385096535), "9.6285923851");
+        assert_eq!(scientific(5.401220863347883e-28), "5.40122086335e-28");
+        assert_eq!(scientific(0.0421), "4.21e-2");
+        assert_eq!(scientific(1.0), "1e0");
+        assert_eq!(scientific(P_FLOOR), "5e-324");
+        for x in [0.0001234, 0.25499, 12.5] {
+            assert_eq!(decimal(x).parse::<f64>().unwrap(), rounded(x), "{x}");
+        }
     }
 }

@@ -333,6 +333,7 @@ pub struct Row {
     #[serde(serialize_with = "raven_core::rows::round")]
     pub fail_action_limit_rate: f64,
     /// Points below optimal play (exact rows against a solve; empty otherwise).
+    #[serde(serialize_with = "raven_core::rows::round_option")]
     pub regret: Option<f64>,
     /// raven's version.
     pub raven_version: &'static str,
