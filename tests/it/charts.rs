@@ -435,6 +435,8 @@ fn committed_report_charts_keep_their_texts_inside_the_canvas_and_apart() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "svg") {
                 let svg = std::fs::read_to_string(&path).unwrap();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                common::assert_chart_renders(&name, &svg);
                 faults.extend(text_faults(&path.display().to_string(), &svg));
                 seen += 1;
             }

@@ -178,11 +178,11 @@ pub fn line_chart_marked(
     );
     if !muted.is_empty() {
         // The grey lines named once, or counted where their names do not fit on a line.
-        let named = format!("thin grey lines: {}", muted.join(", "));
+        let named = format!("in grey: {}", muted.join(", "));
         let note = if text_width(&named, 11.0) <= WIDTH - 2.0 * LEFT {
             named
         } else {
-            format!("thin grey lines: the {} other strategies", muted.len())
+            format!("in grey: the {} other lines", muted.len())
         };
         let _ = writeln!(
             out,
@@ -410,7 +410,7 @@ mod tests {
         assert_eq!(svg.matches(r#"class="series""#).count(), 3);
         // The muted line is drawn, named once under the chart, not at its end.
         assert_eq!(svg.matches(r#"data-muted="true""#).count(), 1);
-        assert!(svg.contains("thin grey lines: grey"), "{svg}");
+        assert!(svg.contains("in grey: grey"), "{svg}");
         assert_eq!(svg.matches(r#"class="even""#).count(), 1, "the 50% line");
         assert_eq!(svg.matches(r#"class="mark""#).count(), 1);
         assert!(svg.contains("a&lt;b"));
