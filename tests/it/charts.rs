@@ -13,11 +13,11 @@ use raven::game::DecisionKind;
 use raven::report::balance::{Balance, VariantRow};
 use raven::report::chart::palette::OPTIMAL_COLOUR;
 use raven::report::charts::{annulus_success_chart, charts, variant_chart, win_chart};
-use raven_core::games::annulus::strategy::BUNDLED;
 use raven::report::decisions::{Decomposed, Told};
 use raven::report::{Method, Summary};
 use raven::rules::{CLARIFIED, MAIN_TEXT, Rules};
 use raven::strategy::{OPTIMAL, REFERENCE, playbook};
+use raven_core::games::annulus::strategy::BUNDLED;
 
 /// A report-sized balance under the two presets.
 fn balance() -> Balance {
@@ -310,7 +310,11 @@ fn text_box(text: roxmltree::Node<'_, '_>) -> TextBox {
     // `translate(a b) rotate(d)`: rotate first, then translate.
     let (mut shift, mut turn) = ((0.0, 0.0), 0.0f64);
     if let Some(transform) = text.attribute("transform") {
-        for part in transform.split(')').map(str::trim).filter(|p| !p.is_empty()) {
+        for part in transform
+            .split(')')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
             let (op, args) = part.split_once('(').unwrap();
             let args: Vec<f64> = args
                 .split([' ', ','])
