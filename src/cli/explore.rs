@@ -388,6 +388,7 @@ fn line_chart_svg(args: &ExploreArgs, base: &Rules, axis: &Axis, grid: &Explored
                     .collect(),
                 intervals: Vec::new(),
                 dashed: false,
+                muted: false,
             })
         })
         .collect();

@@ -6,7 +6,9 @@ use crate::game::LossCause;
 use crate::rules::Rules;
 use crate::strategy::{OPTIMAL, REFERENCE};
 
-use super::chart::{Bars, Panel, Series, bar_chart, bars, check_chart, line_chart_marked};
+use super::chart::{
+    Bars, Panel, Series, bar_chart, bars, check_chart, line_chart, line_chart_marked,
+};
 use super::decisions::{self, plain};
 
 use super::balance::{Balance, all_strategies, exact_of, sampled_of};
@@ -77,8 +79,12 @@ pub fn charts(balance: &Balance) -> Vec<Chart> {
 }
 
 /// The lines of the win-probability charts under `rules`: every strategy and optimal play,
-/// exact where computed (else the Monte Carlo estimate), with their Monte Carlo intervals.
+/// exact where computed (else the Monte Carlo estimate), with their Monte Carlo intervals;
+/// all but optimal play, the reference and the strategy file *What a player should do*
+/// recommends under `rules` muted.
 fn win_series(balance: &Balance, rules: Rules) -> Vec<Series> {
+    let best = super::player::best_file(balance, rules).map(|(name, _)| name);
+    let emphasised = |name: &str| name == OPTIMAL || name == REFERENCE || Some(name) == best;
     let stealths: Vec<u8> = {
         let mut s: Vec<u8> = balance
             .win_rates
@@ -111,18 +117,20 @@ fn win_series(balance: &Balance, rules: Rules) -> Vec<Series> {
                 })
                 .collect(),
             dashed: name == OPTIMAL,
+            muted: !emphasised(name),
         })
         .collect()
 }
 
-/// Win probability against starting stealth under `rules`: exact lines, optimal dashed, the
-/// headline stealths marked.
+/// Win probability against starting stealth under `rules`: optimal play (dashed), the best
+/// strategy file and the reference emphasised and named, the others thin and grey behind
+/// them; an even game and the headline stealths marked.
 pub fn win_chart(balance: &Balance, rules: Rules) -> String {
     let marks: Vec<f64> = balance.headline.iter().map(|&s| f64::from(s)).collect();
     line_chart_marked(
         &format!("Win probability by starting stealth ({rules})"),
-        "starting stealth (headline stealths marked)",
-        "exact P(win)",
+        "starting stealth (the report's headline stealths marked above)",
+        "win probability",
         &win_series(balance, rules),
         &marks,
     )
@@ -156,10 +164,12 @@ pub fn check_counts(balance: &Balance) -> (usize, usize) {
 }
 
 /// The levers at the middle headline stealth as a tornado: each change one bar per player,
-/// biggest effect on optimal play first.
+/// in plain words, the largest effect on either player first (a lever that moves the
+/// reference far and optimal play little, as team size does, is one a designer wants to see).
 pub fn lever_chart(balance: &Balance) -> String {
     let mid = balance.mid();
-    let ranked = super::levers::ranked(balance, mid);
+    let mut ranked = super::levers::ranked(balance, mid);
+    ranked.sort_by(|a, b| b.size().total_cmp(&a.size()));
     let labels: Vec<String> = ranked.iter().map(|l| l.label()).collect();
     let players = [OPTIMAL, REFERENCE];
     let panel = Panel {
@@ -179,7 +189,7 @@ pub fn lever_chart(balance: &Balance) -> String {
             "Levers: each number of the game moved one step ({})",
             balance.presets[0]
         ),
-        "change in win probability (percentage points), biggest effect on optimal play first",
+        "change in win probability (percentage points), largest effect on either first",
         &labels,
         &players.map(String::from),
         &[panel],
@@ -246,9 +256,9 @@ pub fn loss_chart(balance: &Balance) -> String {
         .enumerate()
         .map(|(i, cause)| Panel {
             heading: match cause {
-                LossCause::Recruitment => "lost in recruitment",
-                LossCause::Run => "lost in the run",
-                LossCause::Finale => "lost in the finale",
+                LossCause::Recruitment => "in recruitment",
+                LossCause::Run => "in the run",
+                LossCause::Finale => "in the finale",
                 LossCause::FinaleCharacterDown => "finale character down",
             }
             .to_string(),
@@ -311,10 +321,34 @@ pub fn variant_chart(balance: &Balance) -> String {
         })
         .collect();
     bar_chart(
-        "Effect of each rule variant on P(win), against main-text",
-        "change in win probability (percentage points); reference strategy exact, optimal play",
+        &format!(
+            "Effect of each rule variant on win probability, against {}",
+            balance.presets[0]
+        ),
+        "change in win probability (percentage points), exact",
         &labels,
         &strategies.map(String::from),
         &panels,
+    )
+}
+
+/// The Annulus report's chart for one difficulty: each line's success probability by number of
+/// players, `lines` as `(name, [(players, success)])`, optimal play (named `optimal`) dashed.
+pub fn annulus_success_chart(difficulty: &str, lines: &[(String, Vec<(u8, f64)>)]) -> String {
+    let series: Vec<Series> = lines
+        .iter()
+        .map(|(name, points)| Series {
+            name: name.clone(),
+            points: points.iter().map(|&(p, s)| (f64::from(p), s)).collect(),
+            intervals: Vec::new(),
+            dashed: name == OPTIMAL,
+            muted: false,
+        })
+        .collect();
+    line_chart(
+        &format!("Annulus, {difficulty} operation: success by number of players"),
+        "players (the line has players + 2 dice)",
+        "success probability",
+        &series,
     )
 }

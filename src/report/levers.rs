@@ -32,9 +32,15 @@ pub struct Lever {
 }
 
 impl Lever {
-    /// `key printed → value`.
+    /// The lever in plain words, `stealth faces 3 → 4`: the key's words without the hyphens
+    /// that join them on a command line.
     pub fn label(&self) -> String {
-        format!("{} {} → {}", self.key, self.printed, self.value)
+        format!(
+            "{} {} → {}",
+            self.key.replace('-', " "),
+            self.printed,
+            self.value
+        )
     }
 
     /// The larger of its two effects, in size.

@@ -99,9 +99,12 @@ pub fn readme(balance: &Balance, charts: &[Chart]) -> String {
     show(&mut md, charts, "win-probability");
     let _ = writeln!(
         md,
-        "Lines: exact win probabilities, each named at its end and in its strategy's colour (the \
-         same in every chart; optimal play black and dashed); the headline stealths ({}) are \
-         marked. How the Monte Carlo runs agree with the exact values is under *Checks* below.\n",
+        "Lines: exact win probabilities. Optimal play (black, dashed), the strategy file *What a \
+         player should do* recommends and the reference are named at their ends, each in its \
+         strategy's colour (the same in every chart); the other strategies are the thin grey \
+         lines, named under the chart. The dotted line is an even game; the headline stealths \
+         ({}) are marked. How the Monte Carlo runs agree with the exact values is under \
+         *Checks* below.\n",
         join(&balance.headline)
     );
 

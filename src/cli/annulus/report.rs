@@ -17,7 +17,7 @@ use raven_core::rows::{VERSION, rounded};
 use super::stopped;
 use crate::cli::output::OutDir;
 use crate::error::Result;
-use crate::report::chart::{Series, line_chart};
+use crate::report::charts::annulus_success_chart;
 use raven_core::games::annulus::{JAMMED, REVEAL};
 
 /// Arguments of `raven --game annulus report`.
@@ -172,25 +172,18 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         let mut names: Vec<String> = vec!["optimal".into()];
         names.extend(strategies.iter().map(|s| s.name.clone()));
         names.push("random".into());
-        let series: Vec<Series> = names
-            .iter()
-            .map(|name| Series {
-                name: name.clone(),
-                points: success
+        let lines: Vec<(String, Vec<(u8, f64)>)> = names
+            .into_iter()
+            .map(|name| {
+                let points = success
                     .iter()
-                    .filter(|r| r.difficulty == difficulty && r.strategy == *name)
-                    .map(|r| (f64::from(r.players), r.success))
-                    .collect(),
-                intervals: Vec::new(),
-                dashed: name == "optimal",
+                    .filter(|r| r.difficulty == difficulty && r.strategy == name)
+                    .map(|r| (r.players, r.success))
+                    .collect();
+                (name, points)
             })
             .collect();
-        let svg = line_chart(
-            &format!("Annulus, {difficulty} operation: success by number of players"),
-            "players (the line has players + 2 dice)",
-            "success probability",
-            &series,
-        );
+        let svg = annulus_success_chart(difficulty, &lines);
         dir.write(&format!("success-{difficulty}.svg"), svg.as_bytes())?;
     }
     dir.write(

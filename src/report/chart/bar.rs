@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::axes::{nice_ticks, tick_label};
 use super::palette::colour;
-use super::{TOP, WIDTH, escape, header};
+use super::{TOP, WIDTH, escape, header, text_width};
 
 /// Effects smaller than this (in the chart's units) are drawn and labelled as zero.
 pub const TINY: f64 = 0.005;
@@ -72,25 +72,101 @@ pub fn bar_chart(
     })
 }
 
+/// The horizontal layout of a bar chart: the value axis and where the panels go.
+struct Across {
+    /// The axis's ends, in the chart's units.
+    from: f64,
+    extent: f64,
+    ticks: Vec<f64>,
+    step: f64,
+    /// Left of the first panel (right of the labels), the panels' width and the gap between.
+    left: f64,
+    panel_w: f64,
+    panel_gap: f64,
+}
+
+impl Across {
+    /// Room for the widest label on the left, a gap between panels wide enough that one
+    /// panel's last tick and the next one's first read as two numbers, and room beyond the
+    /// longest bar for its value.
+    fn of(b: &Bars<'_>) -> Across {
+        let max = b
+            .panels
+            .iter()
+            .flat_map(|p| p.values.iter().flatten().copied())
+            .fold(0.0f64, |m, v| m.max(v.abs()))
+            .max(0.1);
+        let widest = b
+            .labels
+            .iter()
+            .map(|l| text_width(l, 12.0))
+            .fold(0.0, f64::max);
+        let left = (widest + 16.0).max(100.0);
+        let value_w = 3.0 + text_width(&bar_label(-max, b.signed), 10.0);
+        let n_panels = b.panels.len().max(1) as f64;
+        let mut room = max * 1.35;
+        // Widening the axis narrows nothing else, so a pass or two settles it.
+        for attempt in 0.. {
+            let low = if b.signed { -room } else { 0.0 };
+            let ticks = nice_ticks(low, room, if b.signed { 4 } else { 3 });
+            let step = ticks.get(1).map_or(max, |t| t - ticks[0]);
+            let extent = ticks.iter().fold(room, |m, t| m.max(t.abs()));
+            let from = if b.signed { -extent } else { 0.0 };
+            let label = |t: Option<&f64>| {
+                t.map_or(0.0, |&t| {
+                    text_width(&tick_label(t, step, "", b.signed), 12.0) / 2.0
+                })
+            };
+            let panel_gap = (label(ticks.first()) + label(ticks.last()) + 12.0).max(16.0);
+            let panel_w = (WIDTH - left - 20.0 - panel_gap * (n_panels - 1.0)) / n_panels;
+            // The room a bar of `max` leaves on its side of zero, in pixels.
+            let side = if b.signed { panel_w / 2.0 } else { panel_w };
+            let spare = side * (1.0 - max / extent);
+            if spare >= value_w || side <= value_w || attempt == 4 {
+                return Across {
+                    from,
+                    extent,
+                    ticks,
+                    step,
+                    left,
+                    panel_w,
+                    panel_gap,
+                };
+            }
+            room = max / (1.0 - value_w / side) * 1.05;
+        }
+        unreachable!("the fifth pass returns")
+    }
+}
+
+/// A panel heading in lines no wider than `width` pixels (broken at spaces).
+fn heading_lines(heading: &str, width: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in heading.split(' ') {
+        match lines.last_mut() {
+            Some(line) if text_width(&format!("{line} {word}"), 12.0) <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
 /// The bar chart `b` describes.
 pub fn bars(b: &Bars<'_>) -> String {
     let (labels, series, panels) = (b.labels, b.series, b.panels);
-    let values = panels
-        .iter()
-        .flat_map(|p| p.values.iter().flatten().copied());
-    let max = values.fold(0.0f64, |m, v| m.max(v.abs())).max(0.1);
-    // Room beyond the largest bar for its value.
-    let room = max * 1.35;
-    let low = if b.signed { -room } else { 0.0 };
-    let ticks = nice_ticks(low, room, if b.signed { 4 } else { 3 });
-    let step = ticks.get(1).map_or(max, |t| t - ticks[0]);
-    let extent = ticks.iter().fold(room, |m, t| m.max(t.abs()));
-    let from = if b.signed { -extent } else { 0.0 };
-    let left = 200.0;
+    let Across {
+        from,
+        extent,
+        ticks,
+        step,
+        left,
+        panel_w,
+        panel_gap,
+    } = Across::of(b);
     let right = 20.0;
-    let panel_gap = 16.0;
-    let n_panels = panels.len().max(1) as f64;
-    let panel_w = (WIDTH - left - right - panel_gap * (n_panels - 1.0)) / n_panels;
     let bar_h = 13.0;
     let group_h = bar_h * series.len() as f64 + 12.0;
     let top = TOP + 40.0;
@@ -112,33 +188,39 @@ pub fn bars(b: &Bars<'_>) -> String {
             tx = lx + 19.0,
             ty = TOP + 2.0,
         );
-        lx += 40.0 + 7.0 * name.chars().count() as f64;
+        lx += 19.0 + text_width(name, 12.0) + 24.0;
     }
+    // The labels in black: a light colour (lone-wolf's olive) would be hard to read as text;
+    // the bars beside them carry the colour.
     for (g, label) in labels.iter().enumerate() {
         let gy = top + g as f64 * group_h;
-        let fill = if b.colour_rows {
-            colour(label, g)
-        } else {
-            "#000000"
-        };
         let _ = writeln!(
             out,
-            r#"<text x="{x:.1}" y="{y:.1}" text-anchor="end" fill="{fill}">{}</text>"#,
+            r#"<text x="{x:.1}" y="{y:.1}" text-anchor="end">{}</text>"#,
             escape(label),
-            x = left - 8.0,
+            x = left - 10.0,
             y = gy + group_h / 2.0 + 4.0,
         );
     }
     for (p, panel) in panels.iter().enumerate() {
         let x0 = left + p as f64 * (panel_w + panel_gap);
         let px = |v: f64| x0 + (v - from) / (extent - from) * panel_w;
-        let _ = writeln!(
+        let _ = write!(
             out,
-            r#"<g class="panel" data-name="{h}"><text x="{cx:.1}" y="{y:.1}" text-anchor="middle" font-weight="bold">{h}</text>"#,
-            h = escape(&panel.heading),
-            cx = x0 + panel_w / 2.0,
-            y = top - 10.0,
+            r#"<g class="panel" data-name="{}">"#,
+            escape(&panel.heading)
         );
+        let lines = heading_lines(&panel.heading, panel_w);
+        for (k, line) in lines.iter().enumerate() {
+            let _ = write!(
+                out,
+                r#"<text x="{cx:.1}" y="{y:.1}" text-anchor="middle" font-weight="bold">{}</text>"#,
+                escape(line),
+                cx = x0 + panel_w / 2.0,
+                y = top - 10.0 - 14.0 * (lines.len() - 1 - k) as f64,
+            );
+        }
+        out.push('\n');
         for &t in &ticks {
             let x = px(t);
             let stroke = if t == 0.0 { "#333333" } else { "#dddddd" };
@@ -188,11 +270,15 @@ pub fn bars(b: &Bars<'_>) -> String {
         }
         let _ = writeln!(out, "</g>");
     }
+    // Under the panels' middle, moved in where it would leave the canvas.
+    let half = text_width(b.value_label, 12.0) / 2.0;
     let _ = writeln!(
         out,
         r#"<text x="{cx:.1}" y="{y:.1}" text-anchor="middle">{}</text>"#,
         escape(b.value_label),
-        cx = left + (WIDTH - left - right) / 2.0,
+        cx = (left + (WIDTH - left - right) / 2.0)
+            .min(WIDTH - 8.0 - half)
+            .max(8.0 + half),
         y = height - 18.0,
     );
     out.push_str("</svg>\n");

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{WIDTH, escape, header};
+use super::{WIDTH, escape, header, text_width};
 
 /// One axis of a heat map: its name and the labels of its values, in drawing order.
 #[derive(Clone, Debug)]
@@ -142,11 +142,6 @@ struct HeatLayout {
     height: f64,
     /// Every `x_step`-th x value is written, so that written values never overlap.
     x_step: usize,
-}
-
-/// Rough width in pixels of `text` at `size` pixels (no font metrics without a font).
-fn text_width(text: &str, size: f64) -> f64 {
-    0.6 * size * text.chars().count() as f64
 }
 
 impl HeatLayout {

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::axes::{nice_ticks, spread, tick_label};
 use super::palette::{colour, marker_of};
-use super::{LABELS, LEFT, TOP, WIDTH, escape, header};
+use super::{LEFT, TOP, WIDTH, escape, header, text_width};
 
 /// One line of a line chart.
 #[derive(Clone, Debug)]
@@ -21,6 +21,23 @@ pub struct Series {
     /// Drawn dashed, without markers (a line to measure the others against, such as optimal
     /// play).
     pub dashed: bool,
+    /// Drawn thin and grey behind the others, without markers or a name at its end (named
+    /// once under the chart instead), so that the lines that matter read at a glance.
+    pub muted: bool,
+}
+
+/// A muted line's colour: light enough to stay behind the emphasised ones.
+const MUTED: &str = "#c0c0c0";
+
+/// Room on the right of a line chart for the emphasised lines' names: the widest name, the
+/// leader and the key before it, and a margin.
+fn label_room(series: &[Series]) -> f64 {
+    let widest = series
+        .iter()
+        .filter(|s| !s.muted)
+        .map(|s| text_width(&s.name, 12.0))
+        .fold(0.0, f64::max);
+    (widest + 27.0 + 8.0).max(60.0)
 }
 
 /// An error bar from `low` to `high` at `x` (pixels), with caps.
@@ -54,7 +71,17 @@ impl XAxis {
         } else {
             (0.0, 1.0)
         };
-        let ticks = nice_ticks(min, max, 16);
+        // Whole numbers (stealths, players) are ticked at whole numbers only.
+        let whole = series
+            .iter()
+            .flat_map(|s| s.points.iter())
+            .all(|p| p.0.fract() == 0.0);
+        let count = if whole {
+            ((max - min).round() as usize).clamp(1, 16)
+        } else {
+            16
+        };
+        let ticks = nice_ticks(min, max, count);
         let step = ticks.get(1).map_or(1.0, |t| t - ticks[0]);
         XAxis {
             min: min - step / 2.0,
@@ -83,9 +110,14 @@ pub fn line_chart_marked(
 ) -> String {
     let axis = XAxis::of(series);
     let (x_min, x_max) = (axis.min, axis.max);
-    let plot_w = WIDTH - LEFT - LABELS;
+    let plot_w = WIDTH - LEFT - label_room(series);
     let plot_h = 330.0;
-    let height = TOP + plot_h + 55.0;
+    let muted: Vec<&str> = series
+        .iter()
+        .filter(|s| s.muted)
+        .map(|s| s.name.as_str())
+        .collect();
+    let height = TOP + plot_h + if muted.is_empty() { 55.0 } else { 75.0 };
     let px = |x: f64| LEFT + (x - x_min) / (x_max - x_min) * plot_w;
     let py = |y: f64| TOP + (1.0 - y) * plot_h;
 
@@ -115,6 +147,13 @@ pub fn line_chart_marked(
             label = tick_label(t, axis.step, "", false),
         );
     }
+    // An even game: the line a designer reads every other against.
+    let _ = writeln!(
+        out,
+        r##"<line class="even" x1="{LEFT}" y1="{y:.1}" x2="{r:.1}" y2="{y:.1}" stroke="#555555" stroke-width="1.5" stroke-dasharray="1 3"/>"##,
+        y = py(0.5),
+        r = LEFT + plot_w,
+    );
     // The marked values: a grey band under the lines, the value above the frame.
     for &m in marks.iter().filter(|m| (x_min..=x_max).contains(*m)) {
         let x = px(m);
@@ -137,28 +176,54 @@ pub fn line_chart_marked(
         cy = TOP + plot_h / 2.0,
         yl = escape(y_label),
     );
+    if !muted.is_empty() {
+        // The grey lines named once, or counted where their names do not fit on a line.
+        let named = format!("in grey: {}", muted.join(", "));
+        let note = if text_width(&named, 11.0) <= WIDTH - 2.0 * LEFT {
+            named
+        } else {
+            format!("in grey: the {} other lines", muted.len())
+        };
+        let _ = writeln!(
+            out,
+            r##"<text class="muted-key" x="{cx:.1}" y="{y:.1}" text-anchor="middle" font-size="11" fill="#666666">{}</text>"##,
+            escape(&note),
+            cx = LEFT + plot_w / 2.0,
+            y = TOP + plot_h + 58.0,
+        );
+    }
 
-    // Where each line's name goes: beside its last point, nudged apart.
+    // Where each emphasised line's name goes: beside its last point, nudged apart.
     let mut ends: Vec<(usize, f64)> = series
         .iter()
         .enumerate()
+        .filter(|(_, s)| !s.muted)
         .filter_map(|(i, s)| s.points.last().map(|p| (i, py(p.1))))
         .collect();
     let wanted: Vec<(usize, f64)> = ends.clone();
     spread(&mut ends, 13.0, TOP + 4.0, TOP + plot_h);
 
     for (i, s) in series.iter().enumerate() {
+        let points: Vec<String> = s
+            .points
+            .iter()
+            .map(|&(x, y)| format!("{:.1},{:.1}", px(x), py(y)))
+            .collect();
+        if s.muted {
+            let _ = writeln!(
+                out,
+                r#"<g id="series-{i}" class="series" data-name="{name}" data-muted="true"><title>{name}</title><polyline class="line" points="{}" fill="none" stroke="{MUTED}" stroke-width="1.2"/></g>"#,
+                points.join(" "),
+                name = escape(&s.name),
+            );
+            continue;
+        }
         let colour = colour(&s.name, i);
         let _ = writeln!(
             out,
             r#"<g id="series-{i}" class="series" data-name="{}" data-colour="{colour}">"#,
             escape(&s.name)
         );
-        let points: Vec<String> = s
-            .points
-            .iter()
-            .map(|&(x, y)| format!("{:.1},{:.1}", px(x), py(y)))
-            .collect();
         let dash = if s.dashed {
             r#" stroke-dasharray="7 4""#
         } else {
@@ -166,7 +231,7 @@ pub fn line_chart_marked(
         };
         let _ = writeln!(
             out,
-            r#"<polyline class="line" points="{}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>"#,
+            r#"<polyline class="line" points="{}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}/>"#,
             points.join(" ")
         );
         if !s.dashed {
@@ -225,7 +290,11 @@ pub fn check_chart(title: &str, x_label: &str, series: &[Series]) -> String {
                 .collect()
         })
         .collect();
-    let plot_w = WIDTH - LEFT - LABELS;
+    let widest = series
+        .iter()
+        .map(|s| text_width(&s.name, 12.0))
+        .fold(0.0, f64::max);
+    let plot_w = WIDTH - LEFT - (widest + 17.0 + 8.0).max(60.0);
     let res_h = 260.0;
     let res_top = TOP + 20.0;
     let height = res_top + res_h + 55.0;
@@ -320,16 +389,29 @@ mod tests {
                 points: vec![(0.0, 0.1), (1.0, 0.2)],
                 intervals: vec![(0.0, 0.11, 0.05, 0.15), (1.0, 0.19, 0.15, 0.25)],
                 dashed: false,
+                muted: false,
             },
             Series {
                 name: "optimal".into(),
                 points: vec![(0.0, 0.3), (1.0, 0.4)],
                 intervals: vec![],
                 dashed: true,
+                muted: false,
+            },
+            Series {
+                name: "grey".into(),
+                points: vec![(0.0, 0.5), (1.0, 0.6)],
+                intervals: vec![],
+                dashed: false,
+                muted: true,
             },
         ];
         let svg = line_chart_marked("t", "x", "y", &series, &[1.0]);
-        assert_eq!(svg.matches(r#"class="series""#).count(), 2);
+        assert_eq!(svg.matches(r#"class="series""#).count(), 3);
+        // The muted line is drawn, named once under the chart, not at its end.
+        assert_eq!(svg.matches(r#"data-muted="true""#).count(), 1);
+        assert!(svg.contains("in grey: grey"), "{svg}");
+        assert_eq!(svg.matches(r#"class="even""#).count(), 1, "the 50% line");
         assert_eq!(svg.matches(r#"class="mark""#).count(), 1);
         assert!(svg.contains("a&lt;b"));
         // The intervals of the first series are checked against its exact values elsewhere.
