@@ -477,9 +477,10 @@ pub fn advice(spec: &Spec, costs: &[Sensitivity]) -> Vec<String> {
         match s.alternative {
             Some((_, cost)) if cost >= WORTH_A_LINE => {
                 lines.push(format!(
-                    "{} — **{:.1} points**.",
+                    "{} — **{:.1} points** (`{}`).",
                     rule(&p, knob),
-                    100.0 * cost
+                    100.0 * cost,
+                    knob.name()
                 ));
             }
             _ => minor.push(format!("`{}`", knob.name())),
@@ -584,10 +585,11 @@ mod tests {
         assert_eq!(lines.len(), 4, "{lines:?}");
         assert_eq!(
             lines[0],
-            "**Side challenges**: the finale character never rolls side challenges — **25.8 points**."
+            "**Side challenges**: the finale character never rolls side challenges — **25.8 points** \
+             (`side.finale_may_roll`)."
         );
-        assert!(lines[1].ends_with("recruit 3 characters — **4.9 points**."));
-        assert!(lines[2].ends_with("— **0.2 points**."));
+        assert!(lines[1].ends_with("recruit 3 characters — **4.9 points** (`recruit.count`)."));
+        assert!(lines[2].ends_with("— **0.2 points** (`finale.character`)."));
         assert!(
             lines[3].contains("under 0.1 points")
                 && lines[3].contains("`recruit.order`, `main.character`"),
