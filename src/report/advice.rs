@@ -227,11 +227,13 @@ fn tied(a: f64, b: f64) -> bool {
 /// "Rump (mechanic) (71.0%)" or "any of Bunny (hacker), Ink (spy) and Rump (mechanic) (71.0%
 /// each)".
 fn who_ties(imposed: &[(Character, f64)], value: f64) -> String {
-    let names: Vec<String> = imposed
+    let mut tie: Vec<Character> = imposed
         .iter()
         .filter(|(_, v)| tied(*v, value))
-        .map(|(c, _)| c.to_string())
+        .map(|(c, _)| *c)
         .collect();
+    tie.sort_by_key(|c| c.index());
+    let names: Vec<String> = tie.iter().map(Character::to_string).collect();
     match names.as_slice() {
         [one] => format!("{one} ({})", pct(value)),
         [rest @ .., last] => format!(

@@ -297,7 +297,14 @@ pub fn rule(p: &Point, knob: &Knob) -> String {
             speciality => format!("the {speciality}"),
         },
         "recruit.count" if v == "0" => "recruit nobody: play alone".into(),
-        "recruit.count" => format!("recruit {}", count(v, "character")),
+        "recruit.count" => match p.items("recruit.order") {
+            order if order.is_empty() => format!("recruit {}", count(v, "character")),
+            order => format!(
+                "recruit {}, preferring {}",
+                count(v, "character"),
+                order.join(", then ")
+            ),
+        },
         "recruit.order" => match p.items("recruit.order") {
             order if order.is_empty() => "recruit nobody".into(),
             order => format!("prefer {}", order.join(", then ")),
@@ -394,7 +401,7 @@ pub fn rule(p: &Point, knob: &Knob) -> String {
             _ => "the finale character gives first aid in the finale too".into(),
         },
         "finale.character" => format!(
-            "the Tough Challenges are taken by {}",
+            "taken by {}",
             match v {
                 "main" => "the main character".to_string(),
                 "main-if-healthy" => {
@@ -542,7 +549,8 @@ mod tests {
         assert!(rule_of(&reference, "main.character").contains("the hacker"));
         assert_eq!(
             rule_of(&reference, "recruit.count"),
-            "**Team**: recruit 3 characters"
+            "**Team**: recruit 3 characters, preferring medic, then spy, then sniper, then \
+             mechanic, then demolitions"
         );
         assert!(rule_of(&reference, "first_aid.when").contains("give first aid at every chance"));
         assert!(rule_of(&reference, "side.anyone_last").contains("no Tough Challenge"));
@@ -588,7 +596,7 @@ mod tests {
             "**Side challenges**: the finale character never rolls side challenges — **25.8 points** \
              (`side.finale_may_roll`)."
         );
-        assert!(lines[1].ends_with("recruit 3 characters — **4.9 points** (`recruit.count`)."));
+        assert!(lines[1].ends_with("then demolitions — **4.9 points** (`recruit.count`)."));
         assert!(lines[2].ends_with("— **0.2 points** (`finale.character`)."));
         assert!(
             lines[3].contains("under 0.1 points")

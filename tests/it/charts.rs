@@ -129,6 +129,7 @@ fn balance() -> Balance {
         decisions,
         decisions_left_out: Vec::new(),
         watched: Vec::new(),
+        rules_of_thumb: Vec::new(),
     }
 }
 
