@@ -89,6 +89,7 @@ fn main() {
         decisions: Vec::new(),
         decisions_left_out: Vec::new(),
         watched: Vec::new(),
+        rules_of_thumb: Vec::new(),
     };
     let png = std::env::args().any(|a| a == "--png");
     let mut charts: Vec<(String, String)> = [MAIN_TEXT, CLARIFIED]

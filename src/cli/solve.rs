@@ -283,7 +283,9 @@ fn solve_and_explain<R: Send>(
     (play, beside)
 }
 
-/// The opening options and their values.
+/// The opening options and their values. Every cell is an optimal win probability: that of
+/// taking the row's option, then playing optimally, as a percentage with two decimals (the
+/// options differ in the first or second decimal; the CSV carries every digit).
 fn explain(w: &mut String, o: &Opening) {
     let _ = writeln!(
         w,
@@ -299,10 +301,9 @@ fn explain(w: &mut String, o: &Opening) {
     }
     let _ = writeln!(
         w,
-        "  first recruitment option given the main character (rows), averaged over complications:"
+        "  win probability with this main character (rows) and this first recruitment (columns),\n  \
+         optimal play after, averaged over the complication rolls:"
     );
-    // Eight decimals in 11 columns: the widest speciality (`demolitions`) fits over them and
-    // the table fits 100 columns.
     let _ = write!(w, "    {:<12} {:>11}", "main", "stop");
     for c in Character::ALL {
         let _ = write!(w, " {:>11}", c.speciality());
@@ -314,7 +315,7 @@ fn explain(w: &mut String, o: &Opening) {
             if v.is_nan() {
                 let _ = write!(w, " {:>11}", "—");
             } else {
-                let _ = write!(w, " {:>11.8}", v);
+                let _ = write!(w, " {:>10.2}%", 100.0 * v);
             }
         }
         let _ = writeln!(w);
@@ -322,7 +323,7 @@ fn explain(w: &mut String, o: &Opening) {
     for m in Character::ALL {
         let _ = writeln!(
             w,
-            "  main {}: recruit first (rows) when its complication is (columns):",
+            "  main {}: win probability, first recruit (rows) by its complication (columns):",
             m.speciality()
         );
         let _ = write!(w, "    {:<12}", "target");
@@ -333,7 +334,7 @@ fn explain(w: &mut String, o: &Opening) {
         for c in Character::ALL.into_iter().filter(|c| *c != m) {
             let _ = write!(w, "    {:<12}", c.speciality());
             for v in o.by_complication[m.index()][c.index()] {
-                let _ = write!(w, " {:>12.8}", v);
+                let _ = write!(w, " {:>11.2}%", 100.0 * v);
             }
             let _ = writeln!(w);
         }

@@ -215,12 +215,13 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         let gaps: Vec<String> = stealths
             .iter()
             .zip(optimal.iter().zip(&tuned.values))
-            .map(|(s, (o, t))| format!("{:.2} at {s}", 100.0 * (o - t)))
+            .enumerate()
+            .map(|(i, (s, (o, t)))| {
+                let unit = if i == 0 { " points" } else { "" };
+                format!("{:.2}{unit} at {s}", 100.0 * (o - t))
+            })
             .collect();
-        text += &format!(
-            "tuned is short of optimal play by {} points\n",
-            gaps.join(", ")
-        );
+        text += &format!("tuned is short of optimal play by {}\n", gaps.join(", "));
     }
     // In full, as `raven exact` prints them: the written file gives these bits.
     for (s, v) in stealths.iter().zip(&tuned.values) {

@@ -186,12 +186,14 @@ fn optimal_play(balance: &Balance) -> Option<String> {
         .collect();
     imposed.sort_by(|a, b| b.1.total_cmp(&a.1));
     let mains = match (imposed.first(), imposed.last()) {
+        (Some(best), Some(worst)) if tied(best.1, worst.1) => format!(
+            " With a main character imposed, every one does equally well ({}).",
+            pct(best.1)
+        ),
         (Some(best), Some(worst)) => format!(
-            " With a main character imposed, it does best with {} ({}) and worst with {} ({}).",
-            best.0,
-            pct(best.1),
-            worst.0,
-            pct(worst.1)
+            " With a main character imposed, it does best with {} and worst with {}.",
+            who_ties(&imposed, best.1),
+            who_ties(&imposed, worst.1),
         ),
         _ => String::new(),
     };
@@ -213,6 +215,34 @@ fn optimal_play(balance: &Balance) -> Option<String> {
         pct(exact_r.discovered_rate),
         o.games,
     ))
+}
+
+/// Two win probabilities that agree to the twelve significant digits the report prints are
+/// a tie: the digits beyond are the summation's rounding, not a difference between players.
+fn tied(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
+}
+
+/// The characters of `imposed` tied at `value`, named as a tie when there are several:
+/// "Rump (mechanic) (71.0%)" or "any of Bunny (hacker), Ink (spy) and Rump (mechanic) (71.0%
+/// each)".
+fn who_ties(imposed: &[(Character, f64)], value: f64) -> String {
+    let mut tie: Vec<Character> = imposed
+        .iter()
+        .filter(|(_, v)| tied(*v, value))
+        .map(|(c, _)| *c)
+        .collect();
+    tie.sort_by_key(|c| c.index());
+    let names: Vec<String> = tie.iter().map(Character::to_string).collect();
+    match names.as_slice() {
+        [one] => format!("{one} ({})", pct(value)),
+        [rest @ .., last] => format!(
+            "any of {} and {last} ({} each)",
+            rest.join(", "),
+            pct(value)
+        ),
+        [] => String::new(),
+    }
 }
 
 /// What the reference strategy loses against optimal play and where, from the regret
@@ -560,6 +590,21 @@ mod tests {
         assert_eq!(even_stealth(&curve), Some((2, 0.48)));
         assert_eq!(even_stealth(&[(5, 0.9)]), Some((5, 0.9)));
         assert_eq!(even_stealth(&[]), None);
+    }
+
+    #[test]
+    fn tied_main_characters_are_named_as_a_tie() {
+        let imposed = [
+            (Character::Hacker, 0.709910012087),
+            (Character::Mechanic, 0.709910012087 + 1e-16),
+            (Character::Medic, 0.689873142178),
+        ];
+        assert_eq!(
+            who_ties(&imposed, imposed[0].1),
+            "any of Bunny (hacker) and Rump (mechanic) (71.0% each)"
+        );
+        assert_eq!(who_ties(&imposed, imposed[2].1), "Dix (medic) (69.0%)");
+        assert!(!tied(0.709910012087, 0.709910012088));
     }
 
     #[test]

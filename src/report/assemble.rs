@@ -568,8 +568,9 @@ impl Work {
         }
     }
 
-    /// The report from every unit's result, by unit index (each once).
-    pub fn report(&self, finished: Vec<(usize, Finished)>) -> Result<Report> {
+    /// The report from every unit's result, by unit index (each once), with the worth of
+    /// the recommended file's rules of thumb, which needs the other results to know the file.
+    pub fn report(&self, finished: Vec<(usize, Finished)>, cancel: &AtomicBool) -> Result<Report> {
         let mut by_unit: Vec<Option<Finished>> = vec![None; self.units.len()];
         for (i, f) in finished {
             self.check(i, &f)
@@ -581,7 +582,14 @@ impl Work {
             let f = f.ok_or_else(|| Results::missing(format!("result of {unit:?}")))?;
             results.file(*unit, f);
         }
-        self.render(results)
+        let mut report = self.render(results)?;
+        let flags = [cancel];
+        let budget = Budget {
+            max_states: STATE_LIMIT,
+            cancel: &flags,
+        };
+        report.balance.rules_of_thumb = super::player::rules_of_thumb(&report.balance, budget)?;
+        Ok(report)
     }
 
     /// The report from the results, filed.
@@ -697,6 +705,7 @@ impl Work {
                 decisions: decomposed,
                 decisions_left_out: left_out,
                 watched,
+                rules_of_thumb: Vec::new(),
             },
             comparisons,
         })
@@ -793,7 +802,7 @@ pub fn assemble(
 ) -> Result<Report> {
     let work = Work::new(plan)?;
     let finished = work.run(&|_| true, pool, progress, cancel)?;
-    work.report(finished)
+    pool.install(|| work.report(finished, cancel))
 }
 
 /// A departure from the default reading: its label (`key=value`), its rules, and the

@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::game::LossCause;
 use crate::rules::Rules;
 use crate::strategy::OPTIMAL;
+use crate::tune::Sensitivity;
 
 use super::Summary;
 use super::decisions::Decomposed;
@@ -40,6 +41,10 @@ pub struct Balance {
     /// How optimal play and the reference play under the default reading, at each headline
     /// stealth (empty when not computed).
     pub watched: Vec<Watched>,
+    /// The knobs of the strategy file the report recommends, each with its best other value
+    /// and what that costs (`raven tune`'s sensitivities, under the default reading at the
+    /// headline stealths); empty when not computed.
+    pub rules_of_thumb: Vec<Sensitivity>,
 }
 
 impl Balance {

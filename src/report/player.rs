@@ -5,10 +5,12 @@
 
 use std::fmt::Write as _;
 
+use crate::engine::{Budget, Halt};
+use crate::game::DecisionKind;
 use crate::rules::Rules;
 use crate::strategy::file::Spec;
 use crate::strategy::{OPTIMAL, REFERENCE, bundled, bundled_source};
-use crate::tune::Point;
+use crate::tune::{KNOBS, Knob, Point, Sensitivity, Task, knob_costs};
 
 use super::balance::{Balance, exact_of};
 use super::decisions::losses;
@@ -54,14 +56,21 @@ pub fn section(balance: &Balance) -> Option<String> {
     let win = |who: &str, rules: Rules, s: u8| exact_of(balance, who, rules, s).map(|x| x.win_rate);
     let mut md = String::new();
     let _ = writeln!(md, "## What a player should do\n");
+    let stealths: Vec<String> = balance.headline.iter().map(u8::to_string).collect();
     let _ = writeln!(
         md,
         "The best strategy a person can follow that raven knows under {default} is `{name}`: \
          a strategy file ([`{FILE}`]({FILE}) in this directory) whose every knob is a rule of \
-         thumb. In words:\n"
+         thumb. In words, the most valuable first, each with what breaking it costs: the points \
+         of win probability (mean over stealth {}) lost by the knob's best other setting, as \
+         `raven tune` measures them:\n",
+        stealths.join(", ")
     );
-    for line in advice(&spec) {
+    for line in advice(&spec, &balance.rules_of_thumb) {
         let _ = writeln!(md, "- {line}");
+    }
+    if let Some(sentence) = reconciled(balance, name, &spec) {
+        let _ = writeln!(md, "\n{sentence}");
     }
     let _ = writeln!(md);
     // Its win probabilities beside optimal play and the reference, under each preset, with
@@ -157,6 +166,60 @@ pub fn section(balance: &Balance) -> Option<String> {
     Some(md)
 }
 
+/// A rule of the file that optimal play breaks most of the time, reconciled: the file gives
+/// first aid at every chance where optimal play skips most chances, because a rule of thumb
+/// cannot tell the chances apart; what that costs is the file's regret at first aid.
+fn reconciled(balance: &Balance, name: &str, spec: &Spec) -> Option<String> {
+    let p = Point::of(spec);
+    if p.value("first_aid.when") != "always" {
+        return None;
+    }
+    let mid = balance.mid();
+    let skipped = balance
+        .watched
+        .iter()
+        .find(|w| w.stealth == mid)?
+        .optimal
+        .aid_skip_rate();
+    if skipped <= 0.5 {
+        return None;
+    }
+    let told = balance
+        .decisions
+        .iter()
+        .find(|d| d.strategy == name && d.rules == balance.presets[0])?
+        .at(mid)?;
+    let at_aid = told.by_kind.regret[DecisionKind::FirstAid as usize];
+    let when = balance
+        .rules_of_thumb
+        .iter()
+        .find(|s| KNOBS[s.knob].name() == "first_aid.when")
+        .and_then(|s| s.alternative.as_ref())
+        .map_or(String::new(), |(other, cost)| {
+            let knob = KNOBS
+                .iter()
+                .position(|k| k.name() == "first_aid.when")
+                .expect("a knob");
+            let instead = rule(&p.with(knob, other), &KNOBS[knob]);
+            let instead = instead
+                .split_once(": ")
+                .map_or(instead.as_str(), |(_, r)| r);
+            format!(
+                " (the rule to {instead} costs {:.1} points more)",
+                100.0 * cost
+            )
+        });
+    Some(format!(
+        "Optimal play skips {:.0}% of its chances to give first aid at stealth {mid} (*What \
+         does optimal play do?*), yet the rule is to give it at every chance: optimal play \
+         weighs each chance against the position, which no rule of thumb can, and giving it \
+         always is the best the file's rules can do{when}. Its first-aid decisions cost it {:.1} \
+         points against optimal play at stealth {mid} (its shortfall at first aid below).",
+        100.0 * skipped,
+        100.0 * at_aid,
+    ))
+}
+
 /// `n` `what`, plural as needed.
 fn count(n: &str, what: &str) -> String {
     if n == "1" {
@@ -175,208 +238,292 @@ fn roller(value: &str) -> &'static str {
     }
 }
 
-/// What a `spare` knob keeps out of the rolls, as a clause (empty for `none`).
-fn spare(value: &str) -> String {
+/// Who a `spare` knob keeps out of the rolls, as a clause (`None` for `none`).
+fn spare(value: &str) -> Option<String> {
     let (who, own) = match value {
         "main" => ("the main character", false),
         "finale" => ("the intended finale character", false),
         "main-except-own" => ("the main character", true),
         "finale-except-own" => ("the intended finale character", true),
-        _ => return String::new(),
+        _ => return None,
     };
     let except = if own {
         " (but for those of their own speciality)"
     } else {
         ""
     };
-    format!("; {who} rolls them only when no one else can{except}")
+    Some(format!(
+        "{who} rolls them only when no one else can{except}"
+    ))
 }
 
-/// The strategy's knobs as advice, one sentence per part of the game.
-pub fn advice(spec: &Spec) -> Vec<String> {
-    let p = Point::of(spec);
+/// The part of the game a knob's section is about, as the advice names it.
+fn part(section: &str) -> &'static str {
+    match section {
+        "main" => "Main character",
+        "recruit" => "Team",
+        "run" => "Run",
+        "first_aid" => "First aid",
+        "finale" => "Tough Challenges",
+        "side" => "Side challenges",
+        _ => "Substitute",
+    }
+}
+
+/// One knob of a strategy file as a rule a person can follow: `**part**: sentence`. Knobs
+/// without words of their own say what they decide and their value.
+pub fn rule(p: &Point, knob: &Knob) -> String {
     let k = |key: &str| p.value(key);
+    let v = k(&knob.name());
+    let floor = |n: &str, below: &str, otherwise: &str| {
+        if n == "0" {
+            otherwise.to_string()
+        } else {
+            format!("{below} {n}")
+        }
+    };
+    let text = match knob.name().as_str() {
+        "main.character" => match v {
+            "first-target" => "the character who recruits your first target with 3 dice (the \
+                               speciality of that target's complication)"
+                .to_string(),
+            "most-needed" => {
+                "the character whose speciality is the complication of the most others".into()
+            }
+            "hardest-to-recruit" => {
+                "the character whose complication is their own speciality".into()
+            }
+            "random" => "a character drawn at random".into(),
+            speciality => format!("the {speciality}"),
+        },
+        "recruit.count" if v == "0" => "recruit nobody: play alone".into(),
+        "recruit.count" => match p.items("recruit.order") {
+            order if order.is_empty() => format!("recruit {}", count(v, "character")),
+            order => format!(
+                "recruit {}, preferring {}",
+                count(v, "character"),
+                order.join(", then ")
+            ),
+        },
+        "recruit.order" => match p.items("recruit.order") {
+            order if order.is_empty() => "recruit nobody".into(),
+            order => format!("prefer {}", order.join(", then ")),
+        },
+        "recruit.easiest_first" if v == "true" => {
+            "recruit first those whose complication someone in the team rolls with 3 dice".into()
+        }
+        "recruit.easiest_first" => "recruit in the order of preference".into(),
+        "recruit.roller" => format!("recruitment checks are rolled by {}", roller(v)),
+        "recruit.spare" | "run.spare" => {
+            let what = if knob.section == "run" {
+                "run challenges"
+            } else {
+                "recruitment checks"
+            };
+            spare(v).map_or_else(
+                || format!("anyone able may roll {what}"),
+                |who| who.replace("rolls them", &format!("rolls {what}")),
+            )
+        }
+        "recruit.stealth_floor" => {
+            floor(v, "stop recruiting below stealth", "recruit at any stealth")
+        }
+        "recruit.stop_at_wounds" if v == "0" => "recruit however wounded the team".into(),
+        "recruit.stop_at_wounds" => {
+            format!(
+                "stop recruiting once the team carries {}",
+                count(v, "wound")
+            )
+        }
+        "recruit.stop_after_failures" if v == "0" => {
+            "never give up a target after failed checks".into()
+        }
+        "recruit.stop_after_failures" => format!(
+            "give up a target after {} in a row",
+            count(v, "failed check")
+        ),
+        "run.roller" => format!("each run challenge is rolled by {}", roller(v)),
+        "run.pick_on_six" => format!(
+            "on a 6, pick {}",
+            match v {
+                "lowest-able" => "the speciality of the lowest-numbered able member",
+                "least-wounded" => "the speciality of the least wounded member who may roll",
+                "main" => "the main character's speciality",
+                speciality => speciality,
+            }
+        ),
+        "first_aid.when" => match v {
+            "never" => "never give first aid".to_string(),
+            "incapacitated" => "give first aid only to the incapacitated".into(),
+            _ => "give first aid at every chance".into(),
+        },
+        "first_aid.phases" => match p.items("first_aid.phases") {
+            phases if phases.is_empty() => "give first aid in no phase".into(),
+            phases => {
+                let phases: Vec<&str> = phases
+                    .iter()
+                    .map(|p| match p.as_str() {
+                        "recruitment" => "recruitment",
+                        "run" => "the run",
+                        _ => "the finale",
+                    })
+                    .collect();
+                format!("give first aid in {}", phases.join(", "))
+            }
+        },
+        "first_aid.stealth_floor" => floor(
+            v,
+            "give first aid only while stealth is at least",
+            "give first aid at any stealth",
+        ),
+        "first_aid.wounded_floor" => floor(
+            v,
+            "treat the merely wounded only while stealth is at least",
+            "treat the merely wounded at any stealth",
+        ),
+        "first_aid.patient" => match v {
+            "finale-first" => {
+                "treat the finale character first, else the incapacitated first".to_string()
+            }
+            "lowest-number" => "treat the lowest-numbered member who needs it".into(),
+            _ => "treat the incapacitated first".into(),
+        },
+        "first_aid.giver" => match v {
+            "self-first" => "patients treat themselves when able, else the medic".to_string(),
+            "least-wounded" => "the least wounded able member gives first aid".into(),
+            _ => "the medic gives first aid when able, else the patient".into(),
+        },
+        "first_aid.finale_gives" => match v {
+            "never" => "the finale character never gives first aid in the finale".into(),
+            "undiscovered" => {
+                "the finale character gives first aid in the finale only while undiscovered".into()
+            }
+            _ => "the finale character gives first aid in the finale too".into(),
+        },
+        "finale.character" => format!(
+            "taken by {}",
+            match v {
+                "main" => "the main character".to_string(),
+                "main-if-healthy" => {
+                    "the main character if healthy, else the least wounded".into()
+                }
+                "least-wounded" => "the least wounded able member".into(),
+                speciality => format!("the {speciality}"),
+            }
+        ),
+        "side.attempt" => match v {
+            "always" => "try every side challenge someone may roll".to_string(),
+            "never" => "pass every side challenge".into(),
+            _ => "try a side challenge when someone who may roll has its speciality".into(),
+        },
+        "side.pass_types" => match p.items("side.pass_types") {
+            passed if passed.is_empty() => "pass no type of side challenge on sight".into(),
+            passed => format!("always pass {} side challenges", passed.join(", ")),
+        },
+        "side.roller" => format!("side challenges are rolled by {}", roller(v)),
+        "side.max_attempts" => format!("{} at most at a side challenge", count(v, "attempt")),
+        "side.stealth_floor" => floor(
+            v,
+            "try side challenges only while stealth is at least",
+            "try side challenges at any stealth",
+        ),
+        "side.second_success" if v == "false" => {
+            "after one side challenge succeeds, pass the second".into()
+        }
+        "side.second_success" => "after one side challenge succeeds, try the second too".into(),
+        "side.finale_may_roll" if v == "false" => {
+            "the finale character never rolls side challenges".into()
+        }
+        "side.finale_may_roll" => "the finale character may roll side challenges".into(),
+        "side.anyone_last" | "side.anyone_last_discovered" => {
+            let when = if knob.key == "anyone_last" {
+                ""
+            } else {
+                " once discovered"
+            };
+            match v {
+                "0" => format!("at no Tough Challenge{when} does anyone try side challenges"),
+                "1" => format!(
+                    "at the last Tough Challenge{when}, anyone who may roll tries the side \
+                     challenges"
+                ),
+                n => format!(
+                    "at the last {n} Tough Challenges{when}, anyone who may roll tries the side \
+                     challenges"
+                ),
+            }
+        }
+        "side.anyone_until" if v == "1" => {
+            "anyone tries side challenges only until one succeeds".into()
+        }
+        "side.anyone_until" => {
+            format!("anyone tries side challenges only while fewer than {v} have succeeded")
+        }
+        _ => format!("{}: {}", knob.what, v.trim_matches('"')),
+    };
+    format!("**{}**: {text}", part(knob.section))
+}
+
+/// The knobs worth a line of their own: a rule of thumb whose best other value costs at least
+/// this much (0–1) is one a player should know; the others are named together.
+const WORTH_A_LINE: f64 = 1e-3;
+
+/// The strategy's rules of thumb as advice, the most valuable first: one line per knob whose
+/// best other value costs at least [`WORTH_A_LINE`], with that cost in points (`costs`:
+/// `raven tune`'s sensitivities of the file, costliest first), then one line naming the
+/// knobs that matter less. Without `costs`, every knob's rule in file order.
+pub fn advice(spec: &Spec, costs: &[Sensitivity]) -> Vec<String> {
+    let p = Point::of(spec);
+    if costs.is_empty() {
+        return KNOBS.iter().map(|knob| rule(&p, knob)).collect();
+    }
     let mut lines = Vec::new();
-
-    let main = match k("main.character") {
-        "first-target" => {
-            "the character who recruits your first target with 3 dice (the speciality of that \
-             target's complication)"
-                .to_string()
-        }
-        "most-needed" => {
-            "the character whose speciality is the complication of the most others".to_string()
-        }
-        "hardest-to-recruit" => {
-            "the character whose complication is their own speciality".to_string()
-        }
-        "random" => "a character drawn at random".to_string(),
-        speciality => format!("the {speciality}"),
-    };
-    lines.push(format!("**Main character**: {main}."));
-
-    let order = p.items("recruit.order");
-    let recruits = k("recruit.count");
-    let team = if recruits == "0" || order.is_empty() {
-        "recruit nobody: play alone".to_string()
-    } else {
-        let mut s = format!(
-            "recruit {}, preferring {}",
-            count(recruits, "character"),
-            order.join(", then ")
-        );
-        if k("recruit.easiest_first") == "true" {
-            s += " (first those whose complication someone in the team rolls with 3 dice)";
-        }
-        s += &format!("; the checks are rolled by {}", roller(k("recruit.roller")));
-        s += &spare(k("recruit.spare"));
-        let mut stops = Vec::new();
-        if k("recruit.stealth_floor") != "0" {
-            stops.push(format!("below stealth {}", k("recruit.stealth_floor")));
-        }
-        if k("recruit.stop_at_wounds") != "0" {
-            stops.push(format!(
-                "once the team carries {}",
-                count(k("recruit.stop_at_wounds"), "wound")
-            ));
-        }
-        if k("recruit.stop_after_failures") != "0" {
-            stops.push(format!(
-                "after {} in a row on one target",
-                count(k("recruit.stop_after_failures"), "failed check")
-            ));
-        }
-        if !stops.is_empty() {
-            s += &format!("; stop recruiting {}", stops.join(" or "));
-        }
-        s
-    };
-    lines.push(format!("**Team**: {team}."));
-
-    let six = match k("run.pick_on_six") {
-        "lowest-able" => "the speciality of the lowest-numbered able member".to_string(),
-        "least-wounded" => "the speciality of the least wounded member who may roll".to_string(),
-        "main" => "the main character's speciality".to_string(),
-        speciality => speciality.to_string(),
-    };
-    lines.push(format!(
-        "**Run**: each challenge is rolled by {}{}; on a 6, pick {six}.",
-        roller(k("run.roller")),
-        spare(k("run.spare"))
-    ));
-
-    let phases = p.items("first_aid.phases");
-    let aid = match k("first_aid.when") {
-        "never" => "never give first aid".to_string(),
-        when if phases.is_empty() => format!("never give first aid ({when}, in no phase)"),
-        when => {
-            let whom = if when == "incapacitated" {
-                "only to the incapacitated"
-            } else {
-                "at every chance"
-            };
-            let phases: Vec<&str> = phases
-                .iter()
-                .map(|p| match p.as_str() {
-                    "recruitment" => "recruitment",
-                    "run" => "the run",
-                    _ => "the finale",
-                })
-                .collect();
-            let mut s = format!("give first aid {whom}, in {}", phases.join(", "));
-            if k("first_aid.stealth_floor") != "0" {
-                s += &format!(
-                    ", while stealth is at least {}",
-                    k("first_aid.stealth_floor")
-                );
-                if k("first_aid.discovered_ignores_floor") == "true" {
-                    s += " (and always once discovered)";
-                }
+    let mut minor = Vec::new();
+    for s in costs {
+        let knob = &KNOBS[s.knob];
+        match s.alternative {
+            Some((_, cost)) if cost >= WORTH_A_LINE => {
+                lines.push(format!(
+                    "{} — **{:.1} points** (`{}`).",
+                    rule(&p, knob),
+                    100.0 * cost,
+                    knob.name()
+                ));
             }
-            if k("first_aid.wounded_floor") != "0" {
-                s += &format!(
-                    "; treat the merely wounded only while stealth is at least {}",
-                    k("first_aid.wounded_floor")
-                );
-            }
-            s += match k("first_aid.finale_gives") {
-                "never" => "; the finale character never gives it in the finale",
-                "undiscovered" => {
-                    "; the finale character gives it in the finale only while undiscovered"
-                }
-                _ => "",
-            };
-            s
-        }
-    };
-    lines.push(format!("**First aid**: {aid}."));
-
-    let finale = match k("finale.character") {
-        "main" => "the main character".to_string(),
-        "main-if-healthy" => "the main character if healthy, else the least wounded".to_string(),
-        "least-wounded" => "the least wounded able member".to_string(),
-        speciality => format!("the {speciality}"),
-    };
-    lines.push(format!("**Tough Challenges**: taken by {finale}."));
-
-    let attempts = k("side.max_attempts");
-    let side = match k("side.attempt") {
-        _ if attempts == "0" => "pass every side challenge".to_string(),
-        "never" => "pass every side challenge".to_string(),
-        attempt => {
-            let when = if attempt == "always" {
-                "try every side challenge someone may roll"
-            } else {
-                "try a side challenge when someone who may roll has its speciality"
-            };
-            let mut s = format!(
-                "{when}, rolled by {}, {} at most",
-                roller(k("side.roller")),
-                count(attempts, "attempt")
-            );
-            let passed = p.items("side.pass_types");
-            if !passed.is_empty() {
-                s += &format!("; always pass {}", passed.join(", "));
-            }
-            if k("side.stealth_floor") != "0" {
-                s += &format!(
-                    "; only while stealth is at least {}",
-                    k("side.stealth_floor")
-                );
-            }
-            if k("side.second_success") == "false" {
-                s += "; after one success, pass the second";
-            }
-            s
-        }
-    };
-    let mut side = side;
-    if k("side.finale_may_roll") == "false" {
-        side += "; the finale character never rolls them";
-    }
-    let until = if k("side.anyone_until") == "1" {
-        " until one succeeds"
-    } else {
-        ""
-    };
-    for (key, when) in [
-        ("side.anyone_last", ""),
-        ("side.anyone_last_discovered", " once discovered"),
-    ] {
-        match k(key) {
-            "0" => {}
-            n => {
-                let last = if n == "1" {
-                    "the last Tough Challenge".to_string()
-                } else {
-                    format!("the last {n} Tough Challenges")
-                };
-                side += &format!("; at {last}{when}, anyone who may roll tries them{until}");
-            }
+            _ => minor.push(format!("`{}`", knob.name())),
         }
     }
-    lines.push(format!("**Side challenges**: {side}."));
+    if !minor.is_empty() {
+        lines.push(format!(
+            "Each other knob costs under {:.1} points when changed: {} (their values are in \
+             the file).",
+            100.0 * WORTH_A_LINE,
+            minor.join(", ")
+        ));
+    }
     lines
+}
+
+/// What the recommended file's rules of thumb are worth: `raven tune`'s sensitivities of the
+/// file [`section`] recommends, under the default reading at the headline stealths (the
+/// objective `raven tune` climbs), within `budget`. Empty when no file is recommended.
+pub fn rules_of_thumb(balance: &Balance, budget: Budget<'_>) -> Result<Vec<Sensitivity>, Halt> {
+    let default = balance.presets[0];
+    let Some((name, _)) = best_file(balance, default) else {
+        return Ok(Vec::new());
+    };
+    let Some(Ok(strategy)) = bundled(name) else {
+        return Ok(Vec::new());
+    };
+    let task = Task {
+        rules: default,
+        stealths: balance.headline.clone(),
+        starts: Vec::new(),
+        random_starts: 0,
+        seed: 0,
+        knobs: (0..KNOBS.len()).collect(),
+    };
+    knob_costs(&task, budget, &Point::of(strategy.spec()))
 }
 
 #[cfg(test)]
@@ -390,23 +537,72 @@ mod tests {
             .clone()
     }
 
+    /// The rule of `knob` under `spec`.
+    fn rule_of(spec: &Spec, knob: &str) -> String {
+        let knob = KNOBS.iter().find(|k| k.name() == knob).expect("a knob");
+        rule(&Point::of(spec), knob)
+    }
+
     #[test]
     fn the_advice_follows_the_knobs() {
-        let reference = advice(&spec(""));
-        assert!(reference[0].contains("the hacker"), "{reference:?}");
-        assert!(reference[1].contains("recruit 3 characters, preferring medic"));
-        assert!(reference[3].contains("give first aid at every chance"));
-        let changed = advice(&spec(
+        let reference = spec("");
+        assert!(rule_of(&reference, "main.character").contains("the hacker"));
+        assert_eq!(
+            rule_of(&reference, "recruit.count"),
+            "**Team**: recruit 3 characters, preferring medic, then spy, then sniper, then \
+             mechanic, then demolitions"
+        );
+        assert!(rule_of(&reference, "first_aid.when").contains("give first aid at every chance"));
+        assert!(rule_of(&reference, "side.anyone_last").contains("no Tough Challenge"));
+        let changed = spec(
             "[main]\ncharacter = \"first-target\"\n[recruit]\ncount = 0\n\
              [first_aid]\nwhen = \"never\"\n[side]\nanyone_last = 2\n",
-        ));
-        assert!(
-            changed[0].contains("recruits your first target"),
-            "{changed:?}"
         );
-        assert!(changed[1].contains("play alone"));
-        assert!(changed[3].contains("never give first aid"));
-        assert!(changed[5].contains("at the last 2 Tough Challenges, anyone"));
-        assert!(!reference[5].contains("anyone"));
+        assert!(rule_of(&changed, "main.character").contains("recruits your first target"));
+        assert!(rule_of(&changed, "recruit.count").contains("play alone"));
+        assert!(rule_of(&changed, "first_aid.when").contains("never give first aid"));
+        assert!(
+            rule_of(&changed, "side.anyone_last")
+                .contains("at the last 2 Tough Challenges, anyone")
+        );
+        // Without costs, every knob's rule in file order.
+        assert_eq!(advice(&reference, &[]).len(), KNOBS.len());
+    }
+
+    #[test]
+    fn the_advice_lists_the_rules_by_their_worth_then_names_the_minor_ones() {
+        let reference = spec("");
+        let cost = |knob: &str, cost: f64| Sensitivity {
+            knob: KNOBS.iter().position(|k| k.name() == knob).expect("a knob"),
+            value: String::new(),
+            alternative: Some(("x".into(), cost)),
+        };
+        // As `raven tune` gives them: the costliest first.
+        let costs = [
+            cost("side.finale_may_roll", 0.2575),
+            cost("recruit.count", 0.0494),
+            cost("finale.character", 0.0017),
+            cost("recruit.order", 0.0004),
+            Sensitivity {
+                knob: 0,
+                value: String::new(),
+                alternative: None,
+            },
+        ];
+        let lines = advice(&reference, &costs);
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        assert_eq!(
+            lines[0],
+            "**Side challenges**: the finale character never rolls side challenges — **25.8 points** \
+             (`side.finale_may_roll`)."
+        );
+        assert!(lines[1].ends_with("then demolitions — **4.9 points** (`recruit.count`)."));
+        assert!(lines[2].ends_with("— **0.2 points** (`finale.character`)."));
+        assert!(
+            lines[3].contains("under 0.1 points")
+                && lines[3].contains("`recruit.order`, `main.character`"),
+            "{}",
+            lines[3]
+        );
     }
 }

@@ -150,6 +150,7 @@ fn balance_of(presets: [Rules; 2]) -> Balance {
         decisions,
         decisions_left_out: Vec::new(),
         watched: Vec::new(),
+        rules_of_thumb: Vec::new(),
     }
 }
 

@@ -549,7 +549,15 @@ fn cli_solve_reports_optimal_and_regret() {
     let solution = solve(&solver, &[0]).remove(0);
     assert!(text.contains(&format!("optimal P(win) = {:.12}", solution.value)));
     assert!(text.contains("regret"));
-    assert!(text.contains("first recruitment option"));
+    // --explain's cells: the opening's optimal values as percentages, a row per main character.
+    let opening = raven::opening::opening(&solver, 0);
+    let hacker_row = format!(
+        "    {:<12} {:>10.2}%",
+        "hacker",
+        100.0 * opening.first_target[0][0]
+    );
+    assert!(text.contains(&hacker_row), "{hacker_row:?} in {text}");
+    assert!(text.contains("first recruitment (columns)"));
     let csv = raven()
         .args(["solve", "--stealth", "0", "--out", "-"])
         .assert()

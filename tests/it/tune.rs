@@ -97,3 +97,62 @@ fn an_unknown_knob_is_refused() {
     assert!(stderr.contains("unknown knob 'recruit.cuont'"), "{stderr}");
     assert!(stderr.contains("recruit.count"), "{stderr}");
 }
+
+/// The committed report's *What a player should do* lists its file's rules of thumb in the
+/// order of their worth, and each worth is the cost `raven tune` prints for that knob of that
+/// file: two programs, one figure. The three most valuable are recomputed (a search of those
+/// knobs from the report's `tuned.toml`, at the report's headline stealths and rules).
+#[test]
+fn the_report_s_rules_of_thumb_are_tune_s_costs_in_order_of_worth() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let section = readme
+        .split("## What a player should do")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("the section");
+    // "- **Part**: rule — **25.8 points** (`side.finale_may_roll`)."
+    let rules: Vec<(String, f64)> = section
+        .lines()
+        .filter_map(|line| {
+            let (_, worth) = line.strip_prefix("- **")?.split_once(" — **")?;
+            let (points, knob) = worth.split_once(" points** (`")?;
+            let knob = knob.strip_suffix("`).")?;
+            Some((knob.to_string(), points.parse().unwrap()))
+        })
+        .collect();
+    assert!(rules.len() >= 3, "{section}");
+    for pair in rules.windows(2) {
+        assert!(pair[0].1 >= pair[1].1, "not in order of worth: {pair:?}");
+    }
+    let mut args = vec![
+        "tune".to_string(),
+        "--from".into(),
+        root.join("tuned.toml").display().to_string(),
+        "--bundled-starts".into(),
+        "0".into(),
+        "--quiet".into(),
+    ];
+    for (knob, _) in &rules[..3] {
+        args.extend(["--knob".to_string(), knob.clone()]);
+    }
+    let run = raven().args(&args).assert().success();
+    let text = String::from_utf8(run.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("no single knob change improved it"), "{text}");
+    for (knob, points) in &rules[..3] {
+        // "   25.75  side.finale_may_roll = false: …"
+        let cost: f64 = text
+            .lines()
+            .find_map(|l| {
+                let (cost, rest) = l.trim_start().split_once("  ")?;
+                rest.starts_with(&format!("{knob} = "))
+                    .then(|| cost.parse().ok())?
+            })
+            .unwrap_or_else(|| panic!("no cost for {knob} in {text}"));
+        // Both round the same number: tune to two decimals, the report to one.
+        assert!(
+            (cost - points).abs() <= 0.05 + 0.005,
+            "{knob}: the report says {points} points, raven tune {cost}"
+        );
+    }
+}

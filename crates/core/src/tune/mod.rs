@@ -776,6 +776,29 @@ pub fn tune(
     })
 }
 
+/// What each knob of `point` costs, as [`tune`] reports its winner's: the best other value of
+/// every knob in `task.knobs` and the mean win probability over `task.stealths` it loses (the
+/// costliest first). For a file the search did not produce, such as one a report recommends;
+/// no climb is made (`task`'s starts and seed are not read). Empty when `point` itself cannot
+/// be evaluated within `budget`.
+pub fn knob_costs(
+    task: &Task,
+    budget: Budget<'_>,
+    point: &Point,
+) -> Result<Vec<Sensitivity>, Halt> {
+    let memo = Evaluations {
+        task,
+        budget,
+        values: Mutex::new(HashMap::new()),
+        on_evaluated: &|_| {},
+    };
+    let Some(values) = memo.get(std::slice::from_ref(point))?[0].clone() else {
+        return Ok(Vec::new());
+    };
+    let bounds = Bounds::new(&task.rules, &task.stealths);
+    sensitivity(&memo, bounds, point, mean(&values))
+}
+
 /// Every point one knob change away from `point`, with the knob changed.
 fn neighbours(point: &Point, bounds: Bounds, knobs: &[usize]) -> Vec<(usize, Point)> {
     knobs

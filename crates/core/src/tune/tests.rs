@@ -212,3 +212,24 @@ fn the_search_is_the_same_on_one_thread_and_two() {
     assert_eq!(one, on(2));
     assert_eq!(one.climbs.len(), 3);
 }
+
+/// The costs of a file the search did not produce are those the search gives its winner:
+/// [`knob_costs`] of the winner's point is the winner's sensitivity, bit for bit, and a cost
+/// is the point's mean less the best other value's, recomputed here.
+#[test]
+fn knob_costs_of_the_winner_are_its_sensitivity() {
+    let rules = small(MAIN_TEXT);
+    let task = task(
+        rules,
+        &[4, 6],
+        &["recruit.count", "first_aid.when", "side.max_attempts"],
+        0,
+    );
+    let tuned = run(&task);
+    let costs = knob_costs(&task, Budget::UNLIMITED, &tuned.best).expect("no limit");
+    assert_eq!(costs, tuned.sensitivity);
+    let first = &costs[0];
+    let (other, cost) = first.alternative.clone().expect("a searched knob");
+    let worse = value(&rules, &tuned.best.with(first.knob, &other), &[4, 6]);
+    assert_eq!(cost, value(&rules, &tuned.best, &[4, 6]) - worse);
+}
