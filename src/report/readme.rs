@@ -349,6 +349,7 @@ mod tests {
             decisions: Vec::new(),
             decisions_left_out: Vec::new(),
             watched: Vec::new(),
+            rules_of_thumb: Vec::new(),
         }
     }
 

@@ -232,7 +232,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         let mut options = Vec::new();
         let mut mix = Vec::new();
         while next < self.program.positions.len() {
-            if next % 4096 == 0 {
+            if next.is_multiple_of(4096) {
                 check_cancel(&self.budget)?;
             }
             let pos = self.program.positions[next];
