@@ -44,7 +44,12 @@ impl Keeper {
                 .iter()
                 .map(|e| {
                     let change = signed_width(100.0 * e.change());
-                    format!("    {change}  {}\n", self.labels[e.step])
+                    let mut lines = wrapped(&self.labels[e.step], WIDTH - LABEL_AT).into_iter();
+                    let mut text = format!("    {change}  {}\n", lines.next().unwrap_or_default());
+                    for line in lines {
+                        text += &format!("{:LABEL_AT$}{line}\n", "");
+                    }
+                    text
                 })
                 .collect()
         };
@@ -75,6 +80,26 @@ impl Keeper {
     }
 }
 
+/// The terminal width the ledger fits, and the column its names start at.
+const WIDTH: usize = 100;
+const LABEL_AT: usize = 12;
+
+/// `text` in lines of at most `width` characters, broken between words (a word longer than
+/// that on a line of its own).
+fn wrapped(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
 /// `x` points with its sign and one decimal: `+12.3`, `-4.0`.
 fn signed(x: f64) -> String {
     let r = (10.0 * x).round() / 10.0;
@@ -102,6 +127,17 @@ fn with_sign(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A long name is broken between words so that the ledger fits 100 columns.
+    #[test]
+    fn long_names_wrap_within_the_width() {
+        let mut k = Keeper::new(0.5);
+        let long = "word ".repeat(40);
+        k.record(false, 0.25, long.trim_end().to_string());
+        let text = k.text();
+        assert!(text.lines().all(|l| l.chars().count() <= WIDTH), "{text}");
+        assert_eq!(text.matches("word").count(), 40, "{text}");
+    }
 
     /// The printed sum checks: start + luck + decisions = result, to the printed digit.
     #[test]
