@@ -170,6 +170,8 @@ function readUrl() {
   const q = new URLSearchParams(location.hash.slice(1));
   if (q.get('game') === 'annulus') {
     state.game = 'annulus';
+    // Purple Raven's view, if the reader switches to it, opens as its own bare link does.
+    state.strategies = defaultStrategies(state.preset);
     readAnnulusUrl(q);
     return;
   }
