@@ -1,7 +1,8 @@
-// The explorer's layout (both games' views) at the widths a designer opens it at, from a phone (390 px, the
-// controls stacked above the results) to a wide screen (1920 px): with every number on the
-// page (the widest tables drawn), no control of the rules and strategies panel lies on the
-// results, none leaves its panel, and nothing makes the page scroll sideways.
+// The explorer's layout, both games' views, at the widths a designer opens it at, from a
+// phone (390 px, the controls stacked above the results) to a wide screen (1920 px): with
+// every number on the page (the widest tables drawn), no control of the rules and strategies
+// panel lies on the results, none leaves its panel, and nothing makes the page scroll
+// sideways.
 //
 // Environment: as explorer.test.mjs (RAVEN_EXPLORER, CHROMIUM, CARGO_TARGET_DIR).
 
