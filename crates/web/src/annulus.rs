@@ -629,7 +629,7 @@ mod tests {
         for p in params {
             for v in p["values"].as_array().unwrap() {
                 let setting = format!("{}={}", p["key"].as_str().unwrap(), v.as_str().unwrap());
-                Rules::parse("normal", &[setting.clone()]).expect(&setting);
+                Rules::parse("normal", std::slice::from_ref(&setting)).expect(&setting);
             }
         }
         let target = params.iter().find(|p| p["key"] == "target").unwrap();

@@ -19,7 +19,7 @@
 //!   explore`'s grid, point by point, then its CSV.
 //!
 //! A request with `"game": "annulus"` is the Annulus operation challenge's, answered by
-//! [`crate::annulus`]; without `game` (or with `"game": "purple-raven"`) it is Operation
+//! `crate::annulus`; without `game` (or with `"game": "purple-raven"`) it is Operation
 //! Purple Raven's, so links and requests from before the game selector keep their meaning.
 //!
 //! A strategy source is `{"name"}` (built in or bundled) or `{"name", "origin", "text"}` (a
