@@ -163,7 +163,7 @@ function buildAnnulusControls() {
   });
   for (const p of ameta.params) {
     const id = `a-rule-${p.key}`;
-    const row = el('div', { class: 'setting', 'data-key': p.key, title: `${p.ruling}: ${p.meaning}` });
+    const row = el('div', { class: 'a-setting', 'data-key': p.key, title: `${p.ruling}: ${p.meaning}` });
     const label = el('label', { for: id, text: p.key });
     let control;
     if (p.values.length <= 2) {
@@ -239,7 +239,7 @@ function syncAnnulusControls() {
   for (const p of ameta.params) {
     const id = `a-rule-${p.key}`;
     const v = acurrent(p.key);
-    document.querySelector(`#a-params .setting[data-key="${p.key}"]`).classList.toggle('changed', v !== p.printed);
+    document.querySelector(`#a-params .a-setting[data-key="${p.key}"]`).classList.toggle('changed', v !== p.printed);
     if (p.values.length <= 2) {
       for (const value of p.values) $(`${id}-${value}`).checked = value === v;
     } else {
@@ -296,14 +296,14 @@ function arulesError(m) {
   showError('a-rules-error', m.message);
   for (const p of ameta.params) {
     if (m.message.includes(`${p.key}=`) || m.message.includes(`'${p.key}'`)) {
-      document.querySelector(`#a-params .setting[data-key="${p.key}"]`).classList.add('invalid');
+      document.querySelector(`#a-params .a-setting[data-key="${p.key}"]`).classList.add('invalid');
     }
   }
 }
 
 function aclearErrors() {
   for (const id of ['a-rules-error', 'a-strategy-error', 'a-sweep-error']) showError(id, '');
-  for (const row of document.querySelectorAll('#a-params .setting.invalid')) row.classList.remove('invalid');
+  for (const row of document.querySelectorAll('#a-params .a-setting.invalid')) row.classList.remove('invalid');
 }
 
 function aerror(m) {

@@ -168,7 +168,10 @@ function axisValues(a) {
 function readUrl() {
   Object.assign(state, defaults());
   const q = new URLSearchParams(location.hash.slice(1));
-  if (q.get('game') === 'annulus') {
+  const game = q.get('game');
+  showError('game-error', game === null || game === 'purple-raven' || game === 'annulus' ? ''
+    : `the link's game=${game} is not a game of the page (purple-raven, annulus): showing Operation Purple Raven`);
+  if (game === 'annulus') {
     state.game = 'annulus';
     // Purple Raven's view, if the reader switches to it, opens as its own bare link does.
     state.strategies = defaultStrategies(state.preset);

@@ -172,7 +172,7 @@ test('a sweep link round-trips and gives raven --game annulus explore its number
 test('bad rules, 4 players and a bad strategy file are named', async () => {
   await open('#game=annulus&target=13&strategy=none');
   assert.equal(await shownError('a-rules-error'), "Annulus rule 'target' cannot be '13' (allowed: 2..=12)");
-  assert.equal(await page.$eval('#a-params .setting[data-key="target"]', (e) => e.classList.contains('invalid')), true);
+  assert.equal(await page.$eval('#a-params .a-setting[data-key="target"]', (e) => e.classList.contains('invalid')), true);
   assert.equal((await cells('#a-values')).length, 0);
   await open('#game=annulus&mode=sweep&strategy=none&param=target=4..5&players=4');
   assert.match(await shownError('a-sweep-error'), /^4 players is too large for the page/);
@@ -200,8 +200,13 @@ test('switching back to Purple Raven shows its numbers as before', async () => {
   const got = await page.$$eval('#values [data-value]', (xs) => xs.map((x) => [`${x.dataset.method}|${x.dataset.strategy}|${x.dataset.stealth}`, Number(x.dataset.value)]));
   assert.equal(got.length, want.size);
   for (const [k, v] of got) assert.ok(Math.abs(v - want.get(k)) <= 1e-12, `${k}: page ${v}, CLI ${want.get(k)}`);
+  // An unknown game is named, and Purple Raven shown.
+  await open('#game=tetris&strategy=none');
+  assert.match(await shownError('game-error'), /game=tetris is not a game of the page/);
+  assert.equal(await page.$eval('#curves-view', (e) => e.hidden), false);
   // `game=purple-raven` is accepted and is Purple Raven's view.
   await open('#game=purple-raven&strategy=none');
+  assert.equal(await shownError('game-error'), '');
   assert.equal(await page.$eval('#game', (e) => e.value), 'purple-raven');
   assert.equal(await page.$eval('#curves-view', (e) => e.hidden), false);
 });
