@@ -320,7 +320,7 @@ function computeAnnulusCurves(started) {
   const job = ++jobCounter;
   const timing = { job, kind: 'curves', game: 'annulus', started, first: null, curves: null, done: null };
   window.ravenTimings.push(timing);
-  aview = { job, sources, players, values: new Map(), errors: [], rules: [astate.preset, ...aoverrides()] };
+  aview = { job, sources, players, values: new Map(), errors: [], csv: null, rules: [astate.preset, ...aoverrides()] };
   document.body.dataset.state = 'computing';
   aclearErrors();
   renderAnnulusCurves();
@@ -342,11 +342,36 @@ function computeAnnulusCurves(started) {
     renderAnnulusCurves();
   }, () => {
     if (aview.job !== job) return;
-    timing.curves = timing.done = performance.now();
-    document.body.dataset.state = aview.errors.length ? 'error' : 'done';
-    setStatus(aview.errors.length ? 'Stopped: see the message' : `Done in ${((timing.done - started) / 1000).toFixed(2)} s`, 1, 1);
-    renderAnnulusCurves();
+    timing.curves = performance.now();
+    if (aview.errors.length) return afinish(timing, started);
+    // The CSV, written by the engine as `raven --game annulus solve --out` writes it: per
+    // number of players optimal play, then each strategy with its regret.
+    const results = [];
+    for (const n of players) {
+      const optimal = aview.values.get(`optimal|optimal|${n}`);
+      for (const m of amethods(sources)) {
+        const v = aview.values.get(`${m.method}|${m.name}|${n}`);
+        results.push({ strategy: m.name, method: m.method, players: n, figures: v.figures, regret: m.method === 'optimal' ? 0 : optimal.start - v.win });
+      }
+    }
+    runLanes([[{ op: 'csv', ...rules, results }]], (m) => {
+      if (aview.job !== job) return;
+      if (m.type === 'csv') aview.csv = m.text;
+      else if (m.type === 'error') {
+        aview.errors.push(m);
+        aerror(m);
+      }
+    }, () => {
+      if (aview.job === job) afinish(timing, started);
+    });
   });
+}
+
+function afinish(timing, started) {
+  timing.done = performance.now();
+  document.body.dataset.state = aview.errors.length ? 'error' : 'done';
+  setStatus(aview.errors.length ? 'Stopped: see the message' : `Done in ${((timing.done - started) / 1000).toFixed(2)} s`, 1, 1);
+  renderAnnulusCurves();
 }
 
 function acell(tag, m, players, value, extra = {}) {

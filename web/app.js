@@ -992,8 +992,10 @@ function download(name, blob) {
 
 function exportCsv() {
   if (state.game === 'annulus') {
-    if (state.mode === 'sweep' && asweep && asweep.csv) download('raven-annulus-explore.csv', new Blob([asweep.csv], { type: 'text/csv' }));
-    else setStatus(state.mode === 'sweep' ? 'The CSV is ready once the numbers are' : 'The Annulus curves\' CSV: raven --game annulus solve --out FILE (the sweep exports its own)', 0, 1);
+    const sweep = state.mode === 'sweep';
+    const csv = sweep ? asweep && asweep.csv : aview && aview.csv;
+    if (csv) download(sweep ? 'raven-annulus-explore.csv' : 'raven-annulus-solve.csv', new Blob([csv], { type: 'text/csv' }));
+    else setStatus('The CSV is ready once the numbers are', 0, 1);
     return;
   }
   const text = state.mode === 'curves' ? view && view.csv : sweepView && sweepView.csv;

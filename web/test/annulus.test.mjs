@@ -1,7 +1,8 @@
 // The explorer's Annulus view in a real browser (headless Chromium, puppeteer-core): its
 // numbers against the command line's (`raven --game annulus solve`, `exact` and `explore`,
-// `--out -`) to 1e-12, after a rule change too; the link round-trips; bad input is named;
-// switching back to Purple Raven shows its numbers as the command line gives them.
+// `--out -`) to 1e-12, after a rule change too, and its CSV exports byte for byte; the link
+// round-trips; bad input is named; switching back to Purple Raven shows its numbers as the
+// command line gives them.
 //
 // Environment: as explorer.test.mjs (RAVEN_EXPLORER, RAVEN_BIN, CHROMIUM, CARGO_TARGET_DIR).
 
@@ -88,6 +89,21 @@ function sameAs(got, expected, label) {
   }
 }
 
+// The file the CSV button downloads, once its bytes have settled.
+async function downloaded(name) {
+  const file = path.join(downloads, name);
+  fs.rmSync(file, { force: true });
+  await page.click('#export-csv');
+  let last = -1;
+  for (let i = 0; i < 200; i++) {
+    const size = fs.existsSync(file) ? fs.statSync(file).size : -1;
+    if (size > 0 && size === last) break;
+    last = size;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return fs.readFileSync(file, 'utf8');
+}
+
 async function shownError(id) {
   return page.$eval(`#${id}`, (e) => (e.hidden ? '' : e.textContent));
 }
@@ -111,6 +127,8 @@ test('the Annulus view: success against players as raven --game annulus solve an
   }
   const text = await page.$eval('#a-answer', (e) => e.textContent);
   assert.match(text, /^Under normal with 2 players, optimal play succeeds \d+\.\d%, planner \d+\.\d% and naive \d+\.\d%\.$/);
+  // The CSV export is the command line's, byte for byte.
+  assert.equal(await downloaded('raven-annulus-solve.csv'), cli('solve', ['--players', '1,2,3', '--strategy', 'planner,naive']));
   await page.screenshot({ path: path.join(out, 'annulus.png'), fullPage: true });
 });
 
@@ -143,12 +161,7 @@ test('a sweep link round-trips and gives raven --game annulus explore its number
     assert.ok(Math.abs(c.value - Number(r.success)) <= 1e-12, `target=${r.value}: page ${c.value}, CLI ${r.success}`);
   }
   // The CSV export is the command line's, byte for byte.
-  const file = path.join(downloads, 'raven-annulus-explore.csv');
-  fs.rmSync(file, { force: true });
-  await page.click('#export-csv');
-  for (let i = 0; i < 100 && !(fs.existsSync(file) && fs.statSync(file).size); i++) await new Promise((r) => setTimeout(r, 100));
-  await new Promise((r) => setTimeout(r, 200));
-  assert.equal(fs.readFileSync(file, 'utf8'), csv);
+  assert.equal(await downloaded('raven-annulus-explore.csv'), csv);
   // A reload of the link the page wrote restores the same view.
   await page.reload();
   await waitDone();

@@ -11,7 +11,10 @@
 //! - `{"op":"exact", "strategies": [source, …], "players"}`: each strategy's figures, as
 //!   `raven --game annulus exact` evaluates them;
 //! - `{"op":"sweep", "param": {"key", "values"}, "strategies", "players"}`: `raven --game
-//!   annulus explore --param KEY=VALUES`'s points, one by one, then its CSV.
+//!   annulus explore --param KEY=VALUES`'s points, one by one, then its CSV;
+//! - `{"op":"csv", "results": [{"strategy", "method", "players", "figures", "regret"}, …]}`:
+//!   the CSV `raven --game annulus solve --out` writes for these results (the figures as the
+//!   `value` messages gave them; `regret` optimal play's `start` less the strategy's win).
 //!
 //! A strategy source is `{"name"}` (`random` or a bundled file) or `{"name", "origin",
 //! "text"}` (an Annulus strategy file's text, named `name` on the page whatever its own
@@ -26,9 +29,9 @@ use raven_core::engine::generic::program::BYTES_PER_POSITION;
 use raven_core::engine::generic::{Figures, Stop, evaluate, solve};
 use raven_core::games::annulus::rules::{PARAMS, PRESETS};
 use raven_core::games::annulus::strategy::{BUNDLED, Knobs};
-use raven_core::games::annulus::{Annulus, CAUSES, Rules};
+use raven_core::games::annulus::{ACTION_LIMIT, Annulus, CAUSES, JAMMED, REVEAL, Rules};
 use raven_core::games::{Policy, Uniform};
-use raven_core::rows::{VERSION, round};
+use raven_core::rows::{VERSION, round, rounded};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -78,6 +81,27 @@ enum Operation {
         strategies: Vec<Source>,
         players: Vec<u8>,
     },
+    Csv {
+        results: Vec<Computed>,
+    },
+}
+
+/// A result the page holds, handed back for the CSV.
+#[derive(Deserialize)]
+struct Computed {
+    strategy: String,
+    method: String,
+    players: u8,
+    figures: ComputedFigures,
+    regret: Option<f64>,
+}
+
+/// The figures of a `value` message.
+#[derive(Deserialize)]
+struct ComputedFigures {
+    win: f64,
+    losses: std::collections::HashMap<String, f64>,
+    decisions: f64,
 }
 
 /// The swept key and its values, as `--param KEY=V1,V2,…` lists them.
@@ -133,6 +157,17 @@ pub fn run(request: Value, sink: &mut Sink<'_>) {
                 && players_fit(sink, &players)
             {
                 sweep(sink, &base, &request.rules, &param, &strategies, &players);
+            }
+        }
+        Operation::Csv { results } => {
+            if players_fit(
+                sink,
+                &results.iter().map(|r| r.players).collect::<Vec<u8>>(),
+            ) {
+                send(
+                    sink,
+                    &json!({"type": "csv", "text": solve_csv(&base, &results)}),
+                );
             }
         }
     }
@@ -306,13 +341,14 @@ fn figures_json(f: &Figures) -> Value {
            "positions": f.positions})
 }
 
+fn value_message(method: &str, strategy: &str, rules: &Rules, f: &Figures) -> Value {
+    json!({"type": "value", "game": "annulus", "method": method, "strategy": strategy,
+           "players": rules.players, "rules": rules.to_string(), "win": f.win,
+           "figures": figures_json(f)})
+}
+
 fn value(sink: &mut Sink<'_>, method: &str, strategy: &str, rules: &Rules, f: &Figures) {
-    send(
-        sink,
-        &json!({"type": "value", "game": "annulus", "method": method, "strategy": strategy,
-                "players": rules.players, "rules": rules.to_string(), "win": f.win,
-                "figures": figures_json(f)}),
-    );
+    send(sink, &value_message(method, strategy, rules, f));
 }
 
 fn stopped(sink: &mut Sink<'_>, what: &str, stop: &Stop) {
@@ -325,7 +361,14 @@ fn solve_players(sink: &mut Sink<'_>, base: &Rules, players: &[u8]) {
     for &n in players {
         let game = game(base, n);
         match solve(&game, budget()) {
-            Ok(solved) => value(sink, "optimal", "optimal", game.rules(), &solved.figures()),
+            Ok(solved) => {
+                let mut message =
+                    value_message("optimal", "optimal", game.rules(), &solved.figures());
+                // Optimal play's value from the start, from which the command line measures a
+                // strategy's regret.
+                message["start"] = json!(solved.start());
+                send(sink, &message);
+            }
             Err(stop) => return stopped(sink, &format!("optimal play with {n} players"), &stop),
         }
     }
@@ -361,6 +404,67 @@ fn exact_players(
             );
         }
     }
+}
+
+/// One row of the curves' CSV: `raven --game annulus solve --out -`'s columns.
+#[derive(Serialize)]
+struct SolveRow<'a> {
+    game: &'static str,
+    strategy: &'a str,
+    rules: String,
+    players: u8,
+    method: &'a str,
+    games: Option<u64>,
+    #[serde(serialize_with = "round")]
+    success_rate: f64,
+    #[serde(serialize_with = "round")]
+    ci_low: f64,
+    #[serde(serialize_with = "round")]
+    ci_high: f64,
+    seed: Option<u64>,
+    #[serde(serialize_with = "round")]
+    mean_adjustments: f64,
+    #[serde(serialize_with = "round")]
+    fail_jammed_rate: f64,
+    #[serde(serialize_with = "round")]
+    fail_reveal_rate: f64,
+    #[serde(serialize_with = "round")]
+    fail_action_limit_rate: f64,
+    regret: Option<f64>,
+    raven_version: &'static str,
+}
+
+/// The CSV of the results the page shows, row for row as the command line writes them.
+fn solve_csv(base: &Rules, results: &[Computed]) -> String {
+    let loss =
+        |r: &Computed, cause: usize| r.figures.losses.get(CAUSES[cause]).copied().unwrap_or(0.0);
+    let rows = results.iter().map(|r| SolveRow {
+        game: "annulus",
+        strategy: &r.strategy,
+        rules: game(base, r.players).rules().to_string(),
+        players: r.players,
+        method: &r.method,
+        games: None,
+        success_rate: r.figures.win,
+        ci_low: r.figures.win,
+        ci_high: r.figures.win,
+        seed: None,
+        mean_adjustments: r.figures.decisions,
+        fail_jammed_rate: loss(r, usize::from(JAMMED)),
+        fail_reveal_rate: loss(r, usize::from(REVEAL)),
+        fail_action_limit_rate: loss(r, usize::from(ACTION_LIMIT)),
+        regret: r.regret.map(rounded),
+        raven_version: VERSION,
+    });
+    write_csv(rows)
+}
+
+fn write_csv<R: Serialize>(rows: impl IntoIterator<Item = R>) -> String {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        writer.serialize(row).expect("a row serialises");
+    }
+    String::from_utf8(writer.into_inner().expect("a buffer flushes")).expect("the CSV is UTF-8")
 }
 
 /// One row of the sweep's CSV: `raven --game annulus explore --out -`'s columns.
@@ -479,13 +583,7 @@ fn sweep(
             );
         }
     }
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    for row in &rows {
-        writer.serialize(row).expect("a row serialises");
-    }
-    let text = String::from_utf8(writer.into_inner().expect("a buffer flushes"))
-        .expect("the CSV is UTF-8");
-    send(sink, &json!({"type": "csv", "text": text}));
+    send(sink, &json!({"type": "csv", "text": write_csv(&rows)}));
 }
 
 #[cfg(test)]
@@ -543,6 +641,47 @@ mod tests {
             );
         }
         assert_eq!(got.last().unwrap()["type"], "done");
+    }
+
+    #[test]
+    fn the_csv_is_written_from_the_figures_handed_back() {
+        let got = messages(r#"{"op":"solve","game":"annulus","rules":["wrap=yes"],"players":[2]}"#);
+        let optimal = got.iter().find(|m| m["type"] == "value").unwrap();
+        let got = messages(
+            r#"{"op":"exact","game":"annulus","rules":["wrap=yes"],"strategies":[{"name":"naive"}],"players":[2]}"#,
+        );
+        let naive = got.iter().find(|m| m["type"] == "value").unwrap();
+        let regret = optimal["start"].as_f64().unwrap() - naive["win"].as_f64().unwrap();
+        let csv = messages(&format!(
+            r#"{{"op":"csv","game":"annulus","rules":["wrap=yes"],"results":[
+                {{"strategy":"optimal","method":"optimal","players":2,"figures":{},"regret":0.0}},
+                {{"strategy":"naive","method":"exact","players":2,"figures":{},"regret":{regret}}}]}}"#,
+            optimal["figures"], naive["figures"]
+        ));
+        let text = csv[0]["text"].as_str().unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].starts_with("game,strategy,rules,players,method,games,success_rate,"));
+        let row: Vec<&str> = lines[2].split(',').collect();
+        assert_eq!(
+            &row[..5],
+            [
+                "annulus",
+                "naive",
+                "normal+players=2+wrap=yes",
+                "2",
+                "exact"
+            ]
+        );
+        // The success and the regret to the command line's twelve significant digits.
+        assert_eq!(
+            row[6].parse::<f64>().unwrap(),
+            raven_core::rows::rounded(naive["win"].as_f64().unwrap())
+        );
+        assert_eq!(
+            row[14].parse::<f64>().unwrap(),
+            raven_core::rows::rounded(regret)
+        );
     }
 
     #[test]
