@@ -210,6 +210,11 @@ function buildAnnulusControls() {
   }
   $('a-strategy-add').addEventListener('click', () => {
     const name = $('a-strategy-name').value.trim() || 'mine';
+    // A file's numbers are told apart from a bundled strategy's by name.
+    if (name === 'optimal' || ameta.strategies.some((s) => s.name === name)) {
+      showError('a-strategy-error', `'${name}' is the name of a strategy of the page: name the file otherwise`);
+      return;
+    }
     astate.files = astate.files.filter((f) => f.name !== name);
     astate.files.push({ name, text: $('a-strategy-text').value });
     changed();

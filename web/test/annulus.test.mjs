@@ -196,6 +196,10 @@ test('bad rules, 4 players and a bad strategy file are named', async () => {
   await page.click('#a-strategy-add');
   await waitDone(job);
   assert.match(await shownError('a-strategy-error'), /^mine\.toml:2:/);
+  // A file may not take a bundled strategy's name.
+  await page.$eval('#a-strategy-name', (e) => { e.value = 'planner'; });
+  await page.click('#a-strategy-add');
+  assert.match(await shownError('a-strategy-error'), /^'planner' is the name of a strategy of the page/);
 });
 
 test('switching back to Purple Raven shows its numbers as before', async () => {
