@@ -21,7 +21,8 @@
 //! `name` line says, as Purple Raven's files are; `origin` names it in errors).
 //!
 //! Messages: `meta`, `error` (`field`: `request`, `rules`, `strategy` with its `index`, or
-//! `engine`), `value` (`method`, `strategy`, `players`, `win`, `figures`), `point`,
+//! `engine`), `value` (`method`, `strategy`, `players`, `rules`, `win`, `figures`, and
+//! optimal play's `start`), `point`,
 //! `progress`, `csv`, and `done` last (sent by the caller).
 
 use raven_core::engine::Budget;
