@@ -22,8 +22,8 @@
 //!
 //! Messages: `meta`, `error` (`field`: `request`, `rules`, `strategy` with its `index`, or
 //! `engine`), `value` (`method`, `strategy`, `players`, `rules`, `win`, `figures`, and
-//! optimal play's `start`), `point`,
-//! `progress`, `csv`, and `done` last (sent by the caller).
+//! optimal play's `start`), `point`, `progress`, `csv`, and `done` last (sent by the
+//! caller).
 
 use raven_core::engine::Budget;
 use raven_core::engine::generic::program::BYTES_PER_POSITION;
