@@ -22,6 +22,7 @@ let jobCounter = 0;
 
 // The page's state: everything the URL holds.
 const defaults = () => ({
+  game: 'purple-raven', // or 'annulus' (annulus.js)
   mode: 'curves',
   preset: PRINTED_PRESET,
   rules: {}, // key -> value, where it differs from the preset
@@ -122,6 +123,10 @@ const identity = (source) => JSON.stringify(source);
 // ---------------------------------------------------------------- the URL
 
 function writeUrl() {
+  if (state.game === 'annulus') {
+    history.replaceState(null, '', `#${annulusHash()}`);
+    return;
+  }
   const q = new URLSearchParams();
   if (state.mode !== 'curves') q.append('mode', state.mode);
   if (state.preset !== PRINTED_PRESET) q.append('preset', state.preset);
@@ -163,10 +168,21 @@ function axisValues(a) {
 function readUrl() {
   Object.assign(state, defaults());
   const q = new URLSearchParams(location.hash.slice(1));
+  const game = q.get('game');
+  showError('game-error', game === null || game === 'purple-raven' || game === 'annulus' ? ''
+    : `the link's game=${game} is not a game of the page (purple-raven, annulus): showing Operation Purple Raven`);
+  if (game === 'annulus') {
+    state.game = 'annulus';
+    // Purple Raven's view, if the reader switches to it, opens as its own bare link does.
+    state.strategies = defaultStrategies(state.preset);
+    readAnnulusUrl(q);
+    return;
+  }
   const keys = new Set(meta.settings.map((s) => s.key));
   const strategies = [];
   const axes = [];
   for (const [k, v] of q) {
+    if (k === 'game') continue; // `game=purple-raven`, the default, said aloud
     if (k === 'mode') state.mode = v === 'sweep' ? 'sweep' : 'curves';
     else if (k === 'preset') state.preset = v;
     else if (k === 'strategy') strategies.push(v);
@@ -443,6 +459,13 @@ const LANES = Math.max(1, Math.min(2, navigator.hardwareConcurrency || 1));
 function changed() {
   const started = performance.now();
   writeUrl();
+  showGame();
+  if (state.game === 'annulus') {
+    syncAnnulusControls();
+    if (state.mode === 'curves') computeAnnulusCurves(started);
+    else computeAnnulusSweep(started);
+    return;
+  }
   syncControls();
   if (state.mode === 'curves') computeCurves(started);
   else computeSweep(started);
@@ -765,7 +788,7 @@ function renderFocus(ms) {
 // ---------------------------------------------------------------- charts
 
 // A line chart: `xs` the ticks ({x, label}), each series a list of [x, y] with y in 0..1.
-function lineChart({ title, xLabel, xs, series }) {
+function lineChart({ title, xLabel, yLabel = 'win probability', xs, series }) {
   const W = 720, H = 400, L = 56, R = 170, T = 36, B = 48;
   const xMin = Math.min(...xs.map((t) => t.x));
   const xMax = Math.max(...xs.map((t) => t.x));
@@ -785,7 +808,7 @@ function lineChart({ title, xLabel, xs, series }) {
     root.append(svg('text', { x: px(t.x), y: H - B + 16, 'text-anchor': 'middle', text: t.label }));
   }
   root.append(svg('text', { x: (L + W - R) / 2, y: H - 8, 'text-anchor': 'middle', text: xLabel }));
-  root.append(svg('text', { x: 14, y: (T + H - B) / 2, transform: `rotate(-90 14 ${(T + H - B) / 2})`, 'text-anchor': 'middle', text: 'win probability' }));
+  root.append(svg('text', { x: 14, y: (T + H - B) / 2, transform: `rotate(-90 14 ${(T + H - B) / 2})`, 'text-anchor': 'middle', text: yLabel }));
   root.append(svg('rect', { x: L, y: T, width: W - L - R, height: H - T - B, fill: 'none', stroke: '#555' }));
   series.forEach((s, i) => {
     if (s.points.length) {
@@ -968,6 +991,13 @@ function download(name, blob) {
 }
 
 function exportCsv() {
+  if (state.game === 'annulus') {
+    const sweep = state.mode === 'sweep';
+    const csv = sweep ? asweep && asweep.csv : aview && aview.csv;
+    if (csv) download(sweep ? 'raven-annulus-explore.csv' : 'raven-annulus-solve.csv', new Blob([csv], { type: 'text/csv' }));
+    else setStatus('The CSV is ready once the numbers are', 0, 1);
+    return;
+  }
   const text = state.mode === 'curves' ? view && view.csv : sweepView && sweepView.csv;
   if (!text) {
     setStatus('The CSV is ready once the numbers are', 0, 1);
@@ -976,8 +1006,14 @@ function exportCsv() {
   download(state.mode === 'curves' ? 'raven-solve.csv' : 'raven-explore.csv', new Blob([text], { type: 'text/csv' }));
 }
 
+// The chart box of the view shown.
+function chartBox() {
+  const prefix = state.game === 'annulus' ? 'a-' : '';
+  return $(state.mode === 'curves' ? `${prefix}chart` : `${prefix}sweep-chart`);
+}
+
 function chartSvgText() {
-  const node = (state.mode === 'curves' ? $('chart') : $('sweep-chart')).querySelector('svg');
+  const node = chartBox().querySelector('svg');
   return node ? new XMLSerializer().serializeToString(node) : null;
 }
 
@@ -989,7 +1025,7 @@ function exportSvg() {
 function exportPng() {
   const text = chartSvgText();
   if (!text) return;
-  const node = (state.mode === 'curves' ? $('chart') : $('sweep-chart')).querySelector('svg');
+  const node = chartBox().querySelector('svg');
   const w = Number(node.getAttribute('width'));
   const h = Number(node.getAttribute('height'));
   const image = new Image();
@@ -1038,12 +1074,21 @@ async function main() {
     const answers = await ask({ op: 'meta' });
     meta = answers.find((m) => m.type === 'meta');
     if (!meta) throw new Error((answers.find((m) => m.type === 'error') || {}).message || 'no list of settings');
+    const annulus = await ask({ op: 'meta', game: 'annulus' });
+    ameta = annulus.find((m) => m.type === 'meta');
+    if (!ameta) throw new Error((annulus.find((m) => m.type === 'error') || {}).message || 'no list of Annulus rules');
+    astate = adefaults();
   } catch (e) {
     setStatus(`The engine could not start: ${e.message}`, 0, 1);
     document.body.dataset.state = 'error';
     return;
   }
   buildControls();
+  buildAnnulusControls();
+  $('game').addEventListener('change', (e) => {
+    state.game = e.target.value === 'annulus' ? 'annulus' : 'purple-raven';
+    changed();
+  });
   readUrl();
   window.addEventListener('hashchange', () => {
     if (location.hash.slice(1) === currentHash) return;

@@ -17,7 +17,7 @@ cargo build -p raven-web --release --target wasm32-unknown-unknown
 wasm="$target_dir/wasm32-unknown-unknown/release/raven_web.wasm"
 
 # A script may not close its own <script> element early.
-if grep -il '</script' web/app.js web/worker.js; then
+if grep -il '</script' web/app.js web/annulus.js web/worker.js; then
     echo "web/build.sh: a script contains '</script', which would end its element" >&2
     exit 1
 fi
@@ -25,10 +25,11 @@ encoded="$(mktemp)"
 trap 'rm -f "$encoded"' EXIT
 base64 -w0 "$wasm" >"$encoded"
 mkdir -p "$(dirname "$out")"
-awk -v style=web/style.css -v worker=web/worker.js -v app=web/app.js -v wasm="$encoded" '
+awk -v style=web/style.css -v worker=web/worker.js -v app=web/app.js -v annulus=web/annulus.js -v wasm="$encoded" '
     function emit(file,   line) { while ((getline line < file) > 0) print line; close(file) }
     $0 == "/*STYLE*/"  { emit(style); next }
     $0 == "/*WORKER*/" { emit(worker); next }
+    $0 == "/*ANNULUS*/" { emit(annulus); next }
     $0 == "/*APP*/"    { emit(app); next }
     $0 == "/*WASM*/"   { emit(wasm); print ""; next }
     { print }

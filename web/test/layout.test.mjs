@@ -1,7 +1,8 @@
-// The explorer's layout at the widths a designer opens it at, from a phone (390 px, the
-// controls stacked above the results) to a wide screen (1920 px): with every number on the
-// page (the widest tables drawn), no control of the rules and strategies panel lies on the
-// results, none leaves its panel, and nothing makes the page scroll sideways.
+// The explorer's layout, both games' views, at the widths a designer opens it at, from a
+// phone (390 px, the controls stacked above the results) to a wide screen (1920 px): with
+// every number on the page (the widest tables drawn), no control of the rules and strategies
+// panel lies on the results, none leaves its panel, and nothing makes the page scroll
+// sideways.
 //
 // Environment: as explorer.test.mjs (RAVEN_EXPLORER, CHROMIUM, CARGO_TARGET_DIR).
 
@@ -107,4 +108,19 @@ test('the sweep keeps its controls off its chart at every width', async () => {
   await page.goto(`${url}#mode=sweep&param=run-challenges=3..5&param=threshold=4..5&stealth=8,10`);
   await waitDone();
   await checkWidths('sweep');
+});
+
+test('the Annulus view, its strategy file box open, keeps its controls off its results', async () => {
+  await page.goto('about:blank');
+  await page.goto(`${url}#game=annulus&wrap=yes&strategy=planner&strategy=naive&strategy=closest-first`);
+  await waitDone();
+  await page.evaluate(() => { document.getElementById('a-add-strategy').open = true; });
+  await checkWidths('annulus');
+});
+
+test('the Annulus sweep keeps its controls off its chart at every width', async () => {
+  await page.goto('about:blank');
+  await page.goto(`${url}#game=annulus&mode=sweep&param=target=2..12&players=1,2`);
+  await waitDone();
+  await checkWidths('annulus sweep');
 });

@@ -18,6 +18,10 @@
 //! - `{"op":"sweep", "axes": [{"key", "values"}, …], "strategies", "stealths"}`: `raven
 //!   explore`'s grid, point by point, then its CSV.
 //!
+//! A request with `"game": "annulus"` is the Annulus operation challenge's, answered by
+//! `crate::annulus`; without `game` (or with `"game": "purple-raven"`) it is Operation
+//! Purple Raven's, so links and requests from before the game selector keep their meaning.
+//!
 //! A strategy source is `{"name"}` (built in or bundled) or `{"name", "origin", "text"}` (a
 //! strategy file's text; `origin` names it in errors, which give line and column).
 //!
@@ -109,11 +113,11 @@ struct RequestedStrategy {
 /// Where answers go: one JSON message per call.
 pub type Sink<'a> = dyn FnMut(&str) + 'a;
 
-fn send(sink: &mut Sink<'_>, message: &Value) {
+pub(crate) fn send(sink: &mut Sink<'_>, message: &Value) {
     sink(&message.to_string());
 }
 
-fn error(sink: &mut Sink<'_>, field: &str, message: &str) {
+pub(crate) fn error(sink: &mut Sink<'_>, field: &str, message: &str) {
     send(
         sink,
         &json!({"type": "error", "field": field, "message": message}),
@@ -122,7 +126,28 @@ fn error(sink: &mut Sink<'_>, field: &str, message: &str) {
 
 /// Answers one JSON request through `sink`, `done` last whatever happened.
 pub fn run(request: &str, sink: &mut Sink<'_>) {
-    match serde_json::from_str::<Request>(request) {
+    let value: Value = match serde_json::from_str(request) {
+        Ok(value) => value,
+        Err(e) => {
+            error(sink, "request", &format!("unreadable request: {e}"));
+            return send(sink, &json!({"type": "done"}));
+        }
+    };
+    match value.get("game").and_then(Value::as_str) {
+        None | Some("purple-raven") => purple_raven(value, sink),
+        Some("annulus") => crate::annulus::run(value, sink),
+        Some(other) => error(
+            sink,
+            "request",
+            &format!("unknown game '{other}' (the page plays purple-raven and annulus)"),
+        ),
+    }
+    send(sink, &json!({"type": "done"}));
+}
+
+/// Operation Purple Raven's requests: those without `game`, as every request was before.
+fn purple_raven(request: Value, sink: &mut Sink<'_>) {
+    match serde_json::from_value::<Request>(request) {
         Err(e) => error(sink, "request", &format!("unreadable request: {e}")),
         Ok(Request {
             op: Operation::Meta,
@@ -136,7 +161,6 @@ pub fn run(request: &str, sink: &mut Sink<'_>) {
             }
         }
     }
-    send(sink, &json!({"type": "done"}));
 }
 
 fn answer(sink: &mut Sink<'_>, rules: &Rules, op: Operation) {
@@ -468,10 +492,11 @@ fn sweep(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn messages(request: &str) -> Vec<Value> {
+    /// Every message `run` sends for `request`, read back as JSON.
+    pub(crate) fn messages(request: &str) -> Vec<Value> {
         let mut out = Vec::new();
         run(request, &mut |m: &str| {
             out.push(serde_json::from_str(m).unwrap())
