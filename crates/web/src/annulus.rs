@@ -36,7 +36,7 @@ use raven_core::rows::{VERSION, round, rounded};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::explorer::{Sink, error, send};
+use crate::sink::{Sink, error, send};
 
 /// The most players the page solves. Four players store about 160 times the positions of
 /// three (a minute and gigabytes natively, more than a browser tab's WebAssembly memory), so

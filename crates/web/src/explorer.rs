@@ -110,19 +110,8 @@ struct RequestedStrategy {
     text: Option<String>,
 }
 
-/// Where answers go: one JSON message per call.
-pub type Sink<'a> = dyn FnMut(&str) + 'a;
-
-pub(crate) fn send(sink: &mut Sink<'_>, message: &Value) {
-    sink(&message.to_string());
-}
-
-pub(crate) fn error(sink: &mut Sink<'_>, field: &str, message: &str) {
-    send(
-        sink,
-        &json!({"type": "error", "field": field, "message": message}),
-    );
-}
+pub use crate::sink::Sink;
+use crate::sink::{error, send};
 
 /// Answers one JSON request through `sink`, `done` last whatever happened.
 pub fn run(request: &str, sink: &mut Sink<'_>) {

@@ -7,11 +7,13 @@
 //! interface over JSON needs no binding generator, so building the page takes only cargo and
 //! the wasm32 target. The engines are the ones the command line calls, with the same
 //! arguments, so the numbers are the same bits. Where each job lives: [`explorer`] reads a
-//! request and runs the engines (`annulus` those of the Annulus operation challenge); `rows` writes the CSV the page exports.
+//! request and runs the engines (`annulus` those of the Annulus operation challenge); `rows`
+//! writes the CSV the page exports; `sink` carries the messages back.
 
 mod annulus;
 pub mod explorer;
 mod rows;
+mod sink;
 
 /// Memory for a request of `len` bytes, written by the page before [`compute`].
 #[unsafe(no_mangle)]
