@@ -28,7 +28,7 @@
 use raven_core::engine::Budget;
 use raven_core::engine::generic::program::BYTES_PER_POSITION;
 use raven_core::engine::generic::{Figures, Stop, evaluate, solve};
-use raven_core::games::annulus::rules::{PARAMS, PRESETS};
+use raven_core::games::annulus::rules::{PARAMS, PRESETS, swept};
 use raven_core::games::annulus::strategy::{BUNDLED, Knobs};
 use raven_core::games::annulus::{ACTION_LIMIT, Annulus, CAUSES, JAMMED, REVEAL, Rules};
 use raven_core::games::{Policy, Uniform};
@@ -494,27 +494,8 @@ fn sweep(
     players: &[u8],
 ) {
     let key = param.key.as_str();
-    if key == "players" {
-        return error(
-            sink,
-            "request",
-            "the number of players is the outputs' axis: sweep another key",
-        );
-    }
-    if !PARAMS.iter().any(|p| p.key == key) {
-        return error(
-            sink,
-            "request",
-            &format!(
-                "'{key}' is not an Annulus rules key (keys: {})",
-                PARAMS
-                    .iter()
-                    .filter(|p| p.key != "players")
-                    .map(|p| p.key)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        );
+    if let Err(e) = swept(key) {
+        return error(sink, "request", &e);
     }
     if param.values.is_empty() {
         return error(sink, "request", &format!("{key}: no value to sweep"));

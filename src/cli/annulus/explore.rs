@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use raven_core::engine::generic::{evaluate, solve};
-use raven_core::games::annulus::rules::PARAMS;
+use raven_core::games::annulus::rules::swept;
 use raven_core::games::annulus::{Annulus, Rules};
 use raven_core::rows::VERSION;
 
@@ -73,22 +73,8 @@ fn axis(spec: &str, base: &Rules) -> Result<(&'static str, Vec<String>)> {
     let (key, values) = spec
         .split_once('=')
         .ok_or_else(|| Error::Input(format!("--param {spec}: not of the form KEY=VALUES")))?;
-    let param = PARAMS.iter().find(|p| p.key == key.trim()).ok_or_else(|| {
-        Error::Input(format!(
-            "--param {spec}: '{key}' is not an Annulus rules key (keys: {})",
-            PARAMS
-                .iter()
-                .filter(|p| p.key != "players")
-                .map(|p| p.key)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-    })?;
-    if param.key == "players" {
-        return Err(Error::Input(
-            "--param players: the number of players is the outputs' axis; give --players".into(),
-        ));
-    }
+    let param = swept(key.trim())
+        .map_err(|e| Error::Input(format!("--param {spec}: {e} (give --players for players)")))?;
     let mut all = Vec::new();
     for part in values.split(',').map(str::trim) {
         match part.split_once("..") {

@@ -98,6 +98,25 @@ impl<G: Game> Program<G> {
         Compiler::new(game, rule, budget).run()
     }
 
+    /// A program with nothing compiled yet.
+    fn empty(best: bool) -> Self {
+        Program {
+            positions: Vec::new(),
+            kind: Vec::new(),
+            branch_start: vec![0],
+            term_start: vec![0],
+            rolls: Vec::new(),
+            target: Vec::new(),
+            weight: Vec::new(),
+            weights: Vec::new(),
+            order: Vec::new(),
+            layer_start: Vec::new(),
+            best,
+            ids: FxHashMap::default(),
+            alike: None,
+        }
+    }
+
     /// Stored positions.
     pub fn len(&self) -> usize {
         self.positions.len()
@@ -185,21 +204,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             ids: FxHashMap::default(),
             below: None,
             weight_ids: FxHashMap::default(),
-            program: Program {
-                positions: Vec::new(),
-                kind: Vec::new(),
-                branch_start: vec![0],
-                term_start: vec![0],
-                rolls: Vec::new(),
-                target: Vec::new(),
-                weight: Vec::new(),
-                weights: Vec::new(),
-                order: Vec::new(),
-                layer_start: Vec::new(),
-                best,
-                ids: FxHashMap::default(),
-                alike: None,
-            },
+            program: Program::empty(best),
             terms: Vec::new(),
         }
     }
@@ -298,24 +303,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         self.id(self.game.relayer(&start, from))?;
         self.compile(0)?;
         let below = self.below.take().expect("the template's reads below");
-        let template = std::mem::replace(
-            &mut self.program,
-            Program {
-                positions: Vec::new(),
-                kind: Vec::new(),
-                branch_start: vec![0],
-                term_start: vec![0],
-                rolls: Vec::new(),
-                target: Vec::new(),
-                weight: Vec::new(),
-                weights: Vec::new(),
-                order: Vec::new(),
-                layer_start: Vec::new(),
-                best: true,
-                ids: FxHashMap::default(),
-                alike: None,
-            },
-        );
+        let template = std::mem::replace(&mut self.program, Program::empty(true));
         self.program.weights = template.weights;
         let alike = Alike {
             from,

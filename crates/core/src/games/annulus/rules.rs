@@ -68,6 +68,26 @@ pub struct Param {
     write: fn(&mut Rules, &str) -> Option<()>,
 }
 
+/// The rules key `key` as an axis a sweep moves: any key but `players`, which is every
+/// output's own axis. The message names the keys there are.
+pub fn swept(key: &str) -> Result<&'static Param, String> {
+    match PARAMS.iter().find(|p| p.key == key) {
+        Some(p) if p.key == "players" => {
+            Err("the number of players is the outputs' axis: sweep another key".into())
+        }
+        Some(p) => Ok(p),
+        None => Err(format!(
+            "'{key}' is not an Annulus rules key (keys: {})",
+            PARAMS
+                .iter()
+                .filter(|p| p.key != "players")
+                .map(|p| p.key)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
 fn number(value: &str, low: u8, high: u8) -> Option<u8> {
     value
         .parse::<u8>()
