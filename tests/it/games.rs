@@ -216,6 +216,9 @@ fn purple_raven_on_the_interface_agrees_with_its_own_engines() {
                 solved.start()
             );
             if stealth == 4 {
+                // Play never returns to a position of its stealth: each layer, its positions
+                // ordered after what they read, settles in one sweep.
+                assert_eq!(solved.sweeps, 5, "{preset}");
                 let table = OptimalStrategy::new();
                 let optimal = OptimalPolicy::new(&solved);
                 for g in 0..3 {

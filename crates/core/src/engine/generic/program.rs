@@ -472,10 +472,74 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             }
         }
         starts.push(order.len() as u32);
+        // Inside a layer play never returns to, what a position reads comes first, so that
+        // one sweep settles the layer ([`super::settle`]); a layer with a cycle keeps the
+        // order found.
+        let mut seen = vec![Seen::Not; layers.len()];
+        for w in starts.windows(2) {
+            let segment = &mut order[w[0] as usize..w[1] as usize];
+            if let Some(sorted) = self.reads_first(segment, &layers, &mut seen) {
+                segment.copy_from_slice(&sorted);
+            }
+        }
         self.program.order = order;
         self.program.layer_start = starts;
         self.program.ids = std::mem::take(&mut self.ids);
     }
+
+    /// The ids of one layer, each after every id of the layer it reads (a depth-first
+    /// postorder from each id in turn), or `None` if play can return to one of them.
+    fn reads_first(&self, layer: &[u32], layers: &[u32], seen: &mut [Seen]) -> Option<Vec<u32>> {
+        let p = &self.program;
+        let terms = |id: u32| {
+            let b = p.branch_start[id as usize] as usize..p.branch_start[id as usize + 1] as usize;
+            p.term_start[b.start] as usize..p.term_start[b.end] as usize
+        };
+        let here = layers[layer[0] as usize];
+        let mut sorted = Vec::with_capacity(layer.len());
+        let mut stack: Vec<(u32, usize)> = Vec::new();
+        for &root in layer {
+            if seen[root as usize] != Seen::Not {
+                continue;
+            }
+            seen[root as usize] = Seen::OnPath;
+            stack.push((root, terms(root).start));
+            while let Some((id, next)) = stack.last_mut() {
+                let (id, end) = (*id, terms(*id).end);
+                let read = (*next..end).find(|&t| {
+                    let target = p.target[t];
+                    target < END
+                        && layers[target as usize] == here
+                        && seen[target as usize] != Seen::Done
+                });
+                match read {
+                    Some(t) => {
+                        *next = t + 1;
+                        let target = p.target[t];
+                        if seen[target as usize] == Seen::OnPath {
+                            return None;
+                        }
+                        seen[target as usize] = Seen::OnPath;
+                        stack.push((target, terms(target).start));
+                    }
+                    None => {
+                        seen[id as usize] = Seen::Done;
+                        sorted.push(id);
+                        stack.pop();
+                    }
+                }
+            }
+        }
+        Some(sorted)
+    }
+}
+
+/// Where a depth-first walk over a layer stands with a position.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    Not,
+    OnPath,
+    Done,
 }
 
 /// The target of a term that ends the game.
