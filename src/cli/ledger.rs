@@ -4,6 +4,8 @@
 
 use raven_core::engine::generic::ledger::{Entry, Ledger};
 
+use crate::report::table::{WIDTH, lines_within};
+
 /// The swings and the costly decisions named, at most.
 const NAMED: usize = 3;
 
@@ -44,7 +46,10 @@ impl Keeper {
                 .iter()
                 .map(|e| {
                     let change = signed_width(100.0 * e.change());
-                    let mut lines = wrapped(&self.labels[e.step], WIDTH - LABEL_AT).into_iter();
+                    let mut lines = lines_within(&self.labels[e.step], |l| {
+                        l.chars().count() <= WIDTH - LABEL_AT
+                    })
+                    .into_iter();
                     let mut text = format!("    {change}  {}\n", lines.next().unwrap_or_default());
                     for line in lines {
                         text += &format!("{:LABEL_AT$}{line}\n", "");
@@ -80,25 +85,8 @@ impl Keeper {
     }
 }
 
-/// The terminal width the ledger fits, and the column its names start at.
-const WIDTH: usize = 100;
+/// The column the ledger's names start at.
 const LABEL_AT: usize = 12;
-
-/// `text` in lines of at most `width` characters, broken between words (a word longer than
-/// that on a line of its own).
-fn wrapped(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split(' ') {
-        match lines.last_mut() {
-            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
-                line.push(' ');
-                line.push_str(word);
-            }
-            _ => lines.push(word.to_string()),
-        }
-    }
-    lines
-}
 
 /// `x` points with its sign and one decimal: `+12.3`, `-4.0`.
 fn signed(x: f64) -> String {

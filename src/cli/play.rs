@@ -81,11 +81,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         ready = ready_to_play(loaded, &rules, &[args.stealth])?;
         ready.as_ref()
     };
-    let mut watch = Watch {
-        narrator: Narrator::new(rules),
-        keeper: Keeper::new(table.value(&State::new(args.stealth), &rules)),
-        table: &table,
-    };
+    let mut watch = Watch::new(rules, &table, args.stealth);
     writeln!(
         watch.narrator.text,
         "Operation Purple Raven: seed {}, game {}, stealth {}, strategy {}, rules {}",
@@ -111,12 +107,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
 }
 
 /// A decision taken, in words for the ledger: the question and the answer.
-pub(super) fn decision_label(
-    before: &State,
-    rules: &Rules,
-    decision: Decision,
-    action: Action,
-) -> String {
+fn decision_label(before: &State, rules: &Rules, decision: Decision, action: Action) -> String {
     format!(
         "{} → {}",
         words::question(before, rules, decision),
@@ -135,11 +126,25 @@ pub(super) fn solved_for_ledger(rules: &Rules, stealth: u8) -> Result<OptimalStr
     solved
 }
 
-/// The narrator and the ledger, watching one game together.
-struct Watch<'a> {
-    narrator: Narrator,
-    keeper: Keeper,
+/// The narrator and the ledger, watching one game together: every step narrated, and
+/// recorded with optimal play's win probability after it.
+pub(super) struct Watch<'a> {
+    /// The narration so far.
+    pub(super) narrator: Narrator,
+    /// The ledger so far.
+    pub(super) keeper: Keeper,
     table: &'a OptimalStrategy,
+}
+
+impl<'a> Watch<'a> {
+    /// A watch over a game from `stealth` under `rules`, its ledger read from `table`.
+    pub(super) fn new(rules: Rules, table: &'a OptimalStrategy, stealth: u8) -> Self {
+        Watch {
+            narrator: Narrator::new(rules),
+            keeper: Keeper::new(table.value(&State::new(stealth), &rules)),
+            table,
+        }
+    }
 }
 
 impl Observer for Watch<'_> {

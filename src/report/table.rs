@@ -123,6 +123,22 @@ pub fn inputs_line(command: &str, inputs: &[String]) -> String {
     out
 }
 
+/// `text` in lines broken between words, each as long as `fits` allows (a word that fits no
+/// line on a line of its own).
+pub fn lines_within(text: &str, fits: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if fits(&format!("{line} {word}")) => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
 /// A confidence level as a percentage, rounded so that e.g. 0.07 reads 7, not
 /// 7.000000000000001.
 pub fn level_percent(level: f64) -> f64 {

@@ -13,7 +13,7 @@
 //! legal option's optimal win probability — table lookups, microseconds (`benches/advisor.rs`;
 //! the rare position the solve keyed apart costs a few positions more) — with the best
 //! marked; after every roll the current optimal win probability is shown. The narration is
-//! [`Narrator`]'s, line for line, so a game typed in the same way as a strategy plays it
+//! [`Narrator`](super::play::Narrator)'s, line for line, so a game typed in the same way as a strategy plays it
 //! prints the same narration as `raven play`.
 //!
 //! Standard output gets the narration and the advice; prompts and refusals of bad input go
@@ -35,9 +35,8 @@ use crate::strategy::optimal::best_alike;
 use crate::strategy::{self, Choice, Strategy};
 
 use super::args::{load_strategy, ready_to_play};
-use super::ledger::Keeper;
 use super::output::to_stdout;
-use super::play::{DiceSource, Narrator, PlayArgs, decision_label, solved_for_ledger};
+use super::play::{DiceSource, PlayArgs, Watch, solved_for_ledger};
 use input::Prompter;
 
 /// Who answers the decision points.
@@ -83,19 +82,17 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         rules,
         decider,
         advisor,
-        keeper: Keeper::new(table.value(&State::new(args.stealth), &rules)),
-        table: &table,
         manual_dice: args.dice == DiceSource::Manual,
         streams: seed::streams(args.seed, args.stealth, args.game),
-        narrator: Narrator::new(rules),
+        watch: Watch::new(rules, &table, args.stealth),
         prompter: Prompter::new(std::io::stdin().lock(), std::io::stderr()),
     };
     game.header(args);
     let ending = game.play(State::new(args.stealth))?;
     match ending {
         Ending::Over(outcome) => {
-            let ledger = game.keeper.text();
-            game.narrator.text += &ledger;
+            let ledger = game.watch.keeper.text();
+            game.watch.narrator.text += &ledger;
             game.say(0, &outcome.to_string());
         }
         Ending::Abandoned => game.say(0, "ABANDONED: end of input, the game was not finished"),
@@ -110,14 +107,12 @@ struct GameAtTable<'a, R> {
     decider: Decider<'a>,
     /// The solved optimal table, with `--advise`.
     advisor: Option<&'a OptimalStrategy>,
-    /// The game's ledger, from optimal play's table.
-    keeper: Keeper,
-    table: &'a OptimalStrategy,
     manual_dice: bool,
     /// The seeded streams: dice unless typed in, and a randomised strategy's choices.
     streams: Streams<Xoshiro256PlusPlus>,
-    /// Writes the narration; its text is flushed to standard output after every step.
-    narrator: Narrator,
+    /// Writes the narration and keeps the ledger; the narration is flushed to standard output
+    /// after every step.
+    watch: Watch<'a>,
     prompter: Prompter<R, std::io::Stderr>,
 }
 
@@ -159,11 +154,7 @@ impl<R: std::io::BufRead> GameAtTable<'_, R> {
                         return Ok(Ending::Abandoned);
                     };
                     state.apply_outcome(&self.rules, outcome);
-                    self.narrator.chance(&before, chance, outcome, &state);
-                    let label =
-                        format!("the roll for {}", self.narrator.roll_label(&before, chance));
-                    let after = self.table.value(&state, &self.rules);
-                    self.keeper.record(true, after, label);
+                    self.watch.chance(&before, chance, outcome, &state);
                     self.advise_after_roll(chance, &state);
                 }
                 Node::Decision(decision) => {
@@ -171,10 +162,7 @@ impl<R: std::io::BufRead> GameAtTable<'_, R> {
                         return Ok(Ending::Abandoned);
                     };
                     state.apply_action(&self.rules, action);
-                    self.narrator.decision(&before, decision, action, &state);
-                    let label = decision_label(&before, &self.rules, decision, action);
-                    let after = self.table.value(&state, &self.rules);
-                    self.keeper.record(false, after, label);
+                    self.watch.decision(&before, decision, action, &state);
                 }
             }
         }
@@ -186,7 +174,7 @@ impl<R: std::io::BufRead> GameAtTable<'_, R> {
         if !self.manual_dice {
             return Ok(Some(chance.sample(&mut self.streams)));
         }
-        let what = self.narrator.roll_label(state, chance);
+        let what = self.watch.narrator.roll_label(state, chance);
         let prompt = format!("  Roll for {what}: type {}: ", input::dice_request(chance));
         self.prompter
             .ask(&prompt, |text| input::outcome(chance, text))
@@ -312,10 +300,10 @@ impl<R: std::io::BufRead> GameAtTable<'_, R> {
         self.say(indent, &format!("= win probability {}", percent(v)));
     }
 
-    /// Adds one line of narration at `indent` (two spaces a level, as [`Narrator`] indents).
+    /// Adds one line of narration at `indent` (two spaces a level, as [`Narrator`](super::play::Narrator) indents).
     fn say(&mut self, indent: usize, line: &str) {
         let _ = writeln!(
-            self.narrator.text,
+            self.watch.narrator.text,
             "{:indent$}{line}",
             "",
             indent = indent * 2
@@ -324,8 +312,8 @@ impl<R: std::io::BufRead> GameAtTable<'_, R> {
 
     /// Writes the narration so far to standard output, so that it shows before a prompt.
     fn flush(&mut self) -> Result<()> {
-        to_stdout(self.narrator.text.as_bytes())?;
-        self.narrator.text.clear();
+        to_stdout(self.watch.narrator.text.as_bytes())?;
+        self.watch.narrator.text.clear();
         Ok(())
     }
 }

@@ -6,6 +6,7 @@ use std::fmt::Write;
 use super::axes::{nice_ticks, tick_label};
 use super::palette::colour;
 use super::{TOP, WIDTH, escape, header, text_width};
+use crate::report::table::lines_within;
 
 /// Effects smaller than this (in the chart's units) are drawn and labelled as zero.
 pub const TINY: f64 = 0.005;
@@ -139,21 +140,6 @@ impl Across {
     }
 }
 
-/// A panel heading in lines no wider than `width` pixels (broken at spaces).
-fn heading_lines(heading: &str, width: f64) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in heading.split(' ') {
-        match lines.last_mut() {
-            Some(line) if text_width(&format!("{line} {word}"), 12.0) <= width => {
-                line.push(' ');
-                line.push_str(word);
-            }
-            _ => lines.push(word.to_string()),
-        }
-    }
-    lines
-}
-
 /// The bar chart `b` describes.
 pub fn bars(b: &Bars<'_>) -> String {
     let (labels, series, panels) = (b.labels, b.series, b.panels);
@@ -210,7 +196,7 @@ pub fn bars(b: &Bars<'_>) -> String {
             r#"<g class="panel" data-name="{}">"#,
             escape(&panel.heading)
         );
-        let lines = heading_lines(&panel.heading, panel_w);
+        let lines = lines_within(&panel.heading, |l| text_width(l, 12.0) <= panel_w);
         for (k, line) in lines.iter().enumerate() {
             let _ = write!(
                 out,

@@ -52,10 +52,8 @@ pub fn course<G: Game>(
     };
     let mut last: Option<(f64, bool)> = None;
     let (end, _) = play(game, policy, rng, &mut |pos| {
-        let mu = match game.point(pos) {
-            Point::Over(end) => f64::from(u8::from(end == End::Win)),
-            _ => solved.value(pos),
-        };
+        // An end's value is its result.
+        let mu = solved.value(pos);
         if let Some((before, chance)) = last {
             let change = mu - before;
             if chance {
