@@ -29,7 +29,7 @@ use raven_core::engine::Budget;
 use raven_core::engine::generic::program::BYTES_PER_POSITION;
 use raven_core::engine::generic::{Figures, Stop, evaluate, solve};
 use raven_core::games::annulus::rules::{PARAMS, PRESETS, swept};
-use raven_core::games::annulus::strategy::{BUNDLED, Knobs};
+use raven_core::games::annulus::strategy::{BUNDLED, Knobs, about};
 use raven_core::games::annulus::{ACTION_LIMIT, Annulus, CAUSES, JAMMED, REVEAL, Rules};
 use raven_core::games::{Policy, Uniform};
 use raven_core::rows::{VERSION, round, rounded};
@@ -197,32 +197,13 @@ fn rules(sink: &mut Sink<'_>, preset: &str, overrides: &[String]) -> Option<Rule
     }
 }
 
-/// A `values` text of [`PARAMS`] (`2..=12`, `none, 1..=99`, `no, yes`) as the list of every
-/// value, so that the page builds its controls from the parser's own list.
-fn values(text: &str) -> Vec<String> {
-    let mut all = Vec::new();
-    for part in text.split(',').map(str::trim) {
-        match part.split_once("..=") {
-            Some((a, b)) => {
-                let (a, b): (u32, u32) = (
-                    a.parse().expect("PARAMS ranges are numbers"),
-                    b.parse().expect("PARAMS ranges are numbers"),
-                );
-                all.extend((a..=b).map(|v| v.to_string()));
-            }
-            None => all.push(part.to_string()),
-        }
-    }
-    all
-}
-
 /// What the page builds its Annulus controls from.
 fn meta() -> Value {
     let params: Vec<Value> = PARAMS
         .iter()
         .filter(|p| p.key != "players")
         .map(|p| {
-            json!({"key": p.key, "ruling": p.ruling, "values": values(p.values),
+            json!({"key": p.key, "ruling": p.ruling, "values": p.choices(),
                    "meaning": p.meaning, "printed": PRESETS[0].1.get(p.key)})
         })
         .collect();
@@ -232,14 +213,11 @@ fn meta() -> Value {
         .collect();
     let mut strategies =
         vec![json!({"name": "random", "description": "any adjustment, each as likely"})];
-    strategies.extend(BUNDLED.iter().map(|(name, text)| {
-        let about: Vec<&str> = text
-            .lines()
-            .take_while(|l| l.starts_with('#'))
-            .map(|l| l.trim_start_matches('#').trim())
-            .collect();
-        json!({"name": name, "description": about.join(" ")})
-    }));
+    strategies.extend(
+        BUNDLED
+            .iter()
+            .map(|(name, text)| json!({"name": name, "description": about(text)})),
+    );
     json!({
         "type": "meta",
         "game": "annulus",

@@ -15,7 +15,7 @@ use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
 use raven_core::engine::generic::Stop;
-use raven_core::games::annulus::strategy::{BUNDLED, Knobs};
+use raven_core::games::annulus::strategy::{BUNDLED, Knobs, about};
 use raven_core::games::annulus::{Annulus, Rules};
 use raven_core::games::{Policy, Uniform};
 
@@ -257,13 +257,7 @@ fn strategies(args: &StrategiesArgs) -> Result<()> {
                 "optimal        the best play (solved exactly)\nrandom         any adjustment, each as likely\n",
             );
             for (name, source) in BUNDLED {
-                let about = source
-                    .lines()
-                    .take_while(|l| l.starts_with('#'))
-                    .map(|l| l.trim_start_matches('#').trim())
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                text += &format!("{name:<14} {about}\n");
+                text += &format!("{name:<14} {}\n", about(source));
             }
             super::output::to_stdout(text.as_bytes())
         }

@@ -68,6 +68,25 @@ pub struct Param {
     write: fn(&mut Rules, &str) -> Option<()>,
 }
 
+impl Param {
+    /// Every value the key takes, as a user types it: [`Param::values`] with its ranges
+    /// (`1..=99`) spelled out.
+    pub fn choices(&self) -> Vec<String> {
+        let mut all = Vec::new();
+        for part in self.values.split(',').map(str::trim) {
+            match part.split_once("..=") {
+                Some((a, b)) => {
+                    let low: u32 = a.parse().expect("a range of numbers");
+                    let high: u32 = b.parse().expect("a range of numbers");
+                    all.extend((low..=high).map(|v| v.to_string()));
+                }
+                None => all.push(part.to_string()),
+            }
+        }
+        all
+    }
+}
+
 /// The rules key `key` as an axis a sweep moves: any key but `players`, which is every
 /// output's own axis. The message names the keys there are.
 pub fn swept(key: &str) -> Result<&'static Param, String> {

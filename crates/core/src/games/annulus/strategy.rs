@@ -92,6 +92,16 @@ pub const BUNDLED: [(&str, &str); 3] = [
     ),
 ];
 
+/// What a bundled strategy file does, from its opening comment lines.
+pub fn about(source: &str) -> String {
+    source
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A strategy file that could not be read.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]

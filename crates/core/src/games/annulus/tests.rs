@@ -319,3 +319,17 @@ fn the_knob_grid_round_trips() {
         );
     }
 }
+
+/// Every value a key lists is one its parser takes.
+#[test]
+fn every_listed_value_is_accepted() {
+    use super::rules::PARAMS;
+    for p in &PARAMS {
+        let choices = p.choices();
+        assert!(!choices.is_empty(), "{}", p.key);
+        for v in choices {
+            let mut r = Rules::preset("normal").unwrap();
+            assert!(r.set(p.key, &v).is_ok(), "{}={v}", p.key);
+        }
+    }
+}
