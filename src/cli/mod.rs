@@ -15,6 +15,7 @@ mod merge;
 pub(crate) mod output;
 mod play;
 mod progress;
+pub mod quality;
 mod report;
 mod shard;
 mod shard_file;
@@ -67,6 +68,9 @@ pub enum Command {
     /// Where a strategy loses its points against optimal play, by kind of decision, and how
     /// much real choice each kind offers.
     Decisions(decisions::DecisionsArgs),
+    /// Is it a good game? Luck and skill (what the dice decide, what the decisions give up),
+    /// tension (suspense, comebacks, heartbreaks) and length, per strategy and stealth.
+    Quality(quality::QualityArgs),
     /// The best strategy a person can follow: search the knobs of a strategy file for the
     /// highest exact win probability, with the rules of thumb in the order they matter.
     Tune(tune::TuneArgs),
@@ -100,6 +104,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Explore(args) => explore::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Decisions(args) => decisions::run(&args),
+        Command::Quality(args) => quality::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Merge(args) => merge::run(&args),

@@ -3,7 +3,7 @@
 //! Monte Carlo against exact, and bad input.
 
 use raven_core::engine::Budget;
-use raven_core::engine::generic::{evaluate, regret, simulate, solve};
+use raven_core::engine::generic::{Optimum, evaluate, regret, simulate, solve};
 use raven_core::games::annulus::strategy::{BUNDLED, Knobs};
 use raven_core::games::annulus::{Annulus, Move, Pos, Rules};
 use raven_core::games::{End, Game, Point, Uniform};
@@ -684,14 +684,14 @@ fn quality_identities_hold() {
     let q = quality(&solved, &planner, 20_000, 9, Budget::UNLIMITED).unwrap();
     let (mean, se) = q.sampled_skill_loss();
     assert!(
-        ((mean - q.skill_loss()) / se).abs() < 4.0,
+        ((mean - q.skill_loss) / se).abs() < 4.0,
         "{mean} {}",
-        q.skill_loss()
+        q.skill_loss
     );
     assert!(q.luck_share() < 1.0 && q.luck_share() > 0.5);
     let optimal = OptimalPolicy::new(&solved);
     let best = quality(&solved, &optimal, 5_000, 9, Budget::UNLIMITED).unwrap();
-    assert!(best.skill_loss().abs() < 1e-12);
+    assert!(best.skill_loss.abs() < 1e-12);
     assert!(best.courses.iter().all(|c| c.skill.abs() < 1e-12));
     assert_eq!(best.luck_share(), 1.0);
     let out = |threads: &str| {

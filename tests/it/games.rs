@@ -4,7 +4,7 @@
 //! nothing but this file knowing its rules.
 
 use raven_core::engine::Budget;
-use raven_core::engine::generic::{evaluate, regret, simulate, solve};
+use raven_core::engine::generic::{Optimum, evaluate, regret, simulate, solve};
 use raven_core::games::{End, Game, Point, Policy};
 
 /// The total so far and what happens next.
@@ -290,7 +290,7 @@ fn a_game_without_decisions_has_every_figure_defined() {
     let q = quality(&solved, &Uniform, 1000, 1, Budget::UNLIMITED).unwrap();
     assert_eq!(q.figures.win, 0.5);
     assert_eq!((q.figures.decisions, q.meaningful[0]), (0.0, 0.0));
-    assert_eq!(q.skill_loss(), 0.0);
+    assert_eq!(q.skill_loss, 0.0);
     assert_eq!(q.luck_share(), 1.0);
     assert_eq!(q.suspense(), 0.5);
     let (comebacks, wins) = q.comebacks();

@@ -28,6 +28,7 @@ mod kernel;
 mod montecarlo;
 mod optimal_tables;
 mod properties;
+mod quality;
 mod report;
 mod rules;
 mod strategies;

@@ -27,7 +27,7 @@
 
 use raven_core::engine::Budget;
 use raven_core::engine::generic::program::BYTES_PER_POSITION;
-use raven_core::engine::generic::{Figures, Stop, evaluate, solve};
+use raven_core::engine::generic::{Figures, Optimum, Stop, evaluate, solve};
 use raven_core::games::annulus::rules::{PARAMS, PRESETS, swept};
 use raven_core::games::annulus::strategy::{BUNDLED, Knobs, about};
 use raven_core::games::annulus::{ACTION_LIMIT, Annulus, CAUSES, JAMMED, REVEAL, Rules};
@@ -549,7 +549,7 @@ fn sweep(
 #[cfg(test)]
 mod tests {
     use crate::explorer::tests::messages;
-    use raven_core::engine::generic::{evaluate, solve};
+    use raven_core::engine::generic::{Optimum, evaluate, solve};
     use raven_core::games::annulus::strategy::Knobs;
     use raven_core::games::annulus::{Annulus, Rules};
 

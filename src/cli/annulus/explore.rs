@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use raven_core::engine::generic::{evaluate, solve};
+use raven_core::engine::generic::{Optimum, evaluate, solve};
 use raven_core::games::annulus::rules::swept;
 use raven_core::games::annulus::{Annulus, Rules};
 use raven_core::rows::VERSION;

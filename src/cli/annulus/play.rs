@@ -8,7 +8,7 @@ use clap::Args;
 
 use raven_core::engine::Budget;
 use raven_core::engine::generic::sample::{play, roll, stream};
-use raven_core::engine::generic::{Solved, solve};
+use raven_core::engine::generic::{Optimum, Solved, solve};
 use raven_core::games::annulus::{Annulus, JAMMED, Move, Pos, REVEAL, Stage};
 use raven_core::games::{End, Game, Point, Policy, options_of};
 

@@ -6,12 +6,11 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use raven_core::engine::generic::quality::{Quality, quality};
+use raven_core::engine::generic::quality::quality;
 use raven_core::engine::generic::{OptimalPolicy, solve};
 use raven_core::games::Policy;
 use raven_core::games::annulus::Annulus;
 use raven_core::rows::VERSION;
-use raven_core::stats::wilson;
 
 use super::{DesignArgs, load_strategy, stopped};
 use crate::cli::args::DEFAULT_SEED;
@@ -87,39 +86,6 @@ pub struct QualityRow {
     raven_version: &'static str,
 }
 
-/// A share and its 95% Wilson interval; 0 with an interval of 0..1 when nothing is counted.
-fn rate((k, n): (u64, u64)) -> (f64, f64, f64) {
-    if n == 0 {
-        return (0.0, 0.0, 1.0);
-    }
-    let (lo, hi) = wilson(k, n, 0.95);
-    (k as f64 / n as f64, lo, hi)
-}
-
-/// The suspense and its 95% interval: the ratio of the squared changes to the steps, over
-/// games (each game one draw), its standard error by the delta method, square-rooted.
-fn suspense(q: &Quality) -> (f64, f64, f64) {
-    let n = q.courses.len() as f64;
-    let steps: f64 = q.courses.iter().map(|c| f64::from(c.steps)).sum();
-    if steps == 0.0 {
-        return (0.0, 0.0, 0.0);
-    }
-    let r = q.courses.iter().map(|c| c.squares).sum::<f64>() / steps;
-    let mean_steps = steps / n;
-    let spread: f64 = q
-        .courses
-        .iter()
-        .map(|c| (c.squares - r * f64::from(c.steps)).powi(2))
-        .sum::<f64>()
-        / (n - 1.0).max(1.0);
-    let se = (spread / n).sqrt() / mean_steps;
-    (
-        r.sqrt(),
-        (r - 1.96 * se).max(0.0).sqrt(),
-        (r + 1.96 * se).sqrt(),
-    )
-}
-
 /// Runs `raven --game annulus quality`.
 pub fn run(args: &QualityArgs) -> Result<()> {
     let games = args.design.games()?;
@@ -150,26 +116,28 @@ pub fn run(args: &QualityArgs) -> Result<()> {
             let q = pool
                 .install(|| quality(&solved, policy, args.games, args.seed, budget))
                 .map_err(stopped)?;
-            let (s, s_lo, s_hi) = suspense(&q);
-            let (c, c_lo, c_hi) = rate(q.comebacks());
-            let (h, h_lo, h_hi) = rate(q.heartbreaks());
+            let (s, c, h) = (
+                q.suspense_interval(),
+                q.comeback_rate(),
+                q.heartbreak_rate(),
+            );
             rows.push(QualityRow {
                 game: "annulus",
                 strategy: policy.name().to_string(),
                 rules: game.rules().to_string(),
                 players: game.rules().players,
                 win_rate: q.figures.win,
-                skill_loss: q.skill_loss(),
+                skill_loss: q.skill_loss,
                 luck_share: q.luck_share(),
-                suspense: s,
-                suspense_low: s_lo,
-                suspense_high: s_hi,
-                comeback_rate: c,
-                comeback_rate_low: c_lo,
-                comeback_rate_high: c_hi,
-                heartbreak_rate: h,
-                heartbreak_rate_low: h_lo,
-                heartbreak_rate_high: h_hi,
+                suspense: s.value,
+                suspense_low: s.low,
+                suspense_high: s.high,
+                comeback_rate: c.value,
+                comeback_rate_low: c.low,
+                comeback_rate_high: c.high,
+                heartbreak_rate: h.value,
+                heartbreak_rate_low: h.low,
+                heartbreak_rate_high: h.high,
                 mean_rolls: q.figures.rolls,
                 mean_decisions: q.figures.decisions,
                 meaningful_decisions: q.meaningful[0],

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use raven_core::engine::generic::{evaluate, regret, solve};
+use raven_core::engine::generic::{Optimum, evaluate, regret, solve};
 use raven_core::games::annulus::rules::PARAMS;
 use raven_core::games::annulus::strategy::{BUNDLED, Knobs};
 use raven_core::games::annulus::{Annulus, Rules};

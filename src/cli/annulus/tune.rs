@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use raven_core::engine::generic::{evaluate, solve};
+use raven_core::engine::generic::{Optimum, evaluate, solve};
 use raven_core::games::annulus::strategy::Knobs;
 
 use super::{DesignArgs, EngineArgs, stopped};

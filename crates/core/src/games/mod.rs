@@ -127,6 +127,14 @@ pub trait Policy<G: Game>: Sync + Send {
     fn view(&self, _game: &G, pos: &G::Pos) -> G::Pos {
         *pos
     }
+    /// The lowest layer from which the strategy answers alike at every layer: at two
+    /// positions equal but for their layer, both at least this, it answers the same. Where the
+    /// game's layers play alike too ([`Game::alike_from`]), the exact engine then steps the
+    /// strategy's play through one layer only, as the solve does. The default, none (it may
+    /// tell any layers apart), is always correct.
+    fn alike_from(&self, _game: &G) -> Option<u32> {
+        None
+    }
 }
 
 /// Any option, each as likely as the next: the baseline every strategy should beat.

@@ -2,6 +2,7 @@
 //! written for any game evaluate it too.
 
 use super::{Choice, Sight, Strategy};
+use crate::game::canon;
 use crate::game::interface::PurpleRaven;
 use crate::game::{Action, Node, State};
 use crate::games::Policy;
@@ -31,12 +32,34 @@ impl Policy<PurpleRaven> for AsPolicy<'_> {
         }
     }
 
+    /// Stealth is the game's layer.
+    fn alike_from(&self, _game: &PurpleRaven) -> Option<u32> {
+        self.0.stealth_alike_from().map(u32::from)
+    }
+
     /// The counters as far as the strategy reads them ([`Strategy::sight`]).
     fn view(&self, game: &PurpleRaven, pos: &State) -> State {
         match self.0.sight(pos, &game.rules) {
-            Sight::Partial { counters, .. } => pos.with_counters(counters.0, counters.1),
+            // As the exact engine keys it: members by their order where the answers tell them
+            // apart by order only, complications nothing reads again forgotten.
+            Sight::Partial {
+                counters,
+                unread_complications,
+                first_side_type,
+                member_order,
+                ..
+            } => {
+                let named = if member_order {
+                    canon::in_member_order_labelled(pos).0
+                } else {
+                    *pos
+                };
+                let unread =
+                    unread_complications.and(canon::unread_complications(pos, &game.rules));
+                canon::forget(&named, unread, first_side_type).with_counters(counters.0, counters.1)
+            }
             // Symmetric play that reads only what the rules read: one class, one value.
-            Sight::RulesOnly { .. } => crate::game::canon::canonical(pos, &game.rules),
+            Sight::RulesOnly { .. } => canon::canonical(pos, &game.rules),
         }
     }
 }

@@ -40,6 +40,8 @@ pub(super) struct Lost {
     pub(super) regret: f64,
     /// Whether its best and worst options differ by more than [`MATTERS`](super::MATTERS).
     pub(super) matters: bool,
+    /// How far apart its best and worst options lie.
+    pub(super) spread: f64,
 }
 
 /// A strategy's decisions as the decomposition values them: by decision, its rolled positions
@@ -119,6 +121,7 @@ impl CanonicalClasses {
         Lost {
             regret: options[BEST] - chosen,
             matters: matters(options[BEST], options[WORST]),
+            spread: options[BEST] - options[WORST],
         }
     }
 }

@@ -19,6 +19,11 @@ pub struct ByKind {
     /// Of those, per game, the ones whose best and worst options differ by more than
     /// [`MATTERS`].
     pub matters: [f64; KINDS],
+    /// Decisions per game, of every kind, whose best and worst options differ by at least
+    /// [`MEANINGFUL`](crate::engine::generic::evaluate::MEANINGFUL)`[i]` (1 point, and 5): the
+    /// count every game's quality figures share.
+    #[serde(default)]
+    pub meaningful: [f64; 2],
 }
 
 impl ByKind {
@@ -32,6 +37,9 @@ impl ByKind {
             for (sum, other) in sums.iter_mut().zip(others) {
                 *sum += other;
             }
+        }
+        for (sum, other) in self.meaningful.iter_mut().zip(other.meaningful) {
+            *sum += other;
         }
     }
 }

@@ -13,6 +13,7 @@ use super::costliest::{Costliest, Found};
 use super::kinds::ByKind;
 use crate::engine::exact::layered::Decided;
 use crate::engine::exact::regret::{self, Block};
+use crate::engine::generic::evaluate::MEANINGFUL;
 
 /// A strategy's reverse pass, recorded, or streamed by the decomposition itself where it has
 /// more than [`RECORDED_LAYERS`] layers of the top program: the record grows with every layer
@@ -164,6 +165,9 @@ fn add_terms(
                 sum.regret[kind] += r * shortfall.regret;
                 sum.arises[kind] += r;
                 sum.matters[kind] += r * f64::from(u8::from(shortfall.matters));
+                for (m, least) in sum.meaningful.iter_mut().zip(MEANINGFUL) {
+                    *m += r * f64::from(u8::from(shortfall.spread >= least));
+                }
                 if r * shortfall.regret >= bar {
                     let mut state = decided.state.with_stealth(stealth);
                     if let Some(second) = roll.second {

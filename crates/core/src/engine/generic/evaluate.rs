@@ -5,7 +5,7 @@
 use super::figures::{Figures, figures};
 use super::program::{CHANCE, END, Program, Rule};
 use super::settle::{self, Replay};
-use super::solve::Solved;
+use super::solve::Optimum;
 use super::{Stop, check_cancel};
 use crate::engine::Budget;
 use crate::games::{Game, Policy, options_of};
@@ -95,10 +95,10 @@ pub fn evaluate<G: Game>(
 }
 
 /// The exact figures of `policy` and where its points go against optimal play (`solved`).
-pub fn regret<G: Game>(
+pub fn regret<G: Game, O: Optimum<G> + ?Sized>(
     game: &G,
     policy: &dyn Policy<G>,
-    solved: &Solved<'_, G>,
+    solved: &O,
     budget: Budget<'_>,
 ) -> Result<(Figures, Regret), Stop> {
     let compiled = Compiled::new(game, policy, budget)?;

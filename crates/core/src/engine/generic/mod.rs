@@ -31,7 +31,7 @@ pub use evaluate::{Regret, evaluate, regret};
 pub use figures::Figures;
 pub use program::{Program, Rule};
 pub use sample::{Tally, simulate};
-pub use solve::{OptimalPolicy, Solved, solve};
+pub use solve::{OptimalPolicy, Optimum, Solved, solve};
 
 /// Why an engine stopped without an answer.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

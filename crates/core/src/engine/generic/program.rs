@@ -216,9 +216,17 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             "a game's start must be a stored position"
         );
         let top = self.game.layer(&start);
-        match self.game.alike_from() {
-            // A strategy may tell layers apart: only the solve copies layers.
-            Some(from) if top > from && matches!(self.rule, Rule::Best) => {
+        // Layers play alike from where the game and the strategy both play them alike.
+        let alike = match self.rule {
+            Rule::Best => self.game.alike_from(),
+            Rule::Follow(policy) => self
+                .game
+                .alike_from()
+                .zip(policy.alike_from(self.game))
+                .map(|(g, p)| g.max(p)),
+        };
+        match alike {
+            Some(from) if top > from => {
                 self.run_alike(start, from, top)?;
             }
             _ => {
@@ -303,7 +311,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         self.id(self.game.relayer(&start, from))?;
         self.compile(0)?;
         let below = self.below.take().expect("the template's reads below");
-        let template = std::mem::replace(&mut self.program, Program::empty(true));
+        let best = self.program.best;
+        let template = std::mem::replace(&mut self.program, Program::empty(best));
         self.program.weights = template.weights;
         let alike = Alike {
             from,

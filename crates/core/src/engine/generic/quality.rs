@@ -10,13 +10,14 @@
 use rand::Rng;
 
 use super::Stop;
-use super::evaluate::{Regret, regret};
+use super::evaluate::regret;
 use super::figures::Figures;
 use super::sample::{play, stream};
-use super::solve::Solved;
+use super::solve::Optimum;
 use crate::engine::Budget;
 use crate::games::{End, Game, Point, Policy};
 use crate::par::*;
+use crate::stats::wilson;
 
 /// One sampled game's course, as `μ` saw it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -37,35 +38,46 @@ pub struct Course {
     pub won: bool,
 }
 
+impl Course {
+    /// A game whose start optimal play wins with probability `start`.
+    pub fn new(start: f64) -> Course {
+        Course {
+            low: start,
+            high: start,
+            ..Course::default()
+        }
+    }
+
+    /// Records a step (a chance point, or a decision) that moved `μ` from `before` to `after`.
+    pub fn step(&mut self, chance: bool, before: f64, after: f64) {
+        let change = after - before;
+        if chance {
+            self.luck += change;
+        } else {
+            self.skill += change;
+        }
+        self.squares += change * change;
+        self.steps += 1;
+        self.low = self.low.min(after);
+        self.high = self.high.max(after);
+    }
+}
+
 /// Follows one game, recording `μ` before and after every step.
-pub fn course<G: Game>(
-    solved: &Solved<'_, G>,
+pub fn course<G: Game, O: Optimum<G> + ?Sized>(
+    solved: &O,
     policy: &dyn Policy<G>,
     rng: &mut impl Rng,
 ) -> Course {
     let game = solved.game();
-    let start = solved.value(&game.start());
-    let mut c = Course {
-        low: start,
-        high: start,
-        ..Course::default()
-    };
+    let mut c = Course::new(solved.value(&game.start()));
     let mut last: Option<(f64, bool)> = None;
     let (end, _) = play(game, policy, rng, &mut |pos| {
         // An end's value is its result.
         let mu = solved.value(pos);
         if let Some((before, chance)) = last {
-            let change = mu - before;
-            if chance {
-                c.luck += change;
-            } else {
-                c.skill += change;
-            }
-            c.squares += change * change;
-            c.steps += 1;
+            c.step(chance, before, mu);
         }
-        c.low = c.low.min(mu);
-        c.high = c.high.max(mu);
         last = Some((mu, game.point(pos) == Point::Chance));
     });
     c.won = end == End::Win;
@@ -77,23 +89,18 @@ pub fn course<G: Game>(
 pub struct Quality {
     /// The strategy's exact figures (win probability, decisions and rolls per game).
     pub figures: Figures,
-    /// Where its points go, exactly.
-    pub regret: Regret,
+    /// Points lost to decisions per game, in expectation: the regret, exactly.
+    pub skill_loss: f64,
     /// Optimal play's win probability at the start.
     pub start: f64,
     /// Decisions per game whose options' optimal values differ by at least 1 point, and by 5
-    /// ([`Regret::meaningful`]).
+    /// ([`super::evaluate::Regret::meaningful`]).
     pub meaningful: [f64; 2],
     /// The sampled games.
     pub courses: Vec<Course>,
 }
 
 impl Quality {
-    /// Points lost to decisions per game, in expectation: the regret.
-    pub fn skill_loss(&self) -> f64 {
-        self.regret.by_kind.iter().sum()
-    }
-
     /// The share of the spread of results over games that chance explains: the variance of
     /// luck over the variances of luck and of skill (1 where decisions never move `μ`, as under
     /// optimal play; defined as 1 when neither moves).
@@ -130,6 +137,41 @@ impl Quality {
         (losses.filter(|c| c.high >= 0.8).count() as u64, n)
     }
 
+    /// [`Quality::suspense`] with its 95% interval: the ratio of the squared changes to the
+    /// steps over games (each game one draw), its standard error by the delta method, the
+    /// ends square-rooted.
+    pub fn suspense_interval(&self) -> Interval {
+        let n = self.courses.len() as f64;
+        let steps: f64 = self.courses.iter().map(|c| f64::from(c.steps)).sum();
+        if steps == 0.0 {
+            return Interval::point(0.0);
+        }
+        let r = self.courses.iter().map(|c| c.squares).sum::<f64>() / steps;
+        let mean_steps = steps / n;
+        let spread: f64 = self
+            .courses
+            .iter()
+            .map(|c| (c.squares - r * f64::from(c.steps)).powi(2))
+            .sum::<f64>()
+            / (n - 1.0).max(1.0);
+        let se = (spread / n).sqrt() / mean_steps;
+        Interval {
+            value: r.sqrt(),
+            low: (r - 1.96 * se).max(0.0).sqrt(),
+            high: (r + 1.96 * se).sqrt(),
+        }
+    }
+
+    /// The comeback rate ([`Quality::comebacks`]) with its 95% Wilson interval.
+    pub fn comeback_rate(&self) -> Interval {
+        Interval::share(self.comebacks())
+    }
+
+    /// The heartbreak rate ([`Quality::heartbreaks`]) with its 95% Wilson interval.
+    pub fn heartbreak_rate(&self) -> Interval {
+        Interval::share(self.heartbreaks())
+    }
+
     /// The mean of the sampled skill losses (`−skill`) and its standard error.
     pub fn sampled_skill_loss(&self) -> (f64, f64) {
         let n = self.courses.len() as f64;
@@ -138,6 +180,44 @@ impl Quality {
             mean,
             (variance(self.courses.iter().map(|c| c.skill)) / n).sqrt(),
         )
+    }
+}
+
+/// A sampled figure and its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interval {
+    /// The estimate.
+    pub value: f64,
+    /// The interval's lower end.
+    pub low: f64,
+    /// Its upper end.
+    pub high: f64,
+}
+
+impl Interval {
+    fn point(value: f64) -> Interval {
+        Interval {
+            value,
+            low: value,
+            high: value,
+        }
+    }
+
+    /// `k` of `n` and its Wilson interval; 0 with an interval of 0..1 when nothing is counted.
+    fn share((k, n): (u64, u64)) -> Interval {
+        if n == 0 {
+            return Interval {
+                value: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let (low, high) = wilson(k, n, 0.95);
+        Interval {
+            value: k as f64 / n as f64,
+            low,
+            high,
+        }
     }
 }
 
@@ -151,10 +231,24 @@ fn variance(xs: impl Iterator<Item = f64> + Clone) -> f64 {
     xs.map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0)
 }
 
+/// `games` games of `policy` sampled under `seed`, each followed by `μ` (the same courses on
+/// any thread count).
+pub fn courses<G: Game, O: Optimum<G> + ?Sized>(
+    solved: &O,
+    policy: &dyn Policy<G>,
+    games: u64,
+    seed: u64,
+) -> Vec<Course> {
+    (0..games)
+        .into_par_iter()
+        .map(|i| course(solved, policy, &mut stream(seed, i)))
+        .collect()
+}
+
 /// The quality figures of `policy` on a solved game: exact expectations, and `games` games
-/// sampled under `seed` (the same courses on any thread count).
-pub fn quality<G: Game>(
-    solved: &Solved<'_, G>,
+/// sampled under `seed` ([`courses`]).
+pub fn quality<G: Game, O: Optimum<G> + ?Sized>(
+    solved: &O,
     policy: &dyn Policy<G>,
     games: u64,
     seed: u64,
@@ -162,16 +256,11 @@ pub fn quality<G: Game>(
 ) -> Result<Quality, Stop> {
     let game = solved.game();
     let (figures, lost) = regret(game, policy, solved, budget)?;
-    let meaningful = lost.meaningful;
-    let courses: Vec<Course> = (0..games)
-        .into_par_iter()
-        .map(|i| course(solved, policy, &mut stream(seed, i)))
-        .collect();
     Ok(Quality {
         figures,
-        regret: lost,
+        skill_loss: lost.by_kind.iter().sum(),
         start: solved.start(),
-        meaningful,
-        courses,
+        meaningful: lost.meaningful,
+        courses: courses(solved, policy, games, seed),
     })
 }

@@ -9,6 +9,28 @@ use super::settle::{Replay, branch_value, settle, value_at};
 use crate::engine::Budget;
 use crate::games::{Game, Point, Policy, options_of};
 
+/// Optimal play's win probability of any position of a game, wherever it comes from: this
+/// module's solve, or a game's own solver. What reads `μ` along a game (regret, quality, the
+/// ledger) takes any of them.
+pub trait Optimum<G: Game>: Sync {
+    /// The game solved.
+    fn game(&self) -> &G;
+    /// The win probability of optimal play from `pos`, any position play can reach.
+    fn value(&self, pos: &G::Pos) -> f64;
+    /// Each option of decision point `pos`, in [`Game::options`]' order, with optimal play's
+    /// win probability after it.
+    fn option_values(&self, pos: &G::Pos) -> Vec<(G::Option, f64)> {
+        options_of(self.game(), pos)
+            .into_iter()
+            .map(|(option, next)| (option, self.value(&next)))
+            .collect()
+    }
+    /// The win probability of optimal play from the start.
+    fn start(&self) -> f64 {
+        self.value(&self.game().start())
+    }
+}
+
 /// A solved game: optimal play's win probability at every stored position.
 pub struct Solved<'g, G: Game> {
     game: &'g G,
@@ -48,19 +70,14 @@ pub fn solve<'g, G: Game>(game: &'g G, budget: Budget<'_>) -> Result<Solved<'g, 
     })
 }
 
-impl<'g, G: Game> Solved<'g, G> {
+impl<G: Game> Optimum<G> for Solved<'_, G> {
     /// The win probability of optimal play from the start.
-    pub fn start(&self) -> f64 {
+    fn start(&self) -> f64 {
         self.values[0]
     }
 
-    /// Stored positions (in canonical form).
-    pub fn positions(&self) -> usize {
-        self.program.len()
-    }
-
     /// The game solved.
-    pub fn game(&self) -> &'g G {
+    fn game(&self) -> &G {
         self.game
     }
 
@@ -69,7 +86,7 @@ impl<'g, G: Game> Solved<'g, G> {
     /// best of its options. A game whose canonical form is not the same for every member of a
     /// class may meet, in play, a position whose form the solve never stored: it is worked
     /// out from what it leads to, as a position not stored is.
-    pub fn value(&self, pos: &G::Pos) -> f64 {
+    fn value(&self, pos: &G::Pos) -> f64 {
         let stored = || {
             self.game
                 .stored(pos)
@@ -92,13 +109,12 @@ impl<'g, G: Game> Solved<'g, G> {
                 .fold(f64::NEG_INFINITY, f64::max),
         }
     }
+}
 
-    /// Each option of decision point `pos` with optimal play's win probability after it.
-    pub fn option_values(&self, pos: &G::Pos) -> Vec<(G::Option, f64)> {
-        options_of(self.game, pos)
-            .into_iter()
-            .map(|(option, next)| (option, self.value(&next)))
-            .collect()
+impl<'g, G: Game> Solved<'g, G> {
+    /// Stored positions (in canonical form).
+    pub fn positions(&self) -> usize {
+        self.program.len()
     }
 
     /// Whether the value stored at `id` is its sum (or best option) over what it reads: the

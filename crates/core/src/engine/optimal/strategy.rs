@@ -8,6 +8,8 @@
 
 use std::sync::RwLock;
 
+use crate::engine::generic::Optimum;
+use crate::game::interface::PurpleRaven;
 use crate::game::{Action, State};
 use crate::rules::Rules;
 use crate::strategy::Strategy;
@@ -96,6 +98,35 @@ impl Solvers {
             }
         };
         solve(&mut tables[index])
+    }
+}
+
+/// Optimal play's values of a Purple Raven game read from a solver's table, for what the
+/// engines written for any game read along a game (regret, luck and skill, the ledger).
+pub struct Table<'a> {
+    game: PurpleRaven,
+    table: &'a OptimalStrategy,
+}
+
+impl<'a> Table<'a> {
+    /// `game`'s values from `table` (solved on demand under the game's rules).
+    pub fn new(game: PurpleRaven, table: &'a OptimalStrategy) -> Table<'a> {
+        Table { game, table }
+    }
+}
+
+impl Optimum<PurpleRaven> for Table<'_> {
+    fn game(&self) -> &PurpleRaven {
+        &self.game
+    }
+
+    fn value(&self, pos: &State) -> f64 {
+        self.table.value(pos, &self.game.rules)
+    }
+
+    /// In [`State::actions`] order, which is the game's.
+    fn option_values(&self, pos: &State) -> Vec<(Action, f64)> {
+        self.table.options(pos, &self.game.rules)
     }
 }
 

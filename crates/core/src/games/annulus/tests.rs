@@ -249,7 +249,7 @@ fn the_nearest_solved_chain_is_the_nearest() {
 mod engines {
     use super::*;
     use crate::engine::Budget;
-    use crate::engine::generic::{OptimalPolicy, evaluate, regret, simulate, solve};
+    use crate::engine::generic::{OptimalPolicy, Optimum, evaluate, regret, simulate, solve};
     use crate::games::annulus::strategy::Knobs;
 
     #[test]

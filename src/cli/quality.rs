@@ -1,0 +1,363 @@
+//! `raven quality`: is it a good game? Luck and skill, tension and length per strategy and
+//! starting stealth, from optimal play's win probability along every game.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use crate::engine::decisions::decisions_of_each;
+use crate::engine::generic::quality::{Course, Quality};
+use crate::engine::generic::{Stop, evaluate};
+use crate::engine::{Halt, Observer, OptimalStrategy, Solver, TooLarge, play_seeded, solve_within};
+use crate::error::Result;
+use crate::game::interface::PurpleRaven;
+use crate::game::{Action, Chance, Decision, Outcome, State};
+use crate::rules::Rules;
+use crate::strategy::{AsPolicy, OPTIMAL, Strategy};
+use raven_core::rows::VERSION;
+use rayon::prelude::*;
+
+use super::args::{DEFAULT_SEED, ExactEngineArgs, RulesArgs, load_strategies, stealth_list};
+use super::bounds;
+use super::output::Output;
+
+/// Arguments of `raven quality`.
+#[derive(Args, Debug)]
+pub struct QualityArgs {
+    /// Strategies: `optimal`, built-in or bundled names, or strategy files; comma-separated or
+    /// the option repeated.
+    #[arg(
+        long = "strategy",
+        value_name = "NAME|FILE",
+        default_value = "optimal,tuned,duo,reference",
+        num_args = 1,
+        value_delimiter = ','
+    )]
+    pub strategies: Vec<String>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub rules: RulesArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub exact: ExactEngineArgs,
+    /// Sampled games per row, for the figures that are distributions (luck's share, suspense,
+    /// comebacks, heartbreaks); 1..=10^12.
+    #[arg(long, default_value_t = 100_000, value_parser = bounds::games)]
+    pub games: u64,
+    /// Seed: the same seed gives byte-identical output for any thread count.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Write tidy CSV here (`-` for standard output instead of the table).
+    #[arg(long, value_name = "FILE|-")]
+    pub out: Option<PathBuf>,
+}
+
+/// One row: a strategy's luck, skill, tension and length at one starting stealth.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct QualityRow {
+    game: &'static str,
+    /// The strategy.
+    pub strategy: String,
+    rules: String,
+    /// The starting stealth.
+    pub stealth: u8,
+    /// The strategy's exact win probability.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub win_rate: f64,
+    /// Points lost to decisions per game, exactly the regret.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub skill_loss: f64,
+    /// The share of the spread of results the dice explain.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub luck_share: f64,
+    /// How far `μ` moves per step (root mean square), with its interval.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub suspense: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    suspense_low: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    suspense_high: f64,
+    /// Wins where `μ` fell to 20% or lower on the way, with its interval.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub comeback_rate: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    comeback_rate_low: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    comeback_rate_high: f64,
+    /// Losses where `μ` rose to 80% or higher on the way, with its interval.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub heartbreak_rate: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    heartbreak_rate_low: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    heartbreak_rate_high: f64,
+    /// Rolls per game, exactly.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub mean_rolls: f64,
+    /// Decisions per game, exactly.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub mean_decisions: f64,
+    /// Decisions per game whose options differ by a point or more, exactly.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub meaningful_decisions: f64,
+    /// By five points or more.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub meaningful_decisions_5: f64,
+    games: u64,
+    seed: u64,
+    raven_version: &'static str,
+}
+
+impl QualityRow {
+    fn new(q: &Quality, name: &str, rules: &str, stealth: u8, games: u64, seed: u64) -> Self {
+        let (s, c, h) = (
+            q.suspense_interval(),
+            q.comeback_rate(),
+            q.heartbreak_rate(),
+        );
+        QualityRow {
+            game: "purple-raven",
+            strategy: name.to_string(),
+            rules: rules.to_string(),
+            stealth,
+            win_rate: q.figures.win,
+            skill_loss: q.skill_loss,
+            luck_share: q.luck_share(),
+            suspense: s.value,
+            suspense_low: s.low,
+            suspense_high: s.high,
+            comeback_rate: c.value,
+            comeback_rate_low: c.low,
+            comeback_rate_high: c.high,
+            heartbreak_rate: h.value,
+            heartbreak_rate_low: h.low,
+            heartbreak_rate_high: h.high,
+            mean_rolls: q.figures.rolls,
+            mean_decisions: q.figures.decisions,
+            meaningful_decisions: q.meaningful[0],
+            meaningful_decisions_5: q.meaningful[1],
+            games,
+            seed,
+            raven_version: VERSION,
+        }
+    }
+}
+
+/// The generic engines' stop as the exact engines' under `budget` (every Purple Raven game
+/// ends, whatever the strategy).
+fn halted(stop: Stop, budget: &crate::engine::Budget<'_>) -> Halt {
+    match stop {
+        Stop::Cancelled => Halt::Cancelled(crate::engine::Cancelled),
+        Stop::TooLarge { .. } => Halt::TooLarge(TooLarge {
+            limit: budget.max_states,
+        }),
+        Stop::Endless { .. } => unreachable!("every Purple Raven game ends"),
+    }
+}
+
+/// A strategy's quality at one starting stealth.
+pub struct Assessed {
+    /// The strategy's name.
+    pub strategy: String,
+    /// The starting stealth.
+    pub stealth: u8,
+    /// Its figures.
+    pub quality: Quality,
+}
+
+/// The quality of `strategies` (`None`: optimal play) at `stealths` under `rules`, strategy
+/// by strategy: optimal play solved once, each strategy decomposed exactly (its skill loss
+/// and meaningful decisions), evaluated exactly by the engines for any game (its win
+/// probability and length) and sampled along `μ` for the rest.
+pub fn assess(
+    rules: &Rules,
+    strategies: &[(String, Option<&dyn Strategy>)],
+    stealths: &[u8],
+    games: u64,
+    seed: u64,
+    budget: crate::engine::Budget<'_>,
+) -> std::result::Result<Vec<Assessed>, Halt> {
+    let solver = Solver::new(*rules);
+    solve_within(&solver, stealths, &budget)?;
+    let table = OptimalStrategy::from_solver(solver);
+    let each: Vec<&dyn Strategy> = strategies
+        .iter()
+        .map(|(_, s)| s.unwrap_or(&table))
+        .collect();
+    let decomposed = decisions_of_each(rules, &each, stealths, budget)?;
+    let mut rows = Vec::new();
+    for ((name, _), (strategy, results)) in strategies.iter().zip(each.iter().zip(&decomposed)) {
+        for (d, &stealth) in results.iter().zip(stealths) {
+            let game = PurpleRaven {
+                rules: *rules,
+                stealth,
+            };
+            let policy = AsPolicy(*strategy);
+            let figures = evaluate(&game, &policy, budget).map_err(|s| halted(s, &budget))?;
+            budget.check_cancel()?;
+            let q = Quality {
+                figures,
+                skill_loss: d.by_kind.regret.iter().sum(),
+                start: d.optimal,
+                meaningful: d.by_kind.meaningful,
+                courses: sampled(rules, *strategy, &table, stealth, games, seed),
+            };
+            rows.push(Assessed {
+                strategy: name.clone(),
+                stealth,
+                quality: q,
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// `games` games of `strategy` from `stealth` under `seed`, each followed by optimal play's
+/// win probability from `table` (the same courses on any thread count). Purple Raven's own
+/// game loop plays them: the game as Monte Carlo and `play` play it.
+fn sampled(
+    rules: &Rules,
+    strategy: &dyn Strategy,
+    table: &OptimalStrategy,
+    stealth: u8,
+    games: u64,
+    seed: u64,
+) -> Vec<Course> {
+    // The start's value is the sum over every complication deal: worked out once.
+    let start = table.value(&State::new(stealth), rules);
+    (0..games)
+        .into_par_iter()
+        .map(|i| {
+            let mut follow = Follow {
+                rules,
+                table,
+                course: Course::new(start),
+                now: start,
+            };
+            let (_, outcome) = play_seeded(rules, strategy, stealth, seed, i, &mut follow);
+            follow.course.won = outcome == Outcome::Win;
+            follow.course
+        })
+        .collect()
+}
+
+/// Follows a game, reading `μ` from the table after every step.
+struct Follow<'a> {
+    rules: &'a Rules,
+    table: &'a OptimalStrategy,
+    course: Course,
+    /// `μ` now: where the last step left it.
+    now: f64,
+}
+
+impl Follow<'_> {
+    fn step(&mut self, chance: bool, after: &State) {
+        let after = self.table.value(after, self.rules);
+        self.course.step(chance, self.now, after);
+        self.now = after;
+    }
+}
+
+impl Observer for Follow<'_> {
+    fn decision(&mut self, _: &State, _: Decision, _: Action, after: &State) {
+        self.step(false, after);
+    }
+    fn chance(&mut self, _: &State, _: Chance, _: u32, after: &State) {
+        self.step(true, after);
+    }
+}
+
+/// Runs `raven quality`.
+pub fn run(args: &QualityArgs) -> Result<()> {
+    let rules = args.rules.rules()?;
+    let loaded = load_strategies(&args.strategies)?;
+    let output = Output::open(args.out.as_deref())?;
+    let chosen: Vec<(String, Option<&dyn Strategy>)> = loaded
+        .iter()
+        .map(|s| {
+            let name = s.name().to_string();
+            if name == OPTIMAL {
+                (name, None)
+            } else {
+                (name, Some(s.as_ref()))
+            }
+        })
+        .collect();
+    let stealths = stealth_list(&args.exact.stealth);
+    let assessed = args
+        .exact
+        .run_job(&format!("quality under {rules}"), |budget| {
+            assess(
+                &rules,
+                &chosen,
+                &args.exact.stealth,
+                args.games,
+                args.seed,
+                budget,
+            )
+        })?;
+    let rows: Vec<QualityRow> = assessed
+        .iter()
+        .map(|a| {
+            QualityRow::new(
+                &a.quality,
+                &a.strategy,
+                &rules.to_string(),
+                a.stealth,
+                args.games,
+                args.seed,
+            )
+        })
+        .collect();
+    let text = if output.is_stdout() {
+        String::new()
+    } else {
+        table(&rows, &stealths, args)
+    };
+    output.write(&text, rows)
+}
+
+fn table(rows: &[QualityRow], stealths: &str, args: &QualityArgs) -> String {
+    let mut t = format!(
+        "quality: luck, skill, tension and length — Operation Purple Raven, stealth {stealths}, \
+         {} games a row, seed {}\n\n",
+        args.games, args.seed
+    );
+    t += &format!(
+        "{:<16} {:>7} {:>6} {:>7} {:>6} {:>8} {:>8} {:>8} {:>6} {:>6} {:>6}\n",
+        "strategy",
+        "stealth",
+        "win",
+        "skill",
+        "luck",
+        "suspense",
+        "comeback",
+        "heartbr",
+        "rolls",
+        "decis",
+        "real"
+    );
+    for r in rows {
+        t += &format!(
+            "{:<16} {:>7} {:>5.1}% {:>7.2} {:>5.0}% {:>8.3} {:>7.1}% {:>7.1}% {:>6.1} {:>6.1} {:>6.1}\n",
+            r.strategy,
+            r.stealth,
+            100.0 * r.win_rate,
+            100.0 * r.skill_loss,
+            100.0 * r.luck_share,
+            r.suspense,
+            100.0 * r.comeback_rate,
+            100.0 * r.heartbreak_rate,
+            r.mean_rolls,
+            r.mean_decisions,
+            r.meaningful_decisions
+        );
+    }
+    t += "\nwin: exact; skill: points (of 100) lost to decisions per game, exactly the regret;\n\
+luck: the share of the spread of results the dice explain (the rest is the decisions');\n\
+suspense: how far the optimal win chance moves per roll or decision (root mean square);\n\
+comeback: wins after the chance fell to 20% or lower; heartbr(eak): losses after it rose to 80%;\n\
+rolls, decis(ions): per game, exact; real: decisions whose options differ by a point or more.\n";
+    t
+}
