@@ -181,7 +181,17 @@ struct Compiler<'g, 'r, G: Game> {
     program: Program<G>,
     /// Scratch: the terms of the branch being compiled.
     terms: Vec<(u32, f64)>,
+    /// Scratch: the outcomes of the chance points being expanded, innermost last.
+    pending: Vec<(G::Pos, f64)>,
+    /// The stored positions met last and their ids, the oldest at `recent_next` once full:
+    /// the same position is often met again at once (outcomes that do the same, one outcome
+    /// after several options), and then neither stepped nor put in canonical form again.
+    recent: Vec<(G::Pos, u32)>,
+    recent_next: usize,
 }
+
+/// How many stored positions [`Compiler::recent`] remembers.
+const RECENT: usize = 8;
 
 /// The positions a template reads below its own layer, each with the template's index of the
 /// same position moved up to the template's layer (where the template, copied to a higher
@@ -206,6 +216,9 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             weight_ids: FxHashMap::default(),
             program: Program::empty(best),
             terms: Vec::new(),
+            pending: Vec::new(),
+            recent: Vec::with_capacity(RECENT),
+            recent_next: 0,
         }
     }
 
@@ -234,6 +247,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// they are found (breadth first), so that ids are that order and every array grows at
     /// its end.
     fn compile(&mut self, mut next: usize) -> Result<(), Stop> {
+        // Ids found before are not this run's (a template's are copied and renumbered).
+        self.recent.clear();
         let mut options = Vec::new();
         let mut mix = Vec::new();
         while next < self.program.positions.len() {
@@ -387,28 +402,44 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// Adds `pos`, reached with probability `w`, to the branch: a stored position or an end as
     /// one term, a chance point that is not stored as the terms of what it leads to.
     fn expand(&mut self, pos: G::Pos, w: f64, rolls: &mut f64) -> Result<(), Stop> {
-        let target = match self.game.point(&pos) {
-            Point::Over(end) => end_target(end),
-            _ if self.game.stored(&pos) => {
-                debug_assert!(
-                    self.game.layer(&pos)
-                        <= self
-                            .game
-                            .layer(&self.program.positions[self.program.kind.len() - 1]),
-                    "a layer rose: {pos:?}"
-                );
-                self.id(pos)?
-            }
-            Point::Chance => {
-                *rolls += w;
-                let mut outcomes = Vec::new();
-                self.game.outcomes(&pos, &mut |o, p| outcomes.push((o, p)));
-                for (o, p) in outcomes {
-                    self.expand(o, w * p, rolls)?;
+        let target = match self.recent.iter().find(|(p, _)| *p == pos) {
+            Some(&(_, id)) => id,
+            None => match self.game.point(&pos) {
+                Point::Over(end) => end_target(end),
+                Point::Chance if !self.game.stored(&pos) => {
+                    *rolls += w;
+                    let game = self.game;
+                    let from = self.pending.len();
+                    game.outcomes(&pos, &mut |o, p| self.pending.push((o, p)));
+                    for i in from..self.pending.len() {
+                        let (o, p) = self.pending[i];
+                        self.expand(o, w * p, rolls)?;
+                    }
+                    self.pending.truncate(from);
+                    return Ok(());
                 }
-                return Ok(());
-            }
-            Point::Decision(_) => panic!("a game must store every decision point: {pos:?}"),
+                point => {
+                    assert!(
+                        matches!(point, Point::Chance) || self.game.stored(&pos),
+                        "a game must store every decision point: {pos:?}"
+                    );
+                    debug_assert!(
+                        self.game.layer(&pos)
+                            <= self
+                                .game
+                                .layer(&self.program.positions[self.program.kind.len() - 1]),
+                        "a layer rose: {pos:?}"
+                    );
+                    let id = self.id(pos)?;
+                    if self.recent.len() < RECENT {
+                        self.recent.push((pos, id));
+                    } else {
+                        self.recent[self.recent_next] = (pos, id);
+                    }
+                    self.recent_next = (self.recent_next + 1) % RECENT;
+                    id
+                }
+            },
         };
         match self.terms.iter_mut().find(|(t, _)| *t == target) {
             Some((_, sum)) => *sum += w,
