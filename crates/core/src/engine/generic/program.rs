@@ -323,24 +323,13 @@ struct Compiler<'g, 'r, G: Game> {
     terms: Vec<(u32, f64)>,
     /// Scratch: the outcomes of the chance points being expanded, innermost last.
     pending: Vec<(G::Pos, f64)>,
-    /// The stored positions met last and their ids, the oldest at `recent_next` once full:
-    /// the same position is often met again at once (outcomes that do the same, one outcome
-    /// after several options), and then neither stepped nor put in canonical form again.
-    recent: Vec<(G::Pos, u32)>,
-    recent_next: usize,
-    /// Searches of `recent` and how many found the position: in a game where they seldom do,
-    /// the searches stop.
-    searched: u32,
-    found: u32,
+    /// Under [`Rule::Best`], the ids found by the game's [`Game::index`]: a table per group,
+    /// [`UNSEEN`] where none is found yet.
+    by_index: FxHashMap<u64, Box<[u32]>>,
 }
 
-/// How many stored positions [`Compiler::recent`] remembers.
-const RECENT: usize = 8;
-
-/// After this many searches of [`Compiler::recent`], they stop unless one in
-/// [`RECENT_PAYS`] found the position.
-const RECENT_TRIAL: u32 = 1 << 14;
-const RECENT_PAYS: u32 = 8;
+/// [`Compiler::by_index`] where no id is found yet.
+const UNSEEN: u32 = u32::MAX;
 
 /// The positions a template reads below its own layer, each with the template's index of the
 /// same position moved up to the template's layer (where the template, copied to a higher
@@ -366,10 +355,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             program: Program::empty(best),
             terms: Vec::new(),
             pending: Vec::new(),
-            recent: Vec::with_capacity(RECENT),
-            recent_next: 0,
-            searched: 0,
-            found: 0,
+            by_index: FxHashMap::default(),
         }
     }
 
@@ -398,9 +384,6 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// they are found (breadth first), so that ids are that order and every array grows at
     /// its end.
     fn compile(&mut self, mut next: usize) -> Result<(), Stop> {
-        // Ids found before are not this run's (a template's are copied and renumbered).
-        self.recent.clear();
-        (self.searched, self.found) = (0, 0);
         let mut options = Vec::new();
         let mut mix = Vec::new();
         while next < self.program.positions.len() {
@@ -481,6 +464,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             });
         }
         self.program.template = Some(std::mem::take(&mut self.ids));
+        // What the template read below `from` is stepped now, under ids of its own.
+        self.by_index.clear();
         self.program.blocks = Blocks {
             size,
             from,
@@ -536,54 +521,34 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// Adds `pos`, reached with probability `w`, to the branch: a stored position or an end as
     /// one term, a chance point that is not stored as the terms of what it leads to.
     fn expand(&mut self, pos: G::Pos, w: f64, rolls: &mut f64) -> Result<(), Stop> {
-        let search = self.searched < RECENT_TRIAL || self.found >= RECENT_TRIAL / RECENT_PAYS;
-        let seen = if search {
-            self.searched = self.searched.saturating_add(1);
-            self.recent.iter().find(|(p, _)| *p == pos)
-        } else {
-            None
-        };
-        let target = match seen {
-            Some(&(_, id)) => {
-                self.found = self.found.saturating_add(1);
-                id
+        let target = match self.game.point(&pos) {
+            Point::Over(end) => end_target(end),
+            Point::Chance if !self.game.stored(&pos) => {
+                *rolls += w;
+                let game = self.game;
+                let from = self.pending.len();
+                game.outcomes(&pos, &mut |o, p| self.pending.push((o, p)));
+                for i in from..self.pending.len() {
+                    let (o, p) = self.pending[i];
+                    self.expand(o, w * p, rolls)?;
+                }
+                self.pending.truncate(from);
+                return Ok(());
             }
-            None => match self.game.point(&pos) {
-                Point::Over(end) => end_target(end),
-                Point::Chance if !self.game.stored(&pos) => {
-                    *rolls += w;
-                    let game = self.game;
-                    let from = self.pending.len();
-                    game.outcomes(&pos, &mut |o, p| self.pending.push((o, p)));
-                    for i in from..self.pending.len() {
-                        let (o, p) = self.pending[i];
-                        self.expand(o, w * p, rolls)?;
-                    }
-                    self.pending.truncate(from);
-                    return Ok(());
-                }
-                point => {
-                    assert!(
-                        matches!(point, Point::Chance) || self.game.stored(&pos),
-                        "a game must store every decision point: {pos:?}"
-                    );
-                    debug_assert!(
-                        self.game.layer(&pos)
-                            <= self
-                                .game
-                                .layer(&self.program.positions[self.program.kind.len() - 1]),
-                        "a layer rose: {pos:?}"
-                    );
-                    let id = self.id(pos)?;
-                    if search && self.recent.len() < RECENT {
-                        self.recent.push((pos, id));
-                    } else if search {
-                        self.recent[self.recent_next] = (pos, id);
-                    }
-                    self.recent_next = (self.recent_next + 1) % RECENT;
-                    id
-                }
-            },
+            point => {
+                assert!(
+                    matches!(point, Point::Chance) || self.game.stored(&pos),
+                    "a game must store every decision point: {pos:?}"
+                );
+                debug_assert!(
+                    self.game.layer(&pos)
+                        <= self
+                            .game
+                            .layer(&self.program.positions[self.program.kind.len() - 1]),
+                    "a layer rose: {pos:?}"
+                );
+                self.id(pos)?
+            }
         };
         match self.terms.iter_mut().find(|(t, _)| *t == target) {
             Some((_, sum)) => *sum += w,
@@ -596,6 +561,30 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// need be. While a template is stepped, a position below its layer is a [`BELOW`] read,
     /// and the same position moved up to the template's layer joins the template.
     fn id(&mut self, pos: G::Pos) -> Result<u32, Stop> {
+        let index = match self.rule {
+            Rule::Best => self.game.index(&pos),
+            Rule::Follow(_) => None,
+        };
+        let Some(index) = index else {
+            return self.id_by_key(pos);
+        };
+        let table = self
+            .by_index
+            .entry(index.group)
+            .or_insert_with(|| vec![UNSEEN; index.width as usize].into_boxed_slice());
+        let seen = table[index.offset as usize];
+        if seen != UNSEEN {
+            return Ok(seen);
+        }
+        let id = self.id_by_key(pos)?;
+        if let Some(table) = self.by_index.get_mut(&index.group) {
+            table[index.offset as usize] = id;
+        }
+        Ok(id)
+    }
+
+    /// [`Compiler::id`] by the key of the position's canonical form.
+    fn id_by_key(&mut self, pos: G::Pos) -> Result<u32, Stop> {
         let pos = match self.rule {
             Rule::Best => self.game.canonical(&pos),
             Rule::Follow(policy) => policy.view(self.game, &pos),
