@@ -326,7 +326,29 @@ struct Compiler<'g, 'r, G: Game> {
     /// Under [`Rule::Best`], the ids found by the game's [`Game::index`]: a table per group,
     /// [`UNSEEN`] where none is found yet.
     by_index: FxHashMap<u64, Box<[u32]>>,
+    /// The stored positions met last and their ids, the oldest at `recent_next` once full:
+    /// the same position is often met again at once (outcomes that do the same, one outcome
+    /// after several options), and then it is neither stepped nor looked up again.
+    recent: Vec<(G::Pos, u32)>,
+    recent_next: usize,
+    /// Whether `recent` is searched at every position; where it seldom holds the position
+    /// (a game whose positions rarely repeat at once), only at one in [`PROBE`], to see if
+    /// that changes.
+    search_recent: bool,
+    /// Positions met, and in the current window searches of `recent` and how many found it.
+    met: u32,
+    searched: u32,
+    found: u32,
 }
+
+/// How many stored positions [`Compiler::recent`] remembers.
+const RECENT: usize = 8;
+
+/// Searches of [`Compiler::recent`] after which it is judged: searched at every position for
+/// the next window if one in [`PAYS`] found the position, else at one in [`PROBE`].
+const WINDOW: u32 = 1 << 14;
+const PAYS: u32 = 16;
+const PROBE: u32 = 16;
 
 /// [`Compiler::by_index`] where no id is found yet.
 const UNSEEN: u32 = u32::MAX;
@@ -356,6 +378,12 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             terms: Vec::new(),
             pending: Vec::new(),
             by_index: FxHashMap::default(),
+            recent: Vec::with_capacity(RECENT),
+            recent_next: 0,
+            search_recent: true,
+            met: 0,
+            searched: 0,
+            found: 0,
         }
     }
 
@@ -384,6 +412,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// they are found (breadth first), so that ids are that order and every array grows at
     /// its end.
     fn compile(&mut self, mut next: usize) -> Result<(), Stop> {
+        // Ids found before are not this run's (those of a template's reads below it).
+        self.recent.clear();
         let mut options = Vec::new();
         let mut mix = Vec::new();
         while next < self.program.positions.len() {
@@ -521,6 +551,10 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// Adds `pos`, reached with probability `w`, to the branch: a stored position or an end as
     /// one term, a chance point that is not stored as the terms of what it leads to.
     fn expand(&mut self, pos: G::Pos, w: f64, rolls: &mut f64) -> Result<(), Stop> {
+        if let Some(id) = self.recent_id(&pos) {
+            self.add_term(id, w);
+            return Ok(());
+        }
         let target = match self.game.point(&pos) {
             Point::Over(end) => end_target(end),
             Point::Chance if !self.game.stored(&pos) => {
@@ -547,14 +581,48 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                             .layer(&self.program.positions[self.program.kind.len() - 1]),
                     "a layer rose: {pos:?}"
                 );
-                self.id(pos)?
+                let id = self.id(pos)?;
+                if self.recent.len() < RECENT {
+                    self.recent.push((pos, id));
+                } else {
+                    self.recent[self.recent_next] = (pos, id);
+                }
+                self.recent_next = (self.recent_next + 1) % RECENT;
+                id
             }
         };
+        self.add_term(target, w);
+        Ok(())
+    }
+
+    /// Adds `w` to the branch's term for `target`, a new term if there is none.
+    fn add_term(&mut self, target: u32, w: f64) {
         match self.terms.iter_mut().find(|(t, _)| *t == target) {
             Some((_, sum)) => *sum += w,
             None => self.terms.push((target, w)),
         }
-        Ok(())
+    }
+
+    /// The id of `pos` if it is among the stored positions met last and `recent` is searched
+    /// here ([`Compiler::search_recent`]).
+    #[inline]
+    fn recent_id(&mut self, pos: &G::Pos) -> Option<u32> {
+        self.met = self.met.wrapping_add(1);
+        if !self.search_recent && !self.met.is_multiple_of(PROBE) {
+            return None;
+        }
+        let id = self
+            .recent
+            .iter()
+            .find(|(p, _)| p == pos)
+            .map(|&(_, id)| id);
+        self.searched += 1;
+        self.found += u32::from(id.is_some());
+        if self.searched == WINDOW {
+            self.search_recent = self.found * PAYS >= WINDOW;
+            (self.searched, self.found) = (0, 0);
+        }
+        id
     }
 
     /// The id of stored position `pos` (in canonical form under [`Rule::Best`]), found anew if
