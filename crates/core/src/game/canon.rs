@@ -20,7 +20,7 @@
 use super::character::MAX_TEAM;
 use super::character::{Character, Health, Team};
 use super::node::Action;
-use super::state::{Aid, Phase, State, Step};
+use super::state::{Aid, Phase, RUN_CHALLENGES, State, Step, TOUGH_CHALLENGES};
 use crate::rules::Rules;
 
 /// A relabelling: character `c` becomes `Character::from_index(perm[c.index()])`.
@@ -823,6 +823,105 @@ pub fn roles(state: &State) -> Option<Roles> {
         healths,
         finale: finale_slot,
         type_role,
+    })
+}
+
+/// The number of roles a check type can have: no specialist, or one of the slots.
+const TYPE_ROLES: usize = 1 + Roles::SLOTS;
+const RUNS: usize = RUN_CHALLENGES as usize;
+const TOUGHS: usize = TOUGH_CHALLENGES as usize;
+// Step codes, one range per kind of step (see `step_code`).
+const RUN_TYPE: usize = 0;
+const RUN: usize = RUN_TYPE + RUNS;
+const CHOOSE_FINALE: usize = RUN + RUNS * TYPE_ROLES;
+const SIDE_TYPES: usize = CHOOSE_FINALE + 1;
+const FIRST_SIDE: usize = SIDE_TYPES + TOUGHS;
+const SECOND_SIDE: usize = FIRST_SIDE + TOUGHS * TYPE_ROLES * TYPE_ROLES;
+const TOUGH: usize = SECOND_SIDE + TOUGHS * 2 * TYPE_ROLES;
+const SUBSTITUTE: usize = TOUGH + TOUGHS * 3;
+const STEPS: usize = SUBSTITUTE + TOUGHS * 3;
+/// How many chunks [`dense_class`] lays classes out in.
+pub const DENSE_CHUNKS: usize = Roles::FORMS * STEPS * 2;
+
+/// The step as a code below [`STEPS`], check types read through their roles; `None` for
+/// steps that are not memoised or fields out of the ranges above.
+#[inline]
+fn step_code(step: Step, roles: &Roles) -> Option<usize> {
+    let role = |c: Character| usize::from(roles.type_role[c.index()]);
+    let within = |x: u8, n: usize| (usize::from(x) < n).then_some(usize::from(x));
+    Some(match step {
+        Step::RunType { challenge } => RUN_TYPE + within(challenge, RUNS)?,
+        Step::Run { challenge, ty } => RUN + within(challenge, RUNS)? * TYPE_ROLES + role(ty),
+        Step::ChooseFinale => CHOOSE_FINALE,
+        Step::SideTypes { tough } => SIDE_TYPES + within(tough, TOUGHS)?,
+        Step::Side {
+            tough,
+            types,
+            index: 0,
+            successes: 0,
+        } => {
+            FIRST_SIDE
+                + (within(tough, TOUGHS)? * TYPE_ROLES + role(types[0])) * TYPE_ROLES
+                + role(types[1])
+        }
+        Step::Side {
+            tough,
+            types,
+            index: 1,
+            successes,
+        } => {
+            SECOND_SIDE
+                + (within(tough, TOUGHS)? * 2 + within(successes, 2)?) * TYPE_ROLES
+                + role(types[1])
+        }
+        Step::Tough { tough, successes } => {
+            TOUGH + within(tough, TOUGHS)? * 3 + within(successes, 3)?
+        }
+        Step::Substitute { tough, successes } => {
+            SUBSTITUTE + within(tough, TOUGHS)? * 3 + within(successes, 3)?
+        }
+        _ => return None,
+    })
+}
+
+/// Where the class of a run or finale position lies in a dense layout ([`dense_class`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DenseClass {
+    /// The chunk: team shape, step and pending first aid, below [`DENSE_CHUNKS`].
+    pub chunk: u32,
+    /// The offset inside the chunk: finale slot and slot healths.
+    pub index: u32,
+    /// The chunk's width (all finale slots and slot healths of its team shape).
+    pub width: u32,
+}
+
+/// Where the class of a run or finale position with roles `roles` lies: one chunk per team
+/// shape, step (check types read through their roles) and pending first aid, in it one entry
+/// per finale slot and slot healths, so that positions a wound apart are neighbours. Equal for
+/// two positions exactly when they are relabellings of each other ([`roles`]) at one stealth;
+/// `None` for a step that is not memoised (a check, the choice of a run type) or first aid
+/// being rolled.
+#[inline]
+pub fn dense_class(state: &State, roles: &Roles) -> Option<DenseClass> {
+    let open = match state.aid() {
+        Aid::None => 0,
+        Aid::Open => 1,
+        Aid::Check { .. } => return None,
+    };
+    let code = step_code(state.step(), roles)?;
+    let chunk = (usize::from(roles.form) * STEPS + code) * 2 + open;
+    let members = usize::from(roles.members);
+    let healths = 1usize << (2 * members);
+    // Before the finale (the run, the choice of finale character) there is no finale slot:
+    // a row per slot would stand empty for all but slot 0.
+    let slots = if code < SIDE_TYPES { 1 } else { members };
+    debug_assert!(usize::from(roles.finale) < slots);
+    let index = usize::from(roles.finale) * healths + usize::from(roles.healths);
+    let width = slots * healths;
+    Some(DenseClass {
+        chunk: chunk as u32,
+        index: index as u32,
+        width: width as u32,
     })
 }
 

@@ -44,9 +44,10 @@ impl<G: Game> Compiled<G> {
         loop {
             let mut changed = false;
             for &id in &program.order {
+                let place = program.place(id);
                 if !ends[id as usize]
-                    && program.branches(id).flat_map(|(_, t)| t).any(|t| {
-                        let target = program.target[t];
+                    && program.branches_at(place).flat_map(|(_, t)| t).any(|t| {
+                        let target = program.target_at(place, t);
                         target >= END || ends[target as usize]
                     })
                 {
@@ -61,7 +62,7 @@ impl<G: Game> Compiled<G> {
         if let Some(id) = ends.iter().position(|&e| !e) {
             return Err(Stop::Endless {
                 strategy: policy.name().to_string(),
-                position: format!("{:?}", program.positions[id]),
+                position: format!("{:?}", program.position(game, id as u32)),
             });
         }
         Ok(Compiled { program })
@@ -109,8 +110,8 @@ pub fn regret<G: Game, O: Optimum<G> + ?Sized>(
     let (gap, spread): (Vec<f64>, Vec<f64>) = (0..p.len())
         .into_par_iter()
         .map(|id| {
-            let pos = &p.positions[id];
-            if p.kind[id] == CHANCE {
+            let pos = &p.position(game, id as u32);
+            if p.kind_of(id as u32) == CHANCE {
                 return (0.0, 0.0);
             }
             let values = solved.option_values(pos);
@@ -136,7 +137,7 @@ pub fn regret<G: Game, O: Optimum<G> + ?Sized>(
     let by_kind = (0..kinds)
         .map(|k| {
             compiled.settle(&none, &|id, _| {
-                if usize::from(p.kind[id as usize]) == k {
+                if usize::from(p.kind_of(id)) == k {
                     gap[id as usize]
                 } else {
                     0.0
@@ -147,14 +148,14 @@ pub fn regret<G: Game, O: Optimum<G> + ?Sized>(
     let reach = (0..kinds)
         .map(|k| {
             compiled.settle(&none, &|id, _| {
-                f64::from(u8::from(usize::from(p.kind[id as usize]) == k))
+                f64::from(u8::from(usize::from(p.kind_of(id)) == k))
             })
         })
         .collect();
     let meaningful = MEANINGFUL.map(|least| {
         compiled.settle(&none, &|id, _| {
             f64::from(u8::from(
-                p.kind[id as usize] != CHANCE && spread[id as usize] >= least,
+                p.kind_of(id) != CHANCE && spread[id as usize] >= least,
             ))
         })
     });

@@ -56,11 +56,9 @@ pub(super) fn figures<G: Game>(
             losses: (0..causes)
                 .map(|c| settle(&unit(1 + c), &|_, _| 0.0))
                 .collect(),
-            decisions: settle(&none, &|id, _| {
-                f64::from(u8::from(p.kind[id as usize] != CHANCE))
-            }),
+            decisions: settle(&none, &|id, _| f64::from(u8::from(p.kind_of(id) != CHANCE))),
             rolls: settle(&none, &|id, b| {
-                p.rolls[b] + f64::from(u8::from(p.kind[id as usize] == CHANCE))
+                p.rolls[b] + f64::from(u8::from(p.kind_of(id) == CHANCE))
             }),
             positions: p.len(),
         }

@@ -31,19 +31,25 @@ pub const BYTES_PER_POSITION: u64 = 320;
 
 /// A compiled game: stored positions by dense id (0 is the start), their sums, and the order in
 /// which values settle (lowest layer first).
+///
+/// Where layers play alike ([`Game::alike_from`]) the ids of those layers are blocks, one per
+/// layer, each a copy of one template: the template is kept once, as the program's first rows,
+/// and a block's position reads its sums there, its targets moved to its block ([`Place`]).
+/// Every other id has a row of its own. Most of a solve's memory is what the blocks would take.
 pub struct Program<G: Game> {
-    /// The stored positions, by id.
-    pub positions: Vec<G::Pos>,
-    /// Per id: the decision's kind, or [`CHANCE`].
+    /// The stored positions, by row ([`Program::row`]); a template's at the template's layer.
+    pub(super) positions: Vec<G::Pos>,
+    /// Per row: the decision's kind, or [`CHANCE`].
     pub(super) kind: Vec<u8>,
-    /// Per id: its first branch; one past the last at the end.
+    /// Per row: its first branch; one past the last at the end.
     pub(super) branch_start: Vec<u32>,
     /// Per branch: its first term; one past the last at the end.
     pub(super) term_start: Vec<u32>,
     /// Per branch: the chance points it passes through without storing them, in expectation
     /// (a trigger roll between a decision and what it leads to, say).
     pub(super) rolls: Vec<f64>,
-    /// Per term: the id read, or an end ([`END`]).
+    /// Per term: the id read, or an end ([`END`]); in a template's row, read through
+    /// [`Program::target_at`].
     pub(super) target: Vec<u32>,
     /// Per term: the weight's index in `weights`.
     pub(super) weight: Vec<u32>,
@@ -57,33 +63,55 @@ pub struct Program<G: Game> {
     /// The rule the program was compiled under.
     pub(super) best: bool,
     /// Ids by the game's key of the position (canonical under [`Rule::Best`]); where layers
-    /// play alike ([`Alike`]), those of the layers below them.
+    /// play alike ([`Blocks`]), those of the layers below them.
     pub(super) ids: FxHashMap<G::Key, u32>,
-    /// Where layers play alike, how their positions are laid out.
-    alike: Option<Alike<G>>,
+    /// Where layers play alike, the template's positions by key (at the template's layer), by
+    /// their index in a block.
+    template: Option<FxHashMap<G::Key, u32>>,
+    /// Where layers play alike, how their ids are laid out (none: no block).
+    blocks: Blocks,
+    /// Ids in blocks, and by how much the id of a row past the template's exceeds the row:
+    /// read at every position a replay visits.
+    blocked: u32,
+    shift: u32,
 }
 
 /// The layout of the layers that play alike ([`Game::alike_from`]): one block of ids per
-/// layer from the top down to `from`, each the template's positions in the template's order.
-struct Alike<G: Game> {
+/// layer from the top down to `from`, each the template's positions in the template's order,
+/// then the ids of the layers below, a row each.
+#[derive(Default)]
+struct Blocks {
+    /// The template's rows (0: no block).
+    size: u32,
     /// The lowest alike layer (where the template was stepped).
     from: u32,
     /// The start's layer, the highest.
     top: u32,
-    /// The template's positions by key (at layer `from`), by their index in a block.
-    template: FxHashMap<G::Key, u32>,
+    /// Per position a template reads below its layer ([`BELOW`]): its layer.
+    below_layer: Vec<u32>,
+    /// … its index in the template, moved up to the template's layer.
+    up: Vec<u32>,
+    /// … the id where it lands when that is below `from`, at `below * from + layer`.
+    low: Vec<u32>,
 }
 
-impl<G: Game> Alike<G> {
-    fn size(&self) -> u32 {
-        self.template.len() as u32
-    }
-
+impl Blocks {
     /// The first id of layer `layer`'s block.
     fn base(&self, layer: u32) -> u32 {
-        (self.top - layer) * self.size()
+        (self.top - layer) * self.size
     }
 }
+
+/// Where an id's sums are and where its targets land: its row, and its block if it is in one.
+#[derive(Clone, Copy)]
+pub(super) struct Place {
+    pub(super) row: u32,
+    /// The block (0 the top layer's), or [`NO_BLOCK`].
+    pub(super) block: u32,
+}
+
+/// [`Place::block`] of a position in no block.
+pub(super) const NO_BLOCK: u32 = u32::MAX;
 
 /// Marks a template's term that reads a layer below the template's (its index in the list of
 /// such positions): where it lands depends on the layer the template is copied to.
@@ -113,13 +141,16 @@ impl<G: Game> Program<G> {
             layer_start: Vec::new(),
             best,
             ids: FxHashMap::default(),
-            alike: None,
+            template: None,
+            blocks: Blocks::default(),
+            blocked: 0,
+            shift: 0,
         }
     }
 
     /// Stored positions.
     pub fn len(&self) -> usize {
-        self.positions.len()
+        self.id_of_row(self.positions.len() as u32) as usize
     }
 
     /// Whether nothing is stored (never: the start is).
@@ -127,9 +158,101 @@ impl<G: Game> Program<G> {
         self.positions.is_empty()
     }
 
+    /// The id of row `row`, a row past the template's.
+    fn id_of_row(&self, row: u32) -> u32 {
+        row + self.shift
+    }
+
+    /// Where `id`'s sums are.
+    #[inline]
+    pub(super) fn place(&self, id: u32) -> Place {
+        if id < self.blocked {
+            let size = self.blocks.size;
+            Place {
+                row: id % size,
+                block: id / size,
+            }
+        } else {
+            Place {
+                row: id - self.shift,
+                block: NO_BLOCK,
+            }
+        }
+    }
+
+    /// Whether any id is in a block.
+    #[inline]
+    pub(super) fn has_blocks(&self) -> bool {
+        self.blocked > 0
+    }
+
+    /// `id`'s row.
+    #[inline]
+    pub(super) fn row(&self, id: u32) -> usize {
+        self.place(id).row as usize
+    }
+
+    /// `id`'s kind: a decision's, or [`CHANCE`].
+    #[inline]
+    pub(super) fn kind_of(&self, id: u32) -> u8 {
+        self.kind[self.row(id)]
+    }
+
+    /// Stored position `id` (in the form it was stored in).
+    pub fn position(&self, game: &G, id: u32) -> G::Pos {
+        let place = self.place(id);
+        let pos = self.positions[place.row as usize];
+        if place.block == NO_BLOCK {
+            pos
+        } else {
+            game.relayer(&pos, self.blocks.top - place.block)
+        }
+    }
+
+    /// The layer of stored position `id`.
+    fn layer_of(&self, game: &G, id: u32) -> u32 {
+        let place = self.place(id);
+        if place.block == NO_BLOCK {
+            game.layer(&self.positions[place.row as usize])
+        } else {
+            self.blocks.top - place.block
+        }
+    }
+
+    /// What term `t` of the position at `place` reads: an id or an end.
+    #[inline]
+    pub(super) fn target_at(&self, place: Place, t: usize) -> u32 {
+        if place.block == NO_BLOCK {
+            self.target[t]
+        } else {
+            self.block_target(place, t)
+        }
+    }
+
+    /// [`Program::target_at`] for a position in a block.
+    #[inline]
+    pub(super) fn block_target(&self, place: Place, t: usize) -> u32 {
+        let target = self.target[t];
+        if target >= END {
+            target
+        } else if target < BELOW {
+            place.block * self.blocks.size + target
+        } else {
+            let b = &self.blocks;
+            let below = (target - BELOW) as usize;
+            let lands = b.below_layer[below] + (b.top - place.block - b.from);
+            if lands >= b.from {
+                b.base(lands) + b.up[below]
+            } else {
+                b.low[below * b.from as usize + lands as usize]
+            }
+        }
+    }
+
     /// The program's size in memory, roughly.
     pub fn bytes(&self) -> u64 {
-        (self.positions.len() * (size_of::<G::Pos>() + 1 + 4 + 8)
+        (self.positions.len() * (size_of::<G::Pos>() + 1 + 4)
+            + self.len() * 8
             + self.term_start.len() * (4 + 8)
             + self.target.len() * 8) as u64
     }
@@ -142,25 +265,42 @@ impl<G: Game> Program<G> {
             "a strategy's program keys positions as its strategy sees them"
         );
         let pos = game.canonical(pos);
-        match &self.alike {
-            Some(alike) if game.layer(&pos) >= alike.from => {
+        let b = &self.blocks;
+        match &self.template {
+            Some(template) if game.layer(&pos) >= b.from => {
                 let layer = game.layer(&pos);
-                let index = alike
-                    .template
-                    .get(&game.key(&game.relayer(&pos, alike.from)))?;
-                (layer <= alike.top).then(|| alike.base(layer) + index)
+                let index = template.get(&game.key(&game.relayer(&pos, b.from)))?;
+                (layer <= b.top).then(|| b.base(layer) + index)
             }
             _ => self.ids.get(&game.key(&pos)).copied(),
         }
     }
 
-    /// The branches of `id` as term ranges.
+    /// The branches of `id` as term ranges (read their targets with [`Program::target_at`]).
     pub(super) fn branches(
         &self,
         id: u32,
     ) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> {
-        let b =
-            self.branch_start[id as usize] as usize..self.branch_start[id as usize + 1] as usize;
+        self.branches_at(self.place(id))
+    }
+
+    /// The branches of the position at `place` as term ranges.
+    #[inline]
+    pub(super) fn branches_at(
+        &self,
+        place: Place,
+    ) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> {
+        self.branches_of_row(place.row)
+    }
+
+    /// The branches of row `row` as term ranges.
+    #[inline]
+    pub(super) fn branches_of_row(
+        &self,
+        row: u32,
+    ) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> {
+        let row = row as usize;
+        let b = self.branch_start[row] as usize..self.branch_start[row + 1] as usize;
         b.map(|b| {
             (
                 b,
@@ -181,7 +321,37 @@ struct Compiler<'g, 'r, G: Game> {
     program: Program<G>,
     /// Scratch: the terms of the branch being compiled.
     terms: Vec<(u32, f64)>,
+    /// Scratch: the outcomes of the chance points being expanded, innermost last.
+    pending: Vec<(G::Pos, f64)>,
+    /// Under [`Rule::Best`], the ids found by the game's [`Game::index`]: a table per group,
+    /// [`UNSEEN`] where none is found yet.
+    by_index: FxHashMap<u64, Box<[u32]>>,
+    /// The stored positions met last and their ids, the oldest at `recent_next` once full:
+    /// the same position is often met again at once (outcomes that do the same, one outcome
+    /// after several options), and then it is neither stepped nor looked up again.
+    recent: Vec<(G::Pos, u32)>,
+    recent_next: usize,
+    /// Whether `recent` is searched at every position; where it seldom holds the position
+    /// (a game whose positions rarely repeat at once), only at one in [`PROBE`], to see if
+    /// that changes.
+    search_recent: bool,
+    /// Positions met, and in the current window searches of `recent` and how many found it.
+    met: u32,
+    searched: u32,
+    found: u32,
 }
+
+/// How many stored positions [`Compiler::recent`] remembers.
+const RECENT: usize = 8;
+
+/// Searches of [`Compiler::recent`] after which it is judged: searched at every position for
+/// the next window if one in [`PAYS`] found the position, else at one in [`PROBE`].
+const WINDOW: u32 = 1 << 14;
+const PAYS: u32 = 16;
+const PROBE: u32 = 16;
+
+/// [`Compiler::by_index`] where no id is found yet.
+const UNSEEN: u32 = u32::MAX;
 
 /// The positions a template reads below its own layer, each with the template's index of the
 /// same position moved up to the template's layer (where the template, copied to a higher
@@ -206,6 +376,14 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             weight_ids: FxHashMap::default(),
             program: Program::empty(best),
             terms: Vec::new(),
+            pending: Vec::new(),
+            by_index: FxHashMap::default(),
+            recent: Vec::with_capacity(RECENT),
+            recent_next: 0,
+            search_recent: true,
+            met: 0,
+            searched: 0,
+            found: 0,
         }
     }
 
@@ -242,6 +420,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// they are found (breadth first), so that ids are that order and every array grows at
     /// its end.
     fn compile(&mut self, mut next: usize) -> Result<(), Stop> {
+        // Ids found before are not this run's (those of a template's reads below it).
+        self.recent.clear();
         let mut options = Vec::new();
         let mut mix = Vec::new();
         while next < self.program.positions.len() {
@@ -299,8 +479,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
 
     /// Compiles a game whose layers from `from` up play alike, from a start at layer `top`:
     /// the template (every position of layer `from` that play from any alike layer reaches,
-    /// moved to `from`) stepped once, then copied to every layer from `top` down to `from`
-    /// as a block of ids, then the layers below stepped as usual.
+    /// moved to `from`) stepped once, laid out as a block of ids for every layer from `top`
+    /// down to `from` ([`Blocks`]), then the layers below stepped as usual.
     fn run_alike(&mut self, start: G::Pos, from: u32, top: u32) -> Result<(), Stop> {
         self.below = Some(Below {
             from,
@@ -311,69 +491,52 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         self.id(self.game.relayer(&start, from))?;
         self.compile(0)?;
         let below = self.below.take().expect("the template's reads below");
-        let best = self.program.best;
-        let template = std::mem::replace(&mut self.program, Program::empty(best));
-        self.program.weights = template.weights;
-        let alike = Alike {
-            from,
-            top,
-            template: std::mem::take(&mut self.ids),
-        };
-        let size = alike.size();
-        let blocks = u64::from(top - from + 1);
-        if blocks * u64::from(size) >= (self.budget.max_states as u64).min(u64::from(BELOW)) {
+        let size = self.program.positions.len() as u32;
+        let count = top - from + 1;
+        if u64::from(count) * u64::from(size)
+            >= (self.budget.max_states as u64).min(u64::from(BELOW))
+        {
             return Err(Stop::TooLarge {
                 needs: self.game.stored_bound().map(|n| n * BYTES_PER_POSITION),
                 allowed: self.budget.max_states as u64 * BYTES_PER_POSITION,
             });
         }
-        for layer in (from..=top).rev() {
-            self.program.positions.extend(
-                template
-                    .positions
-                    .iter()
-                    .map(|p| self.game.relayer(p, layer)),
-            );
-        }
+        self.program.template = Some(std::mem::take(&mut self.ids));
+        // What the template read below `from` is stepped now, under ids of its own.
+        self.by_index.clear();
+        self.program.blocks = Blocks {
+            size,
+            from,
+            top,
+            below_layer: below.positions.iter().map(|p| self.game.layer(p)).collect(),
+            up: below.up,
+            low: vec![NO_BLOCK; below.positions.len() * from as usize],
+        };
+        self.program.blocked = size * count;
+        self.program.shift = size * count - size;
+        // Where a block reads below `from`: ids found block by block from the top, in the
+        // order of the template's terms (the layers below are stepped in that order).
         for layer in (from..=top).rev() {
             check_cancel(&self.budget)?;
-            let base = alike.base(layer);
-            for i in 0..size as usize {
-                self.program.kind.push(template.kind[i]);
-                for b in template.branch_start[i] as usize..template.branch_start[i + 1] as usize {
-                    for t in template.term_start[b] as usize..template.term_start[b + 1] as usize {
-                        let target = template.target[t];
-                        let target = if target >= END {
-                            target
-                        } else if target < BELOW {
-                            base + target
-                        } else {
-                            let b = (target - BELOW) as usize;
-                            let pos = below.positions[b];
-                            let lands = self.game.layer(&pos) + (layer - from);
-                            if lands >= from {
-                                alike.base(lands) + below.up[b]
-                            } else {
-                                self.id(self.game.relayer(&pos, lands))?
-                            }
-                        };
-                        self.program.target.push(target);
-                        self.program.weight.push(template.weight[t]);
-                    }
-                    self.program
-                        .term_start
-                        .push(self.program.target.len() as u32);
-                    self.program.rolls.push(template.rolls[b]);
+            if layer - from >= from {
+                continue;
+            }
+            for t in 0..self.program.target.len() {
+                let target = self.program.target[t];
+                if !(BELOW..END).contains(&target) {
+                    continue;
                 }
-                self.program
-                    .branch_start
-                    .push(self.program.term_start.len() as u32 - 1);
+                let b = (target - BELOW) as usize;
+                let lands = self.program.blocks.below_layer[b] + (layer - from);
+                let at = b * from as usize + lands as usize;
+                if lands < from && self.program.blocks.low[at] == NO_BLOCK {
+                    let id = self.id(self.game.relayer(&below.positions[b], lands))?;
+                    self.program.blocks.low[at] = id;
+                }
             }
         }
         let next = self.program.kind.len();
-        self.compile(next)?;
-        self.program.alike = Some(alike);
-        Ok(())
+        self.compile(next)
     }
 
     /// Closes the branch whose terms are in `self.terms`.
@@ -396,9 +559,29 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// Adds `pos`, reached with probability `w`, to the branch: a stored position or an end as
     /// one term, a chance point that is not stored as the terms of what it leads to.
     fn expand(&mut self, pos: G::Pos, w: f64, rolls: &mut f64) -> Result<(), Stop> {
+        if let Some(id) = self.recent_id(&pos) {
+            self.add_term(id, w);
+            return Ok(());
+        }
         let target = match self.game.point(&pos) {
             Point::Over(end) => end_target(end),
-            _ if self.game.stored(&pos) => {
+            Point::Chance if !self.game.stored(&pos) => {
+                *rolls += w;
+                let game = self.game;
+                let from = self.pending.len();
+                game.outcomes(&pos, &mut |o, p| self.pending.push((o, p)));
+                for i in from..self.pending.len() {
+                    let (o, p) = self.pending[i];
+                    self.expand(o, w * p, rolls)?;
+                }
+                self.pending.truncate(from);
+                return Ok(());
+            }
+            point => {
+                assert!(
+                    matches!(point, Point::Chance) || self.game.stored(&pos),
+                    "a game must store every decision point: {pos:?}"
+                );
                 debug_assert!(
                     self.game.layer(&pos)
                         <= self
@@ -406,30 +589,78 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                             .layer(&self.program.positions[self.program.kind.len() - 1]),
                     "a layer rose: {pos:?}"
                 );
-                self.id(pos)?
-            }
-            Point::Chance => {
-                *rolls += w;
-                let mut outcomes = Vec::new();
-                self.game.outcomes(&pos, &mut |o, p| outcomes.push((o, p)));
-                for (o, p) in outcomes {
-                    self.expand(o, w * p, rolls)?;
+                let id = self.id(pos)?;
+                if self.recent.len() < RECENT {
+                    self.recent.push((pos, id));
+                } else {
+                    self.recent[self.recent_next] = (pos, id);
                 }
-                return Ok(());
+                self.recent_next = (self.recent_next + 1) % RECENT;
+                id
             }
-            Point::Decision(_) => panic!("a game must store every decision point: {pos:?}"),
         };
+        self.add_term(target, w);
+        Ok(())
+    }
+
+    /// Adds `w` to the branch's term for `target`, a new term if there is none.
+    fn add_term(&mut self, target: u32, w: f64) {
         match self.terms.iter_mut().find(|(t, _)| *t == target) {
             Some((_, sum)) => *sum += w,
             None => self.terms.push((target, w)),
         }
-        Ok(())
+    }
+
+    /// The id of `pos` if it is among the stored positions met last and `recent` is searched
+    /// here ([`Compiler::search_recent`]).
+    #[inline]
+    fn recent_id(&mut self, pos: &G::Pos) -> Option<u32> {
+        self.met = self.met.wrapping_add(1);
+        if !self.search_recent && !self.met.is_multiple_of(PROBE) {
+            return None;
+        }
+        let id = self
+            .recent
+            .iter()
+            .find(|(p, _)| p == pos)
+            .map(|&(_, id)| id);
+        self.searched += 1;
+        self.found += u32::from(id.is_some());
+        if self.searched == WINDOW {
+            self.search_recent = self.found * PAYS >= WINDOW;
+            (self.searched, self.found) = (0, 0);
+        }
+        id
     }
 
     /// The id of stored position `pos` (in canonical form under [`Rule::Best`]), found anew if
     /// need be. While a template is stepped, a position below its layer is a [`BELOW`] read,
     /// and the same position moved up to the template's layer joins the template.
     fn id(&mut self, pos: G::Pos) -> Result<u32, Stop> {
+        let index = match self.rule {
+            Rule::Best => self.game.index(&pos),
+            Rule::Follow(_) => None,
+        };
+        let Some(index) = index else {
+            return self.id_by_key(pos);
+        };
+        let table = self
+            .by_index
+            .entry(index.group)
+            .or_insert_with(|| vec![UNSEEN; index.width as usize].into_boxed_slice());
+        let seen = table[index.offset as usize];
+        if seen != UNSEEN {
+            return Ok(seen);
+        }
+        let id = self.id_by_key(pos)?;
+        if let Some(table) = self.by_index.get_mut(&index.group) {
+            table[index.offset as usize] = id;
+        }
+        Ok(id)
+    }
+
+    /// [`Compiler::id`] by the key of the position's canonical form.
+    fn id_by_key(&mut self, pos: G::Pos) -> Result<u32, Stop> {
         let pos = match self.rule {
             Rule::Best => self.game.canonical(&pos),
             Rule::Follow(policy) => policy.view(self.game, &pos),
@@ -450,7 +681,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             below.up.push(up);
             return Ok(BELOW | b);
         }
-        let next = self.program.positions.len() as u32;
+        let next = self.program.id_of_row(self.program.positions.len() as u32);
         let id = *self.ids.entry(self.game.key(&pos)).or_insert(next);
         if id == next {
             if u64::from(next) >= self.budget.max_states as u64 || next >= BELOW {
@@ -466,11 +697,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
 
     /// Groups the ids by layer, lowest first, and inside a layer latest found first.
     fn settle_order(&mut self) {
-        let layers: Vec<u32> = self
-            .program
-            .positions
-            .iter()
-            .map(|p| self.game.layer(p))
+        let layers: Vec<u32> = (0..self.program.len() as u32)
+            .map(|id| self.program.layer_of(self.game, id))
             .collect();
         let mut order: Vec<u32> = (0..layers.len() as u32).collect();
         order.sort_unstable_by_key(|&id| (layers[id as usize], std::cmp::Reverse(id)));
@@ -500,23 +728,25 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// postorder from each id in turn), or `None` if play can return to one of them.
     fn reads_first(&self, layer: &[u32], layers: &[u32], seen: &mut [Seen]) -> Option<Vec<u32>> {
         let p = &self.program;
-        let terms = |id: u32| {
-            let b = p.branch_start[id as usize] as usize..p.branch_start[id as usize + 1] as usize;
+        let terms = |place: Place| {
+            let row = place.row as usize;
+            let b = p.branch_start[row] as usize..p.branch_start[row + 1] as usize;
             p.term_start[b.start] as usize..p.term_start[b.end] as usize
         };
         let here = layers[layer[0] as usize];
         let mut sorted = Vec::with_capacity(layer.len());
-        let mut stack: Vec<(u32, usize)> = Vec::new();
+        let mut stack: Vec<(u32, Place, usize)> = Vec::new();
         for &root in layer {
             if seen[root as usize] != Seen::Not {
                 continue;
             }
             seen[root as usize] = Seen::OnPath;
-            stack.push((root, terms(root).start));
-            while let Some((id, next)) = stack.last_mut() {
-                let (id, end) = (*id, terms(*id).end);
+            let place = p.place(root);
+            stack.push((root, place, terms(place).start));
+            while let Some((id, place, next)) = stack.last_mut() {
+                let (id, place, end) = (*id, *place, terms(*place).end);
                 let read = (*next..end).find(|&t| {
-                    let target = p.target[t];
+                    let target = p.target_at(place, t);
                     target < END
                         && layers[target as usize] == here
                         && seen[target as usize] != Seen::Done
@@ -524,12 +754,13 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 match read {
                     Some(t) => {
                         *next = t + 1;
-                        let target = p.target[t];
+                        let target = p.target_at(place, t);
                         if seen[target as usize] == Seen::OnPath {
                             return None;
                         }
                         seen[target as usize] = Seen::OnPath;
-                        stack.push((target, terms(target).start));
+                        let place = p.place(target);
+                        stack.push((target, place, terms(place).start));
                     }
                     None => {
                         seen[id as usize] = Seen::Done;

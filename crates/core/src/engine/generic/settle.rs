@@ -7,7 +7,7 @@
 //! position, the plain value in a layer it never returns to (there one sweep settles it, and
 //! none is spent to confirm it).
 
-use super::program::{CHANCE, END, Program};
+use super::program::{CHANCE, END, NO_BLOCK, Program};
 use crate::games::Game;
 
 /// What a replay computes at each stored position.
@@ -38,27 +38,53 @@ pub(super) fn settle<G: Game>(program: &Program<G>, replay: &Replay<'_>) -> (Vec
     for layer in program.layer_start.windows(2) {
         let ids = &program.order[layer[0] as usize..layer[1] as usize];
         let once = ids.iter().all(|&id| {
-            program.branches(id).flat_map(|(_, terms)| terms).all(|t| {
-                let target = program.target[t];
-                target >= END || rank[target as usize] < rank[id as usize]
-            })
+            let place = program.place(id);
+            program
+                .branches_at(place)
+                .flat_map(|(_, terms)| terms)
+                .all(|t| {
+                    let target = program.target_at(place, t);
+                    target >= END || rank[target as usize] < rank[id as usize]
+                })
         });
-        loop {
-            sweeps += 1;
-            let mut changed = false;
-            for &id in ids {
-                let v = value_at(program, replay, &values, id);
-                if v != values[id as usize] {
-                    values[id as usize] = v;
-                    changed = true;
-                }
-            }
-            if once || !changed {
-                break;
-            }
-        }
+        // Apart for a program without blocks: there an id is its row.
+        sweeps += if program.has_blocks() {
+            sweep::<G, true>(program, replay, &mut values, ids, once)
+        } else {
+            sweep::<G, false>(program, replay, &mut values, ids, once)
+        };
     }
     (values, sweeps)
+}
+
+/// Sweeps the positions `ids` of one layer until a sweep changes nothing, or once where `once`:
+/// returns the sweeps spent. `BLOCKS`: whether the program has blocks.
+fn sweep<G: Game, const BLOCKS: bool>(
+    program: &Program<G>,
+    replay: &Replay<'_>,
+    values: &mut [f64],
+    ids: &[u32],
+    once: bool,
+) -> u64 {
+    let mut sweeps = 0;
+    loop {
+        sweeps += 1;
+        let mut changed = false;
+        for &id in ids {
+            let v = if BLOCKS {
+                value_at(program, replay, values, id)
+            } else {
+                value_by(program, replay, values, id, id, |t| program.target[t])
+            };
+            if v != values[id as usize] {
+                values[id as usize] = v;
+                changed = true;
+            }
+        }
+        if once || !changed {
+            return sweeps;
+        }
+    }
 }
 
 /// The value of `id` from the values of what it reads.
@@ -69,6 +95,29 @@ pub(super) fn value_at<G: Game>(
     values: &[f64],
     id: u32,
 ) -> f64 {
+    let place = program.place(id);
+    // Apart, so that a position in no block reads its targets as they are.
+    if place.block == NO_BLOCK {
+        value_by(program, replay, values, id, place.row, |t| {
+            program.target[t]
+        })
+    } else {
+        value_by(program, replay, values, id, place.row, |t| {
+            program.block_target(place, t)
+        })
+    }
+}
+
+/// [`value_at`] for the position at row `row`, the target of term `t` being `target(t)`.
+#[inline(always)]
+fn value_by<G: Game>(
+    program: &Program<G>,
+    replay: &Replay<'_>,
+    values: &[f64],
+    id: u32,
+    row: u32,
+    target: impl Fn(usize) -> u32,
+) -> f64 {
     let read = |target: u32| {
         if target >= END {
             replay.ends[(target - END) as usize]
@@ -78,15 +127,15 @@ pub(super) fn value_at<G: Game>(
     };
     let mut best = f64::NEG_INFINITY;
     let mut total = 0.0;
-    let decision = program.kind[id as usize] != CHANCE;
+    let decision = program.kind[row as usize] != CHANCE;
     let only = replay.only.filter(|_| decision).map(|o| o[id as usize]);
-    for (i, (b, terms)) in program.branches(id).enumerate() {
+    for (i, (b, terms)) in program.branches_of_row(row).enumerate() {
         if only.is_some_and(|o| usize::from(o) != i) {
             continue;
         }
         let mut sum = (replay.reward)(id, b);
         for t in terms {
-            sum += program.weights[program.weight[t] as usize] * read(program.target[t]);
+            sum += program.weights[program.weight[t] as usize] * read(target(t));
         }
         if replay.best && decision {
             best = best.max(sum);
@@ -105,10 +154,11 @@ pub(super) fn branch_value<G: Game>(
     id: u32,
     i: usize,
 ) -> f64 {
-    let (_, terms) = program.branches(id).nth(i).expect("a branch");
+    let place = program.place(id);
+    let (_, terms) = program.branches_at(place).nth(i).expect("a branch");
     terms
         .map(|t| {
-            let target = program.target[t];
+            let target = program.target_at(place, t);
             let v = if target >= END {
                 ends[(target - END) as usize]
             } else {

@@ -137,7 +137,7 @@ impl<'g, G: Game> Solved<'g, G> {
         let ends = win_ends(self.game);
         let best: Vec<u8> = (0..p.len() as u32)
             .map(|id| {
-                if p.kind[id as usize] == CHANCE {
+                if p.kind_of(id) == CHANCE {
                     return 0;
                 }
                 let mut best = (0, f64::NEG_INFINITY);
@@ -153,14 +153,17 @@ impl<'g, G: Game> Solved<'g, G> {
         figures(p, self.game, "optimal", Some(&best))
     }
 
-    /// The stored positions and their values (canonical forms), for tests and figures.
-    pub fn table(&self) -> impl Iterator<Item = (&G::Pos, f64, bool)> {
-        self.program
-            .positions
-            .iter()
-            .zip(&self.values)
-            .zip(&self.program.kind)
-            .map(|((p, &v), &k)| (p, v, k != CHANCE))
+    /// The stored positions and their values (canonical forms), and whether each is a
+    /// decision, for tests and figures.
+    pub fn table(&self) -> impl Iterator<Item = (G::Pos, f64, bool)> + '_ {
+        let p = &self.program;
+        (0..p.len() as u32).map(|id| {
+            (
+                p.position(self.game, id),
+                self.values[id as usize],
+                p.kind_of(id) != CHANCE,
+            )
+        })
     }
 }
 

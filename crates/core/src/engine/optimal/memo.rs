@@ -21,7 +21,7 @@ use std::sync::{Mutex, OnceLock};
 use rustc_hash::FxHashMap;
 
 use crate::game::canon::{self, Roles};
-use crate::game::{Aid, MAX_STEALTH, RUN_CHALLENGES, State, Step, TOUGH_CHALLENGES, key};
+use crate::game::{MAX_STEALTH, State, key};
 
 use crate::rules::Rules;
 
@@ -104,7 +104,7 @@ pub struct Memo {
 impl Default for Memo {
     fn default() -> Self {
         Memo {
-            chunks: (0..CHUNKS).map(|_| OnceLock::new()).collect(),
+            chunks: (0..canon::DENSE_CHUNKS).map(|_| OnceLock::new()).collect(),
             hashed: (0..SHARDS)
                 .map(|_| Mutex::new(FxHashMap::default()))
                 .collect(),
@@ -239,86 +239,14 @@ impl Memo {
     }
 }
 
-/// The number of roles a check type can have: no specialist, or one of the slots.
-const TYPE_ROLES: usize = 1 + Roles::SLOTS;
-const RUNS: usize = RUN_CHALLENGES as usize;
-const TOUGHS: usize = TOUGH_CHALLENGES as usize;
-// Step codes, one range per kind of step (see `step_code`).
-const RUN_TYPE: usize = 0;
-const RUN: usize = RUN_TYPE + RUNS;
-const CHOOSE_FINALE: usize = RUN + RUNS * TYPE_ROLES;
-const SIDE_TYPES: usize = CHOOSE_FINALE + 1;
-const FIRST_SIDE: usize = SIDE_TYPES + TOUGHS;
-const SECOND_SIDE: usize = FIRST_SIDE + TOUGHS * TYPE_ROLES * TYPE_ROLES;
-const TOUGH: usize = SECOND_SIDE + TOUGHS * 2 * TYPE_ROLES;
-const SUBSTITUTE: usize = TOUGH + TOUGHS * 3;
-const STEPS: usize = SUBSTITUTE + TOUGHS * 3;
-const CHUNKS: usize = Roles::FORMS * STEPS * 2;
-
-/// The step as a code below [`STEPS`], check types read through their roles; `None` for
-/// steps that are not memoised or fields out of the ranges above.
-#[inline]
-fn step_code(step: Step, roles: &Roles) -> Option<usize> {
-    let role = |c: crate::game::Character| usize::from(roles.type_role[c.index()]);
-    let within = |x: u8, n: usize| (usize::from(x) < n).then_some(usize::from(x));
-    Some(match step {
-        Step::RunType { challenge } => RUN_TYPE + within(challenge, RUNS)?,
-        Step::Run { challenge, ty } => RUN + within(challenge, RUNS)? * TYPE_ROLES + role(ty),
-        Step::ChooseFinale => CHOOSE_FINALE,
-        Step::SideTypes { tough } => SIDE_TYPES + within(tough, TOUGHS)?,
-        Step::Side {
-            tough,
-            types,
-            index: 0,
-            successes: 0,
-        } => {
-            FIRST_SIDE
-                + (within(tough, TOUGHS)? * TYPE_ROLES + role(types[0])) * TYPE_ROLES
-                + role(types[1])
-        }
-        Step::Side {
-            tough,
-            types,
-            index: 1,
-            successes,
-        } => {
-            SECOND_SIDE
-                + (within(tough, TOUGHS)? * 2 + within(successes, 2)?) * TYPE_ROLES
-                + role(types[1])
-        }
-        Step::Tough { tough, successes } => {
-            TOUGH + within(tough, TOUGHS)? * 3 + within(successes, 3)?
-        }
-        Step::Substitute { tough, successes } => {
-            SUBSTITUTE + within(tough, TOUGHS)? * 3 + within(successes, 3)?
-        }
-        _ => return None,
-    })
-}
-
 /// The dense address of a run or finale position with roles `roles`.
 #[inline]
 fn dense_address(state: &State, roles: &Roles) -> Option<MemoAddress> {
-    let open = match state.aid() {
-        Aid::None => 0,
-        Aid::Open => 1,
-        Aid::Check { .. } => return None,
-    };
-    let code = step_code(state.step(), roles)?;
-    let chunk = (usize::from(roles.form) * STEPS + code) * 2 + open;
-    let members = usize::from(roles.members);
-    let healths = 1usize << (2 * members);
-    // Before the finale (the run, the choice of finale character) there is no finale slot:
-    // a row per slot would stand empty for all but slot 0.
-    let slots = if code < SIDE_TYPES { 1 } else { members };
-    debug_assert!(usize::from(roles.finale) < slots);
-    let index = usize::from(roles.finale) * healths + usize::from(roles.healths);
-    let width = slots * healths;
-    Some(MemoAddress::Dense {
-        chunk: chunk as u32,
+    canon::dense_class(state, roles).map(|class| MemoAddress::Dense {
+        chunk: class.chunk,
         stealth: state.stealth(),
-        index: index as u32,
-        width: width as u32,
+        index: class.index,
+        width: class.width,
     })
 }
 
