@@ -20,11 +20,20 @@ impl Spec {
     /// nothing else reads them. Complications are read only of the targets still to come
     /// (all candidates under `easiest_first`), and no side knob reads the other side
     /// challenge's type (only the one being attempted).
+    ///
+    /// The rules of `[rules]` read what their conditions name: the attempts up to the highest
+    /// bound a condition sets, every complication when a rule names recruitment targets, and
+    /// the members by name when a rule names one; everything else they read (phase, Tough
+    /// Challenge, health, roles) is part of the position the engine keys on already.
     pub fn sight(&self, state: &State, rules: &Rules) -> Sight {
+        let attempts_seen = self.card.alike_from(super::card::Fact::Attempts);
         let counters = match state.step() {
-            Step::Side { .. } | Step::SideCheck { .. } => {
-                (state.attempts().min(self.side.max_attempts.0), 0)
-            }
+            Step::Side { .. } | Step::SideCheck { .. } => (
+                state
+                    .attempts()
+                    .min(self.side.max_attempts.0.max(attempts_seen)),
+                0,
+            ),
             // "Did the last check fail?" decides whether the stop conditions are looked at.
             Step::Recruit { .. } | Step::RecruitCheck { .. } => (
                 0,
@@ -34,8 +43,16 @@ impl Spec {
             ),
             _ => (0, 0),
         };
+        let counters = (
+            counters.0.max(state.attempts().min(attempts_seen)),
+            counters.1,
+        );
         let r = &self.recruit;
-        let targets = future_targets(state, rules, &r.order.0, r.count.0, r.easiest_first);
+        let targets = if self.card.names_targets() {
+            Team::ALL
+        } else {
+            future_targets(state, rules, &r.order.0, r.count.0, r.easiest_first)
+        };
         Sight::Partial {
             counters,
             unread_complications: Team::ALL.minus(targets),
@@ -50,7 +67,8 @@ impl Spec {
     /// or a side type to pass is named (the Medic, numbered last, may be).
     fn tells_members_by_order(&self) -> bool {
         let named = |c: Character| c != Character::Medic;
-        !matches!(self.run.pick_on_six, RunTypeRule::Fixed(_))
+        !self.card.names_characters()
+            && !matches!(self.run.pick_on_six, RunTypeRule::Fixed(_))
             && !matches!(self.finale.character, FinaleRule::Fixed(c) if named(c))
             && !self.side.pass_types.iter().any(|t| named(t.0))
     }
@@ -58,6 +76,14 @@ impl Spec {
     /// The answer to `decision` in `state`.
     #[inline]
     pub fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
+        // The rules of thumb first: the first that matches decides, where its option can be
+        // taken; the knobs otherwise.
+        if !self.card.is_empty()
+            && let Some(choose) = self.card.choose(state, rules, decision)
+            && let Some(action) = super::card::resolve(self, choose, state, rules, decision)
+        {
+            return Choice::Act(action);
+        }
         let action = match decision {
             Decision::MainCharacter => match self.main_character(state) {
                 Some(c) => Action::Main(c),
@@ -277,6 +303,28 @@ impl Spec {
             .expect("a substitute exists")
     }
 
+    /// R15: who `[first_aid]`'s knobs have treat `patient` (`None`: no one may).
+    pub(super) fn giver(&self, state: &State, patient: Character) -> Option<Character> {
+        let f = &self.first_aid;
+        let finale_gives = match f.finale_gives {
+            FinaleGives::Always => true,
+            FinaleGives::Undiscovered => !state.discovered(),
+            FinaleGives::Never => false,
+        };
+        let able = match state.finale() {
+            Some(finale) if !finale_gives => state.able_team().without(finale),
+            _ => state.able_team(),
+        };
+        let medic = able.contains(Character::Medic).then_some(Character::Medic);
+        let own = able.contains(patient).then_some(patient);
+        let least = || least_wounded_of(state, able);
+        match f.giver {
+            GiverRule::MedicFirst => medic.or(own).or_else(least),
+            GiverRule::SelfFirst => own.or(medic).or_else(least),
+            GiverRule::LeastWounded => least(),
+        }
+    }
+
     /// R15: patient and giver, or `None` to skip.
     fn first_aid(&self, state: &State, rules: &Rules) -> Option<Action> {
         let f = &self.first_aid;
@@ -311,23 +359,7 @@ impl Spec {
             }
             PatientRule::LowestNumber => patients.first(),
         }?;
-        let finale_gives = match f.finale_gives {
-            FinaleGives::Always => true,
-            FinaleGives::Undiscovered => !state.discovered(),
-            FinaleGives::Never => false,
-        };
-        let able = match state.finale() {
-            Some(finale) if !finale_gives => state.able_team().without(finale),
-            _ => state.able_team(),
-        };
-        let medic = able.contains(Character::Medic).then_some(Character::Medic);
-        let own = able.contains(patient).then_some(patient);
-        let least = || least_wounded_of(state, able);
-        let giver = match f.giver {
-            GiverRule::MedicFirst => medic.or(own).or_else(least),
-            GiverRule::SelfFirst => own.or(medic).or_else(least),
-            GiverRule::LeastWounded => least(),
-        }?;
+        let giver = self.giver(state, patient)?;
         // The chosen giver may be unable to roll (the finale character while discovered
         // under discovered-penalty = 2): then the opportunity is skipped, as the reference does.
         (state.skill(rules, giver, Character::Medic) > 0).then_some(Action::Aid { patient, giver })
