@@ -14,7 +14,7 @@ use std::fmt;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::game::{Action, Character, Decision, DecisionKind, Health, KINDS, Phase, State, Step};
+use crate::game::{Character, Decision, DecisionKind, Health, KINDS, Phase, State, Step};
 use crate::rules::Rules;
 
 /// The `[rules]` section as written: each kind's rules as strings with their place in the
@@ -1000,83 +1000,6 @@ fn parse_option(kind: DecisionKind, words: &[Token<'_>], end: usize) -> Result<C
         _ => return Err(bad()),
     };
     Ok(choose)
-}
-
-/// The action a rule's option names in `state`, when it names a legal one.
-pub(super) fn resolve(
-    spec: &super::Spec,
-    choose: Choose,
-    state: &State,
-    rules: &Rules,
-    decision: Decision,
-) -> Option<Action> {
-    let member = |who: Who, ty: Option<Character>, candidates: crate::game::Team| match who {
-        Who::Specialist => ty
-            .filter(|t| candidates.contains(*t))
-            .or_else(|| crate::strategy::least_wounded_of(state, candidates)),
-        Who::LeastWounded => crate::strategy::least_wounded_of(state, candidates),
-        Who::Main => state.main().filter(|c| candidates.contains(*c)),
-        Who::Finale => Some(spec.finale_character(state)).filter(|c| candidates.contains(*c)),
-        Who::Named(c) => Some(c).filter(|c| candidates.contains(*c)),
-        Who::Patient | Who::Incapacitated | Who::Wounded => None,
-    };
-    let able = state.able_team();
-    let action = match (choose, decision) {
-        (Choose::Stop, _) => Action::Stop,
-        (Choose::Pass, _) => Action::Pass,
-        (Choose::Skip, _) => Action::SkipAid,
-        (Choose::Pick(c), Decision::MainCharacter) => Action::Main(c),
-        (Choose::Pick(c), Decision::RecruitTarget) => Action::Recruit(c),
-        (Choose::Pick(c), Decision::RunType) => Action::RunType(c),
-        (Choose::Pick(_), _) => return None,
-        (
-            Choose::By(w),
-            Decision::RecruitRoller {
-                complication: ty, ..
-            },
-        )
-        | (Choose::By(w), Decision::RunRoller { ty }) => Action::Roll(member(w, Some(ty), able)?),
-        (Choose::By(w), Decision::FinaleCharacter) => Action::Finale(member(w, None, able)?),
-        (Choose::By(w), Decision::Substitute) => {
-            Action::Finale(member(w, None, state.substitutes(rules).collect())?)
-        }
-        (Choose::By(_), _) => return None,
-        (Choose::Try(w), Decision::SideChallenge { ty, .. }) => {
-            // The finale character rolls when named (by role or speciality), or when the
-            // knobs let them; a rule by rank (specialist, least wounded) follows the knobs.
-            let finale = state.finale();
-            let named = matches!(w, Some(Who::Finale | Who::Main | Who::Named(_)));
-            let may_roll: crate::game::Team = (able.iter())
-                .filter(|c| state.skill(rules, *c, ty) > 0)
-                .filter(|c| named || spec.side.finale_may_roll || Some(*c) != finale)
-                .collect();
-            let w = w.unwrap_or(match spec.side.roller {
-                super::spec::Roller::Specialist => Who::Specialist,
-                super::spec::Roller::LeastWounded => Who::LeastWounded,
-            });
-            Action::Roll(member(w, Some(ty), may_roll)?)
-        }
-        (Choose::Try(_), _) => return None,
-        (Choose::Treat(p, g), Decision::FirstAid) => {
-            let patients = state.patient_team();
-            let patient = match p {
-                Who::Incapacitated => patients.and(state.down_team()).first(),
-                Who::Wounded => patients.minus(state.down_team()).first(),
-                Who::Main => state.main().filter(|c| patients.contains(*c)),
-                Who::Finale => Some(spec.finale_character(state)).filter(|c| patients.contains(*c)),
-                Who::Named(c) => Some(c).filter(|c| patients.contains(*c)),
-                _ => None,
-            }?;
-            let giver = match g {
-                None => spec.giver(state, patient)?,
-                Some(Who::Patient) => Some(patient).filter(|c| able.contains(*c))?,
-                Some(w) => member(w, None, able)?,
-            };
-            Action::Aid { patient, giver }
-        }
-        (Choose::Treat(..), _) => return None,
-    };
-    state.actions(rules).contains(action).then_some(action)
 }
 
 #[cfg(test)]

@@ -3,6 +3,8 @@
 //! nothing about the rules is re-derived here.
 
 use crate::game::{Action, Character, Decision, Health, Phase, State, Step, Team};
+
+use super::card::{Choose, Who};
 use crate::rules::Rules;
 use crate::strategy::{
     Choice, Sight, future_targets, least_wounded, least_wounded_of, lowest_able_type,
@@ -80,7 +82,7 @@ impl Spec {
         // taken; the knobs otherwise.
         if !self.card.is_empty()
             && let Some(choose) = self.card.choose(state, rules, decision)
-            && let Some(action) = super::card::resolve(self, choose, state, rules, decision)
+            && let Some(action) = self.resolve(choose, state, rules, decision)
         {
             return Choice::Act(action);
         }
@@ -301,6 +303,87 @@ impl Spec {
         chosen
             .or_else(|| least_wounded(state, state.substitutes(rules)))
             .expect("a substitute exists")
+    }
+
+    /// The action a rule's option names in `state`, when it names a legal one.
+    pub fn resolve(
+        &self,
+        choose: Choose,
+        state: &State,
+        rules: &Rules,
+        decision: Decision,
+    ) -> Option<Action> {
+        let member = |who: Who, ty: Option<Character>, candidates: crate::game::Team| match who {
+            Who::Specialist => ty
+                .filter(|t| candidates.contains(*t))
+                .or_else(|| crate::strategy::least_wounded_of(state, candidates)),
+            Who::LeastWounded => crate::strategy::least_wounded_of(state, candidates),
+            Who::Main => state.main().filter(|c| candidates.contains(*c)),
+            Who::Finale => Some(self.finale_character(state)).filter(|c| candidates.contains(*c)),
+            Who::Named(c) => Some(c).filter(|c| candidates.contains(*c)),
+            Who::Patient | Who::Incapacitated | Who::Wounded => None,
+        };
+        let able = state.able_team();
+        let action = match (choose, decision) {
+            (Choose::Stop, _) => Action::Stop,
+            (Choose::Pass, _) => Action::Pass,
+            (Choose::Skip, _) => Action::SkipAid,
+            (Choose::Pick(c), Decision::MainCharacter) => Action::Main(c),
+            (Choose::Pick(c), Decision::RecruitTarget) => Action::Recruit(c),
+            (Choose::Pick(c), Decision::RunType) => Action::RunType(c),
+            (Choose::Pick(_), _) => return None,
+            (
+                Choose::By(w),
+                Decision::RecruitRoller {
+                    complication: ty, ..
+                },
+            )
+            | (Choose::By(w), Decision::RunRoller { ty }) => {
+                Action::Roll(member(w, Some(ty), able)?)
+            }
+            (Choose::By(w), Decision::FinaleCharacter) => Action::Finale(member(w, None, able)?),
+            (Choose::By(w), Decision::Substitute) => {
+                Action::Finale(member(w, None, state.substitutes(rules).collect())?)
+            }
+            (Choose::By(_), _) => return None,
+            (Choose::Try(w), Decision::SideChallenge { ty, .. }) => {
+                // The finale character rolls when named (by role or speciality), or when the
+                // knobs let them; a rule by rank (specialist, least wounded) follows the knobs.
+                let finale = state.finale();
+                let named = matches!(w, Some(Who::Finale | Who::Main | Who::Named(_)));
+                let may_roll: crate::game::Team = (able.iter())
+                    .filter(|c| state.skill(rules, *c, ty) > 0)
+                    .filter(|c| named || self.side.finale_may_roll || Some(*c) != finale)
+                    .collect();
+                let w = w.unwrap_or(match self.side.roller {
+                    Roller::Specialist => Who::Specialist,
+                    Roller::LeastWounded => Who::LeastWounded,
+                });
+                Action::Roll(member(w, Some(ty), may_roll)?)
+            }
+            (Choose::Try(_), _) => return None,
+            (Choose::Treat(p, g), Decision::FirstAid) => {
+                let patients = state.patient_team();
+                let patient = match p {
+                    Who::Incapacitated => patients.and(state.down_team()).first(),
+                    Who::Wounded => patients.minus(state.down_team()).first(),
+                    Who::Main => state.main().filter(|c| patients.contains(*c)),
+                    Who::Finale => {
+                        Some(self.finale_character(state)).filter(|c| patients.contains(*c))
+                    }
+                    Who::Named(c) => Some(c).filter(|c| patients.contains(*c)),
+                    _ => None,
+                }?;
+                let giver = match g {
+                    None => self.giver(state, patient)?,
+                    Some(Who::Patient) => Some(patient).filter(|c| able.contains(*c))?,
+                    Some(w) => member(w, None, able)?,
+                };
+                Action::Aid { patient, giver }
+            }
+            (Choose::Treat(..), _) => return None,
+        };
+        state.actions(rules).contains(action).then_some(action)
     }
 
     /// R15: who `[first_aid]`'s knobs have treat `patient` (`None`: no one may).
