@@ -114,13 +114,16 @@ pub fn run(args: &CardArgs) -> Result<()> {
             "every candidate evaluated exactly".to_string(),
         ],
     );
-    // The card, by worth.
-    let mut by_worth: Vec<usize> = (0..found.added.len()).collect();
+    // The card, by worth: the rules added that are still on it (a rule found later may
+    // overrule an earlier one everywhere).
+    let mut by_worth: Vec<usize> = (0..found.added.len())
+        .filter(|&i| found.card.contains(&found.added[i].rule))
+        .collect();
     by_worth.sort_by(|&a, &b| found.added[b].gain.total_cmp(&found.added[a].gain));
     text += &format!(
         "\nthe card: {} rules of thumb before the knobs of {from}, by what each is worth \
          (points of mean win probability when it was added)\n",
-        found.added.len()
+        found.card.len()
     );
     for (rank, &i) in by_worth.iter().enumerate() {
         let a = &found.added[i];
@@ -133,11 +136,15 @@ pub fn run(args: &CardArgs) -> Result<()> {
             a.rule
         );
     }
-    text += "  (at a decision, the first rule of its kind that holds decides, in the order of \
-             the written file: a rule found later comes first)\n";
+    let gone = found.added.len() - by_worth.len();
+    if gone > 0 {
+        text += &format!(
+            "  ({gone} rule(s) found earlier, overruled everywhere by later ones, are left off)\n"
+        );
+    }
     // The ladder.
     let mut ladder = Table::new(
-        std::iter::once(("rules".to_string(), Align::Left))
+        std::iter::once(("rules added".to_string(), Align::Left))
             .chain(
                 stealths
                     .iter()
@@ -206,7 +213,7 @@ pub fn run(args: &CardArgs) -> Result<()> {
                 .map(|(v, s)| format!("{:.2}% at {s}", 100.0 * v))
                 .collect::<Vec<_>>()
                 .join(", "),
-            found.added.len()
+            found.card.len()
         );
         let mut body = Point::of(base.spec()).file(
             &header,

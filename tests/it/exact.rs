@@ -1041,7 +1041,8 @@ fn layered_exact_gives_the_same_bits_for_any_thread_count() {
 }
 
 /// A strategy file with rules of thumb that read what the knobs never do — stealth up to 5,
-/// the attempts up to 2, characters by name, recruitment targets outside the knobs' order —
+/// the attempts up to 2, characters by name, a recruitment target beyond the knobs' count,
+/// complications —
 /// is keyed by the exact engine on all of it: every figure is the oracle's (which keys on
 /// the whole state), and Monte Carlo agrees with the exact win probability.
 #[test]
@@ -1050,7 +1051,9 @@ fn a_file_with_rules_is_evaluated_exactly() {
 [recruit]
 count = 2
 [rules]
+main-character = ["when medic-needs = spy -> most-needed"]
 recruit-target = ["when spy = absent and stealth >= 5 -> spy"]
+recruit-roller = ["when sniper-needs = hacker and attempts >= 1 -> stop"]
 side-challenge = [
   "when attempts >= 2 -> pass",
   "when left = 1 and successes = 0 -> try by least-wounded",

@@ -40,6 +40,9 @@ pub trait Rulebook: Sync {
     /// The positions where `card` loses most, costliest first (at most `count`).
     fn costliest(&self, card: &[Self::Rule], count: usize) -> Result<Vec<Self::Spot>, Halt>;
 
+    /// What `spot` costs per game.
+    fn cost(&self, spot: &Self::Spot) -> f64;
+
     /// The rule that plays `spot` as optimal play does, with every fact a player sees there
     /// as a condition; `None` if no option in the player's words does.
     fn specific(&self, spot: &Self::Spot) -> Option<Self::Rule>;
@@ -47,6 +50,13 @@ pub trait Rulebook: Sync {
     /// Rules one step more general than `rule`, in a fixed order: a condition dropped, a
     /// range widened.
     fn generalisations(&self, rule: &Self::Rule) -> Vec<Self::Rule>;
+
+    /// Broad rules to try besides those from the costliest positions, for decisions whose
+    /// lost points are spread too thin over positions for any one to be among the costliest
+    /// (a choice made once per game, over many chance outcomes). None by default.
+    fn seeds(&self, _card: &[Self::Rule]) -> Vec<Self::Rule> {
+        Vec::new()
+    }
 
     /// `card` with `rule` added where it is read (before the rules it should overrule).
     fn with(&self, card: &[Self::Rule], rule: Self::Rule) -> Vec<Self::Rule>;
@@ -112,6 +122,12 @@ pub fn mean(values: &[f64]) -> f64 {
     values.iter().sum::<f64>() / values.len().max(1) as f64
 }
 
+/// How many of the costliest positions the search reads per candidate it climbs from.
+const LOOK: usize = 40;
+
+/// How many of the best seeds are climbed from.
+const SEEDS_CLIMBED: usize = 2;
+
 /// A climb's rule and its values at each stealth, or why it stopped.
 type Climbed<R> = Result<(R, Vec<f64>), Halt>;
 
@@ -131,23 +147,27 @@ pub fn search<B: Rulebook>(
     let mut current = mean(&base);
     let evaluated = AtomicUsize::new(0);
     while found.added.len() < limits.max_rules {
-        let spots = book.costliest(&found.card, limits.spots * 4)?;
-        // The specific rules of the costliest positions, each once, the first `spots` of them.
-        let mut starts: Vec<B::Rule> = Vec::new();
+        // The specific rules of the costliest positions, positions with the same one
+        // together: their costs summed, the costliest `spots` of them (ties: the first met).
+        let spots = book.costliest(&found.card, limits.spots * LOOK)?;
+        let mut summed: Vec<(B::Rule, f64)> = Vec::new();
         for spot in &spots {
-            if let Some(rule) = book.specific(spot)
-                && !starts.contains(&rule)
-            {
-                starts.push(rule);
-                if starts.len() == limits.spots {
-                    break;
+            if let Some(rule) = book.specific(spot) {
+                let cost = book.cost(spot);
+                match summed.iter_mut().find(|(r, _)| *r == rule) {
+                    Some((_, c)) => *c += cost,
+                    None => summed.push((rule, cost)),
                 }
             }
         }
-        if starts.is_empty() {
-            break;
-        }
+        summed.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let starts: Vec<B::Rule> = (summed.into_iter())
+            .take(limits.spots)
+            .map(|(r, _)| r)
+            .collect();
         let card = &found.card;
+        // The seeds: each evaluated, the best two climbed from too.
+        let seeds = book.seeds(card);
         // Values of this step's candidates by their text: climbs from different positions
         // often meet the same rule.
         let memo: Mutex<HashMap<String, Vec<f64>>> = Mutex::new(HashMap::new());
@@ -161,6 +181,20 @@ pub fn search<B: Rulebook>(
             memo.lock().expect("memo").insert(key, v.clone());
             Ok(v)
         };
+        let seeded: Vec<Result<Vec<f64>, Halt>> = seeds.par_iter().map(&value).collect();
+        let mut seeded: Vec<(B::Rule, f64)> = (seeds.into_iter().zip(seeded))
+            .map(|(rule, v)| v.map(|v| (rule, mean(&v))))
+            .collect::<Result<_, _>>()?;
+        seeded.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let mut starts = starts;
+        for (rule, _) in seeded.into_iter().take(SEEDS_CLIMBED) {
+            if !starts.contains(&rule) {
+                starts.push(rule);
+            }
+        }
+        if starts.is_empty() {
+            break;
+        }
         let climbed: Vec<Climbed<B::Rule>> = starts
             .into_par_iter()
             .map(|rule| {

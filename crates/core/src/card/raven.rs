@@ -8,7 +8,7 @@ use crate::game::{Character, DecisionKind};
 use crate::rules::Rules;
 use crate::strategy::FileStrategy;
 use crate::strategy::file::Spec;
-use crate::strategy::file::card::{Card, Choose, Condition, Fact, Rule, Who};
+use crate::strategy::file::card::{Card, Choose, Condition, Fact, MainPick, Rule, Who};
 
 use super::Rulebook;
 
@@ -44,7 +44,7 @@ fn facts(kind: DecisionKind) -> &'static [Fact] {
     use Fact as F;
     const MEDIC: Fact = Fact::Member(Character::Medic);
     match kind {
-        K::MainCharacter => &[],
+        K::MainCharacter => &[F::Needs(Character::Medic)],
         K::RecruitTarget => &[F::Members, F::Wounds, MEDIC, F::Stealth],
         K::RecruitRoller => &[
             F::Attempts,
@@ -111,8 +111,17 @@ fn options(kind: DecisionKind) -> Vec<Choose> {
     };
     let whos: Vec<Who> = roles.into_iter().chain(named()).collect();
     match kind {
-        K::MainCharacter => Character::ALL.map(Choose::Pick).to_vec(),
-        K::RecruitTarget => std::iter::once(Choose::Stop)
+        K::MainCharacter => [
+            MainPick::FirstTarget,
+            MainPick::MostNeeded,
+            MainPick::HardestToRecruit,
+        ]
+        .map(Choose::MainBy)
+        .into_iter()
+        .chain(Character::ALL.map(Choose::Pick))
+        .collect(),
+        K::RecruitTarget => [Choose::Stop, Choose::Easiest]
+            .into_iter()
             .chain(Character::ALL.map(Choose::Pick))
             .collect(),
         K::RecruitRoller => std::iter::once(Choose::Stop)
@@ -171,6 +180,10 @@ impl Rulebook for PurpleRaven<'_> {
         spots.sort_by(|a, b| b.regret().total_cmp(&a.regret()));
         spots.truncate(count);
         Ok(spots)
+    }
+
+    fn cost(&self, spot: &Costly) -> f64 {
+        spot.regret()
     }
 
     fn specific(&self, spot: &Costly) -> Option<Rule> {
@@ -245,9 +258,69 @@ impl Rulebook for PurpleRaven<'_> {
         out
     }
 
+    /// The main character and stopping recruitment: one choice per game, made over every
+    /// roll of the complications, so that no single position is among the costliest. While
+    /// the card has no rule of the kind: every option of the main character, always or by
+    /// the Medic's complication; stopping by members and stealth, or by wounds. (Recruiting
+    /// beyond the knobs' count is left out: read exactly, it keeps every complication through
+    /// phase 1, beyond what the engine can hold.)
+    fn seeds(&self, card: &[Rule]) -> Vec<Rule> {
+        let has = |kind| card.iter().any(|r: &Rule| r.kind == kind);
+        let mut out = Vec::new();
+        let kind = DecisionKind::MainCharacter;
+        if !has(kind) {
+            for choose in options(kind) {
+                out.push(Rule {
+                    kind,
+                    conditions: Vec::new(),
+                    choose,
+                });
+                for v in 0..6 {
+                    out.push(Rule {
+                        kind,
+                        conditions: vec![Condition {
+                            fact: Fact::Needs(Character::Medic),
+                            allowed: 1 << v,
+                        }],
+                        choose,
+                    });
+                }
+            }
+        }
+        let kind = DecisionKind::RecruitTarget;
+        if !has(kind) {
+            let at = |fact, allowed| Condition { fact, allowed };
+            for members in 1..=3 {
+                for stealth in [2u32, 4, 6, 8] {
+                    out.push(Rule {
+                        kind,
+                        conditions: vec![
+                            at(Fact::Members, 1 << members),
+                            at(Fact::Stealth, (1u128 << (stealth + 1)) - 1),
+                        ],
+                        choose: Choose::Stop,
+                    });
+                }
+            }
+            for wounds in 1..=3 {
+                out.push(Rule {
+                    kind,
+                    conditions: vec![at(Fact::Wounds, !((1u128 << wounds) - 1))],
+                    choose: Choose::Stop,
+                });
+            }
+        }
+        out
+    }
+
     fn with(&self, card: &[Rule], rule: Rule) -> Vec<Rule> {
-        // First among its kind: it overrules the rules found before it where it matches.
-        std::iter::once(rule).chain(card.iter().cloned()).collect()
+        // First among its kind: it overrules the rules found before it where it matches, and
+        // those it overrules everywhere go (they could never decide again).
+        let kept: Vec<Rule> = (card.iter())
+            .filter(|r| !r.shadowed_by(&rule))
+            .cloned()
+            .collect();
+        std::iter::once(rule).chain(kept).collect()
     }
 }
 
@@ -285,6 +358,16 @@ pub fn sentence(rule: &Rule) -> String {
         Choose::Try(Some(w)) => format!("{} tries it", who(w)),
         Choose::Treat(p, None) => format!("treat {}", who(p)),
         Choose::Treat(p, Some(g)) => format!("{} treats {}", who(g), who(p)),
+        Choose::MainBy(MainPick::FirstTarget) => {
+            "take the speciality the first recruit needs".to_string()
+        }
+        Choose::MainBy(MainPick::MostNeeded) => {
+            "take the speciality most complications call for".to_string()
+        }
+        Choose::MainBy(MainPick::HardestToRecruit) => {
+            "take the character whose complication is their own".to_string()
+        }
+        Choose::Easiest => "recruit the first one a member can roll for with 3 dice".to_string(),
     };
     if rule.conditions.is_empty() {
         return format!("{situation}: always {act}.");
@@ -328,6 +411,8 @@ fn condition_words(c: &Condition) -> String {
         Fact::MainHealth => format!("the main character is {}", value.unwrap_or_default()),
         Fact::FinaleHealth => format!("the finale character is {}", value.unwrap_or_default()),
         Fact::Member(ch) => format!("{} is {}", ch.name(), value.unwrap_or_default()),
+        Fact::Needs(ch) => format!("{} needs {}", ch.name(), value.unwrap_or_default()),
+        Fact::Easy => number("recruits a member rolls 3 dice for:"),
     }
 }
 
@@ -386,18 +471,20 @@ mod tests {
             spots: 4,
         };
         let found = search(&book, limits, &|_| {}).expect("small");
+        // A rule found later may overrule an earlier one everywhere, which then goes.
         assert_eq!(found.card.len(), 2, "{:?}", found.card);
+        let n = found.added.len();
         let kinds: Vec<DecisionKind> = found.card.iter().map(|r| r.kind).collect();
         assert!(kinds.contains(&DecisionKind::MainCharacter));
         assert!(kinds.contains(&DecisionKind::FirstAid));
-        for (v, o) in found.with_rules(2).iter().zip(solved.values()) {
+        for (v, o) in found.with_rules(n).iter().zip(solved.values()) {
             assert!((v - o).abs() < 1e-12, "{v} vs optimal {o}");
         }
         // The values claimed are those of the card played.
-        assert_eq!(exact(&book.strategy(&found.card)), found.with_rules(2));
+        assert_eq!(exact(&book.strategy(&found.card)), found.with_rules(n));
         // Each rule's worth adds up to the gap closed.
         let gained: f64 = found.added.iter().map(|a| a.gain).sum();
-        let closed = crate::card::mean(found.with_rules(2)) - crate::card::mean(&found.base);
+        let closed = crate::card::mean(found.with_rules(n)) - crate::card::mean(&found.base);
         assert!((gained - closed).abs() < 1e-12);
     }
 }

@@ -116,6 +116,12 @@ pub enum Fact {
     FinaleHealth,
     /// A character's health ([`HEALTHS`], `absent` when not on the team).
     Member(Character),
+    /// A character's complication, the type of check that recruits them (R6; 6 — `none` —
+    /// once on the team or after phase 1).
+    Needs(Character),
+    /// Characters off the team whose complication an able member specialises in (they would
+    /// be recruited with 3 dice).
+    Easy,
 }
 
 /// The health values of [`Fact::MainHealth`], [`Fact::FinaleHealth`] and [`Fact::Member`]:
@@ -153,7 +159,7 @@ enum Values {
 
 impl Fact {
     /// Every fact but the per-character ones, by their names in a rule.
-    const NAMED: [(&'static str, Fact); 18] = [
+    const NAMED: [(&'static str, Fact); 19] = [
         ("phase", Fact::Phase),
         ("stealth", Fact::Stealth),
         ("discovered", Fact::Discovered),
@@ -172,10 +178,14 @@ impl Fact {
         ("finale", Fact::Finale),
         ("main-health", Fact::MainHealth),
         ("finale-health", Fact::FinaleHealth),
+        ("easy", Fact::Easy),
     ];
 
     /// The fact named `word`, or a character's health by speciality or name.
     pub fn parse(word: &str) -> Option<Fact> {
+        if let Some(c) = word.strip_suffix("-needs") {
+            return Character::parse(c).map(Fact::Needs);
+        }
         Fact::NAMED
             .iter()
             .find(|(n, _)| *n == word)
@@ -185,8 +195,17 @@ impl Fact {
 
     /// Its name in a rule.
     pub fn name(self) -> &'static str {
+        const NEEDS: [&str; 6] = [
+            "hacker-needs",
+            "spy-needs",
+            "sniper-needs",
+            "demolitions-needs",
+            "mechanic-needs",
+            "medic-needs",
+        ];
         match self {
             Fact::Member(c) => c.speciality(),
+            Fact::Needs(c) => NEEDS[c.index()],
             _ => {
                 let (name, _) = Fact::NAMED.iter().find(|(_, f)| *f == self).expect("named");
                 name
@@ -198,7 +217,7 @@ impl Fact {
         match self {
             Fact::Phase => Values::Names(&PHASES),
             Fact::Discovered => Values::Flag,
-            Fact::Type | Fact::Main | Fact::Finale => Values::Character,
+            Fact::Type | Fact::Main | Fact::Finale | Fact::Needs(_) => Values::Character,
             Fact::MainHealth | Fact::FinaleHealth | Fact::Member(_) => Values::Health,
             _ => Values::Number,
         }
@@ -245,6 +264,10 @@ impl Fact {
             Fact::FinaleHealth if kind == K::FirstAid => upto(4),
             Fact::FinaleHealth => 1 << 4,
             Fact::Member(_) => upto(4),
+            Fact::Needs(_) if phase & 1 != 0 => upto(6),
+            Fact::Needs(_) => 1 << 6,
+            Fact::Easy if phase & 1 != 0 => upto(6),
+            Fact::Easy => 1,
         }
     }
 
@@ -304,6 +327,11 @@ impl Fact {
             Fact::MainHealth => health(state.main()),
             Fact::FinaleHealth => health(state.finale()),
             Fact::Member(c) => health(Some(c)),
+            Fact::Needs(c) => state.complication(c).map_or(6, |t| t as u8),
+            Fact::Easy => (Character::ALL.iter())
+                .filter(|c| !state.team().contains(**c))
+                .filter(|c| state.complication(**c).is_some_and(|t| state.is_able(t)))
+                .count() as u8,
         }
     }
 
@@ -313,7 +341,7 @@ impl Fact {
         match self {
             // Only the Medic (numbered last) may be named without breaking the members' order.
             Fact::Member(c) => c != Character::Medic,
-            Fact::Type | Fact::Main | Fact::Finale => allowed & upto(4) != 0,
+            Fact::Type | Fact::Main | Fact::Finale | Fact::Needs(_) => allowed & upto(4) != 0,
             _ => false,
         }
     }
@@ -447,6 +475,17 @@ impl Who {
     }
 }
 
+/// The rules of `[main] character` that read the complications, as options of a rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MainPick {
+    /// `most-needed`.
+    MostNeeded,
+    /// `hardest-to-recruit`.
+    HardestToRecruit,
+    /// `first-target`.
+    FirstTarget,
+}
+
 /// What a rule does, in the player's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Choose {
@@ -464,6 +503,11 @@ pub enum Choose {
     Try(Option<Who>),
     /// First aid on this patient, by this giver (the knobs' giver when `None`).
     Treat(Who, Option<Who>),
+    /// The main character by one of `[main] character`'s rules.
+    MainBy(MainPick),
+    /// The next recruit: the first of `[recruit] order` off the team whose complication an
+    /// able member specialises in, else the first off the team.
+    Easiest,
 }
 
 impl fmt::Display for Choose {
@@ -478,6 +522,12 @@ impl fmt::Display for Choose {
             Choose::Try(Some(w)) => write!(f, "try by {}", w.name()),
             Choose::Treat(p, None) => write!(f, "treat {}", p.name()),
             Choose::Treat(p, Some(g)) => write!(f, "treat {} by {}", p.name(), g.name()),
+            Choose::MainBy(rule) => f.write_str(match rule {
+                MainPick::MostNeeded => "most-needed",
+                MainPick::HardestToRecruit => "hardest-to-recruit",
+                MainPick::FirstTarget => "first-target",
+            }),
+            Choose::Easiest => f.write_str("easiest"),
         }
     }
 }
@@ -486,8 +536,8 @@ impl fmt::Display for Choose {
 fn options_of(kind: DecisionKind) -> &'static str {
     use DecisionKind as K;
     match kind {
-        K::MainCharacter => "a speciality",
-        K::RecruitTarget => "stop, or a speciality",
+        K::MainCharacter => "a speciality, most-needed, hardest-to-recruit or first-target",
+        K::RecruitTarget => "stop, easiest, or a speciality",
         K::RecruitRoller => "stop, specialist, least-wounded, main, finale, or a speciality",
         K::RunType => "a speciality but medic",
         K::RunRoller | K::FinaleCharacter | K::Substitute => {
@@ -635,9 +685,39 @@ impl Card {
         })
     }
 
-    /// Whether a rule names recruitment targets (then every complication may be read).
-    pub fn names_targets(&self) -> bool {
-        !self.of(DecisionKind::RecruitTarget).is_empty()
+    /// Whether a recruitment-target rule may name a target (not only stop): then targets
+    /// beyond `[recruit] count` may be named.
+    pub fn recruits(&self) -> bool {
+        (self.of(DecisionKind::RecruitTarget).iter()).any(|r| r.choose != Choose::Stop)
+    }
+
+    /// Whether a rule picks the next target by complication (`easiest`).
+    pub fn by_complication(&self) -> bool {
+        (self.of(DecisionKind::RecruitTarget).iter()).any(|r| r.choose == Choose::Easiest)
+    }
+
+    /// The characters whose complications the rules read after the main character is chosen
+    /// (before, every complication is part of the position): those a recruitment-target rule
+    /// names, and those a condition reads (`easy` reads them all).
+    pub fn complications_read(&self) -> crate::game::Team {
+        let mut read = crate::game::Team::EMPTY;
+        for rule in self
+            .rules
+            .iter()
+            .filter(|r| r.kind != DecisionKind::MainCharacter)
+        {
+            if let (DecisionKind::RecruitTarget, Choose::Pick(c)) = (rule.kind, rule.choose) {
+                read = read.with(c);
+            }
+            for c in &rule.conditions {
+                match c.fact {
+                    Fact::Needs(ch) => read = read.with(ch),
+                    Fact::Easy => return crate::game::Team::ALL,
+                    _ => {}
+                }
+            }
+        }
+        read
     }
 
     /// Compiles the section as written; errors as `origin:line:column: message`. Returns the
@@ -967,7 +1047,11 @@ fn parse_option(kind: DecisionKind, words: &[Token<'_>], end: usize) -> Result<C
         Who::parse(w).filter(|w| !matches!(w, Who::Patient | Who::Incapacitated | Who::Wounded))
     };
     let choose = match (kind, &texts[..]) {
+        (K::MainCharacter, ["most-needed"]) => Choose::MainBy(MainPick::MostNeeded),
+        (K::MainCharacter, ["hardest-to-recruit"]) => Choose::MainBy(MainPick::HardestToRecruit),
+        (K::MainCharacter, ["first-target"]) => Choose::MainBy(MainPick::FirstTarget),
         (K::MainCharacter, [c]) => Choose::Pick(Character::parse(c).ok_or_else(bad)?),
+        (K::RecruitTarget, ["easiest"]) => Choose::Easiest,
         (K::RecruitTarget, ["stop"]) | (K::RecruitRoller, ["stop"]) => Choose::Stop,
         (K::RecruitTarget, [c]) => Choose::Pick(Character::parse(c).ok_or_else(bad)?),
         (K::RunType, [c]) => match Character::parse(c) {

@@ -4,7 +4,7 @@
 
 use crate::game::{Action, Character, Decision, Health, Phase, State, Step, Team};
 
-use super::card::{Choose, Who};
+use super::card::{Choose, MainPick, Who};
 use crate::rules::Rules;
 use crate::strategy::{
     Choice, Sight, future_targets, least_wounded, least_wounded_of, lowest_able_type,
@@ -24,8 +24,9 @@ impl Spec {
     /// challenge's type (only the one being attempted).
     ///
     /// The rules of `[rules]` read what their conditions name: the attempts up to the highest
-    /// bound a condition sets, every complication when a rule names recruitment targets, and
-    /// the members by name when a rule names one; everything else they read (phase, Tough
+    /// bound a condition sets, the complications of every target a rule may name (beyond
+    /// `count`, by complication) or a condition reads, and the members by name when a rule
+    /// names one; everything else they read (phase, Tough
     /// Challenge, health, roles) is part of the position the engine keys on already.
     pub fn sight(&self, state: &State, rules: &Rules) -> Sight {
         let attempts_seen = self.card.alike_from(super::card::Fact::Attempts);
@@ -50,11 +51,13 @@ impl Spec {
             counters.1,
         );
         let r = &self.recruit;
-        let targets = if self.card.names_targets() {
-            Team::ALL
-        } else {
-            future_targets(state, rules, &r.order.0, r.count.0, r.easiest_first)
-        };
+        // A recruitment rule may name targets beyond `count`, by complication.
+        let count = if self.card.recruits() { 5 } else { r.count.0 };
+        let by_complication = r.easiest_first || self.card.by_complication();
+        let targets = future_targets(state, rules, &r.order.0, count, by_complication);
+        let targets: Team = (targets.iter())
+            .chain(self.card.complications_read().iter())
+            .collect();
         Sight::Partial {
             counters,
             unread_complications: Team::ALL.minus(targets),
@@ -125,6 +128,11 @@ impl Spec {
 
     /// R7: `None` means uniformly at random.
     fn main_character(&self, state: &State) -> Option<Character> {
+        self.main_by(state, self.main.character)
+    }
+
+    /// R7: the main character `rule` picks (`None`: uniformly at random).
+    pub(super) fn main_by(&self, state: &State, rule: MainRule) -> Option<Character> {
         let most_needed = || {
             // Fewest-numbered among the highest counts: max_by_key keeps the last maximum,
             // so scan in reverse order.
@@ -135,7 +143,7 @@ impl Spec {
                     .count()
             })
         };
-        match self.main.character {
+        match rule {
             MainRule::Fixed(c) => Some(c),
             MainRule::Random => None,
             MainRule::MostNeeded => most_needed(),
@@ -329,6 +337,28 @@ impl Spec {
             (Choose::Pass, _) => Action::Pass,
             (Choose::Skip, _) => Action::SkipAid,
             (Choose::Pick(c), Decision::MainCharacter) => Action::Main(c),
+            (Choose::MainBy(pick), Decision::MainCharacter) => {
+                let rule = match pick {
+                    MainPick::MostNeeded => MainRule::MostNeeded,
+                    MainPick::HardestToRecruit => MainRule::HardestToRecruit,
+                    MainPick::FirstTarget => MainRule::FirstTarget,
+                };
+                Action::Main(self.main_by(state, rule)?)
+            }
+            (Choose::MainBy(_), _) => return None,
+            (Choose::Easiest, Decision::RecruitTarget) => {
+                let mut candidates =
+                    (self.recruit.order.0.iter().copied()).filter(|c| !state.team().contains(*c));
+                let easy =
+                    |c: &Character| state.complication(*c).is_some_and(|ty| state.is_able(ty));
+                Action::Recruit(
+                    candidates
+                        .clone()
+                        .find(easy)
+                        .or_else(|| candidates.next())?,
+                )
+            }
+            (Choose::Easiest, _) => return None,
             (Choose::Pick(c), Decision::RecruitTarget) => Action::Recruit(c),
             (Choose::Pick(c), Decision::RunType) => Action::RunType(c),
             (Choose::Pick(_), _) => return None,

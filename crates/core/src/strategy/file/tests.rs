@@ -1235,3 +1235,57 @@ fn rules_errors_name_line_and_column_and_shadowed_rules_are_warned_of() {
         "{warning}"
     );
 }
+
+#[test]
+fn rule_facts_of_the_complications() {
+    let start = State::with_complications(10, COMPS);
+    let medic_needs_spy = start.with_complication(M, Sp);
+    holds_only_where_it_should(
+        "main-character",
+        "when medic-needs = hacker -> spy",
+        &start,
+        &medic_needs_spy,
+        Action::Main(Sp),
+    );
+    // Sniper and Medic need a hacker, and the Hacker is on the team: two easy recruits.
+    holds_only_where_it_should(
+        "recruit-target",
+        "when easy = 2 -> stop",
+        &choosing_target(),
+        &choosing_target().with_complication(Sn, Sp),
+        Action::Stop,
+    );
+}
+
+#[test]
+fn rule_options_read_the_complications() {
+    let rules = Rules::default();
+    let check = |kind: &str, rule: &str, state: &State, answer: Action| {
+        let spec = ruled(kind, &[rule], "");
+        assert_ne!(act_under(&Spec::default(), &rules, state), answer, "{rule}");
+        assert_eq!(act_under(&spec, &rules, state), answer, "{rule}");
+    };
+    let start = State::with_complications(10, COMPS);
+    check("main-character", "-> most-needed", &start, Action::Main(Sn));
+    let own = State::with_complications(10, [Sn, Sn, H, D, Me, H]);
+    check(
+        "main-character",
+        "-> hardest-to-recruit",
+        &own,
+        Action::Main(D),
+    );
+    check(
+        "main-character",
+        "-> first-target",
+        &start.with_complication(M, Sp),
+        Action::Main(Sp),
+    );
+    // The Medic needs a spy: the first in order the Hacker can recruit with 3 dice is the
+    // Sniper.
+    check(
+        "recruit-target",
+        "-> easiest",
+        &choosing_target().with_complication(M, Sp),
+        Action::Recruit(Sn),
+    );
+}
