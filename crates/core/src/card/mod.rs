@@ -7,8 +7,9 @@
 //! a player sees there, and the best option in the player's words), the rules one step more
 //! general than a rule (a condition dropped or widened), and where a new rule goes in a card.
 //! The search ([`search`]) then, rule after rule: takes the costliest positions of the card so
-//! far, makes each one's specific rule as general as it can without losing value (each step
-//! the first in the rulebook's order that keeps or raises the exact value), and adds the one of
+//! far, sums the costs of those with the same specific rule, makes each of the costliest
+//! specific rules as general as it can without losing value (through the more general rules in
+//! the rulebook's order, taking each that keeps or raises the exact value), and adds the one of
 //! highest value, until the card holds `max_rules` or the best gains less than `min_gain`.
 //!
 //! Every candidate is evaluated exactly; candidates are evaluated in parallel, and every choice
@@ -50,13 +51,6 @@ pub trait Rulebook: Sync {
     /// Rules one step more general than `rule`, in a fixed order: a condition dropped, a
     /// range widened.
     fn generalisations(&self, rule: &Self::Rule) -> Vec<Self::Rule>;
-
-    /// Broad rules to try besides those from the costliest positions, for decisions whose
-    /// lost points are spread too thin over positions for any one to be among the costliest
-    /// (a choice made once per game, over many chance outcomes). None by default.
-    fn seeds(&self, _card: &[Self::Rule]) -> Vec<Self::Rule> {
-        Vec::new()
-    }
 
     /// `card` with `rule` added where it is read (before the rules it should overrule).
     fn with(&self, card: &[Self::Rule], rule: Self::Rule) -> Vec<Self::Rule>;
@@ -125,9 +119,6 @@ pub fn mean(values: &[f64]) -> f64 {
 /// How many of the costliest positions the search reads per candidate it climbs from.
 const LOOK: usize = 40;
 
-/// How many of the best seeds are climbed from.
-const SEEDS_CLIMBED: usize = 2;
-
 /// A climb's rule and its values at each stealth, or why it stopped.
 type Climbed<R> = Result<(R, Vec<f64>), Halt>;
 
@@ -165,9 +156,10 @@ pub fn search<B: Rulebook>(
             .take(limits.spots)
             .map(|(r, _)| r)
             .collect();
+        if starts.is_empty() {
+            break;
+        }
         let card = &found.card;
-        // The seeds: each evaluated, the best two climbed from too.
-        let seeds = book.seeds(card);
         // Values of this step's candidates by their text: climbs from different positions
         // often meet the same rule.
         let memo: Mutex<HashMap<String, Vec<f64>>> = Mutex::new(HashMap::new());
@@ -181,20 +173,6 @@ pub fn search<B: Rulebook>(
             memo.lock().expect("memo").insert(key, v.clone());
             Ok(v)
         };
-        let seeded: Vec<Result<Vec<f64>, Halt>> = seeds.par_iter().map(&value).collect();
-        let mut seeded: Vec<(B::Rule, f64)> = (seeds.into_iter().zip(seeded))
-            .map(|(rule, v)| v.map(|v| (rule, mean(&v))))
-            .collect::<Result<_, _>>()?;
-        seeded.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let mut starts = starts;
-        for (rule, _) in seeded.into_iter().take(SEEDS_CLIMBED) {
-            if !starts.contains(&rule) {
-                starts.push(rule);
-            }
-        }
-        if starts.is_empty() {
-            break;
-        }
         let climbed: Vec<Climbed<B::Rule>> = starts
             .into_par_iter()
             .map(|rule| {

@@ -258,61 +258,6 @@ impl Rulebook for PurpleRaven<'_> {
         out
     }
 
-    /// The main character and stopping recruitment: one choice per game, made over every
-    /// roll of the complications, so that no single position is among the costliest. While
-    /// the card has no rule of the kind: every option of the main character, always or by
-    /// the Medic's complication; stopping by members and stealth, or by wounds. (Recruiting
-    /// beyond the knobs' count is left out: read exactly, it keeps every complication through
-    /// phase 1, beyond what the engine can hold.)
-    fn seeds(&self, card: &[Rule]) -> Vec<Rule> {
-        let has = |kind| card.iter().any(|r: &Rule| r.kind == kind);
-        let mut out = Vec::new();
-        let kind = DecisionKind::MainCharacter;
-        if !has(kind) {
-            for choose in options(kind) {
-                out.push(Rule {
-                    kind,
-                    conditions: Vec::new(),
-                    choose,
-                });
-                for v in 0..6 {
-                    out.push(Rule {
-                        kind,
-                        conditions: vec![Condition {
-                            fact: Fact::Needs(Character::Medic),
-                            allowed: 1 << v,
-                        }],
-                        choose,
-                    });
-                }
-            }
-        }
-        let kind = DecisionKind::RecruitTarget;
-        if !has(kind) {
-            let at = |fact, allowed| Condition { fact, allowed };
-            for members in 1..=3 {
-                for stealth in [2u32, 4, 6, 8] {
-                    out.push(Rule {
-                        kind,
-                        conditions: vec![
-                            at(Fact::Members, 1 << members),
-                            at(Fact::Stealth, (1u128 << (stealth + 1)) - 1),
-                        ],
-                        choose: Choose::Stop,
-                    });
-                }
-            }
-            for wounds in 1..=3 {
-                out.push(Rule {
-                    kind,
-                    conditions: vec![at(Fact::Wounds, !((1u128 << wounds) - 1))],
-                    choose: Choose::Stop,
-                });
-            }
-        }
-        out
-    }
-
     fn with(&self, card: &[Rule], rule: Rule) -> Vec<Rule> {
         // First among its kind: it overrules the rules found before it where it matches, and
         // those it overrules everywhere go (they could never decide again).
