@@ -255,13 +255,14 @@ impl Fact {
             Fact::Wounded | Fact::Incapacitated => upto(6),
             Fact::Main if kind == K::MainCharacter => 1 << 6,
             Fact::Main => upto(5),
-            Fact::Finale if in_finale && kind != K::FinaleCharacter => upto(5),
+            // First aid comes in every phase: before the finale there is no finale character.
             Fact::Finale if kind == K::FirstAid => upto(6),
+            Fact::Finale if in_finale && kind != K::FinaleCharacter => upto(5),
             Fact::Finale => 1 << 6,
             Fact::MainHealth if kind == K::MainCharacter => 1 << 4,
             Fact::MainHealth => upto(3),
-            Fact::FinaleHealth if in_finale && kind != K::FinaleCharacter => upto(3),
             Fact::FinaleHealth if kind == K::FirstAid => upto(4),
+            Fact::FinaleHealth if in_finale && kind != K::FinaleCharacter => upto(3),
             Fact::FinaleHealth => 1 << 4,
             Fact::Member(_) => upto(4),
             Fact::Needs(_) if phase & 1 != 0 => upto(6),
@@ -1108,6 +1109,16 @@ mod tests {
             let again = parse_rule(kind, &rule.to_string()).expect("printed rules parse");
             assert_eq!(again, rule, "{text} printed as {rule}");
         }
+    }
+
+    /// First aid comes before the finale too: no finale character yet is a value it sees.
+    #[test]
+    fn first_aid_sees_no_finale_character_before_the_finale() {
+        let k = DecisionKind::FirstAid;
+        assert!(parse_rule(k, "when finale = none -> skip").is_ok());
+        assert!(parse_rule(k, "when finale-health = absent -> skip").is_ok());
+        let side = DecisionKind::SideChallenge;
+        assert!(parse_rule(side, "when finale = none -> pass").is_err());
     }
 
     #[test]
