@@ -339,6 +339,7 @@ fn condition_words(c: &Condition) -> String {
         Fact::Discovered if c.allowed & 0b11 == 0b10 => "the team is discovered".into(),
         Fact::Discovered => "the team is not discovered".into(),
         Fact::Phase => format!("in the {} phase", value.unwrap_or_default()),
+        Fact::Stealth if c.allowed == 1 => "the team is discovered (stealth 0)".into(),
         Fact::Stealth => number("stealth"),
         Fact::Tough => number("Tough Challenge"),
         Fact::Left => number("Tough Challenges left:"),
