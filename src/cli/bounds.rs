@@ -77,6 +77,19 @@ pub fn confidence(text: &str) -> Result<f64, String> {
     }
 }
 
+/// `--min-gain`: points of win probability, 0..=100.
+pub fn points(text: &str) -> Result<f64, String> {
+    let points: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number"))?;
+    if (0.0..=100.0).contains(&points) {
+        Ok(points)
+    } else {
+        Err(format!("{points} is not a number of points in 0..=100"))
+    }
+}
+
 /// One starting stealth: 0..=[`MAX_STEALTH`].
 pub fn stealth(text: &str) -> Result<u8, String> {
     let value: u64 = text.trim().parse().map_err(|e| format!("'{text}': {e}"))?;

@@ -4,6 +4,7 @@ mod advisor;
 pub mod annulus;
 mod args;
 mod bounds;
+mod card;
 mod compare;
 mod decisions;
 mod docs;
@@ -74,6 +75,10 @@ pub enum Command {
     /// The best strategy a person can follow: search the knobs of a strategy file for the
     /// highest exact win probability, with the rules of thumb in the order they matter.
     Tune(tune::TuneArgs),
+    /// The rule card: rules of thumb a person can follow, added to the best knob file one at
+    /// a time (each the one gaining the most exact win probability), printed by worth with
+    /// the ladder of win probability against the number of rules beside optimal play.
+    Card(card::CardArgs),
     /// Regenerate the balance report (reports/): win rates, rule variants, loss causes,
     /// strategy comparison, charts and a README.
     Report(report::ReportArgs),
@@ -106,6 +111,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Decisions(args) => decisions::run(&args),
         Command::Quality(args) => quality::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Card(args) => card::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Merge(args) => merge::run(&args),
         Command::Games => games(),

@@ -24,7 +24,8 @@ pub struct StrategiesArgs {
 #[derive(Subcommand, Debug)]
 pub enum StrategiesCommand {
     /// Validate strategy files: prints `ok FILE` for each, stops with exit code 2 and
-    /// `file:line:column: message` at the first bad one.
+    /// `file:line:column: message` at the first bad one; warns (on stderr) of a rule that an
+    /// earlier one shadows entirely, naming both lines.
     Check {
         /// The strategy files (TOML).
         #[arg(required = true, value_name = "FILE")]
@@ -70,7 +71,12 @@ pub fn run(args: &StrategiesArgs) -> Result<()> {
         None => to_stdout(listing().as_bytes()),
         Some(StrategiesCommand::Check { files }) => {
             for file in files {
-                crate::load::strategy_file(file).map_err(|e| Error::Input(e.to_string()))?;
+                let strategy =
+                    crate::load::strategy_file(file).map_err(|e| Error::Input(e.to_string()))?;
+                // A rule that can never decide is a slip, not an error: the file plays.
+                for warning in strategy.warnings() {
+                    eprintln!("{warning}");
+                }
                 to_stdout(format!("ok {}\n", file.display()).as_bytes())?;
             }
             Ok(())

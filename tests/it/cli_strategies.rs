@@ -93,6 +93,57 @@ fn malformed_files_are_refused_with_file_line_column() {
     }
 }
 
+/// Rules of thumb: an unknown fact or option, a range that can never hold, a kind of decision
+/// that does not exist — each one line naming the place, exit 2; a rule an earlier one
+/// shadows — a warning naming both lines, and the file is accepted.
+#[test]
+fn rules_are_checked_with_file_line_column() {
+    let cases = [
+        (
+            "fact.toml",
+            "[rules]\nfirst-aid = [\"when moon = full -> skip\"]\n",
+            ":2:20:",
+            "'moon' is not a fact",
+        ),
+        (
+            "option.toml",
+            "[rules]\nside-challenge = [\"when discovered -> skip\"]\n",
+            ":2:39:",
+            "not an option of a side-challenge decision",
+        ),
+        (
+            "range.toml",
+            "[rules]\nfirst-aid = [\"when stealth > 99 -> skip\"]\n",
+            ":2:20:",
+            "can never hold",
+        ),
+        (
+            "kind.toml",
+            "[rules]\nlunch = [\"-> skip\"]\n",
+            ":2:1:",
+            "unknown field `lunch`",
+        ),
+    ];
+    for (name, text, place, what) in cases {
+        let (_dir, path) = file(name, text);
+        refused(&["strategies", "check"], &path, place, what);
+        refused(&["play", "--strategy"], &path, place, what);
+    }
+    let shadowed = "[rules]\nfirst-aid = [\n  \"when discovered -> skip\",\n  \"when discovered and tough = 2 -> treat finale\",\n]\n";
+    let (_dir, path) = file("shadowed.toml", shadowed);
+    raven()
+        .args(["strategies", "check"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ok "))
+        .stderr(predicate::str::contains(format!(
+            "{}:4: warning",
+            path.display()
+        )))
+        .stderr(predicate::str::contains("line 3"));
+}
+
 #[test]
 fn check_stops_at_the_first_bad_file() {
     let (_a, good) = file("good.toml", "[recruit]\ncount = 1\n");

@@ -1039,3 +1039,49 @@ fn layered_exact_gives_the_same_bits_for_any_thread_count() {
         }
     }
 }
+
+/// A strategy file with rules of thumb that read what the knobs never do — stealth up to 5,
+/// the attempts up to 2, characters by name, a recruitment target beyond the knobs' count,
+/// complications —
+/// is keyed by the exact engine on all of it: every figure is the oracle's (which keys on
+/// the whole state), and Monte Carlo agrees with the exact win probability.
+#[test]
+fn a_file_with_rules_is_evaluated_exactly() {
+    let text = r#"
+[recruit]
+count = 2
+[rules]
+main-character = ["when medic-needs = spy -> most-needed"]
+recruit-target = ["when spy = absent and stealth >= 5 -> spy"]
+recruit-roller = ["when sniper-needs = hacker and attempts >= 1 -> stop"]
+side-challenge = [
+  "when attempts >= 2 -> pass",
+  "when left = 1 and successes = 0 -> try by least-wounded",
+  "when type = sniper and stealth = 2..4 -> pass",
+]
+first-aid = [
+  "when discovered and finale-health = wounded -> skip",
+  "when stealth <= 3 and tough >= 2 -> treat finale by medic",
+  "when phase = run and hacker = wounded -> treat hacker by self",
+]
+finale-character = ["when main-health = wounded -> least-wounded"]
+"#;
+    let strategy = raven::strategy::FileStrategy::parse("ruled", "test", text).expect("valid");
+    assert_eq!(strategy.stealth_alike_from(), Some(5));
+    for rules in [MAIN_TEXT, CLARIFIED] {
+        layered_agrees_with_the_oracle(&rules, &strategy, &[0, 3, 6]);
+    }
+    const GAMES: u64 = 400_000;
+    let rules = MAIN_TEXT;
+    let run = exact(&rules, &strategy, &[8]);
+    let job = Job {
+        rules: &rules,
+        strategy: &strategy,
+        stealth: 8,
+        games: GAMES,
+        seed: 20_261_129,
+    };
+    let tally = simulate(&job, &|_| {}, &AtomicBool::new(false)).expect("not cancelled");
+    let zw = z(tally.wins, GAMES, run.expectations[0].win);
+    assert!(zw.abs() < 4.0, "z = {zw}");
+}

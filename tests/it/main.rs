@@ -9,6 +9,7 @@ mod common;
 
 mod advisor;
 mod annulus;
+mod card;
 mod charts;
 mod cli_explore;
 mod cli_output;

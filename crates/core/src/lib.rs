@@ -24,6 +24,7 @@
 // they link the internals they rely on, private or not.
 #![allow(rustdoc::private_intra_doc_links)]
 
+pub mod card;
 pub mod engine;
 pub mod game;
 pub mod games;

@@ -55,8 +55,9 @@ impl Costly {
 /// A term smaller than this is rounding between equal options, not a position worth listing.
 pub(super) const NEGLIGIBLE: f64 = 1e-12;
 
-/// The costliest positions met so far ([`TOP`] at most).
+/// The costliest positions met so far (`keep` at most: [`TOP`] for a listing).
 pub(super) struct Costliest {
+    keep: usize,
     /// A min-heap on the term: the cheapest of the kept ones is dropped first.
     top: BinaryHeap<Reverse<ByRegret>>,
 }
@@ -93,16 +94,17 @@ impl Ord for ByRegret {
 
 impl Costliest {
     /// Nothing found yet.
-    pub(super) fn new() -> Costliest {
+    pub(super) fn new(keep: usize) -> Costliest {
         Costliest {
-            top: BinaryHeap::with_capacity(TOP + 1),
+            keep,
+            top: BinaryHeap::with_capacity(keep + 1),
         }
     }
 
-    /// The cheapest position kept, once [`TOP`] are: the one a new position must beat.
+    /// The cheapest position kept, once `keep` are: the one a new position must beat.
     fn cheapest(&self) -> Option<&ByRegret> {
         match self.top.peek() {
-            Some(Reverse(cheapest)) if self.top.len() == TOP => Some(cheapest),
+            Some(Reverse(cheapest)) if self.top.len() == self.keep => Some(cheapest),
             _ => None,
         }
     }
@@ -156,7 +158,7 @@ impl Costliest {
         };
         if kept {
             self.top.push(Reverse(costly));
-            if self.top.len() > TOP {
+            if self.top.len() > self.keep {
                 self.top.pop();
             }
         }

@@ -95,8 +95,44 @@ impl Solved {
         self.finish(budget, prepared)
     }
 
+    /// [`Solved::decisions`] with the `keep` costliest positions at each stealth listed
+    /// instead of [`TOP`](super::TOP): where a search for rules of thumb looks.
+    pub fn decisions_keeping<S: Strategy + ?Sized>(
+        &self,
+        strategy: &S,
+        budget: Budget<'_>,
+        keep: usize,
+    ) -> Result<Vec<Decisions>, Halt> {
+        if self.stealths.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rules = self.solver.rules();
+        let prepared = prepare(rules, strategy, &self.stealths, &budget)?;
+        self.finish_keeping(budget, prepared, keep)
+    }
+
+    /// The optimal win probability at each stealth solved.
+    pub fn values(&self) -> &[f64] {
+        &self.values
+    }
+
+    /// The solver, for option values at any position.
+    pub fn solver(&self) -> &Solver {
+        &self.solver
+    }
+
     /// The decomposition from optimal play's values and the strategy's reverse pass.
     fn finish(&self, budget: Budget<'_>, reach: ReversePass) -> Result<Vec<Decisions>, Halt> {
+        self.finish_keeping(budget, reach, super::TOP)
+    }
+
+    /// [`Solved::finish`] listing the `keep` costliest positions.
+    fn finish_keeping(
+        &self,
+        budget: Budget<'_>,
+        reach: ReversePass,
+        keep: usize,
+    ) -> Result<Vec<Decisions>, Halt> {
         let (solver, stealths) = (&self.solver, &self.stealths[..]);
         // Never waiting for the shared classes: a thread of the pool waiting may be the one
         // holding them, further up its stack.
@@ -111,7 +147,7 @@ impl Solved {
                 &mut own
             }
         };
-        let (found, wins) = in_layers(solver, classes, reach, stealths, &budget)?;
+        let (found, wins) = in_layers(solver, classes, reach, stealths, &budget, keep)?;
         Ok(stealths
             .iter()
             .zip(found)

@@ -68,10 +68,11 @@ pub(super) fn in_layers(
     reach: ReversePass,
     stealths: &[u8],
     budget: &Budget<'_>,
+    keep: usize,
 ) -> Result<(Found, Vec<f64>), Halt> {
     let mut found: Found = stealths
         .iter()
-        .map(|_| (ByKind::default(), Costliest::new()))
+        .map(|_| (ByKind::default(), Costliest::new(keep)))
         .collect();
     match reach {
         ReversePass::Recorded(reached) => {

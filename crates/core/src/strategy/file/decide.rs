@@ -3,6 +3,8 @@
 //! nothing about the rules is re-derived here.
 
 use crate::game::{Action, Character, Decision, Health, Phase, State, Step, Team};
+
+use super::card::{Choose, MainPick, Who};
 use crate::rules::Rules;
 use crate::strategy::{
     Choice, Sight, future_targets, least_wounded, least_wounded_of, lowest_able_type,
@@ -20,11 +22,21 @@ impl Spec {
     /// nothing else reads them. Complications are read only of the targets still to come
     /// (all candidates under `easiest_first`), and no side knob reads the other side
     /// challenge's type (only the one being attempted).
+    ///
+    /// The rules of `[rules]` read what their conditions name: the attempts up to the highest
+    /// bound a condition sets, the complications of every target a rule may name (beyond
+    /// `count`, by complication) or a condition reads, and the members by name when a rule
+    /// names one; everything else they read (phase, Tough
+    /// Challenge, health, roles) is part of the position the engine keys on already.
     pub fn sight(&self, state: &State, rules: &Rules) -> Sight {
+        let attempts_seen = self.card.alike_from(super::card::Fact::Attempts);
         let counters = match state.step() {
-            Step::Side { .. } | Step::SideCheck { .. } => {
-                (state.attempts().min(self.side.max_attempts.0), 0)
-            }
+            Step::Side { .. } | Step::SideCheck { .. } => (
+                state
+                    .attempts()
+                    .min(self.side.max_attempts.0.max(attempts_seen)),
+                0,
+            ),
             // "Did the last check fail?" decides whether the stop conditions are looked at.
             Step::Recruit { .. } | Step::RecruitCheck { .. } => (
                 0,
@@ -34,8 +46,18 @@ impl Spec {
             ),
             _ => (0, 0),
         };
+        let counters = (
+            counters.0.max(state.attempts().min(attempts_seen)),
+            counters.1,
+        );
         let r = &self.recruit;
-        let targets = future_targets(state, rules, &r.order.0, r.count.0, r.easiest_first);
+        // A recruitment rule may name targets beyond `count`, by complication.
+        let count = if self.card.recruits() { 5 } else { r.count.0 };
+        let by_complication = r.easiest_first || self.card.by_complication();
+        let targets = future_targets(state, rules, &r.order.0, count, by_complication);
+        let targets: Team = (targets.iter())
+            .chain(self.card.complications_read().iter())
+            .collect();
         Sight::Partial {
             counters,
             unread_complications: Team::ALL.minus(targets),
@@ -50,7 +72,8 @@ impl Spec {
     /// or a side type to pass is named (the Medic, numbered last, may be).
     fn tells_members_by_order(&self) -> bool {
         let named = |c: Character| c != Character::Medic;
-        !matches!(self.run.pick_on_six, RunTypeRule::Fixed(_))
+        !self.card.names_characters()
+            && !matches!(self.run.pick_on_six, RunTypeRule::Fixed(_))
             && !matches!(self.finale.character, FinaleRule::Fixed(c) if named(c))
             && !self.side.pass_types.iter().any(|t| named(t.0))
     }
@@ -58,6 +81,14 @@ impl Spec {
     /// The answer to `decision` in `state`.
     #[inline]
     pub fn decide(&self, state: &State, rules: &Rules, decision: Decision) -> Choice {
+        // The rules of thumb first: the first that matches decides, where its option can be
+        // taken; the knobs otherwise.
+        if !self.card.is_empty()
+            && let Some(choose) = self.card.choose(state, rules, decision)
+            && let Some(action) = self.resolve(choose, state, rules, decision)
+        {
+            return Choice::Act(action);
+        }
         let action = match decision {
             Decision::MainCharacter => match self.main_character(state) {
                 Some(c) => Action::Main(c),
@@ -97,6 +128,11 @@ impl Spec {
 
     /// R7: `None` means uniformly at random.
     fn main_character(&self, state: &State) -> Option<Character> {
+        self.main_by(state, self.main.character)
+    }
+
+    /// R7: the main character `rule` picks (`None`: uniformly at random).
+    pub(super) fn main_by(&self, state: &State, rule: MainRule) -> Option<Character> {
         let most_needed = || {
             // Fewest-numbered among the highest counts: max_by_key keeps the last maximum,
             // so scan in reverse order.
@@ -107,7 +143,7 @@ impl Spec {
                     .count()
             })
         };
-        match self.main.character {
+        match rule {
             MainRule::Fixed(c) => Some(c),
             MainRule::Random => None,
             MainRule::MostNeeded => most_needed(),
@@ -277,6 +313,131 @@ impl Spec {
             .expect("a substitute exists")
     }
 
+    /// The action a rule's option names in `state`, when it names a legal one.
+    pub fn resolve(
+        &self,
+        choose: Choose,
+        state: &State,
+        rules: &Rules,
+        decision: Decision,
+    ) -> Option<Action> {
+        let member = |who: Who, ty: Option<Character>, candidates: crate::game::Team| match who {
+            Who::Specialist => ty
+                .filter(|t| candidates.contains(*t))
+                .or_else(|| crate::strategy::least_wounded_of(state, candidates)),
+            Who::LeastWounded => crate::strategy::least_wounded_of(state, candidates),
+            Who::Main => state.main().filter(|c| candidates.contains(*c)),
+            Who::Finale => Some(self.finale_character(state)).filter(|c| candidates.contains(*c)),
+            Who::Named(c) => Some(c).filter(|c| candidates.contains(*c)),
+            Who::Patient | Who::Incapacitated | Who::Wounded => None,
+        };
+        let able = state.able_team();
+        let action = match (choose, decision) {
+            (Choose::Stop, _) => Action::Stop,
+            (Choose::Pass, _) => Action::Pass,
+            (Choose::Skip, _) => Action::SkipAid,
+            (Choose::Pick(c), Decision::MainCharacter) => Action::Main(c),
+            (Choose::MainBy(pick), Decision::MainCharacter) => {
+                let rule = match pick {
+                    MainPick::MostNeeded => MainRule::MostNeeded,
+                    MainPick::HardestToRecruit => MainRule::HardestToRecruit,
+                    MainPick::FirstTarget => MainRule::FirstTarget,
+                };
+                Action::Main(self.main_by(state, rule)?)
+            }
+            (Choose::MainBy(_), _) => return None,
+            (Choose::Easiest, Decision::RecruitTarget) => {
+                let mut candidates =
+                    (self.recruit.order.0.iter().copied()).filter(|c| !state.team().contains(*c));
+                let easy =
+                    |c: &Character| state.complication(*c).is_some_and(|ty| state.is_able(ty));
+                Action::Recruit(
+                    candidates
+                        .clone()
+                        .find(easy)
+                        .or_else(|| candidates.next())?,
+                )
+            }
+            (Choose::Easiest, _) => return None,
+            (Choose::Pick(c), Decision::RecruitTarget) => Action::Recruit(c),
+            (Choose::Pick(c), Decision::RunType) => Action::RunType(c),
+            (Choose::Pick(_), _) => return None,
+            (
+                Choose::By(w),
+                Decision::RecruitRoller {
+                    complication: ty, ..
+                },
+            )
+            | (Choose::By(w), Decision::RunRoller { ty }) => {
+                Action::Roll(member(w, Some(ty), able)?)
+            }
+            (Choose::By(w), Decision::FinaleCharacter) => Action::Finale(member(w, None, able)?),
+            (Choose::By(w), Decision::Substitute) => {
+                Action::Finale(member(w, None, state.substitutes(rules).collect())?)
+            }
+            (Choose::By(_), _) => return None,
+            (Choose::Try(w), Decision::SideChallenge { ty, .. }) => {
+                // The finale character rolls when named (by role or speciality), or when the
+                // knobs let them; a rule by rank (specialist, least wounded) follows the knobs.
+                let finale = state.finale();
+                let named = matches!(w, Some(Who::Finale | Who::Main | Who::Named(_)));
+                let may_roll: crate::game::Team = (able.iter())
+                    .filter(|c| state.skill(rules, *c, ty) > 0)
+                    .filter(|c| named || self.side.finale_may_roll || Some(*c) != finale)
+                    .collect();
+                let w = w.unwrap_or(match self.side.roller {
+                    Roller::Specialist => Who::Specialist,
+                    Roller::LeastWounded => Who::LeastWounded,
+                });
+                Action::Roll(member(w, Some(ty), may_roll)?)
+            }
+            (Choose::Try(_), _) => return None,
+            (Choose::Treat(p, g), Decision::FirstAid) => {
+                let patients = state.patient_team();
+                let patient = match p {
+                    Who::Incapacitated => patients.and(state.down_team()).first(),
+                    Who::Wounded => patients.minus(state.down_team()).first(),
+                    Who::Main => state.main().filter(|c| patients.contains(*c)),
+                    Who::Finale => {
+                        Some(self.finale_character(state)).filter(|c| patients.contains(*c))
+                    }
+                    Who::Named(c) => Some(c).filter(|c| patients.contains(*c)),
+                    _ => None,
+                }?;
+                let giver = match g {
+                    None => self.giver(state, patient)?,
+                    Some(Who::Patient) => Some(patient).filter(|c| able.contains(*c))?,
+                    Some(w) => member(w, None, able)?,
+                };
+                Action::Aid { patient, giver }
+            }
+            (Choose::Treat(..), _) => return None,
+        };
+        state.actions(rules).contains(action).then_some(action)
+    }
+
+    /// R15: who `[first_aid]`'s knobs have treat `patient` (`None`: no one may).
+    pub(super) fn giver(&self, state: &State, patient: Character) -> Option<Character> {
+        let f = &self.first_aid;
+        let finale_gives = match f.finale_gives {
+            FinaleGives::Always => true,
+            FinaleGives::Undiscovered => !state.discovered(),
+            FinaleGives::Never => false,
+        };
+        let able = match state.finale() {
+            Some(finale) if !finale_gives => state.able_team().without(finale),
+            _ => state.able_team(),
+        };
+        let medic = able.contains(Character::Medic).then_some(Character::Medic);
+        let own = able.contains(patient).then_some(patient);
+        let least = || least_wounded_of(state, able);
+        match f.giver {
+            GiverRule::MedicFirst => medic.or(own).or_else(least),
+            GiverRule::SelfFirst => own.or(medic).or_else(least),
+            GiverRule::LeastWounded => least(),
+        }
+    }
+
     /// R15: patient and giver, or `None` to skip.
     fn first_aid(&self, state: &State, rules: &Rules) -> Option<Action> {
         let f = &self.first_aid;
@@ -311,23 +472,7 @@ impl Spec {
             }
             PatientRule::LowestNumber => patients.first(),
         }?;
-        let finale_gives = match f.finale_gives {
-            FinaleGives::Always => true,
-            FinaleGives::Undiscovered => !state.discovered(),
-            FinaleGives::Never => false,
-        };
-        let able = match state.finale() {
-            Some(finale) if !finale_gives => state.able_team().without(finale),
-            _ => state.able_team(),
-        };
-        let medic = able.contains(Character::Medic).then_some(Character::Medic);
-        let own = able.contains(patient).then_some(patient);
-        let least = || least_wounded_of(state, able);
-        let giver = match f.giver {
-            GiverRule::MedicFirst => medic.or(own).or_else(least),
-            GiverRule::SelfFirst => own.or(medic).or_else(least),
-            GiverRule::LeastWounded => least(),
-        }?;
+        let giver = self.giver(state, patient)?;
         // The chosen giver may be unable to roll (the finale character while discovered
         // under discovered-penalty = 2): then the opportunity is skipped, as the reference does.
         (state.skill(rules, giver, Character::Medic) > 0).then_some(Action::Aid { patient, giver })

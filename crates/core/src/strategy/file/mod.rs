@@ -5,6 +5,7 @@
 //! unknown key, wrong type, impossible value — comes with the span of the culprit and is
 //! reported as `file:line:column: message`.
 
+pub mod card;
 mod decide;
 pub mod spec;
 #[cfg(test)]
@@ -37,18 +38,24 @@ impl std::error::Error for StrategyError {}
 pub struct FileStrategy {
     name: String,
     spec: Spec,
+    /// What `raven strategies check` warns of: rules that can never decide.
+    warnings: Vec<String>,
 }
 
 impl FileStrategy {
     /// Parses strategy `text`, named `name` in outputs; `origin` (a path or `bundled:NAME`)
     /// names the source in errors.
     pub fn parse(name: &str, origin: &str, text: &str) -> Result<FileStrategy, StrategyError> {
-        let spec: Spec = toml::from_str(text).map_err(|e| located(origin, text, &e))?;
+        let mut spec: Spec = toml::from_str(text).map_err(|e| located(origin, text, &e))?;
         spec.check()
             .map_err(|(knob, why)| StrategyError(at_knob(origin, text, knob, &why)))?;
+        let (card, warnings) =
+            card::Card::compile(&spec.rule_texts, origin, text).map_err(StrategyError)?;
+        spec.card = card;
         Ok(FileStrategy {
             name: name.to_string(),
             spec,
+            warnings,
         })
     }
 
@@ -57,7 +64,14 @@ impl FileStrategy {
         FileStrategy {
             name: name.to_string(),
             spec,
+            warnings: Vec::new(),
         }
+    }
+
+    /// Rules that can never decide (an earlier rule matches wherever they do), each naming
+    /// both lines.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// The parsed knobs.
@@ -84,8 +98,9 @@ impl Strategy for FileStrategy {
         Known::File(self)
     }
 
-    /// Its only reads of stealth are the four floors (`stealth < floor`) and whether the team
-    /// is discovered (stealth 0), besides what the rules read (the penalty while discovered, through skills and givers).
+    /// Its only reads of stealth are the four floors (`stealth < floor`), the bounds of its
+    /// rules' stealth conditions and whether the team is discovered (stealth 0), besides what
+    /// the rules read (the penalty while discovered, through skills and givers).
     fn stealth_alike_from(&self) -> Option<u8> {
         let spec = &self.spec;
         let floors = [
@@ -93,6 +108,7 @@ impl Strategy for FileStrategy {
             spec.side.stealth_floor.0,
             spec.first_aid.stealth_floor.0,
             spec.first_aid.wounded_floor.0,
+            spec.card.alike_from(card::Fact::Stealth),
         ];
         Some(floors.into_iter().fold(1, u8::max))
     }

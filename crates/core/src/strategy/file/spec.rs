@@ -384,6 +384,12 @@ pub struct Spec {
     pub side: SideSpec,
     /// R14 variant.
     pub substitute: SubstituteSpec,
+    /// `[rules]` as written: the rules of thumb before the knobs.
+    #[serde(rename = "rules")]
+    pub rule_texts: super::card::RuleTexts,
+    /// `[rules]` compiled ([`super::card::Card::compile`]; empty until then).
+    #[serde(skip)]
+    pub card: super::card::Card,
 }
 
 impl Spec {

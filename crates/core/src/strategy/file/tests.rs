@@ -829,3 +829,463 @@ fn errors_name_line_and_column() {
         assert!(!e.contains('\n'), "one line: {e}");
     }
 }
+
+// ----- [rules] -----
+
+/// A file of `knobs` with `rules` for decisions of `kind`, compiled as a file is.
+fn ruled(kind: &str, rules: &[&str], knobs: &str) -> Spec {
+    let list: Vec<String> = rules.iter().map(|r| format!("\"{r}\"")).collect();
+    let text = format!("{knobs}\n[rules]\n{kind} = [{}]\n", list.join(", "));
+    super::FileStrategy::parse("t", "t.toml", &text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .spec()
+        .clone()
+}
+
+/// `rule` for `kind` answers `answer` at `yes`, and at `no` leaves the knobs' answer, which is
+/// another: the condition is read, and read the right way round.
+fn holds_only_where_it_should(kind: &str, rule: &str, yes: &State, no: &State, answer: Action) {
+    let rules = Rules::default();
+    let spec = ruled(kind, &[rule], "");
+    assert_eq!(act_under(&spec, &rules, yes), answer, "{rule} at {yes:?}");
+    let knobs = act_under(&Spec::default(), &rules, no);
+    assert_ne!(
+        knobs, answer,
+        "{rule}: the knobs already answer so at {no:?}"
+    );
+    assert_eq!(act_under(&spec, &rules, no), knobs, "{rule} at {no:?}");
+}
+
+fn skip_aid_when(rule: &str, yes: &State, no: &State) {
+    holds_only_where_it_should("first-aid", rule, yes, no, Action::SkipAid);
+}
+
+#[test]
+fn rule_fact_phase() {
+    let recruiting = aid().at(Step::ChooseTarget, Aid::Open);
+    skip_aid_when("when phase = run -> skip", &aid(), &recruiting);
+    skip_aid_when("when phase != run -> skip", &recruiting, &aid());
+}
+
+#[test]
+fn rule_fact_stealth() {
+    skip_aid_when("when stealth <= 5 -> skip", &aid().with_stealth(5), &aid());
+    skip_aid_when(
+        "when stealth = 3..5 -> skip",
+        &aid().with_stealth(3),
+        &aid().with_stealth(6),
+    );
+    skip_aid_when("when stealth > 9 -> skip", &aid(), &aid().with_stealth(9));
+}
+
+#[test]
+fn rule_fact_discovered() {
+    skip_aid_when("when discovered -> skip", &aid().with_stealth(0), &aid());
+    skip_aid_when(
+        "when not discovered -> skip",
+        &aid(),
+        &aid().with_stealth(0),
+    );
+}
+
+#[test]
+fn rule_facts_tough_and_left() {
+    let last = aid_before_last_tough(4);
+    let second = last.at(Step::SideTypes { tough: 1 }, Aid::Open);
+    skip_aid_when("when tough = 3 -> skip", &last, &second);
+    skip_aid_when("when left = 1 -> skip", &last, &second);
+    skip_aid_when("when left >= 2 -> skip", &second, &last);
+}
+
+#[test]
+fn rule_fact_successes() {
+    // The knobs pass: only the finale character has the speciality.
+    holds_only_where_it_should(
+        "side-challenge",
+        "when successes = 1 -> try",
+        &side_at(0, 10, 1),
+        &side_at(0, 10, 0),
+        Action::Roll(M),
+    );
+}
+
+#[test]
+fn rule_fact_side() {
+    holds_only_where_it_should(
+        "side-challenge",
+        "when side = 2 -> try",
+        &side([Sp, H], 1, 0),
+        &side([H, Sp], 0, 0),
+        Action::Roll(Sp),
+    );
+}
+
+#[test]
+fn rule_fact_attempts() {
+    let sniper = side([Sn, H], 0, 0);
+    holds_only_where_it_should(
+        "side-challenge",
+        "when attempts >= 2 -> pass",
+        &sniper.with_counters(2, 0),
+        &sniper.with_counters(1, 0),
+        Action::Pass,
+    );
+}
+
+#[test]
+fn rule_fact_type() {
+    holds_only_where_it_should(
+        "side-challenge",
+        "when type = sniper -> pass",
+        &side([Sn, H], 0, 0),
+        &side([Sp, H], 0, 0),
+        Action::Pass,
+    );
+}
+
+#[test]
+fn rule_facts_counting_the_team() {
+    let dead = aid().with_member(Sp, Health::Dead);
+    skip_aid_when("when members <= 3 -> skip", &dead, &aid());
+    skip_aid_when("when able <= 2 -> skip", &aid().with_member(H, Inc), &aid());
+    skip_aid_when("when wounds >= 4 -> skip", &aid().with_member(H, W), &aid());
+    skip_aid_when(
+        "when wounded >= 2 -> skip",
+        &aid().with_member(H, W),
+        &aid(),
+    );
+    skip_aid_when(
+        "when incapacitated = 1 -> skip",
+        &aid(),
+        &aid().with_member(Sn, W),
+    );
+}
+
+#[test]
+fn rule_facts_roles_and_health() {
+    let last = aid_before_last_tough(4);
+    skip_aid_when("when main = spy -> skip", &aid().with_main(Sp), &aid());
+    skip_aid_when("when finale = hacker -> skip", &last, &aid());
+    skip_aid_when(
+        "when main-health = wounded -> skip",
+        &aid().with_member(H, W),
+        &aid(),
+    );
+    skip_aid_when(
+        "when finale-health = hurt -> skip",
+        &last,
+        &last.with_member(H, Ok),
+    );
+    skip_aid_when(
+        "when spy = wounded -> skip",
+        &aid(),
+        &aid().with_member(Sp, Ok),
+    );
+    let no_spy = State::new(10)
+        .with_main(H)
+        .with_member(Sn, Inc)
+        .with_member(M, Ok)
+        .at(Step::RunType { challenge: 1 }, Aid::Open);
+    skip_aid_when("when Ink = absent -> skip", &no_spy, &aid());
+}
+
+#[test]
+fn rule_options_of_the_first_phases() {
+    let rules = Rules::default();
+    let check = |kind: &str, rule: &str, state: &State, answer: Action| {
+        let spec = ruled(kind, &[rule], "");
+        assert_ne!(act_under(&Spec::default(), &rules, state), answer, "{rule}");
+        assert_eq!(act_under(&spec, &rules, state), answer, "{rule}");
+    };
+    let start = State::with_complications(10, COMPS);
+    check("main-character", "-> spy", &start, Action::Main(Sp));
+    check(
+        "recruit-target",
+        "-> mechanic",
+        &choosing_target(),
+        Action::Recruit(Me),
+    );
+    check(
+        "recruit-target",
+        "-> stop",
+        &choosing_target(),
+        Action::Stop,
+    );
+    let spy = recruiting(Sp);
+    check("recruit-roller", "-> stop", &spy, Action::Stop);
+    check("recruit-roller", "-> least-wounded", &spy, Action::Roll(H));
+    check("recruit-roller", "-> main", &spy, Action::Roll(H));
+    check("recruit-roller", "-> hacker", &spy, Action::Roll(H));
+    let six = State::new(10)
+        .with_main(H)
+        .with_member(Sp, Ok)
+        .with_member(M, Ok)
+        .at(Step::PickRunType { challenge: 0 }, Aid::None);
+    check("run-type", "-> spy", &six, Action::RunType(Sp));
+    check("run-roller", "-> medic", &running(Sp), Action::Roll(M));
+    check(
+        "run-roller",
+        "-> least-wounded",
+        &running(Sp),
+        Action::Roll(H),
+    );
+    // The specialist, where the knobs would have the least wounded roll.
+    let least = "[run]\nroller = \"least-wounded\"";
+    let hacking = running(H).with_member(H, W);
+    assert_eq!(act(least, &hacking), Action::Roll(Sp));
+    let spec = ruled("run-roller", &["-> specialist"], least);
+    assert_eq!(act_under(&spec, &rules, &hacking), Action::Roll(H));
+}
+
+#[test]
+fn rule_options_of_the_finale() {
+    let rules = Rules::default();
+    let check = |kind: &str, rule: &str, state: &State, answer: Action| {
+        let spec = ruled(kind, &[rule], "");
+        assert_ne!(act_under(&Spec::default(), &rules, state), answer, "{rule}");
+        assert_eq!(act_under(&spec, &rules, state), answer, "{rule}");
+    };
+    let choosing = State::new(10)
+        .with_main(H)
+        .with_member(H, W)
+        .with_member(Sp, Ok)
+        .with_member(M, Ok)
+        .at(Step::ChooseFinale, Aid::None);
+    check(
+        "finale-character",
+        "-> least-wounded",
+        &choosing,
+        Action::Finale(Sp),
+    );
+    check("finale-character", "-> medic", &choosing, Action::Finale(M));
+    check(
+        "side-challenge",
+        "-> pass",
+        &side([Sn, H], 0, 0),
+        Action::Pass,
+    );
+    check(
+        "side-challenge",
+        "-> try",
+        &side([H, Sp], 0, 0),
+        Action::Roll(Sp),
+    );
+    check(
+        "side-challenge",
+        "-> try by finale",
+        &side([H, Sp], 0, 0),
+        Action::Roll(H),
+    );
+    check(
+        "side-challenge",
+        "-> try by medic",
+        &side([Sn, Sp], 0, 0),
+        Action::Roll(M),
+    );
+    check(
+        "side-challenge",
+        "-> try by least-wounded",
+        &side([Sn, Sp], 0, 0),
+        Action::Roll(Sp),
+    );
+    check("first-aid", "-> skip", &aid(), Action::SkipAid);
+    check("first-aid", "-> treat wounded", &aid(), aid_action(Sp, M));
+    check(
+        "first-aid",
+        "-> treat spy by self",
+        &aid(),
+        aid_action(Sp, Sp),
+    );
+    check(
+        "first-aid",
+        "-> treat incapacitated by least-wounded",
+        &aid(),
+        aid_action(Sn, H),
+    );
+    check(
+        "first-aid",
+        "-> treat main",
+        &aid().with_member(H, W),
+        aid_action(H, M),
+    );
+    check(
+        "first-aid",
+        "-> treat finale by main",
+        &aid_before_last_tough(4)
+            .with_member(Sp, Ok)
+            .with_member(M, W),
+        aid_action(H, H),
+    );
+    let substitute = Rules {
+        finale_substitute: true,
+        ..Rules::default()
+    };
+    let state = State::new(10)
+        .with_main(H)
+        .with_member(H, W)
+        .with_member(Sp, Inc)
+        .with_member(Sn, Ok)
+        .with_finale(Sp)
+        .at(
+            Step::Substitute {
+                tough: 0,
+                successes: 0,
+            },
+            Aid::None,
+        );
+    assert_eq!(
+        act_under(&spec(""), &substitute, &state),
+        Action::Finale(Sn)
+    );
+    let main = ruled("substitute", &["-> main"], "");
+    assert_eq!(act_under(&main, &substitute, &state), Action::Finale(H));
+}
+
+#[test]
+fn rules_first_match_decides_and_an_option_that_cannot_be_taken_leaves_the_knobs() {
+    let two = ruled(
+        "first-aid",
+        &["when stealth >= 5 -> treat wounded", "-> skip"],
+        "",
+    );
+    assert_eq!(
+        act_under(&two, &Rules::default(), &aid()),
+        aid_action(Sp, M)
+    );
+    assert_eq!(
+        act_under(&two, &Rules::default(), &aid().with_stealth(4)),
+        Action::SkipAid
+    );
+    // The main character needs no aid: the knobs decide, not the next rule.
+    let cannot = ruled("first-aid", &["-> treat main", "-> skip"], "");
+    assert_eq!(
+        act_under(&cannot, &Rules::default(), &aid()),
+        aid_action(Sn, M)
+    );
+}
+
+#[test]
+fn rules_errors_name_line_and_column_and_shadowed_rules_are_warned_of() {
+    let err = |text: &str| {
+        super::FileStrategy::parse("t", "t.toml", text)
+            .unwrap_err()
+            .to_string()
+    };
+    let cases = [
+        (
+            "[rules]\nfirst-aid = [\"when moon = full -> skip\"]\n",
+            "t.toml:2:20:",
+            "'moon' is not a fact",
+        ),
+        (
+            "[rules]\nfirst-aid = [\"-> dance\"]\n",
+            "t.toml:2:18:",
+            "not an option of a first-aid decision",
+        ),
+        (
+            "[rules]\nside-challenge = [\"-> skip\"]\n",
+            "t.toml:2:23:",
+            "not an option of a side-challenge",
+        ),
+        (
+            "[rules]\nfirst-aid = [\"when stealth = 5..3 -> skip\"]\n",
+            "t.toml:2:30:",
+            "empty",
+        ),
+        (
+            "[rules]\nfirst-aid = [\"when tough = 7 -> skip\"]\n",
+            "t.toml:2:20:",
+            "can never hold",
+        ),
+        (
+            "[rules]\nfirst-aid = [\"when stealth > 5 and stealth < 3 -> skip\"]\n",
+            "t.toml:2:36:",
+            "never hold together",
+        ),
+        (
+            "[rules]\nrun-roller = [\"when successes = 1 -> main\"]\n",
+            "t.toml:2:21:",
+            "can never hold",
+        ),
+        (
+            "[rules]\nfirst_aid = [\"-> skip\"]\n",
+            "t.toml:2:1:",
+            "unknown field `first_aid`",
+        ),
+        (
+            "[rules]\nfirst-aid = [\"when discovered skip\"]\n",
+            "t.toml:2:",
+            "no `->`",
+        ),
+    ];
+    for (text, place, what) in cases {
+        let e = err(text);
+        assert!(
+            e.starts_with(place) && e.contains(what),
+            "{text:?} gave {e}"
+        );
+        assert!(!e.contains('\n'), "one line: {e}");
+    }
+    let text = "[rules]\nfirst-aid = [\n  \"when discovered -> skip\",\n  \"when discovered and tough = 3 -> treat finale\",\n  \"when tough = 3 -> treat finale\",\n]\n";
+    let file = super::FileStrategy::parse("t", "t.toml", text).expect("valid");
+    assert_eq!(file.warnings().len(), 1, "{:?}", file.warnings());
+    let warning = &file.warnings()[0];
+    assert!(
+        warning.starts_with("t.toml:4:") && warning.contains("line 3"),
+        "{warning}"
+    );
+}
+
+#[test]
+fn rule_facts_of_the_complications() {
+    let start = State::with_complications(10, COMPS);
+    let medic_needs_spy = start.with_complication(M, Sp);
+    holds_only_where_it_should(
+        "main-character",
+        "when medic-needs = hacker -> spy",
+        &start,
+        &medic_needs_spy,
+        Action::Main(Sp),
+    );
+    // Sniper and Medic need a hacker, and the Hacker is on the team: two easy recruits.
+    holds_only_where_it_should(
+        "recruit-target",
+        "when easy = 2 -> stop",
+        &choosing_target(),
+        &choosing_target().with_complication(Sn, Sp),
+        Action::Stop,
+    );
+}
+
+#[test]
+fn rule_options_read_the_complications() {
+    let rules = Rules::default();
+    let check = |kind: &str, rule: &str, state: &State, answer: Action| {
+        let spec = ruled(kind, &[rule], "");
+        assert_ne!(act_under(&Spec::default(), &rules, state), answer, "{rule}");
+        assert_eq!(act_under(&spec, &rules, state), answer, "{rule}");
+    };
+    let start = State::with_complications(10, COMPS);
+    check("main-character", "-> most-needed", &start, Action::Main(Sn));
+    let own = State::with_complications(10, [Sn, Sn, H, D, Me, H]);
+    check(
+        "main-character",
+        "-> hardest-to-recruit",
+        &own,
+        Action::Main(D),
+    );
+    check(
+        "main-character",
+        "-> first-target",
+        &start.with_complication(M, Sp),
+        Action::Main(Sp),
+    );
+    // The Medic needs a spy: the first in order the Hacker can recruit with 3 dice is the
+    // Sniper.
+    check(
+        "recruit-target",
+        "-> easiest",
+        &choosing_target().with_complication(M, Sp),
+        Action::Recruit(Sn),
+    );
+}
