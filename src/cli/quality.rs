@@ -53,15 +53,45 @@ pub struct QualityArgs {
     pub out: Option<PathBuf>,
 }
 
-/// One row: a strategy's luck, skill, tension and length at one starting stealth.
+/// Where a row stands on its game's axis: the starting stealth (Purple Raven) or the number of
+/// players (Annulus), written as its own column.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Axis {
+    /// Purple Raven's starting stealth.
+    Stealth(u8),
+    /// Annulus's number of players.
+    Players(u8),
+}
+
+impl Axis {
+    fn title(self) -> &'static str {
+        match self {
+            Axis::Stealth(_) => "stealth",
+            Axis::Players(_) => "players",
+        }
+    }
+
+    fn value(self) -> u8 {
+        match self {
+            Axis::Stealth(v) | Axis::Players(v) => v,
+        }
+    }
+}
+
+/// One row of either game: a strategy's luck, skill, tension and length at one point of the
+/// game's axis (the other axis's column is left out).
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct QualityRow {
     game: &'static str,
     /// The strategy.
     pub strategy: String,
     rules: String,
-    /// The starting stealth.
-    pub stealth: u8,
+    /// The starting stealth (Purple Raven).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stealth: Option<u8>,
+    /// The number of players (Annulus).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub players: Option<u8>,
     /// The strategy's exact win probability.
     #[serde(serialize_with = "raven_core::rows::round")]
     pub win_rate: f64,
@@ -109,18 +139,33 @@ pub struct QualityRow {
     raven_version: &'static str,
 }
 
+/// What a row is of: the game (as `--game` names it), the strategy, the rules and the point
+/// on the game's axis.
+pub struct Of<'a> {
+    /// The game.
+    pub game: &'static str,
+    /// The strategy's name.
+    pub strategy: &'a str,
+    /// The rules as outputs name them.
+    pub rules: String,
+    /// Where on the game's axis.
+    pub axis: Axis,
+}
+
 impl QualityRow {
-    fn new(q: &Quality, name: &str, rules: &str, stealth: u8, games: u64, seed: u64) -> Self {
+    /// The row of `q`, sampled with `games` games under `seed`.
+    pub fn new(q: &Quality, of: Of<'_>, games: u64, seed: u64) -> Self {
         let (s, c, h) = (
             q.suspense_interval(),
             q.comeback_rate(),
             q.heartbreak_rate(),
         );
         QualityRow {
-            game: "purple-raven",
-            strategy: name.to_string(),
-            rules: rules.to_string(),
-            stealth,
+            game: of.game,
+            strategy: of.strategy.to_string(),
+            rules: of.rules,
+            stealth: matches!(of.axis, Axis::Stealth(_)).then(|| of.axis.value()),
+            players: matches!(of.axis, Axis::Players(_)).then(|| of.axis.value()),
             win_rate: q.figures.win,
             skill_loss: q.skill_loss,
             luck_share: q.luck_share(),
@@ -142,6 +187,57 @@ impl QualityRow {
             raven_version: VERSION,
         }
     }
+
+    fn axis(&self) -> (&'static str, u8) {
+        match (self.stealth, self.players) {
+            (Some(s), _) => (Axis::Stealth(s).title(), s),
+            (_, Some(p)) => (Axis::Players(p).title(), p),
+            _ => unreachable!("a row stands on its game's axis"),
+        }
+    }
+}
+
+/// The terminal table of either game's rows, headed by `title` (the game and its inputs),
+/// with its legend.
+pub fn table(rows: &[QualityRow], title: &str) -> String {
+    let mut t = format!("quality: luck, skill, tension and length — {title}\n\n");
+    let axis = rows.first().map_or("stealth", |r| r.axis().0);
+    t += &format!(
+        "{:<16} {:>7} {:>6} {:>7} {:>6} {:>8} {:>8} {:>8} {:>6} {:>6} {:>6}\n",
+        "strategy",
+        axis,
+        "win",
+        "skill",
+        "luck",
+        "suspense",
+        "comeback",
+        "heartbr",
+        "rolls",
+        "decis",
+        "real"
+    );
+    for r in rows {
+        t += &format!(
+            "{:<16} {:>7} {:>5.1}% {:>7.2} {:>5.0}% {:>8.3} {:>7.1}% {:>7.1}% {:>6.1} {:>6.1} {:>6.1}\n",
+            r.strategy,
+            r.axis().1,
+            100.0 * r.win_rate,
+            100.0 * r.skill_loss,
+            100.0 * r.luck_share,
+            r.suspense,
+            100.0 * r.comeback_rate,
+            100.0 * r.heartbreak_rate,
+            r.mean_rolls,
+            r.mean_decisions,
+            r.meaningful_decisions
+        );
+    }
+    t += "\nwin: exact; skill: points (of 100) lost to decisions per game, exactly the regret;\n\
+luck: the share of the spread of results the dice explain (the rest is the decisions');\n\
+suspense: how far the optimal win chance moves per roll or decision (root mean square);\n\
+comeback: wins after the chance fell to 20% or lower; heartbr(eak): losses after it rose to 80%;\n\
+rolls, decis(ions): per game, exact; real: decisions whose options differ by a point or more.\n";
+    t
 }
 
 /// The generic engines' stop as the exact engines' under `budget` (every Purple Raven game
@@ -302,9 +398,12 @@ pub fn run(args: &QualityArgs) -> Result<()> {
         .map(|a| {
             QualityRow::new(
                 &a.quality,
-                &a.strategy,
-                &rules.to_string(),
-                a.stealth,
+                Of {
+                    game: "purple-raven",
+                    strategy: &a.strategy,
+                    rules: rules.to_string(),
+                    axis: Axis::Stealth(a.stealth),
+                },
                 args.games,
                 args.seed,
             )
@@ -313,51 +412,13 @@ pub fn run(args: &QualityArgs) -> Result<()> {
     let text = if output.is_stdout() {
         String::new()
     } else {
-        table(&rows, &stealths, args)
+        table(
+            &rows,
+            &format!(
+                "Operation Purple Raven, stealth {stealths}, {} games a row, seed {}",
+                args.games, args.seed
+            ),
+        )
     };
     output.write(&text, rows)
-}
-
-fn table(rows: &[QualityRow], stealths: &str, args: &QualityArgs) -> String {
-    let mut t = format!(
-        "quality: luck, skill, tension and length — Operation Purple Raven, stealth {stealths}, \
-         {} games a row, seed {}\n\n",
-        args.games, args.seed
-    );
-    t += &format!(
-        "{:<16} {:>7} {:>6} {:>7} {:>6} {:>8} {:>8} {:>8} {:>6} {:>6} {:>6}\n",
-        "strategy",
-        "stealth",
-        "win",
-        "skill",
-        "luck",
-        "suspense",
-        "comeback",
-        "heartbr",
-        "rolls",
-        "decis",
-        "real"
-    );
-    for r in rows {
-        t += &format!(
-            "{:<16} {:>7} {:>5.1}% {:>7.2} {:>5.0}% {:>8.3} {:>7.1}% {:>7.1}% {:>6.1} {:>6.1} {:>6.1}\n",
-            r.strategy,
-            r.stealth,
-            100.0 * r.win_rate,
-            100.0 * r.skill_loss,
-            100.0 * r.luck_share,
-            r.suspense,
-            100.0 * r.comeback_rate,
-            100.0 * r.heartbreak_rate,
-            r.mean_rolls,
-            r.mean_decisions,
-            r.meaningful_decisions
-        );
-    }
-    t += "\nwin: exact; skill: points (of 100) lost to decisions per game, exactly the regret;\n\
-luck: the share of the spread of results the dice explain (the rest is the decisions');\n\
-suspense: how far the optimal win chance moves per roll or decision (root mean square);\n\
-comeback: wins after the chance fell to 20% or lower; heartbr(eak): losses after it rose to 80%;\n\
-rolls, decis(ions): per game, exact; real: decisions whose options differ by a point or more.\n";
-    t
 }
