@@ -74,12 +74,14 @@ impl ExactEngineArgs {
     /// Runs one exact-engine job the way every such command does: in the `--threads` pool,
     /// under a spinner saying `what` (unless `--quiet`), within `--max-memory`, with the
     /// signal flag polled so that a signal lets it unwind and remove reserved files.
-    pub fn run_job<T: Send>(
+    pub fn run_job<T: Send, E: Send>(
         &self,
         what: &str,
-        job: impl FnOnce(crate::engine::Budget<'_>) -> std::result::Result<T, crate::engine::Halt>
-        + Send,
-    ) -> Result<T> {
+        job: impl FnOnce(crate::engine::Budget<'_>) -> std::result::Result<T, E> + Send,
+    ) -> Result<T>
+    where
+        crate::error::Error: From<E>,
+    {
         let pool = self.pool()?;
         let progress = super::progress::Progress::spinner(
             &format!("{what}, stealth {}", stealth_list(&self.stealth)),

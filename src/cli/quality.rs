@@ -7,20 +7,23 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::engine::decisions::decisions_of_each;
-use crate::engine::generic::quality::{Course, Quality};
-use crate::engine::generic::{Stop, evaluate};
-use crate::engine::{Halt, Observer, OptimalStrategy, Solver, TooLarge, play_seeded, solve_within};
+use crate::engine::generic::evaluate;
+use crate::engine::generic::quality::{Course, Interval, Quality, Sampled};
+use crate::engine::{Observer, OptimalStrategy, Solver, play_seeded, solve_within};
 use crate::error::Result;
 use crate::game::interface::PurpleRaven;
 use crate::game::{Action, Chance, Decision, Outcome, State};
 use crate::rules::Rules;
 use crate::strategy::{AsPolicy, OPTIMAL, Strategy};
+use raven_core::games::Game;
 use raven_core::rows::VERSION;
-use rayon::prelude::*;
 
+use super::annulus::stopped;
 use super::args::{DEFAULT_SEED, ExactEngineArgs, RulesArgs, load_strategies, stealth_list};
 use super::bounds;
-use super::output::Output;
+use super::interrupt;
+use super::output::{AtomicFile, Output};
+use crate::report::csv::write_rows;
 
 /// Arguments of `raven quality`.
 #[derive(Args, Debug)]
@@ -51,6 +54,10 @@ pub struct QualityArgs {
     /// Write tidy CSV here (`-` for standard output instead of the table).
     #[arg(long, value_name = "FILE|-")]
     pub out: Option<PathBuf>,
+    /// Write where games are decided here, as tidy CSV: one row per strategy, stealth, stage
+    /// and result.
+    #[arg(long, value_name = "FILE")]
+    pub decided: Option<PathBuf>,
 }
 
 /// Where a row stands on its game's axis: the starting stealth (Purple Raven) or the number of
@@ -134,6 +141,14 @@ pub struct QualityRow {
     /// By five points or more.
     #[serde(serialize_with = "raven_core::rows::round")]
     pub meaningful_decisions_5: f64,
+    /// Rolls per game in the sampled games: the tenth percentile, the median, the ninetieth.
+    rolls_p10: u32,
+    rolls_median: u32,
+    rolls_p90: u32,
+    /// Decisions per game, likewise.
+    decisions_p10: u32,
+    decisions_median: u32,
+    decisions_p90: u32,
     games: u64,
     seed: u64,
     raven_version: &'static str,
@@ -141,6 +156,7 @@ pub struct QualityRow {
 
 /// What a row is of: the game (as `--game` names it), the strategy, the rules and the point
 /// on the game's axis.
+#[derive(Clone)]
 pub struct Of<'a> {
     /// The game.
     pub game: &'static str,
@@ -182,6 +198,12 @@ impl QualityRow {
             mean_decisions: q.figures.decisions,
             meaningful_decisions: q.meaningful[0],
             meaningful_decisions_5: q.meaningful[1],
+            rolls_p10: q.length_quantile(0.1)[0],
+            rolls_median: q.length_quantile(0.5)[0],
+            rolls_p90: q.length_quantile(0.9)[0],
+            decisions_p10: q.length_quantile(0.1)[1],
+            decisions_median: q.length_quantile(0.5)[1],
+            decisions_p90: q.length_quantile(0.9)[1],
             games,
             seed,
             raven_version: VERSION,
@@ -240,16 +262,130 @@ rolls, decis(ions): per game, exact; real: decisions whose options differ by a p
     t
 }
 
-/// The generic engines' stop as the exact engines' under `budget` (every Purple Raven game
-/// ends, whatever the strategy).
-fn halted(stop: Stop, budget: &crate::engine::Budget<'_>) -> Halt {
-    match stop {
-        Stop::Cancelled => Halt::Cancelled(crate::engine::Cancelled),
-        Stop::TooLarge { .. } => Halt::TooLarge(TooLarge {
-            limit: budget.max_states,
-        }),
-        Stop::Endless { .. } => unreachable!("every Purple Raven game ends"),
+/// Where a strategy's games at one point of the game's axis were decided, as a tidy row: the
+/// share of its wins (or of its losses) decided in one stage, with its 95% interval.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct DecidedRow {
+    game: &'static str,
+    strategy: String,
+    rules: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stealth: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    players: Option<u8>,
+    /// The stage, as the game names it; `start` where the start was already within 10 points
+    /// of the result.
+    pub stage: String,
+    /// `win` or `loss`.
+    pub result: &'static str,
+    /// The share of the wins (or losses) decided there.
+    #[serde(serialize_with = "raven_core::rows::round")]
+    pub share: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    share_low: f64,
+    #[serde(serialize_with = "raven_core::rows::round")]
+    share_high: f64,
+    games: u64,
+    seed: u64,
+    raven_version: &'static str,
+}
+
+/// The rows of where `q`'s games were decided, stage by stage (`stages`, the game's names)
+/// and then from the start, wins before losses.
+pub fn decided_rows(
+    q: &Quality,
+    of: &Of<'_>,
+    stages: &[String],
+    games: u64,
+    seed: u64,
+) -> Vec<DecidedRow> {
+    let d = q.decided(stages.len());
+    let named = stages
+        .iter()
+        .map(String::as_str)
+        .zip(d.by_stage.iter().copied())
+        .chain([("start", d.from_start)]);
+    let mut rows = Vec::new();
+    for (stage, counts) in named {
+        for (r, result) in ["win", "loss"].into_iter().enumerate() {
+            let i = Interval::share((counts[r], d.of[r]));
+            rows.push(DecidedRow {
+                game: of.game,
+                strategy: of.strategy.to_string(),
+                rules: of.rules.clone(),
+                stealth: matches!(of.axis, Axis::Stealth(_)).then(|| of.axis.value()),
+                players: matches!(of.axis, Axis::Players(_)).then(|| of.axis.value()),
+                stage: stage.to_string(),
+                result,
+                share: i.value,
+                share_low: i.low,
+                share_high: i.high,
+                games,
+                seed,
+                raven_version: VERSION,
+            });
+        }
     }
+    rows
+}
+
+/// The terminal table of where games were decided: per row of `rows`, the share of wins and
+/// of losses decided in each stage of `stages`, stages numbered and named in the legend.
+fn decided_table(rows: &[QualityRow], decided: &[DecidedRow], stages: &[String]) -> String {
+    let axis = rows.first().map_or("stealth", |r| r.axis().0);
+    let mut t = format!(
+        "\nwhen the game is decided: % of wins / % of losses whose optimal win chance stays\n\
+within 10 points of the result from that stage on\n\n{:<16} {axis:>7}",
+        "strategy"
+    );
+    for i in 1..=stages.len() {
+        t += &format!(" {:>7}", format!("stage {i}"));
+    }
+    t += &format!(" {:>7}\n", "start");
+    let per_row = 2 * (stages.len() + 1);
+    for (r, d) in rows.iter().zip(decided.chunks(per_row)) {
+        t += &format!("{:<16} {:>7}", r.strategy, r.axis().1);
+        for pair in d.chunks(2) {
+            t += &format!(
+                " {:>7}",
+                format!("{:.0}/{:.0}", 100.0 * pair[0].share, 100.0 * pair[1].share)
+            );
+        }
+        t += "\n";
+    }
+    let names: Vec<String> = stages
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{} {s}", i + 1))
+        .collect();
+    t += &format!(
+        "\nstages: {}; start: already within 10 points at the start.\n",
+        names.join(", ")
+    );
+    t
+}
+
+/// Writes either game's quality: `rows` to `output` (the table headed `title` on the terminal
+/// unless the CSV goes there), and where games were decided to `decided_out` if asked.
+pub fn write(
+    output: Output,
+    decided_out: Option<AtomicFile>,
+    rows: Vec<QualityRow>,
+    decided: Vec<DecidedRow>,
+    stages: &[String],
+    title: &str,
+) -> Result<()> {
+    let text = if output.is_stdout() {
+        String::new()
+    } else {
+        table(&rows, title) + &decided_table(&rows, &decided, stages)
+    };
+    if let Some(mut file) = decided_out {
+        interrupt::check()?;
+        write_rows(file.writer(), &decided)?;
+        file.commit()?;
+    }
+    output.write(&text, rows)
 }
 
 /// A strategy's quality at one starting stealth.
@@ -273,7 +409,7 @@ pub fn assess(
     games: u64,
     seed: u64,
     budget: crate::engine::Budget<'_>,
-) -> std::result::Result<Vec<Assessed>, Halt> {
+) -> Result<Vec<Assessed>> {
     let solver = Solver::new(*rules);
     solve_within(&solver, stealths, &budget)?;
     let table = OptimalStrategy::from_solver(solver);
@@ -290,14 +426,17 @@ pub fn assess(
                 stealth,
             };
             let policy = AsPolicy(*strategy);
-            let figures = evaluate(&game, &policy, budget).map_err(|s| halted(s, &budget))?;
+            let figures = evaluate(&game, &policy, budget).map_err(stopped)?;
             budget.check_cancel()?;
+            let start = table.value(&game.start(), rules);
             let q = Quality {
                 figures,
                 skill_loss: d.by_kind.regret.iter().sum(),
                 start: d.optimal,
                 meaningful: d.by_kind.meaningful,
-                courses: sampled(rules, *strategy, &table, stealth, games, seed),
+                sampled: Sampled::gather(games, |i| {
+                    follow(&game, *strategy, &table, start, seed, i)
+                }),
             };
             rows.push(Assessed {
                 strategy: name.clone(),
@@ -309,49 +448,39 @@ pub fn assess(
     Ok(rows)
 }
 
-/// `games` games of `strategy` from `stealth` under `seed`, each followed by optimal play's
-/// win probability from `table` (the same courses on any thread count). Purple Raven's own
-/// game loop plays them: the game as Monte Carlo and `play` play it.
-fn sampled(
-    rules: &Rules,
+/// Game `i` of `strategy` under `seed`, followed by optimal play's win probability from
+/// `table` (`start` at the start: it sums every complication deal, so it is worked out once).
+/// Purple Raven's own game loop plays it, as Monte Carlo and `play` play it.
+pub fn follow(
+    game: &PurpleRaven,
     strategy: &dyn Strategy,
     table: &OptimalStrategy,
-    stealth: u8,
-    games: u64,
+    start: f64,
     seed: u64,
-) -> Vec<Course> {
-    // The start's value is the sum over every complication deal: worked out once.
-    let start = table.value(&State::new(stealth), rules);
-    (0..games)
-        .into_par_iter()
-        .map(|i| {
-            let mut follow = Follow {
-                rules,
-                table,
-                course: Course::new(start),
-                now: start,
-            };
-            let (_, outcome) = play_seeded(rules, strategy, stealth, seed, i, &mut follow);
-            follow.course.won = outcome == Outcome::Win;
-            follow.course
-        })
-        .collect()
+    i: u64,
+) -> Course {
+    let mut follow = Follow {
+        game,
+        table,
+        course: Course::new(start, game.phase(&game.start())),
+    };
+    let (_, outcome) = play_seeded(&game.rules, strategy, game.stealth, seed, i, &mut follow);
+    follow.course.won = outcome == Outcome::Win;
+    follow.course
 }
 
 /// Follows a game, reading `μ` from the table after every step.
 struct Follow<'a> {
-    rules: &'a Rules,
+    game: &'a PurpleRaven,
     table: &'a OptimalStrategy,
     course: Course,
-    /// `μ` now: where the last step left it.
-    now: f64,
 }
 
 impl Follow<'_> {
     fn step(&mut self, chance: bool, after: &State) {
-        let after = self.table.value(after, self.rules);
-        self.course.step(chance, self.now, after);
-        self.now = after;
+        let stage = after.outcome().is_none().then(|| self.game.phase(after));
+        let mu = self.table.value(after, &self.game.rules);
+        self.course.step(chance, mu, stage);
     }
 }
 
@@ -369,6 +498,11 @@ pub fn run(args: &QualityArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let loaded = load_strategies(&args.strategies)?;
     let output = Output::open(args.out.as_deref())?;
+    let decided_out = args
+        .decided
+        .as_deref()
+        .map(AtomicFile::create)
+        .transpose()?;
     let chosen: Vec<(String, Option<&dyn Strategy>)> = loaded
         .iter()
         .map(|s| {
@@ -393,32 +527,33 @@ pub fn run(args: &QualityArgs) -> Result<()> {
                 budget,
             )
         })?;
-    let rows: Vec<QualityRow> = assessed
-        .iter()
-        .map(|a| {
-            QualityRow::new(
-                &a.quality,
-                Of {
-                    game: "purple-raven",
-                    strategy: &a.strategy,
-                    rules: rules.to_string(),
-                    axis: Axis::Stealth(a.stealth),
-                },
-                args.games,
-                args.seed,
-            )
-        })
-        .collect();
-    let text = if output.is_stdout() {
-        String::new()
-    } else {
-        table(
-            &rows,
-            &format!(
-                "Operation Purple Raven, stealth {stealths}, {} games a row, seed {}",
-                args.games, args.seed
-            ),
-        )
-    };
-    output.write(&text, rows)
+    let stages = PurpleRaven {
+        rules,
+        stealth: args.exact.stealth[0],
+    }
+    .phases();
+    let (mut rows, mut decided) = (Vec::new(), Vec::new());
+    for a in &assessed {
+        let of = Of {
+            game: "purple-raven",
+            strategy: &a.strategy,
+            rules: rules.to_string(),
+            axis: Axis::Stealth(a.stealth),
+        };
+        decided.extend(decided_rows(
+            &a.quality, &of, &stages, args.games, args.seed,
+        ));
+        rows.push(QualityRow::new(&a.quality, of, args.games, args.seed));
+    }
+    write(
+        output,
+        decided_out,
+        rows,
+        decided,
+        &stages,
+        &format!(
+            "Operation Purple Raven, stealth {stealths}, {} games a row, seed {}",
+            args.games, args.seed
+        ),
+    )
 }

@@ -371,3 +371,117 @@ fn a_strategy_that_never_ends_is_refused() {
     assert!((f.win - 0.5).abs() < 1e-15);
     assert!((f.decisions - 2.0).abs() < 1e-12);
 }
+
+/// One decision, then one check: play safe (a d6, won on 4 or more) or bold (won on a 6),
+/// the decision in a stage of its own. Under a coin-flip strategy every figure of `quality`
+/// follows by hand:
+/// - `μ(start) = 1/2`; safe leaves it there, bold drops it to 1/6 (skill −1/3 half the time:
+///   the skill loss 1/6, its variance 1/36);
+/// - luck is ±1/2 after safe, +5/6 or −1/6 after bold: its variance
+///   ½·¼ + ½·(⅙·25/36 + ⅚·1/36) = 7/36, so luck's share is (7/36)/(8/36) = 7/8;
+/// - squared changes per game ½·¼ + ½·(1/9 + 5/36) = 1/4 over two steps: suspense √(1/8);
+/// - every game is one roll and one decision, decided in the check's stage (the last
+///   position before the end is never within 10 points of the result);
+/// - comebacks: bold wins over all wins, (1/12)/(1/4 + 1/12) = 1/4; heartbreaks: none.
+#[test]
+fn one_decision_and_one_check_give_the_quality_worked_out_by_hand() {
+    use raven_core::engine::generic::quality::quality;
+    use raven_core::games::Uniform;
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    enum P {
+        Choose,
+        Check(u8),
+        Over(bool),
+    }
+    struct SafeOrBold;
+    impl Game for SafeOrBold {
+        type Pos = P;
+        type Option = bool;
+        type Key = u8;
+        fn name(&self) -> &'static str {
+            "safe-or-bold"
+        }
+        fn kinds(&self) -> &'static [&'static str] {
+            &["bold"]
+        }
+        fn causes(&self) -> &'static [&'static str] {
+            &["low"]
+        }
+        fn phases(&self) -> Vec<String> {
+            vec!["choice".into(), "check".into()]
+        }
+        fn phase(&self, pos: &P) -> u8 {
+            u8::from(*pos != P::Choose)
+        }
+        fn start(&self) -> P {
+            P::Choose
+        }
+        fn point(&self, pos: &P) -> Point {
+            match pos {
+                P::Choose => Point::Decision(0),
+                P::Check(_) => Point::Chance,
+                P::Over(true) => Point::Over(End::Win),
+                P::Over(false) => Point::Over(End::Loss(0)),
+            }
+        }
+        fn outcomes(&self, pos: &P, each: &mut impl FnMut(P, f64)) {
+            let P::Check(least) = *pos else {
+                unreachable!()
+            };
+            for face in 1..=6u8 {
+                each(P::Over(face >= least), 1.0 / 6.0);
+            }
+        }
+        fn options(&self, _: &P, each: &mut impl FnMut(bool, P)) {
+            each(false, P::Check(4));
+            each(true, P::Check(6));
+        }
+        fn layer(&self, pos: &P) -> u32 {
+            match pos {
+                P::Choose => 2,
+                P::Check(_) => 1,
+                P::Over(_) => 0,
+            }
+        }
+        fn key(&self, pos: &P) -> u8 {
+            match *pos {
+                P::Choose => 0,
+                P::Check(least) => least,
+                P::Over(won) => 10 + u8::from(won),
+            }
+        }
+    }
+    let solved = solve(&SafeOrBold, Budget::UNLIMITED).unwrap();
+    let games = 100_000;
+    let q = quality(&solved, &Uniform, games, 3, Budget::UNLIMITED).unwrap();
+    assert!((q.start - 0.5).abs() < 1e-15);
+    assert!((q.skill_loss - 1.0 / 6.0).abs() < 1e-15);
+    assert_eq!((q.figures.rolls, q.figures.decisions), (1.0, 1.0));
+    assert_eq!(q.length_quantile(0.1), [1, 1]);
+    assert_eq!(q.length_quantile(0.9), [1, 1]);
+    // Luck's share: its standard error here is about 0.0004 (the delta method over the
+    // fourth moments above); 0.002 is five of them.
+    assert!(
+        (q.luck_share() - 7.0 / 8.0).abs() < 0.002,
+        "{}",
+        q.luck_share()
+    );
+    let s = q.suspense_interval();
+    assert!(
+        s.low <= 0.125f64.sqrt() && 0.125f64.sqrt() <= s.high,
+        "{s:?}"
+    );
+    let c = q.comeback_rate();
+    assert!(c.low <= 0.25 && 0.25 <= c.high, "{c:?}");
+    assert_eq!(q.heartbreaks().0, 0);
+    let d = q.decided(2);
+    assert_eq!(d.by_stage[0], [0, 0]);
+    assert_eq!(d.by_stage[1], d.of);
+    assert_eq!(d.from_start, [0, 0]);
+    // μ on entering the check: 50 after safe, 17 after bold; wins are bold a quarter of
+    // the time, so their lower quartile is 17 and their median 50.
+    let (quartiles, entered) = q.entering(1, true).unwrap();
+    assert_eq!(entered, q.sampled.wins);
+    assert_eq!(quartiles[1..], [50, 50]);
+    assert!(q.entering(0, true).is_some());
+}

@@ -1,11 +1,13 @@
 //! `raven quality` for Operation Purple Raven: exact where it is an expectation, the identities
 //! of luck and skill game by game, reproducible on any thread count, bad input refused.
 
-use raven::cli::quality::assess;
+use raven::cli::quality::{assess, follow};
 use raven::engine::decisions::decisions;
-use raven::engine::{Budget, exact};
+use raven::engine::{Budget, OptimalStrategy, Solver, exact, solve_within};
+use raven::game::interface::PurpleRaven;
 use raven::rules::Rules;
 use raven::strategy::{ReferenceStrategy, Strategy};
+use raven_core::games::Game;
 
 use crate::common::{refused, stdout};
 
@@ -36,17 +38,26 @@ fn purple_raven_quality_is_exact_where_it_is_an_expectation_and_sums_game_by_gam
         assert!(strategy.skill_loss > 0.01);
         // Optimal play gives nothing up, game by game.
         assert!(optimal.skill_loss.abs() < 1e-12, "{preset}");
-        assert!(optimal.courses.iter().all(|c| c.skill.abs() < 1e-12));
+        assert!(optimal.sampled.skill_most < 1e-12);
         assert_eq!(optimal.luck_share(), 1.0);
         assert!((optimal.figures.win - d.optimal).abs() < 1e-12);
-        // Game by game: start + luck + skill = result.
-        for q in [optimal, strategy] {
-            for (i, c) in q.courses.iter().enumerate() {
+        // Game by game: start + luck + skill = result, and every step counted.
+        let solver = Solver::new(rules);
+        solve_within(&solver, &[STEALTH], &Budget::UNLIMITED).unwrap();
+        let table = OptimalStrategy::from_solver(solver);
+        let game = PurpleRaven {
+            rules,
+            stealth: STEALTH,
+        };
+        let start = table.value(&game.start(), &rules);
+        assert!((start - strategy.start).abs() < 1e-12);
+        for s in [&table as &dyn Strategy, reference] {
+            for i in 0..500 {
+                let c = follow(&game, s, &table, start, 7, i);
                 let result = f64::from(u8::from(c.won));
                 assert!(
-                    (q.start + c.luck + c.skill - result).abs() < 1e-12,
-                    "{preset}, game {i}: {} + {} + {} against {result}",
-                    q.start,
+                    (start + c.luck + c.skill - result).abs() < 1e-12,
+                    "{preset}, game {i}: {start} + {} + {} against {result}",
                     c.luck,
                     c.skill
                 );
@@ -61,8 +72,8 @@ fn purple_raven_quality_is_exact_where_it_is_an_expectation_and_sums_game_by_gam
         assert!(strategy.meaningful[0] <= strategy.figures.decisions);
         assert!(strategy.meaningful[0] > 0.0);
         // The sampled win rate agrees with the exact one.
-        let wins = strategy.courses.iter().filter(|c| c.won).count() as f64;
-        let n = strategy.courses.len() as f64;
+        let wins = strategy.sampled.wins as f64;
+        let n = strategy.sampled.games as f64;
         let p = strategy.figures.win;
         let z = (wins / n - p) / (p * (1.0 - p) / n).sqrt();
         assert!(z.abs() < 4.0, "{preset}: win z = {z}");
@@ -121,4 +132,39 @@ fn purple_raven_quality_refuses_what_it_cannot_take() {
     ] {
         refused(args);
     }
+}
+
+#[test]
+fn stages_never_fall_along_play_in_either_game() {
+    use raven_core::engine::generic::sample::{play, stream};
+    use raven_core::games::annulus::Annulus;
+    use raven_core::games::{Point, Uniform};
+    fn check<G: Game>(game: &G, stages: usize) {
+        assert_eq!(game.phases().len(), stages);
+        let mut seen = vec![false; stages];
+        for i in 0..300 {
+            let mut last = 0u8;
+            play(game, &Uniform, &mut stream(11, i), &mut |pos| {
+                let stage = game.phase(pos);
+                assert!(stage >= last, "{pos:?}");
+                assert!(usize::from(stage) < stages);
+                if !matches!(game.point(pos), Point::Over(_)) {
+                    seen[usize::from(stage)] = true;
+                }
+                last = stage;
+            });
+        }
+        assert!(seen.iter().filter(|&&s| s).count() >= 2, "{seen:?}");
+    }
+    for tough in [1u8, 3, 6] {
+        let mut rules = Rules::preset("main-text").unwrap();
+        rules.design.tough_challenges = tough;
+        // R5: recruitment, the run, then each Tough Challenge.
+        check(&PurpleRaven { rules, stealth: 12 }, 2 + usize::from(tough));
+    }
+    let mut rules = raven_core::games::annulus::rules::Rules::preset("normal").unwrap();
+    rules.players = 3;
+    let annulus = Annulus::new(rules);
+    // A1, A3: the set-up, then the chain by how many are still hidden (none to all).
+    check(&annulus, 2 + annulus.rules().dice());
 }

@@ -7,14 +7,14 @@ use clap::Args;
 
 use raven_core::engine::generic::quality::quality;
 use raven_core::engine::generic::{OptimalPolicy, solve};
-use raven_core::games::Policy;
 use raven_core::games::annulus::Annulus;
+use raven_core::games::{Game, Policy};
 
 use super::{DesignArgs, load_strategy, stopped};
 use crate::cli::args::DEFAULT_SEED;
 use crate::cli::bounds;
-use crate::cli::output::Output;
-use crate::cli::quality::{Axis, Of, QualityRow, table};
+use crate::cli::output::{AtomicFile, Output};
+use crate::cli::quality::{Axis, Of, QualityRow, decided_rows, write};
 use crate::error::Result;
 
 /// Arguments of `raven --game annulus quality`.
@@ -39,6 +39,10 @@ pub struct QualityArgs {
     /// Write tidy CSV here (`-` for standard output instead of the table).
     #[arg(long, value_name = "FILE|-")]
     pub out: Option<PathBuf>,
+    /// Write where challenges are decided here, as tidy CSV: one row per strategy, players,
+    /// stage and result.
+    #[arg(long, value_name = "FILE")]
+    pub decided: Option<PathBuf>,
 }
 
 /// Runs `raven --game annulus quality`.
@@ -56,9 +60,15 @@ pub fn run(args: &QualityArgs) -> Result<()> {
         })
         .collect::<Result<Vec<_>>>()?;
     let output = Output::open(args.out.as_deref())?;
+    let decided_out = args
+        .decided
+        .as_deref()
+        .map(AtomicFile::create)
+        .transpose()?;
     let engine = args.engine.start()?;
     let (pool, budget) = (&engine.pool, engine.budget());
-    let mut rows = Vec::new();
+    let (mut rows, mut decided) = (Vec::new(), Vec::new());
+    let stages = games.first().map(Game::phases).unwrap_or_default();
     for game in &games {
         let solved = pool.install(|| solve(game, budget)).map_err(stopped)?;
         let optimal = OptimalPolicy::new(&solved);
@@ -71,29 +81,25 @@ pub fn run(args: &QualityArgs) -> Result<()> {
             let q = pool
                 .install(|| quality(&solved, policy, args.games, args.seed, budget))
                 .map_err(stopped)?;
-            rows.push(QualityRow::new(
-                &q,
-                Of {
-                    game: "annulus",
-                    strategy: policy.name(),
-                    rules: game.rules().to_string(),
-                    axis: Axis::Players(game.rules().players),
-                },
-                args.games,
-                args.seed,
-            ));
+            let of = Of {
+                game: "annulus",
+                strategy: policy.name(),
+                rules: game.rules().to_string(),
+                axis: Axis::Players(game.rules().players),
+            };
+            decided.extend(decided_rows(&q, &of, &stages, args.games, args.seed));
+            rows.push(QualityRow::new(&q, of, args.games, args.seed));
         }
     }
-    let text = if output.is_stdout() {
-        String::new()
-    } else {
-        table(
-            &rows,
-            &format!(
-                "the Annulus operation challenge, {} games a row, seed {}",
-                args.games, args.seed
-            ),
-        )
-    };
-    output.write(&text, rows)
+    write(
+        output,
+        decided_out,
+        rows,
+        decided,
+        &stages,
+        &format!(
+            "the Annulus operation challenge, {} games a row, seed {}",
+            args.games, args.seed
+        ),
+    )
 }

@@ -5,7 +5,8 @@
 use super::canon::Labels;
 use super::key::pack_as;
 use super::{
-    Action, Aid, Character, DecisionKind, Health, LossCause, Node, Outcome, State, Step, Team,
+    Action, Aid, Character, DecisionKind, Health, LossCause, Node, Outcome, Phase, State, Step,
+    Team,
 };
 use crate::games::{End, Game, Index, Point};
 use crate::rules::Rules;
@@ -69,6 +70,33 @@ impl Game for PurpleRaven {
 
     fn causes(&self) -> &'static [&'static str] {
         &CAUSES
+    }
+
+    /// Recruitment, the run, then each Tough Challenge with the side challenges before it
+    /// (R5).
+    fn phases(&self) -> Vec<String> {
+        let mut phases = vec!["recruitment".to_string(), "the run".to_string()];
+        phases.extend(
+            (1..=self.rules.design.tough_challenges).map(|k| format!("Tough Challenge {k}")),
+        );
+        phases
+    }
+
+    fn phase(&self, pos: &State) -> u8 {
+        match pos.step() {
+            Step::SideTypes { tough }
+            | Step::Side { tough, .. }
+            | Step::SideCheck { tough, .. }
+            | Step::Tough { tough, .. }
+            | Step::Substitute { tough, .. } => 2 + tough,
+            _ => match pos.phase() {
+                Phase::Recruitment => 0,
+                Phase::Run => 1,
+                // Choosing the finale character comes before the first Tough Challenge.
+                Phase::Finale => 2,
+                Phase::Over => 1 + self.rules.design.tough_challenges,
+            },
+        }
     }
 
     fn start(&self) -> State {

@@ -62,6 +62,17 @@ pub trait Game: Sync + Send {
     /// The causes of a loss, as a CSV's column names them.
     fn causes(&self) -> &'static [&'static str];
 
+    /// The stages a game passes through, in order, as a report names them ("recruitment",
+    /// "Tough Challenge 2"): when a game is decided is told by stage. At most [`PHASES`]. The
+    /// default: one stage, the whole game.
+    fn phases(&self) -> Vec<String> {
+        vec!["the game".to_string()]
+    }
+    /// The stage of `pos`, an index into [`Game::phases`] that never falls along play.
+    fn phase(&self, _pos: &Self::Pos) -> u8 {
+        0
+    }
+
     /// The position before anything is rolled or decided.
     fn start(&self) -> Self::Pos;
     /// What `pos` is.
@@ -119,6 +130,9 @@ pub trait Game: Sync + Send {
         None
     }
 }
+
+/// The most stages a game may name ([`Game::phases`]).
+pub const PHASES: usize = 16;
 
 /// A place in a game's dense layout of canonical forms ([`Game::index`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,12 +15,27 @@ use super::figures::Figures;
 use super::sample::{play, stream};
 use super::solve::Optimum;
 use crate::engine::Budget;
-use crate::games::{End, Game, Point, Policy};
+use crate::games::{End, Game, PHASES, Point, Policy};
 use crate::par::*;
 use crate::stats::wilson;
 
+/// `μ` where a game is as good as decided: within this of its result from there to the end.
+pub const DECIDED: f64 = 0.1;
+
+/// A comeback: a won game whose `μ` fell to this or lower on the way.
+pub const COMEBACK: f64 = 0.2;
+
+/// A heartbreak: a lost game whose `μ` rose to this or higher on the way.
+pub const HEARTBREAK: f64 = 0.8;
+
+/// [`Course::entered`] of a stage the game never entered.
+const NOT_ENTERED: u8 = u8::MAX;
+
+/// Bins of `μ` on entering a stage: one per whole point, 0 to 100.
+pub const POINTS: usize = 101;
+
 /// One sampled game's course, as `μ` saw it.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Course {
     /// The sum of `μ`'s changes at chance points.
     pub luck: f64,
@@ -28,60 +43,255 @@ pub struct Course {
     pub skill: f64,
     /// The sum of the squared changes of `μ`, over every step.
     pub squares: f64,
-    /// Steps (chance points and decisions).
-    pub steps: u32,
-    /// The lowest and highest `μ` on the way.
+    /// Chance points met.
+    pub rolls: u32,
+    /// Decisions met.
+    pub decisions: u32,
+    /// The lowest `μ` on the way.
     pub low: f64,
     /// The highest.
     pub high: f64,
     /// Whether the game was won.
     pub won: bool,
+    /// `μ` now.
+    now: f64,
+    /// The stage now ([`Game::phase`]).
+    stage: u8,
+    /// `μ` on entering each stage, in whole points ([`NOT_ENTERED`] where never entered).
+    entered: [u8; PHASES],
+    /// The last stage at a position where `μ` was more than [`DECIDED`] from a win, and from a
+    /// loss (none: never).
+    far: [Option<u8>; 2],
 }
 
 impl Course {
-    /// A game whose start optimal play wins with probability `start`.
-    pub fn new(start: f64) -> Course {
-        Course {
+    /// A game whose start, at stage `stage`, optimal play wins with probability `start`.
+    pub fn new(start: f64, stage: u8) -> Course {
+        let mut c = Course {
+            luck: 0.0,
+            skill: 0.0,
+            squares: 0.0,
+            rolls: 0,
+            decisions: 0,
             low: start,
             high: start,
-            ..Course::default()
+            won: false,
+            now: start,
+            stage,
+            entered: [NOT_ENTERED; PHASES],
+            far: [None; 2],
+        };
+        c.entered[usize::from(stage)] = points(start);
+        c.reach(start, stage);
+        c
+    }
+
+    /// Records a step (a chance point, or a decision) that moved `μ` to `after`, at a position
+    /// of stage `stage` (none: the game's end, `after` its result).
+    pub fn step(&mut self, chance: bool, after: f64, stage: Option<u8>) {
+        let change = after - self.now;
+        if chance {
+            self.luck += change;
+            self.rolls += 1;
+        } else {
+            self.skill += change;
+            self.decisions += 1;
+        }
+        self.squares += change * change;
+        self.low = self.low.min(after);
+        self.high = self.high.max(after);
+        self.now = after;
+        if let Some(stage) = stage {
+            if stage != self.stage && self.entered[usize::from(stage)] == NOT_ENTERED {
+                self.entered[usize::from(stage)] = points(after);
+            }
+            self.stage = stage;
+            self.reach(after, stage);
         }
     }
 
-    /// Records a step (a chance point, or a decision) that moved `μ` from `before` to `after`.
-    pub fn step(&mut self, chance: bool, before: f64, after: f64) {
-        let change = after - before;
-        if chance {
-            self.luck += change;
-        } else {
-            self.skill += change;
+    /// Notes a position of stage `stage` where `μ` is `mu`.
+    fn reach(&mut self, mu: f64, stage: u8) {
+        if mu < 1.0 - DECIDED {
+            self.far[0] = Some(stage);
         }
-        self.squares += change * change;
-        self.steps += 1;
-        self.low = self.low.min(after);
-        self.high = self.high.max(after);
+        if mu > DECIDED {
+            self.far[1] = Some(stage);
+        }
+    }
+
+    /// Steps taken: chance points and decisions.
+    pub fn steps(&self) -> u32 {
+        self.rolls + self.decisions
+    }
+
+    /// The stage in which the game was decided: that of the last position where `μ` was more
+    /// than [`DECIDED`] from the result (none: it never was, the start included).
+    pub fn decided(&self) -> Option<u8> {
+        self.far[usize::from(!self.won)]
     }
 }
 
-/// Follows one game, recording `μ` before and after every step.
-pub fn course<G: Game, O: Optimum<G> + ?Sized>(
-    solved: &O,
-    policy: &dyn Policy<G>,
-    rng: &mut impl Rng,
-) -> Course {
-    let game = solved.game();
-    let mut c = Course::new(solved.value(&game.start()));
-    let mut last: Option<(f64, bool)> = None;
-    let (end, _) = play(game, policy, rng, &mut |pos| {
-        // An end's value is its result.
-        let mu = solved.value(pos);
-        if let Some((before, chance)) = last {
-            c.step(chance, before, mu);
+/// `μ` in whole points.
+fn points(mu: f64) -> u8 {
+    (mu * 100.0).round().clamp(0.0, 100.0) as u8
+}
+
+/// What sampled games show, summed: the same sums, bit for bit, on any thread count (games
+/// are summed in chunks of a fixed size, the chunks in order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sampled {
+    /// Games sampled.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// The sums of luck and of its square over games.
+    luck: [f64; 2],
+    /// The sums of skill and of its square.
+    skill: [f64; 2],
+    /// The sums of a game's squared changes, of their square, of its steps, of their square,
+    /// and of the product of the two.
+    squares: [f64; 2],
+    steps: [f64; 2],
+    cross: f64,
+    /// Wins after `μ` fell to [`COMEBACK`], losses after it rose to [`HEARTBREAK`].
+    comebacks: u64,
+    heartbreaks: u64,
+    /// The largest skill a game gave up.
+    pub skill_most: f64,
+    /// Wins and losses by the stage they were decided in; the last entry, from the start.
+    decided: [[u64; PHASES + 1]; 2],
+    /// Games by their number of rolls, and of decisions.
+    rolls: Vec<u64>,
+    decisions: Vec<u64>,
+    /// Games by `μ` on entering each stage, in points: `[stage][won][point]`, flat.
+    entered: Vec<u64>,
+}
+
+impl Default for Sampled {
+    fn default() -> Self {
+        Sampled {
+            games: 0,
+            wins: 0,
+            luck: [0.0; 2],
+            skill: [0.0; 2],
+            squares: [0.0; 2],
+            steps: [0.0; 2],
+            cross: 0.0,
+            comebacks: 0,
+            heartbreaks: 0,
+            skill_most: 0.0,
+            decided: [[0; PHASES + 1]; 2],
+            rolls: Vec::new(),
+            decisions: Vec::new(),
+            entered: vec![0; PHASES * 2 * POINTS],
         }
-        last = Some((mu, game.point(pos) == Point::Chance));
-    });
-    c.won = end == End::Win;
-    c
+    }
+}
+
+impl Sampled {
+    /// Adds one game.
+    pub fn add(&mut self, c: &Course) {
+        self.games += 1;
+        self.wins += u64::from(c.won);
+        self.luck[0] += c.luck;
+        self.luck[1] += c.luck * c.luck;
+        self.skill[0] += c.skill;
+        self.skill[1] += c.skill * c.skill;
+        let steps = f64::from(c.steps());
+        self.squares[0] += c.squares;
+        self.squares[1] += c.squares * c.squares;
+        self.steps[0] += steps;
+        self.steps[1] += steps * steps;
+        self.cross += c.squares * steps;
+        self.comebacks += u64::from(c.won && c.low <= COMEBACK);
+        self.heartbreaks += u64::from(!c.won && c.high >= HEARTBREAK);
+        self.skill_most = self.skill_most.max(-c.skill);
+        let result = usize::from(!c.won);
+        self.decided[result][c.decided().map_or(PHASES, usize::from)] += 1;
+        count(&mut self.rolls, c.rolls);
+        count(&mut self.decisions, c.decisions);
+        for (stage, &p) in c.entered.iter().enumerate() {
+            if p != NOT_ENTERED {
+                self.entered[(stage * 2 + result) * POINTS + usize::from(p)] += 1;
+            }
+        }
+    }
+
+    /// Adds the games of `other`.
+    pub fn merge(&mut self, other: &Sampled) {
+        self.games += other.games;
+        self.wins += other.wins;
+        for i in 0..2 {
+            self.luck[i] += other.luck[i];
+            self.skill[i] += other.skill[i];
+            self.squares[i] += other.squares[i];
+            self.steps[i] += other.steps[i];
+        }
+        self.cross += other.cross;
+        self.comebacks += other.comebacks;
+        self.heartbreaks += other.heartbreaks;
+        self.skill_most = self.skill_most.max(other.skill_most);
+        for (a, b) in self.decided.iter_mut().zip(&other.decided) {
+            for (a, b) in a.iter_mut().zip(b) {
+                *a += b;
+            }
+        }
+        for (a, b) in [
+            (&mut self.rolls, &other.rolls),
+            (&mut self.decisions, &other.decisions),
+            (&mut self.entered, &other.entered),
+        ] {
+            if a.len() < b.len() {
+                a.resize(b.len(), 0);
+            }
+            for (a, b) in a.iter_mut().zip(b) {
+                *a += b;
+            }
+        }
+    }
+
+    /// Games `0..games`, game `i`'s course being `course(i)`, summed in fixed chunks.
+    pub fn gather(games: u64, course: impl Fn(u64) -> Course + Sync) -> Sampled {
+        const CHUNK: u64 = 1 << 13;
+        let chunks: Vec<Sampled> = (0..games.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let mut s = Sampled::default();
+                for i in c * CHUNK..((c + 1) * CHUNK).min(games) {
+                    s.add(&course(i));
+                }
+                s
+            })
+            .collect();
+        let mut total = Sampled::default();
+        for c in &chunks {
+            total.merge(c);
+        }
+        total
+    }
+}
+
+/// Counts one more game at `k` in a histogram.
+fn count(histogram: &mut Vec<u64>, k: u32) {
+    let k = k as usize;
+    if histogram.len() <= k {
+        histogram.resize(k + 1, 0);
+    }
+    histogram[k] += 1;
+}
+
+/// The smallest `k` at or below which at least `q` of the histogram's games lie.
+fn quantile(histogram: &[u64], q: f64) -> u32 {
+    let n: u64 = histogram.iter().sum();
+    let mut below = 0;
+    for (k, &g) in histogram.iter().enumerate() {
+        below += g;
+        if below as f64 >= q * n as f64 && below > 0 {
+            return k as u32;
+        }
+    }
+    0
 }
 
 /// A strategy's quality figures.
@@ -97,7 +307,18 @@ pub struct Quality {
     /// ([`super::evaluate::Regret::meaningful`]).
     pub meaningful: [f64; 2],
     /// The sampled games.
-    pub courses: Vec<Course>,
+    pub sampled: Sampled,
+}
+
+/// Where the sampled games were decided: wins and losses (in that order) by stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decided {
+    /// Per stage ([`Game::phases`]): wins, losses decided there.
+    pub by_stage: Vec<[u64; 2]>,
+    /// Decided from the start: the start already within [`DECIDED`] of the result.
+    pub from_start: [u64; 2],
+    /// All wins, all losses.
+    pub of: [u64; 2],
 }
 
 impl Quality {
@@ -105,55 +326,41 @@ impl Quality {
     /// luck over the variances of luck and of skill (1 where decisions never move `μ`, as under
     /// optimal play; defined as 1 when neither moves).
     pub fn luck_share(&self) -> f64 {
-        let (l, s) = (
-            variance(self.courses.iter().map(|c| c.luck)),
-            variance(self.courses.iter().map(|c| c.skill)),
-        );
-        if l + s == 0.0 { 1.0 } else { l / (l + s) }
+        let s = &self.sampled;
+        let (l, k) = (variance(s.games, s.luck), variance(s.games, s.skill));
+        if l + k == 0.0 { 1.0 } else { l / (l + k) }
     }
 
     /// The root-mean-square change of `μ` per step, over every step of every sampled game.
     pub fn suspense(&self) -> f64 {
-        let steps: u64 = self.courses.iter().map(|c| u64::from(c.steps)).sum();
-        let squares: f64 = self.courses.iter().map(|c| c.squares).sum();
-        if steps == 0 {
-            0.0
-        } else {
-            (squares / steps as f64).sqrt()
-        }
+        self.suspense_interval().value
     }
 
-    /// Wins where `μ` fell to 20% or lower on the way, and all wins.
+    /// Wins where `μ` fell to [`COMEBACK`] or lower on the way, and all wins.
     pub fn comebacks(&self) -> (u64, u64) {
-        let wins = self.courses.iter().filter(|c| c.won);
-        let n = wins.clone().count() as u64;
-        (wins.filter(|c| c.low <= 0.2).count() as u64, n)
+        (self.sampled.comebacks, self.sampled.wins)
     }
 
-    /// Losses where `μ` rose to 80% or higher on the way, and all losses.
+    /// Losses where `μ` rose to [`HEARTBREAK`] or higher on the way, and all losses.
     pub fn heartbreaks(&self) -> (u64, u64) {
-        let losses = self.courses.iter().filter(|c| !c.won);
-        let n = losses.clone().count() as u64;
-        (losses.filter(|c| c.high >= 0.8).count() as u64, n)
+        let s = &self.sampled;
+        (s.heartbreaks, s.games - s.wins)
     }
 
     /// [`Quality::suspense`] with its 95% interval: the ratio of the squared changes to the
     /// steps over games (each game one draw), its standard error by the delta method, the
     /// ends square-rooted.
     pub fn suspense_interval(&self) -> Interval {
-        let n = self.courses.len() as f64;
-        let steps: f64 = self.courses.iter().map(|c| f64::from(c.steps)).sum();
-        if steps == 0.0 {
+        let s = &self.sampled;
+        let n = s.games as f64;
+        if s.steps[0] == 0.0 {
             return Interval::point(0.0);
         }
-        let r = self.courses.iter().map(|c| c.squares).sum::<f64>() / steps;
-        let mean_steps = steps / n;
-        let spread: f64 = self
-            .courses
-            .iter()
-            .map(|c| (c.squares - r * f64::from(c.steps)).powi(2))
-            .sum::<f64>()
-            / (n - 1.0).max(1.0);
+        let r = s.squares[0] / s.steps[0];
+        let mean_steps = s.steps[0] / n;
+        // Σ (squares − r·steps)², expanded.
+        let spread =
+            (s.squares[1] - 2.0 * r * s.cross + r * r * s.steps[1]).max(0.0) / (n - 1.0).max(1.0);
         let se = (spread / n).sqrt() / mean_steps;
         Interval {
             value: r.sqrt(),
@@ -174,12 +381,57 @@ impl Quality {
 
     /// The mean of the sampled skill losses (`−skill`) and its standard error.
     pub fn sampled_skill_loss(&self) -> (f64, f64) {
-        let n = self.courses.len() as f64;
-        let mean = -self.courses.iter().map(|c| c.skill).sum::<f64>() / n;
-        (
-            mean,
-            (variance(self.courses.iter().map(|c| c.skill)) / n).sqrt(),
-        )
+        let s = &self.sampled;
+        let n = s.games as f64;
+        (-s.skill[0] / n, (variance(s.games, s.skill) / n).sqrt())
+    }
+
+    /// Where the sampled games were decided, over `stages` stages.
+    pub fn decided(&self, stages: usize) -> Decided {
+        let s = &self.sampled;
+        Decided {
+            by_stage: (0..stages)
+                .map(|i| [s.decided[0][i], s.decided[1][i]])
+                .collect(),
+            from_start: [s.decided[0][PHASES], s.decided[1][PHASES]],
+            of: [s.wins, s.games - s.wins],
+        }
+    }
+
+    /// The `q`-quantile of rolls per game, and of decisions, over the sampled games.
+    pub fn length_quantile(&self, q: f64) -> [u32; 2] {
+        [
+            quantile(&self.sampled.rolls, q),
+            quantile(&self.sampled.decisions, q),
+        ]
+    }
+
+    /// Games by their number of rolls (`rolls`), or of decisions: index `k` holds the games of
+    /// `k`.
+    pub fn lengths(&self, rolls: bool) -> &[u64] {
+        if rolls {
+            &self.sampled.rolls
+        } else {
+            &self.sampled.decisions
+        }
+    }
+
+    /// The quartiles of `μ` on entering stage `stage`, over the won games (`won`) or the
+    /// lost, in whole points, and how many games entered it; none if none did.
+    pub fn entering(&self, stage: usize, won: bool) -> Option<([u32; 3], u64)> {
+        let at = (stage * 2 + usize::from(!won)) * POINTS;
+        let bins = &self.sampled.entered[at..at + POINTS];
+        let n: u64 = bins.iter().sum();
+        (n > 0).then(|| {
+            (
+                [
+                    quantile(bins, 0.25),
+                    quantile(bins, 0.5),
+                    quantile(bins, 0.75),
+                ],
+                n,
+            )
+        })
     }
 }
 
@@ -204,7 +456,7 @@ impl Interval {
     }
 
     /// `k` of `n` and its Wilson interval; 0 with an interval of 0..1 when nothing is counted.
-    fn share((k, n): (u64, u64)) -> Interval {
+    pub fn share((k, n): (u64, u64)) -> Interval {
         if n == 0 {
             return Interval {
                 value: 0.0,
@@ -221,14 +473,36 @@ impl Interval {
     }
 }
 
-/// The variance of `xs` (0 for fewer than two), summed in order.
-fn variance(xs: impl Iterator<Item = f64> + Clone) -> f64 {
-    let n = xs.clone().count() as f64;
-    if n < 2.0 {
+/// The variance of what was summed as `[Σx, Σx²]` over `n` draws (0 for fewer than two).
+fn variance(n: u64, [sum, squares]: [f64; 2]) -> f64 {
+    if n < 2 {
         return 0.0;
     }
-    let mean = xs.clone().sum::<f64>() / n;
-    xs.map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0)
+    let n = n as f64;
+    ((squares - sum * sum / n) / (n - 1.0)).max(0.0)
+}
+
+/// Follows one game, recording `μ` after every step.
+pub fn course<G: Game, O: Optimum<G> + ?Sized>(
+    solved: &O,
+    policy: &dyn Policy<G>,
+    rng: &mut impl Rng,
+) -> Course {
+    let game = solved.game();
+    let start = game.start();
+    let mut c = Course::new(solved.value(&start), game.phase(&start));
+    let mut chance: Option<bool> = None;
+    let (end, _) = play(game, policy, rng, &mut |pos| {
+        let point = game.point(pos);
+        if let Some(chance) = chance {
+            // An end's value is its result.
+            let stage = (!matches!(point, Point::Over(_))).then(|| game.phase(pos));
+            c.step(chance, solved.value(pos), stage);
+        }
+        chance = Some(point == Point::Chance);
+    });
+    c.won = end == End::Win;
+    c
 }
 
 /// `games` games of `policy` sampled under `seed`, each followed by `μ` (the same courses on
@@ -261,6 +535,6 @@ pub fn quality<G: Game, O: Optimum<G> + ?Sized>(
         skill_loss: lost.by_kind.iter().sum(),
         start: solved.start(),
         meaningful: lost.meaningful,
-        courses: courses(solved, policy, games, seed),
+        sampled: Sampled::gather(games, |i| course(solved, policy, &mut stream(seed, i))),
     })
 }

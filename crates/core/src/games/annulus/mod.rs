@@ -297,6 +297,27 @@ impl Game for Annulus {
         &CAUSES
     }
 
+    /// The set-up (A1), then the chain by how many positions are still hidden (A3): a reveal
+    /// starts the next stage.
+    fn phases(&self) -> Vec<String> {
+        let dice = self.rules.dice();
+        let mut phases = vec!["set-up".to_string()];
+        phases.extend((0..=dice).rev().map(|hidden| match hidden {
+            0 => "nothing hidden".to_string(),
+            1 => "1 hidden".to_string(),
+            h => format!("{h} hidden"),
+        }));
+        phases
+    }
+
+    fn phase(&self, pos: &Pos) -> u8 {
+        match pos.stage {
+            Stage::Setup { .. } => 0,
+            Stage::Over(_) => self.rules.dice() as u8 + 1,
+            _ => 1 + self.rules.dice() as u8 - pos.hidden,
+        }
+    }
+
     fn start(&self) -> Pos {
         Pos {
             dice: [0; MAX_DICE],
