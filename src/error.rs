@@ -48,6 +48,26 @@ impl From<crate::engine::Halt> for Error {
     }
 }
 
+impl From<raven_core::quality::Stopped> for Error {
+    fn from(stopped: raven_core::quality::Stopped) -> Error {
+        match stopped {
+            raven_core::quality::Stopped::Halt(h) => h.into(),
+            raven_core::quality::Stopped::Stop(s) => s.into(),
+        }
+    }
+}
+
+impl From<raven_core::engine::generic::Stop> for Error {
+    fn from(stop: raven_core::engine::generic::Stop) -> Error {
+        use raven_core::engine::generic::Stop;
+        match stop {
+            Stop::Cancelled => Error::Interrupted,
+            Stop::TooLarge { .. } => Error::Runtime(stop.to_string()),
+            Stop::Endless { .. } => Error::Input(stop.to_string()),
+        }
+    }
+}
+
 impl From<crate::engine::TooLarge> for Error {
     fn from(e: crate::engine::TooLarge) -> Error {
         Error::Runtime(e.to_string())

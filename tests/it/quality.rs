@@ -1,13 +1,13 @@
 //! `raven quality` for Operation Purple Raven: exact where it is an expectation, the identities
 //! of luck and skill game by game, reproducible on any thread count, bad input refused.
 
-use raven::cli::quality::{assess, follow};
 use raven::engine::decisions::decisions;
 use raven::engine::{Budget, OptimalStrategy, Solver, exact, solve_within};
 use raven::game::interface::PurpleRaven;
 use raven::rules::Rules;
 use raven::strategy::{ReferenceStrategy, Strategy};
 use raven_core::games::Game;
+use raven_core::quality::{assess, follow};
 
 use crate::common::{refused, stdout};
 

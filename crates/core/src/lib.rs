@@ -31,6 +31,7 @@ pub mod games;
 pub mod grid;
 pub mod opening;
 mod par;
+pub mod quality;
 pub mod rows;
 pub mod rules;
 pub mod stats;

@@ -281,11 +281,7 @@ pub fn players(n: u8) -> String {
 
 /// An engine's stop as a command's error.
 pub fn stopped(stop: Stop) -> Error {
-    match stop {
-        Stop::Cancelled => Error::Interrupted,
-        Stop::TooLarge { .. } => Error::Runtime(stop.to_string()),
-        Stop::Endless { .. } => Error::Input(stop.to_string()),
-    }
+    stop.into()
 }
 
 /// One tidy CSV row of an Annulus result: one per (strategy, rules, players, method).

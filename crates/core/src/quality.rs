@@ -1,0 +1,130 @@
+//! Is Operation Purple Raven a good game? Its strategies' luck and skill, tension and length
+//! ([`crate::engine::generic::quality`]) at each starting stealth: optimal play solved once,
+//! each strategy decomposed, evaluated exactly and sampled along optimal play's win
+//! probability `μ` by the game's own loop.
+
+use crate::engine::decisions::decisions_of_each;
+use crate::engine::generic::quality::{Course, Quality, Sampled};
+use crate::engine::generic::{Stop, evaluate};
+use crate::engine::{Budget, Halt, Observer, OptimalStrategy, Solver, play_seeded, solve_within};
+use crate::game::interface::PurpleRaven;
+use crate::game::{Action, Chance, Decision, Outcome, State};
+use crate::games::Game;
+use crate::rules::Rules;
+use crate::strategy::{AsPolicy, Strategy};
+
+/// Why an assessment stopped without an answer.
+#[derive(Debug, thiserror::Error)]
+pub enum Stopped {
+    /// Purple Raven's own engines stopped (too large, cancelled).
+    #[error(transparent)]
+    Halt(#[from] Halt),
+    /// The engines for any game stopped.
+    #[error(transparent)]
+    Stop(#[from] Stop),
+}
+
+/// A strategy's quality at one starting stealth.
+pub struct Assessed {
+    /// The strategy's name.
+    pub strategy: String,
+    /// The starting stealth.
+    pub stealth: u8,
+    /// Its figures.
+    pub quality: Quality,
+}
+
+/// The quality of `strategies` (`None`: optimal play) at `stealths` under `rules`, strategy
+/// by strategy: optimal play solved once, each strategy decomposed exactly (its skill loss
+/// and meaningful decisions), evaluated exactly by the engines for any game (its win
+/// probability and length) and sampled along `μ` for the rest.
+pub fn assess(
+    rules: &Rules,
+    strategies: &[(String, Option<&dyn Strategy>)],
+    stealths: &[u8],
+    games: u64,
+    seed: u64,
+    budget: Budget<'_>,
+) -> Result<Vec<Assessed>, Stopped> {
+    let solver = Solver::new(*rules);
+    solve_within(&solver, stealths, &budget)?;
+    let table = OptimalStrategy::from_solver(solver);
+    let each: Vec<&dyn Strategy> = strategies
+        .iter()
+        .map(|(_, s)| s.unwrap_or(&table))
+        .collect();
+    let decomposed = decisions_of_each(rules, &each, stealths, budget)?;
+    let mut rows = Vec::new();
+    for ((name, _), (strategy, results)) in strategies.iter().zip(each.iter().zip(&decomposed)) {
+        for (d, &stealth) in results.iter().zip(stealths) {
+            let game = PurpleRaven {
+                rules: *rules,
+                stealth,
+            };
+            let policy = AsPolicy(*strategy);
+            let figures = evaluate(&game, &policy, budget)?;
+            budget.check_cancel()?;
+            let start = table.value(&game.start(), rules);
+            let q = Quality {
+                figures,
+                skill_loss: d.by_kind.regret.iter().sum(),
+                start: d.optimal,
+                meaningful: d.by_kind.meaningful,
+                sampled: Sampled::gather(games, |i| {
+                    follow(&game, *strategy, &table, start, seed, i)
+                }),
+            };
+            rows.push(Assessed {
+                strategy: name.clone(),
+                stealth,
+                quality: q,
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// Game `i` of `strategy` under `seed`, followed by optimal play's win probability from
+/// `table` (`start` at the start: it sums every complication deal, so it is worked out once).
+/// Purple Raven's own game loop plays it, as Monte Carlo and `play` play it.
+pub fn follow(
+    game: &PurpleRaven,
+    strategy: &dyn Strategy,
+    table: &OptimalStrategy,
+    start: f64,
+    seed: u64,
+    i: u64,
+) -> Course {
+    let mut follow = Follow {
+        game,
+        table,
+        course: Course::new(start, game.phase(&game.start())),
+    };
+    let (_, outcome) = play_seeded(&game.rules, strategy, game.stealth, seed, i, &mut follow);
+    follow.course.won = outcome == Outcome::Win;
+    follow.course
+}
+
+/// Follows a game, reading `μ` from the table after every step.
+struct Follow<'a> {
+    game: &'a PurpleRaven,
+    table: &'a OptimalStrategy,
+    course: Course,
+}
+
+impl Follow<'_> {
+    fn step(&mut self, chance: bool, after: &State) {
+        let stage = after.outcome().is_none().then(|| self.game.phase(after));
+        let mu = self.table.value(after, &self.game.rules);
+        self.course.step(chance, mu, stage);
+    }
+}
+
+impl Observer for Follow<'_> {
+    fn decision(&mut self, _: &State, _: Decision, _: Action, after: &State) {
+        self.step(false, after);
+    }
+    fn chance(&mut self, _: &State, _: Chance, _: u32, after: &State) {
+        self.step(true, after);
+    }
+}
