@@ -19,6 +19,7 @@ use crate::tune::Point;
 use super::args::{ExactEngineArgs, RulesArgs, stealth_list};
 use super::output::AtomicFile;
 use super::progress::Progress;
+use crate::report::card::CardPage;
 
 /// Arguments of `raven card`.
 #[derive(Args, Debug)]
@@ -46,6 +47,9 @@ pub struct CardArgs {
     /// rule's worth in a comment); `raven exact --strategy FILE` gives the printed values.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Write the card as a page to print (HTML, one file): the rules by worth and the ladder.
+    #[arg(long, value_name = "FILE")]
+    pub page: Option<PathBuf>,
 }
 
 /// Runs `raven card`.
@@ -69,6 +73,7 @@ pub fn run(args: &CardArgs) -> Result<()> {
         .map_or(base.name().to_string(), |p| p.display().to_string());
     // Before the search: an unusable path fails now.
     let mut file = args.out.as_deref().map(AtomicFile::create).transpose()?;
+    let page = args.page.as_deref().map(AtomicFile::create).transpose()?;
     let started = Instant::now();
     let pool = args.exact.pool()?;
     let cancel = [super::interrupt::flag()];
@@ -227,6 +232,37 @@ pub fn run(args: &CardArgs) -> Result<()> {
         body += "\n";
         body += &card.spec().card.section(&worth);
         file.writer().extend_from_slice(body.as_bytes());
+    }
+    if let Some(mut page) = page {
+        let sentences: Vec<(String, String, f64)> = by_worth
+            .iter()
+            .map(|&i| {
+                let a = &found.added[i];
+                (
+                    sentence(&a.rule),
+                    kind_name(a.rule.kind).to_string(),
+                    a.gain,
+                )
+            })
+            .collect();
+        let ladder: Vec<(usize, Vec<f64>)> = rungs(found.added.len())
+            .into_iter()
+            .map(|n| (n, found.with_rules(n).to_vec()))
+            .collect();
+        let html = crate::report::card::page(&CardPage {
+            game: "Operation Purple Raven",
+            inputs: &format!(
+                "Rules {rules}, starting stealth {}; knobs of {from}; found by raven card.",
+                stealth_list(&stealths)
+            ),
+            from: &from,
+            rules: &sentences,
+            stealths: &stealths,
+            ladder: &ladder,
+            optimal,
+        });
+        page.writer().extend_from_slice(html.as_bytes());
+        page.commit()?;
     }
     if let Some(file) = file {
         file.commit()?;

@@ -5,6 +5,7 @@
 pub mod advice;
 pub mod assemble;
 pub mod balance;
+pub mod card;
 pub mod chart;
 pub mod charts;
 pub mod comparison;

@@ -27,8 +27,21 @@ fn the_card_file_reads_back_as_the_values_claimed() {
     let common = ["--rule", "team-size=1", "--stealth", "2,4", "-q"];
     let mut args = vec!["card", "--from", &base, "--out", &out_s, "--max-rules", "4"];
     args.extend(common);
+    let page = dir.path().join("card.html");
+    let page_s = page.display().to_string();
+    args.extend(["--page", &page_s]);
     let printed = stdout(&args);
     assert!(printed.contains("the ladder"), "{printed}");
+    // The page to print: every rule a sentence, the ladder's last rung as printed.
+    let html = std::fs::read_to_string(&page).expect("page written");
+    assert_eq!(html.matches("<li>").count(), 2, "{html}");
+    for (s, v) in values(&printed) {
+        assert!(
+            html.contains(&format!("<td>{:.2}%</td>", 100.0 * v)),
+            "stealth {s}: {html}"
+        );
+    }
+    assert!(html.contains("<tr><td>optimal play</td>"), "{html}");
     assert!(printed.contains("optimal"), "{printed}");
     let claimed = values(&printed);
     assert_eq!(claimed.len(), 2, "{printed}");
@@ -73,15 +86,18 @@ fn the_card_file_reads_back_as_the_values_claimed() {
 fn card_refuses_bad_input_with_exit_2() {
     let (dir, bad) = file("bad.toml", "[rules]\nfirst-aid = [\"-> dance\"]\n");
     let out = dir.path().join("card.toml");
+    let page = dir.path().join("card.html");
     raven()
         .args(["card", "--from"])
         .arg(&bad)
         .arg("--out")
         .arg(&out)
+        .arg("--page")
+        .arg(&page)
         .assert()
         .code(2)
         .stderr(predicates::str::contains(":2:18:"));
-    assert!(!out.exists(), "nothing written");
+    assert!(!out.exists() && !page.exists(), "nothing written");
     raven().args(["card", "--min-gain", "-1"]).assert().code(2);
     raven().args(["card", "--max-rules", "0"]).assert().code(2);
 }
