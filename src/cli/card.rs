@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::card::{Limits, PurpleRaven, mean, rungs, search, sentence};
+use crate::card::{Found, Limits, PurpleRaven, mean, rungs, search, sentence};
 use crate::engine::Solved;
 use crate::error::{Error, Result};
 use crate::report::table::{self, Align, Table};
@@ -119,80 +119,17 @@ pub fn run(args: &CardArgs) -> Result<()> {
             "every candidate evaluated exactly".to_string(),
         ],
     );
-    // The card, by worth: the rules added that are still on it (a rule found later may
-    // overrule an earlier one everywhere).
-    let mut by_worth: Vec<usize> = (0..found.added.len())
-        .filter(|&i| found.card.contains(&found.added[i].rule))
-        .collect();
-    by_worth.sort_by(|&a, &b| found.added[b].gain.total_cmp(&found.added[a].gain));
-    text += &format!(
-        "\nthe card: {} rules of thumb before the knobs of {from}, by what each is worth \
-         (points of mean win probability when it was added)\n",
-        found.card.len()
-    );
-    for (rank, &i) in by_worth.iter().enumerate() {
-        let a = &found.added[i];
-        text += &format!(
-            "{:>3}. {:+.2}  {}\n       [{}] {}\n",
-            rank + 1,
-            100.0 * a.gain,
-            sentence(&a.rule),
-            kind_name(a.rule.kind),
-            a.rule
-        );
-    }
-    let gone = found.added.len() - by_worth.len();
-    if gone > 0 {
-        text += &format!(
-            "  ({gone} rule(s) found earlier, overruled everywhere by later ones, are left off)\n"
-        );
-    }
-    // The ladder.
-    let mut ladder = Table::new(
-        std::iter::once(("rules added".to_string(), Align::Left))
-            .chain(
-                stealths
-                    .iter()
-                    .map(|s| (format!("stealth {s}"), Align::Right)),
-            )
-            .chain([
-                ("mean".to_string(), Align::Right),
-                ("short of optimal".to_string(), Align::Right),
-            ]),
-    );
-    let mut rung = |name: String, values: &[f64]| {
-        ladder.row(
-            std::iter::once(name)
-                .chain(values.iter().map(|v| format!("{:.2}%", 100.0 * v)))
-                .chain([
-                    format!("{:.2}%", 100.0 * mean(values)),
-                    format!("{:.2}", 100.0 * (mean(optimal) - mean(values))),
-                ])
-                .collect(),
-        );
+    let shown = Shown {
+        found: &found,
+        optimal,
+        axis: "stealth",
+        points: &stealths,
+        from: &from,
+        sentence: &|r| sentence(r),
+        kind: &|r| kind_name(r.kind).to_string(),
     };
-    for n in rungs(found.added.len()) {
-        rung(format!("{n}"), found.with_rules(n));
-    }
-    rung("optimal".to_string(), optimal);
-    text += &format!(
-        "\nthe ladder (exact win probability against the number of rules)\n{}",
-        ladder.render()
-    );
+    text += &shown.text();
     let values = found.with_rules(found.added.len());
-    let gaps: Vec<String> = stealths
-        .iter()
-        .zip(optimal.iter().zip(values))
-        .map(|(s, (o, v))| format!("{:.2} at {s}", 100.0 * (o - v)))
-        .collect();
-    text += &format!(
-        "the card is short of optimal play by {} (points)\n",
-        gaps.join(", ")
-    );
-    // In full, as `raven exact` prints them: the written file gives these bits.
-    for (s, v) in stealths.iter().zip(values) {
-        text += &format!("card, stealth {s:>2}: P(win) = {v:.15}\n");
-    }
     text += &format!(
         "\n{} candidates evaluated in {searched:.1} s\n",
         found.evaluated
@@ -234,33 +171,13 @@ pub fn run(args: &CardArgs) -> Result<()> {
         file.writer().extend_from_slice(body.as_bytes());
     }
     if let Some(mut page) = page {
-        let sentences: Vec<(String, String, f64)> = by_worth
-            .iter()
-            .map(|&i| {
-                let a = &found.added[i];
-                (
-                    sentence(&a.rule),
-                    kind_name(a.rule.kind).to_string(),
-                    a.gain,
-                )
-            })
-            .collect();
-        let ladder: Vec<(usize, Vec<f64>)> = rungs(found.added.len())
-            .into_iter()
-            .map(|n| (n, found.with_rules(n).to_vec()))
-            .collect();
-        let html = crate::report::card::page(&CardPage {
-            game: "Operation Purple Raven",
-            inputs: &format!(
+        let html = shown.page(
+            "Operation Purple Raven",
+            &format!(
                 "Rules {rules}, starting stealth {}; knobs of {from}; found by raven card.",
                 stealth_list(&stealths)
             ),
-            from: &from,
-            rules: &sentences,
-            stealths: &stealths,
-            ladder: &ladder,
-            optimal,
-        });
+        );
         page.writer().extend_from_slice(html.as_bytes());
         page.commit()?;
     }
@@ -271,6 +188,141 @@ pub fn run(args: &CardArgs) -> Result<()> {
 }
 
 /// The card written by `--out` reads back as the strategy the search valued.
+/// A card found for either game, as its `card` command shows it: `points` the values of the
+/// game's axis searched (`axis`: starting stealth, players), `optimal` optimal play's value at
+/// each, `from` the file whose knobs play behind the rules.
+pub struct Shown<'a, R> {
+    /// What the search found.
+    pub found: &'a Found<R>,
+    /// Optimal play's win probability at each point.
+    pub optimal: &'a [f64],
+    /// The axis, as a column names it.
+    pub axis: &'a str,
+    /// Its values searched.
+    pub points: &'a [u8],
+    /// The knobs behind the rules.
+    pub from: &'a str,
+    /// A rule as a sentence for a person.
+    pub sentence: &'a dyn Fn(&R) -> String,
+    /// The kind of decision a rule is for.
+    pub kind: &'a dyn Fn(&R) -> String,
+}
+
+impl<R: PartialEq + std::fmt::Display> Shown<'_, R> {
+    /// The rules still on the card (a rule found later may overrule an earlier one
+    /// everywhere), by worth.
+    fn by_worth(&self) -> Vec<usize> {
+        let found = self.found;
+        let mut by_worth: Vec<usize> = (0..found.added.len())
+            .filter(|&i| found.card.contains(&found.added[i].rule))
+            .collect();
+        by_worth.sort_by(|&a, &b| found.added[b].gain.total_cmp(&found.added[a].gain));
+        by_worth
+    }
+
+    /// The card by worth, the ladder, how far short of optimal play it ends, and its values
+    /// in full (as `exact` prints them: the written file gives these bits).
+    pub fn text(&self) -> String {
+        let (found, optimal, from, axis) = (self.found, self.optimal, self.from, self.axis);
+        let by_worth = self.by_worth();
+        let mut text = format!(
+            "\nthe card: {} rules of thumb before the knobs of {from}, by what each is worth \
+             (points of mean win probability when it was added)\n",
+            found.card.len()
+        );
+        for (rank, &i) in by_worth.iter().enumerate() {
+            let a = &found.added[i];
+            text += &format!(
+                "{:>3}. {:+.2}  {}\n       [{}] {}\n",
+                rank + 1,
+                100.0 * a.gain,
+                (self.sentence)(&a.rule),
+                (self.kind)(&a.rule),
+                a.rule
+            );
+        }
+        let gone = found.added.len() - by_worth.len();
+        if gone > 0 {
+            text += &format!(
+                "  ({gone} rule(s) found earlier, overruled everywhere by later ones, are left off)\n"
+            );
+        }
+        let mut ladder = Table::new(
+            std::iter::once(("rules added".to_string(), Align::Left))
+                .chain(
+                    self.points
+                        .iter()
+                        .map(|s| (format!("{axis} {s}"), Align::Right)),
+                )
+                .chain([
+                    ("mean".to_string(), Align::Right),
+                    ("short of optimal".to_string(), Align::Right),
+                ]),
+        );
+        let mut rung = |name: String, values: &[f64]| {
+            ladder.row(
+                std::iter::once(name)
+                    .chain(values.iter().map(|v| format!("{:.2}%", 100.0 * v)))
+                    .chain([
+                        format!("{:.2}%", 100.0 * mean(values)),
+                        format!("{:.2}", 100.0 * (mean(optimal) - mean(values))),
+                    ])
+                    .collect(),
+            );
+        };
+        for n in rungs(found.added.len()) {
+            rung(format!("{n}"), found.with_rules(n));
+        }
+        rung("optimal".to_string(), optimal);
+        text += &format!(
+            "\nthe ladder (exact win probability against the number of rules)\n{}",
+            ladder.render()
+        );
+        let values = found.with_rules(found.added.len());
+        let gaps: Vec<String> = self
+            .points
+            .iter()
+            .zip(optimal.iter().zip(values))
+            .map(|(s, (o, v))| format!("{:.2} at {s}", 100.0 * (o - v)))
+            .collect();
+        text += &format!(
+            "the card is short of optimal play by {} (points)\n",
+            gaps.join(", ")
+        );
+        for (s, v) in self.points.iter().zip(values) {
+            text += &format!("card, {axis} {s:>2}: P(win) = {v:.15}\n");
+        }
+        text
+    }
+
+    /// The card as a page to print ([`crate::report::card`]).
+    pub fn page(&self, game: &str, inputs: &str) -> String {
+        let found = self.found;
+        let sentences: Vec<(String, String, f64)> = self
+            .by_worth()
+            .iter()
+            .map(|&i| {
+                let a = &found.added[i];
+                ((self.sentence)(&a.rule), (self.kind)(&a.rule), a.gain)
+            })
+            .collect();
+        let ladder: Vec<(usize, Vec<f64>)> = rungs(found.added.len())
+            .into_iter()
+            .map(|n| (n, found.with_rules(n).to_vec()))
+            .collect();
+        crate::report::card::page(&CardPage {
+            game,
+            inputs,
+            from: self.from,
+            rules: &sentences,
+            axis: self.axis,
+            points: self.points,
+            ladder: &ladder,
+            optimal: self.optimal,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

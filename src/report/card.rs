@@ -16,11 +16,13 @@ pub struct CardPage<'a> {
     pub from: &'a str,
     /// The rules by worth: the sentence, the kind of decision, the points it gained.
     pub rules: &'a [(String, String, f64)],
-    /// The stealths the card was found at.
-    pub stealths: &'a [u8],
-    /// The ladder: rules added and the exact win probability at each stealth.
+    /// The game's axis, as a column names it (`stealth`, `players`).
+    pub axis: &'a str,
+    /// Its values the card was found at.
+    pub points: &'a [u8],
+    /// The ladder: rules added and the exact win probability at each point.
     pub ladder: &'a [(usize, Vec<f64>)],
-    /// Optimal play's win probability at each stealth.
+    /// Optimal play's win probability at each point.
     pub optimal: &'a [f64],
 }
 
@@ -35,9 +37,9 @@ fn escape(text: &str) -> String {
 /// The chart of the ladder: a line per stealth, optimal play's value dashed beside it.
 fn ladder_chart(card: &CardPage<'_>) -> String {
     let mut series = Vec::new();
-    for (i, &stealth) in card.stealths.iter().enumerate() {
+    for (i, &at) in card.points.iter().enumerate() {
         series.push(Series {
-            name: format!("stealth {stealth}"),
+            name: format!("{} {at}", card.axis),
             points: card
                 .ladder
                 .iter()
@@ -49,9 +51,9 @@ fn ladder_chart(card: &CardPage<'_>) -> String {
         });
     }
     let last = card.ladder.last().map_or(0, |(n, _)| *n) as f64;
-    for (i, &stealth) in card.stealths.iter().enumerate() {
+    for (i, &at) in card.points.iter().enumerate() {
         series.push(Series {
-            name: format!("optimal, {stealth}"),
+            name: format!("optimal, {at}"),
             points: vec![(0.0, card.optimal[i]), (last, card.optimal[i])],
             intervals: Vec::new(),
             dashed: true,
@@ -120,8 +122,8 @@ do. Where none holds, play as <b>{from}</b> does.</p>
     out += "</ol>\n";
     out += &ladder_chart(card);
     out += "\n<table>\n<tr><th>rules on the card</th>";
-    for s in card.stealths {
-        let _ = write!(out, "<th>stealth {s}</th>");
+    for s in card.points {
+        let _ = write!(out, "<th>{} {s}</th>", card.axis);
     }
     out += "</tr>\n";
     let row = |out: &mut String, name: &str, values: &[f64]| {
@@ -136,7 +138,7 @@ do. Where none holds, play as <b>{from}</b> does.</p>
     }
     row(&mut out, "optimal play", card.optimal);
     out += "</table>\n<p class=\"inputs\">Win probabilities are exact. A rule's worth is what it \
-            gained, in points of win probability averaged over the stealths, when it was \
+            gained, in points of win probability averaged over the columns, when it was \
             added.</p>\n</body>\n</html>\n";
     out
 }
@@ -169,7 +171,8 @@ mod tests {
             inputs: "rules main-text",
             from: "tuned",
             rules: &rules,
-            stealths: &[8, 10],
+            axis: "stealth",
+            points: &[8, 10],
             ladder: &ladder,
             optimal: &[0.55, 0.7],
         });

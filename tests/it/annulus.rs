@@ -731,3 +731,115 @@ fn quality_identities_hold() {
     assert_eq!(csv, out("2"));
     assert!(csv.starts_with("game,strategy,rules,players,win_rate,skill_loss,luck_share,suspense"));
 }
+
+/// An Annulus file with these rules of thumb on the planner's knobs.
+fn with_rules(rules: &[&str]) -> String {
+    let listed: Vec<String> = rules.iter().map(|r| format!("  \"{r}\",\n")).collect();
+    format!(
+        "game = \"annulus\"\nname = \"ruled\"\naim = \"nearest-solved\"\norder = \"furthest\"\n\
+         [rules]\nadjust = [\n{}]\n",
+        listed.concat()
+    )
+}
+
+/// Rules of thumb play where they hold and nowhere else: a rule that always holds plays as its
+/// play's knobs do, one that never holds leaves the knobs, one that holds sometimes is
+/// neither.
+#[test]
+fn annulus_rules_of_thumb_play_where_they_hold() {
+    let game = annulus("normal", &["players=2"]);
+    let win = |k: &Knobs| evaluate(&game, k, Budget::UNLIMITED).unwrap().win;
+    let parse = |rules: &[&str]| Knobs::parse("t.toml", &with_rules(rules)).unwrap();
+    let planner = Knobs::bundled("planner").unwrap();
+    let naive = Knobs::bundled("naive").unwrap();
+    assert_eq!(win(&parse(&["-> first-conflict"])), win(&naive));
+    // Four positions on the line: never five hidden.
+    assert_eq!(
+        win(&parse(&["when hidden = 5..6 -> first-conflict"])),
+        win(&planner)
+    );
+    let some = win(&parse(&["when hidden >= 1 -> first-conflict"]));
+    assert!(some != win(&planner) && some != win(&naive), "{some}");
+    // The first rule that holds decides.
+    assert_eq!(
+        win(&parse(&["-> first-conflict", "-> nearest-solved closest"])),
+        win(&naive)
+    );
+}
+
+/// The card the search writes reads back, evaluated exactly, as the values it printed; the
+/// page to print holds its rules; bad rules are refused with their line and column; a rule an
+/// earlier one shadows is warned of with both lines.
+#[test]
+fn the_annulus_card_reads_back_as_claimed() {
+    let (dir, _) = file("unused", "");
+    let (out, page) = (dir.path().join("card.toml"), dir.path().join("card.html"));
+    let (out_s, page_s) = (out.display().to_string(), page.display().to_string());
+    let printed = stdout(&[
+        "--game",
+        "annulus",
+        "card",
+        "--players",
+        "1",
+        "--rules",
+        "advanced",
+        "--max-rules",
+        "3",
+        "--out",
+        &out_s,
+        "--page",
+        &page_s,
+        "-q",
+    ]);
+    let claimed: f64 = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("card, players  1: P(win) = "))
+        .expect(&printed)
+        .parse()
+        .unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let knobs = Knobs::parse("card.toml", &text).unwrap();
+    assert!(
+        text.contains(&format!("# rules: {}\n", knobs.card.len())),
+        "{text}"
+    );
+    let game = annulus("advanced", &["players=1"]);
+    let exact = evaluate(&game, &knobs, Budget::UNLIMITED).unwrap().win;
+    assert!((exact - claimed).abs() < 1e-12, "{exact} against {claimed}");
+    let optimal = solve(&game, Budget::UNLIMITED).unwrap().start();
+    assert!(exact <= optimal + 1e-12);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("<li>").count(), knobs.card.len(), "{html}");
+    assert!(html.contains("players 1"), "{html}");
+
+    let (_d, bad) = file(
+        "bad.toml",
+        &with_rules(&["when colour = 2 -> first-conflict"]),
+    );
+    let message = refused(&[
+        "--game",
+        "annulus",
+        "strategies",
+        "check",
+        bad.to_str().unwrap(),
+    ]);
+    assert!(
+        message.contains("bad.toml:7:9: unknown fact `colour`"),
+        "{message}"
+    );
+    let (_d, shadowed) = file(
+        "shadowed.toml",
+        &with_rules(&[
+            "when hidden <= 2 -> first-conflict",
+            "when hidden = 1 -> nearest-solved closest",
+        ]),
+    );
+    raven()
+        .args(["--game", "annulus", "strategies", "check"])
+        .arg(&shadowed)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "shadowed.toml:8: warning: this adjust rule can never decide: the rule on line 7",
+        ));
+}

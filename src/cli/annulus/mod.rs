@@ -1,6 +1,7 @@
 //! The command line of the Annulus operation challenge (`raven --game annulus …`): the same
 //! commands as Purple Raven's where they apply, by number of players instead of stealth.
 
+mod card;
 mod exact;
 mod explore;
 mod play;
@@ -59,6 +60,10 @@ pub enum Command {
     /// Search the strategy-file knobs for the best rules of thumb: every file the knobs can
     /// express, evaluated exactly at every number of players asked, beside optimal play.
     Tune(tune::TuneArgs),
+    /// The rule card: rules of thumb a person can follow, added to a strategy file's knobs one
+    /// at a time (each the one gaining the most exact success probability), printed by worth
+    /// with the ladder of success against the number of rules beside optimal play.
+    Card(card::CardArgs),
     /// Narrate one challenge die by die, optionally with optimal play's advice, and its ledger
     /// (luck and skill: what the rolls gave and took, what the decisions gave up).
     Play(play::PlayArgs),
@@ -92,10 +97,11 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Quality(args) => quality::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Card(args) => card::run(&args),
         Command::Strategies(args) => strategies(&args),
         Command::Games => super::games(),
         Command::Other(words) => Err(Error::Input(format!(
-            "'{}' is not a command for the Annulus operation challenge (its commands: simulate, exact, solve, decisions, compare, explore, quality, report, tune, play, strategies, games)",
+            "'{}' is not a command for the Annulus operation challenge (its commands: simulate, exact, solve, decisions, compare, explore, quality, report, tune, card, play, strategies, games)",
             words.first().map_or("", String::as_str)
         ))),
     }
@@ -264,6 +270,9 @@ fn strategies(args: &StrategiesArgs) -> Result<()> {
         Some((check, files)) if check == "check" && !files.is_empty() => {
             for file in files {
                 let knobs = read_knobs(&PathBuf::from(file))?;
+                for warning in knobs.warnings() {
+                    eprintln!("{warning}");
+                }
                 super::output::to_stdout(format!("{file}: ok ({})\n", knobs.name).as_bytes())?;
             }
             Ok(())

@@ -102,10 +102,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         );
     }
     text += &format!("{}\n\n", line("optimal", &success[grid.len()]));
-    let winner = Knobs {
-        name: TUNED.into(),
-        ..grid[best].clone()
-    };
+    let winner = grid[best].with_card(Vec::new(), TUNED);
     text += &format!(
         "The best file is {}, {:.1} points below optimal play on average:\n\n{}",
         grid[best].name,

@@ -16,8 +16,10 @@
 //! among them goes to the highest value, ties to the first in a fixed order, so the same inputs
 //! give the same card on any number of threads.
 
+mod annulus;
 mod raven;
 
+pub use annulus::Annulus;
 pub use raven::{PurpleRaven, sentence};
 
 use std::collections::HashMap;

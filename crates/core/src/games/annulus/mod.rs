@@ -12,6 +12,8 @@
 //! may still hold one (`tests/it/annulus.rs` checks this against an oracle that places every
 //! hidden position explicitly).
 
+pub mod card;
+pub mod play;
 pub mod rules;
 pub mod strategy;
 

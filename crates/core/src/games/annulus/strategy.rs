@@ -2,33 +2,13 @@
 //! as knobs of a strategy file (`game = "annulus"`, strategies/README.md), and the bundled ones.
 
 use serde::Deserialize;
+use toml::Spanned;
 
+use super::card::{Rule, parse_rule};
+use super::play::Play;
+pub use super::play::{Aim, Order};
 use super::{Annulus, Move, Pos};
 use crate::games::Policy;
-
-/// What the players aim for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Aim {
-    /// Mend the first pair of neighbours (from the left) that does not differ by 1: move its
-    /// right die if it is free, else its left one, towards its partner (away from it when equal).
-    FirstConflict,
-    /// The solved chain that the fewest successful adjustments reach, given the jammed dice
-    /// (ties: the lowest numbers from the left).
-    NearestSolved,
-}
-
-/// Which die to move towards the chain aimed for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Order {
-    /// The die with furthest to go (ties: the leftmost).
-    Furthest,
-    /// The die with least (but some) way to go (ties: the leftmost).
-    Closest,
-    /// The leftmost die that has to move.
-    Leftmost,
-}
 
 /// An Annulus strategy file's knobs.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -43,37 +23,27 @@ pub struct Knobs {
     /// Which die first (for `aim = "nearest-solved"`).
     #[serde(default = "furthest")]
     pub order: Order,
+    /// Rules of thumb, as written ([`super::card`]).
+    #[serde(default)]
+    rules: Option<RulesSection>,
+    /// The rules of thumb read before the knobs, first match deciding.
+    #[serde(skip)]
+    pub card: Vec<Rule>,
+    /// Rules an earlier one shadows entirely, as warnings naming both lines.
+    #[serde(skip)]
+    warnings: Vec<String>,
+}
+
+/// A file's `[rules]` section: the rules per kind of decision (Annulus has one).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesSection {
+    #[serde(default)]
+    adjust: Vec<Spanned<String>>,
 }
 
 fn furthest() -> Order {
     Order::Furthest
-}
-
-impl Aim {
-    /// Every aim, in the order a search tries them.
-    pub const ALL: [Aim; 2] = [Aim::FirstConflict, Aim::NearestSolved];
-
-    /// The aim as a strategy file spells it.
-    pub fn key(self) -> &'static str {
-        match self {
-            Aim::FirstConflict => "first-conflict",
-            Aim::NearestSolved => "nearest-solved",
-        }
-    }
-}
-
-impl Order {
-    /// Every order, in the order a search tries them.
-    pub const ALL: [Order; 3] = [Order::Furthest, Order::Closest, Order::Leftmost];
-
-    /// The order as a strategy file spells it.
-    pub fn key(self) -> &'static str {
-        match self {
-            Order::Furthest => "furthest",
-            Order::Closest => "closest",
-            Order::Leftmost => "leftmost",
-        }
-    }
 }
 
 /// The bundled Annulus strategy files: `(name, text)`.
@@ -126,7 +96,46 @@ impl Knobs {
                 knobs.game
             )));
         }
+        let mut knobs = knobs;
+        let written = knobs.rules.take().unwrap_or_default();
+        let mut lines = Vec::new();
+        for rule in &written.adjust {
+            let (span, rule_text) = (rule.span(), rule.get_ref());
+            // The rule's text starts one past the opening quote, unless escapes moved it.
+            let inner = span.start + 1;
+            let plain = text.get(inner..inner + rule_text.len()) == Some(rule_text.as_str());
+            let at = |offset: usize| if plain { inner + offset } else { span.start };
+            let parsed = parse_rule(rule_text).map_err(|e| {
+                KnobsError(crate::text::located(origin, text, at(e.at), &e.message))
+            })?;
+            let (line, _) = crate::text::line_col(text, span.start);
+            if let Some(i) = knobs.card.iter().position(|e| e.covers(&parsed)) {
+                knobs.warnings.push(format!(
+                    "{origin}:{line}: warning: this adjust rule can never decide: the rule on \
+                     line {} matches wherever it does (`{}`)",
+                    lines[i],
+                    crate::text::shorten(rule_text, crate::text::EXCERPT_CHARS)
+                ));
+            }
+            lines.push(line);
+            knobs.card.push(parsed);
+        }
         Ok(knobs)
+    }
+
+    /// What `raven strategies check` warns of: rules an earlier one shadows entirely.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// These knobs with `card` as their rules of thumb, named `name`.
+    pub fn with_card(&self, card: Vec<Rule>, name: &str) -> Knobs {
+        Knobs {
+            name: name.to_string(),
+            card,
+            warnings: Vec::new(),
+            ..self.clone()
+        }
     }
 
     /// Every distinct strategy the knobs express, named by their values: `order` counts only
@@ -137,6 +146,9 @@ impl Knobs {
             name,
             aim,
             order,
+            rules: None,
+            card: Vec::new(),
+            warnings: Vec::new(),
         };
         let mut grid = Vec::new();
         for aim in Aim::ALL {
@@ -162,6 +174,13 @@ impl Knobs {
         if self.aim == Aim::NearestSolved {
             text += &format!("order = \"{}\"\n", self.order.key());
         }
+        if !self.card.is_empty() {
+            text += "\n[rules]\nadjust = [\n";
+            for rule in &self.card {
+                text += &format!("  \"{rule}\",\n");
+            }
+            text += "]\n";
+        }
         text
     }
 
@@ -176,100 +195,21 @@ impl Knobs {
     /// The solved chain `aim = "nearest-solved"` aims for at `pos`: the fewest successful
     /// adjustments away, the jammed dice kept.
     pub fn aim(&self, game: &Annulus, pos: &Pos) -> Vec<u8> {
-        nearest_solved(game, pos)
+        super::play::nearest_solved(game, pos)
     }
 
-    /// The move this strategy makes at decision point `pos`.
+    /// The move this strategy makes at decision point `pos`: the first rule of thumb that
+    /// holds says how to pick it, else the knobs.
     pub fn choose(&self, game: &Annulus, pos: &Pos) -> Move {
-        match self.aim {
-            Aim::FirstConflict => first_conflict(game, pos),
-            Aim::NearestSolved => {
-                let aim = nearest_solved(game, pos);
-                let gap = |i: usize| game.distance(pos.value(i), aim[i]);
-                let moving = (0..pos.len()).filter(|&i| !pos.jammed(i) && gap(i) > 0);
-                let die = match self.order {
-                    Order::Leftmost => moving.min(),
-                    // max_by_key keeps the last of equals: reversed, that is the leftmost.
-                    Order::Furthest => moving.rev().max_by_key(|&i| gap(i)),
-                    Order::Closest => moving.min_by_key(|&i| gap(i)),
-                }
-                .expect("an unsolved chain has a die to move");
-                towards(game, pos, die, aim[die])
-            }
-        }
+        let play = match self.card.iter().find(|r| r.holds(game, pos)) {
+            Some(rule) => rule.then,
+            None => Play {
+                aim: self.aim,
+                order: self.order,
+            },
+        };
+        play.choose(game, pos)
     }
-}
-
-/// The move that takes die `die` one step nearer `to` (the shorter way round a ring; up when
-/// both are as short).
-fn towards(game: &Annulus, pos: &Pos, die: usize, to: u8) -> Move {
-    let v = pos.value(die);
-    let up = game
-        .step(v, true)
-        .is_some_and(|w| game.distance(w, to) < game.distance(v, to));
-    Move { die: die as u8, up }
-}
-
-fn first_conflict(game: &Annulus, pos: &Pos) -> Move {
-    let i = (1..pos.len())
-        .find(|&i| game.distance(pos.value(i - 1), pos.value(i)) != 1)
-        .expect("an unsolved chain has a pair that does not differ by 1");
-    let (die, partner) = if pos.jammed(i) {
-        (i - 1, i)
-    } else {
-        (i, i - 1)
-    };
-    let (v, w) = (pos.value(die), pos.value(partner));
-    if v == w {
-        let up = game.step(v, true).is_some();
-        Move { die: die as u8, up }
-    } else {
-        towards(game, pos, die, w)
-    }
-}
-
-/// The numbers of the solved chain nearest to `pos` (the fewest steps of the free dice; jammed
-/// dice keep theirs), by a shortest path over the line: a die's number against its left
-/// neighbour's.
-fn nearest_solved(game: &Annulus, pos: &Pos) -> Vec<u8> {
-    const FAR: u32 = u32::MAX / 2;
-    let n = pos.len();
-    let cost = |i: usize, t: u8| -> u32 {
-        if pos.jammed(i) {
-            if pos.value(i) == t { 0 } else { FAR }
-        } else {
-            u32::from(game.distance(pos.value(i), t))
-        }
-    };
-    // best[i][t]: the fewest steps for dice i.. with die i at t.
-    let mut best = vec![[FAR; 13]; n];
-    for t in 1..=12 {
-        best[n - 1][usize::from(t)] = cost(n - 1, t);
-    }
-    for i in (0..n - 1).rev() {
-        for t in 1..=12u8 {
-            let next = (1..=12u8)
-                .filter(|&u| game.distance(t, u) == 1)
-                .map(|u| best[i + 1][usize::from(u)])
-                .min()
-                .unwrap_or(FAR);
-            best[i][usize::from(t)] = (cost(i, t) + next).min(FAR);
-        }
-    }
-    let mut aim = Vec::with_capacity(n);
-    let first = (1..=12u8)
-        .min_by_key(|&t| best[0][usize::from(t)])
-        .expect("twelve numbers");
-    aim.push(first);
-    for i in 1..n {
-        let prev = aim[i - 1];
-        let t = (1..=12u8)
-            .filter(|&u| game.distance(prev, u) == 1)
-            .min_by_key(|&u| best[i][usize::from(u)])
-            .expect("a number has a neighbour");
-        aim.push(t);
-    }
-    aim
 }
 
 impl Policy<Annulus> for Knobs {
