@@ -54,15 +54,17 @@ pub fn fan_chart(title: &str, y_label: &str, stages: &[String], panels: &[FanPan
 
     let mut out = String::new();
     header(&mut out, title, WIDTH, height);
-    for (r, (colour, name)) in RESULTS.iter().enumerate() {
-        let x = LEFT + 160.0 * r as f64;
+    let mut x = LEFT;
+    for (colour, name) in RESULTS {
+        let text = format!("{name}: median and quartiles");
         let _ = writeln!(
             out,
-            r#"<g class="legend"><rect x="{x:.1}" y="{y:.1}" width="14" height="10" fill="{colour}" fill-opacity="0.3" stroke="{colour}"/><text x="{tx:.1}" y="{ty:.1}">{name}: median and quartiles</text></g>"#,
+            r#"<g class="legend"><rect x="{x:.1}" y="{y:.1}" width="14" height="10" fill="{colour}" fill-opacity="0.3" stroke="{colour}"/><text x="{tx:.1}" y="{ty:.1}">{text}</text></g>"#,
             y = TOP - 2.0,
             tx = x + 20.0,
             ty = TOP + 7.0,
         );
+        x += 20.0 + text_width(&text, 12.0) + 24.0;
     }
     let ticks = nice_ticks(0.0, 100.0, 5);
     let step = ticks.get(1).map_or(20.0, |t| t - ticks[0]);
@@ -128,7 +130,7 @@ pub fn fan_chart(title: &str, y_label: &str, stages: &[String], panels: &[FanPan
                 .collect();
             let _ = writeln!(
                 out,
-                r#"<polygon class="band" points="{}" fill="{colour}" fill-opacity="0.2" stroke="none"/>"#,
+                r#"<polygon class="band" points="{}" fill="{colour}" fill-opacity="0.2"/>"#,
                 band.join(" ")
             );
             let median: Vec<String> = points
@@ -184,8 +186,8 @@ mod tests {
         // A stage no such game entered is left out of its line: two points each.
         assert_eq!(svg.matches(r#"class="marker""#).count(), 8);
         assert!(svg.contains("a&lt;b"));
-        assert_eq!(wrapped("Tough Challenge 1", 60.0), ["Tough", "Challenge 1"]);
-        assert_eq!(wrapped("the run", 60.0), ["the run"]);
+        assert_eq!(wrapped("Tough Challenge 1", 80.0), ["Tough", "Challenge 1"]);
+        assert_eq!(wrapped("the run", 80.0), ["the run"]);
         assert!(svg.ends_with("</svg>\n"));
     }
 }
