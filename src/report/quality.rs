@@ -165,8 +165,9 @@ pub fn section(balance: &Balance) -> String {
          the regret against optimal play. Luck's share: the share of the spread of results the \
          dice explain (the rest is the decisions'). Suspense: how far the chance of winning \
          moves per roll or decision (root mean square, in points). Comebacks: wins after the \
-         chance fell to 20% or lower; heartbreaks: losses after it rose to 80% or higher. \
-         Rolls and decisions: per game, exact.\n"
+         chance fell to 20% or lower; heartbreaks: losses after it rose to 80% or higher (the \
+         start counts: from a start at 80% or higher every loss is a heartbreak, from one at \
+         20% or lower every win a comeback). Rolls and decisions: per game, exact.\n"
     );
 
     let mid = balance.mid();
