@@ -270,8 +270,9 @@ pub struct DecidedRow {
     /// The starting stealth (Purple Raven).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stealth: Option<u8>,
+    /// The number of players (Annulus).
     #[serde(skip_serializing_if = "Option::is_none")]
-    players: Option<u8>,
+    pub players: Option<u8>,
     /// The stage, as the game names it; `start` where the start was already within 10 points
     /// of the result.
     pub stage: String,

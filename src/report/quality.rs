@@ -87,7 +87,7 @@ pub fn rung(balance: &Balance, strategy: &str, rules: Rules, rung: f64) -> Optio
 }
 
 /// The stage a decided row names, in a sentence.
-fn stage_words(stage: &str) -> String {
+pub fn stage_words(stage: &str) -> String {
     if stage == "start" {
         "from the start".to_string()
     } else {
@@ -291,42 +291,60 @@ fn tension(rows: &[&QualityRow], mid: u8) -> String {
 /// When games are decided at stealth `mid`: per player, the stage where most of its losses
 /// and most of its wins are decided (ties named as ties).
 fn when_decided(rows: &[DecidedRow], players: &[&str], mid: u8) -> String {
-    let mut each = Vec::new();
-    for p in players {
-        let mut parts = Vec::new();
-        for (result, plural) in [("loss", "losses"), ("win", "wins")] {
-            let mut these: Vec<&DecidedRow> = rows
+    let each: Vec<String> = players
+        .iter()
+        .filter_map(|p| {
+            let these: Vec<&DecidedRow> = rows
                 .iter()
-                .filter(|r| r.strategy == *p && r.stealth == Some(mid) && r.result == result)
-                .filter(|r| r.share.is_finite())
+                .filter(|r| r.strategy == *p && r.stealth == Some(mid))
                 .collect();
-            if these.is_empty() {
-                continue;
-            }
-            these.sort_by(|a, b| b.share.total_cmp(&a.share));
-            let shown = |r: &&DecidedRow| format!("{:.0}%", 100.0 * r.share);
-            let top = tied(these.iter().copied(), shown);
-            let stages: Vec<String> = top.iter().map(|r| stage_words(&r.stage)).collect();
-            parts.push(if stages.len() > 1 {
-                format!(
-                    "{plural} are decided {} as often as {} ({} each, a tie)",
-                    stages[0],
-                    and(&stages[1..]),
-                    shown(&top[0])
-                )
-            } else {
-                format!("{} of {plural} are decided {}", shown(&top[0]), stages[0])
-            });
-        }
-        if !parts.is_empty() {
-            each.push(format!("under {} {}", who(p), parts.join(" and ")));
-        }
-    }
+            decided_most(&these, ["losses", "wins"], stage_words)
+                .map(|d| format!("under {} {d}", who(p)))
+        })
+        .collect();
     format!(
         "**When the game is decided.** A game is decided in the stage after which optimal \
          play's chance of winning stays within 10 points of the result. At stealth {mid}: {}.",
         each.join("; ")
     )
+}
+
+/// Where the games of `rows` (one strategy's, at one point of the game's axis) are decided
+/// most: the stage (or the stages, tied) of the largest share of losses and of wins, `words`
+/// naming the two results (`["losses", "wins"]`), e.g. "42% of losses are decided in
+/// recruitment and 89% of wins are decided in Tough Challenge 3", each stage as `stage`
+/// words it; `None` without games.
+pub fn decided_most(
+    rows: &[&DecidedRow],
+    words: [&str; 2],
+    stage: fn(&str) -> String,
+) -> Option<String> {
+    let mut parts = Vec::new();
+    for (result, plural) in ["loss", "win"].into_iter().zip(words) {
+        let mut these: Vec<&DecidedRow> = rows
+            .iter()
+            .copied()
+            .filter(|r| r.result == result && r.share.is_finite())
+            .collect();
+        if these.is_empty() {
+            continue;
+        }
+        these.sort_by(|a, b| b.share.total_cmp(&a.share));
+        let shown = |r: &&DecidedRow| format!("{:.0}%", 100.0 * r.share);
+        let top = tied(these.iter().copied(), shown);
+        let stages: Vec<String> = top.iter().map(|r| stage(&r.stage)).collect();
+        parts.push(if stages.len() > 1 {
+            format!(
+                "{plural} are decided {} as often as {} ({} each, a tie)",
+                stages[0],
+                and(&stages[1..]),
+                shown(&top[0])
+            )
+        } else {
+            format!("{} of {plural} are decided {}", shown(&top[0]), stages[0])
+        });
+    }
+    (!parts.is_empty()).then(|| parts.join(" and "))
 }
 
 /// Length at stealth `mid`: mean rolls and decisions (exact), the median and the 10th–90th
