@@ -90,6 +90,7 @@ fn main() {
         decisions_left_out: Vec::new(),
         watched: Vec::new(),
         rules_of_thumb: Vec::new(),
+        quality: None,
     };
     let png = std::env::args().any(|a| a == "--png");
     let mut charts: Vec<(String, String)> = [MAIN_TEXT, CLARIFIED]

@@ -137,9 +137,11 @@ pub struct QualityRow {
     #[serde(serialize_with = "raven_core::rows::round")]
     pub meaningful_decisions_5: f64,
     /// Rolls per game in the sampled games: the tenth percentile, the median, the ninetieth.
-    rolls_p10: u32,
-    rolls_median: u32,
-    rolls_p90: u32,
+    pub rolls_p10: u32,
+    /// The median.
+    pub rolls_median: u32,
+    /// The ninetieth percentile.
+    pub rolls_p90: u32,
     /// Decisions per game, likewise.
     decisions_p10: u32,
     decisions_median: u32,
@@ -262,12 +264,15 @@ rolls, decis(ions): per game, exact; real: decisions whose options differ by a p
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct DecidedRow {
     game: &'static str,
-    strategy: String,
+    /// The strategy.
+    pub strategy: String,
     rules: String,
+    /// The starting stealth (Purple Raven).
     #[serde(skip_serializing_if = "Option::is_none")]
-    stealth: Option<u8>,
+    pub stealth: Option<u8>,
+    /// The number of players (Annulus).
     #[serde(skip_serializing_if = "Option::is_none")]
-    players: Option<u8>,
+    pub players: Option<u8>,
     /// The stage, as the game names it; `start` where the start was already within 10 points
     /// of the result.
     pub stage: String,

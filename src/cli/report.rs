@@ -19,7 +19,7 @@ use crate::report::assemble::{Finished, Plan, Report, Work, assemble};
 use crate::report::balance::loss_rows;
 use crate::report::csv::{summary_row, write_rows};
 use crate::report::decisions::Decomposed;
-use crate::report::{charts, player, readme};
+use crate::report::{charts, player, quality, readme};
 use crate::rules::{Rules, parse_rules};
 
 use super::args::{DEFAULT_SEED, pool, stealth_list};
@@ -316,6 +316,8 @@ fn file_names(presets: &[Rules]) -> Vec<String> {
         "strategy-comparison.csv",
         "decisions.csv",
         "decisions-top.csv",
+        "quality.csv",
+        "quality-decided.csv",
         "README.md",
         player::FILE,
     ]
@@ -347,6 +349,12 @@ fn write_report(dir: &OutDir, report: &Report) -> Result<()> {
     csv("decisions-top.csv", &|f| {
         write_rows(f, decomposed().flat_map(Decomposed::top_rows))
     })?;
+    if let Some(a) = &balance.quality {
+        csv("quality.csv", &|f| write_rows(f, quality::rows(a)))?;
+        csv("quality-decided.csv", &|f| {
+            write_rows(f, quality::decided(a))
+        })?;
+    }
     let charts = charts::charts(balance);
     for chart in &charts {
         dir.write(&chart.file, chart.svg.as_bytes())?;

@@ -30,12 +30,15 @@ use crate::error::{Error, Result};
 use crate::rules::Rules;
 use crate::strategy::{OPTIMAL, REFERENCE, Strategy, playbook, resolve};
 
-use super::balance::{Balance, VariantRow};
+use super::balance::{Assessment, Balance, VariantRow};
 use super::comparison::{CompareRow, rows as compare_rows};
 use super::decisions::{Decomposed, Told};
 use super::habits::{Watched, watch};
 use super::{Method, Summary};
 use crate::engine::Expectation;
+use crate::game::interface::PurpleRaven;
+use raven_core::games::Game;
+use raven_core::quality::assess;
 
 /// The most positions one exact evaluation may memoise (about 7 GiB; every bundled strategy
 /// needs less than 40 M over stealth 0..=16). A strategy that needs more is reported from
@@ -589,7 +592,54 @@ impl Work {
             cancel: &flags,
         };
         report.balance.rules_of_thumb = super::player::rules_of_thumb(&report.balance, budget)?;
+        report.balance.quality = Some(self.quality(&report.balance, budget)?);
         Ok(report)
+    }
+
+    /// Is it a good game? Optimal play, the strategy file the report recommends and the
+    /// reference, assessed at the headline stealths under the default reading with the
+    /// report's games and seed. Like the rules of thumb, it needs the other results to know
+    /// the recommended file, so it is worked out here (by a whole run and by `raven merge`
+    /// alike) rather than as a unit of work; it is deterministic whatever the threads.
+    fn quality(&self, balance: &Balance, budget: Budget<'_>) -> Result<Assessment> {
+        let rules = self.presets[0];
+        let best = super::player::best_file(balance, rules).map(|(name, _)| name);
+        let mut players: Vec<(String, Option<&dyn Strategy>)> = vec![(OPTIMAL.to_string(), None)];
+        for (i, name) in self.names.iter().enumerate() {
+            if Some(name.as_str()) == best {
+                players.push((name.clone(), Some(self.strategies[i].as_ref())));
+            }
+        }
+        players.push((
+            REFERENCE.to_string(),
+            Some(self.strategies[self.reference].as_ref()),
+        ));
+        let headline = &self.plan.headline;
+        let mut assessed = assess(
+            &rules,
+            &players,
+            headline,
+            self.plan.games,
+            self.plan.seed,
+            budget,
+        )?;
+        // One figure per quantity: the win probability `win-rates.csv` writes.
+        for a in &mut assessed {
+            if let Some(win) = exact_figure(&balance.win_rates, &a.strategy, rules, a.stealth) {
+                a.quality.figures.win = win;
+            }
+        }
+        Ok(Assessment {
+            rules,
+            stages: PurpleRaven {
+                rules,
+                stealth: headline[0],
+            }
+            .phases(),
+            games: self.plan.games,
+            seed: self.plan.seed,
+            assessed,
+        })
     }
 
     /// The report from the results, filed.
@@ -706,6 +756,7 @@ impl Work {
                 decisions_left_out: left_out,
                 watched,
                 rules_of_thumb: Vec::new(),
+                quality: None,
             },
             comparisons,
         })
@@ -716,20 +767,24 @@ impl Work {
 /// reverse pass, summed in another order than its exact evaluation, so apart in the last
 /// digits) become the ones `win-rates.csv` writes, where the report has them.
 fn same_figures(told: &mut Told, win_rates: &[Summary], strategy: &str, rules: Rules) {
-    let figure = |name: &str| {
-        win_rates
-            .iter()
-            .find(|s| {
-                s.strategy == name
-                    && s.rules == rules
-                    && s.stealth == told.stealth
-                    && s.method != Method::MonteCarlo
-            })
-            .map(|s| s.win_rate)
-    };
+    let figure = |name: &str| exact_figure(win_rates, name, rules, told.stealth);
     let (exact, optimal) = (figure(strategy), figure(OPTIMAL));
     told.exact = exact.unwrap_or(told.exact);
     told.optimal = optimal.unwrap_or(told.optimal);
+}
+
+/// The exact (or optimal) win probability `win-rates.csv` writes for `strategy` under
+/// `rules` at `stealth`, if it has one.
+fn exact_figure(win_rates: &[Summary], strategy: &str, rules: Rules, stealth: u8) -> Option<f64> {
+    win_rates
+        .iter()
+        .find(|s| {
+            s.strategy == strategy
+                && s.rules == rules
+                && s.stealth == stealth
+                && s.method != Method::MonteCarlo
+        })
+        .map(|s| s.win_rate)
 }
 
 /// A solve's results: optimal figures and Monte Carlo counts per stealth, and the games

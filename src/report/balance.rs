@@ -8,6 +8,7 @@ use crate::game::LossCause;
 use crate::rules::Rules;
 use crate::strategy::OPTIMAL;
 use crate::tune::Sensitivity;
+use raven_core::quality::Assessed;
 
 use super::Summary;
 use super::decisions::Decomposed;
@@ -45,6 +46,24 @@ pub struct Balance {
     /// and what that costs (`raven tune`'s sensitivities, under the default reading at the
     /// headline stealths); empty when not computed.
     pub rules_of_thumb: Vec<Sensitivity>,
+    /// Is it a good game? Optimal play, the recommended file and the reference assessed at
+    /// the headline stealths under the default reading; `None` when not computed.
+    pub quality: Option<Assessment>,
+}
+
+/// The quality assessment of a report: luck and skill, tension, when games are decided and
+/// their length ([`raven_core::quality::assess`]).
+pub struct Assessment {
+    /// The rules (the default reading).
+    pub rules: Rules,
+    /// The game's stages, as it names them ([`raven_core::games::Game::phases`]).
+    pub stages: Vec<String>,
+    /// Games sampled per row.
+    pub games: u64,
+    /// Their seed.
+    pub seed: u64,
+    /// Per player, per headline stealth; the win probability is `win-rates.csv`'s.
+    pub assessed: Vec<Assessed>,
 }
 
 impl Balance {

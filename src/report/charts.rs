@@ -11,7 +11,8 @@ use super::chart::{
 };
 use super::decisions::{self, plain};
 
-use super::balance::{Balance, all_strategies, exact_of, sampled_of};
+use super::balance::{Assessment, Balance, all_strategies, exact_of, sampled_of};
+use super::chart::{FanPanel, fan_chart};
 
 /// One chart of the report: its file, its title (the image's alternative text) and its SVG.
 pub struct Chart {
@@ -42,8 +43,17 @@ pub fn chart_files(presets: &[Rules]) -> Vec<String> {
         .map(String::from),
     );
     files.extend(readings().map(|r| format!("check-monte-carlo-{r}.svg")));
+    files.extend(QUALITY_CHARTS.map(String::from));
     files
 }
+
+/// The charts of "Is it a good game?", last of [`chart_files`] (drawn when the report has its
+/// assessment).
+pub const QUALITY_CHARTS: [&str; 3] = [
+    "quality-fan.svg",
+    "quality-luck-skill.svg",
+    "quality-length.svg",
+];
 
 /// Every chart of the report, named as [`chart_files`] names them.
 pub fn charts(balance: &Balance) -> Vec<Chart> {
@@ -71,6 +81,12 @@ pub fn charts(balance: &Balance) -> Vec<Chart> {
             check(balance, rules),
         )
     }));
+    if let Some(a) = &balance.quality {
+        let mid = balance.mid();
+        svgs.push(("The chance of winning along the game".into(), fan(a, mid)));
+        svgs.push(("Luck against skill".into(), luck_skill(a)));
+        svgs.push(("How long a game takes".into(), length(a, mid)));
+    }
     names
         .into_iter()
         .zip(svgs)
@@ -349,6 +365,118 @@ pub fn annulus_success_chart(difficulty: &str, lines: &[(String, Vec<(u8, f64)>)
         &format!("Annulus, {difficulty} operation: success by number of players"),
         "players (the line has players + 2 dice)",
         "success probability",
+        &series,
+    )
+}
+
+/// Optimal play's chance of winning on entering each stage at stealth `mid`, median and
+/// quartiles over the won games and over the lost, a panel for optimal play and one for the
+/// reference.
+pub fn fan(a: &Assessment, mid: u8) -> String {
+    let panels: Vec<FanPanel> = [OPTIMAL, REFERENCE]
+        .into_iter()
+        .filter_map(|name| {
+            let x = a
+                .assessed
+                .iter()
+                .find(|x| x.strategy == name && x.stealth == mid)?;
+            let fan = |won: bool| {
+                (0..a.stages.len())
+                    .map(|i| x.quality.entering(i, won).map(|(q, _)| q.map(f64::from)))
+                    .collect()
+            };
+            Some(FanPanel {
+                heading: if name == OPTIMAL {
+                    "optimal play".to_string()
+                } else {
+                    format!("{name} strategy")
+                },
+                fans: [fan(true), fan(false)],
+            })
+        })
+        .collect();
+    fan_chart(
+        &format!(
+            "Optimal play's chance of winning on entering each stage, stealth {mid} ({})",
+            a.rules
+        ),
+        "chance of winning (optimal play from there)",
+        &a.stages,
+        &panels,
+    )
+}
+
+/// Each player's points lost to decisions against the dice's share of the spread of its
+/// results, a point per headline stealth, the line named at the highest.
+pub fn luck_skill(a: &Assessment) -> String {
+    let rows = super::quality::rows(a);
+    let mut names: Vec<&str> = Vec::new();
+    for r in &rows {
+        if !names.contains(&r.strategy.as_str()) {
+            names.push(&r.strategy);
+        }
+    }
+    let series: Vec<Series> = names
+        .iter()
+        .map(|&name| {
+            let mut points: Vec<(u8, f64, f64)> = rows
+                .iter()
+                .filter(|r| r.strategy == name)
+                .map(|r| (r.stealth.unwrap_or(0), 100.0 * r.skill_loss, r.luck_share))
+                .collect();
+            points.sort_by_key(|p| p.0);
+            Series {
+                name: name.to_string(),
+                points: points.iter().map(|p| (p.1, p.2)).collect(),
+                intervals: Vec::new(),
+                // A single point where decisions lose nothing: markers, not a dashed line.
+                dashed: false,
+                muted: false,
+            }
+        })
+        .collect();
+    line_chart(
+        &format!("Luck against skill ({})", a.rules),
+        "points of win probability lost to decisions per game",
+        "the dice's share of the spread of results",
+        &series,
+    )
+}
+
+/// The share of games over within each number of rolls at stealth `mid`, a line per player
+/// (from the sampled games' lengths, up to the 99th percentile of the longest).
+pub fn length(a: &Assessment, mid: u8) -> String {
+    let at_mid: Vec<_> = a.assessed.iter().filter(|x| x.stealth == mid).collect();
+    let quantile = |x: &&raven_core::quality::Assessed, q: f64| x.quality.length_quantile(q)[0];
+    let low = at_mid.iter().map(|x| quantile(x, 0.01)).min().unwrap_or(0);
+    let high = at_mid.iter().map(|x| quantile(x, 0.99)).max().unwrap_or(1);
+    let step = (high - low).div_ceil(30).max(1);
+    let mut ks: Vec<u32> = (low..=high).step_by(step as usize).collect();
+    if ks.last() != Some(&high) {
+        ks.push(high);
+    }
+    let series: Vec<Series> = at_mid
+        .iter()
+        .map(|x| {
+            let lengths = x.quality.lengths(true);
+            let total: u64 = lengths.iter().sum();
+            let within = |k: u32| {
+                let n: u64 = lengths.iter().take(k as usize + 1).sum();
+                n as f64 / total.max(1) as f64
+            };
+            Series {
+                name: x.strategy.clone(),
+                points: ks.iter().map(|&k| (f64::from(k), within(k))).collect(),
+                intervals: Vec::new(),
+                dashed: x.strategy == OPTIMAL,
+                muted: false,
+            }
+        })
+        .collect();
+    line_chart(
+        &format!("How long a game takes, stealth {mid} ({})", a.rules),
+        "rolls of the dice in the game",
+        "share of games over within that many rolls",
         &series,
     )
 }

@@ -208,6 +208,7 @@ mod tests {
             decisions_left_out: Vec::new(),
             watched: Vec::new(),
             rules_of_thumb: Vec::new(),
+            quality: None,
         }
     }
 

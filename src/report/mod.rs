@@ -14,6 +14,7 @@ pub mod decisions;
 pub mod habits;
 pub mod levers;
 pub mod player;
+pub mod quality;
 pub mod readme;
 mod summary;
 pub mod table;

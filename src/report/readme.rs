@@ -116,6 +116,7 @@ pub fn readme(balance: &Balance, charts: &[Chart]) -> String {
     show(&mut md, charts, "loss-causes");
     show(&mut md, charts, "rule-variants");
     md += &super::levers::section(balance);
+    md += &super::quality::section(balance);
     md += &checks(balance, charts);
 
     let _ = writeln!(
@@ -129,6 +130,8 @@ pub fn readme(balance: &Balance, charts: &[Chart]) -> String {
          | `strategy-comparison.csv` | paired comparison of every strategy against the reference on the same games (difference, 95% paired interval, McNemar `p_value`, where `5e-324`, the smallest positive double, stands for any p-value below it) |\n\
          | `decisions.csv` | where each strategy covered loses its points against optimal play, exactly, by kind of decision (`regret`, 0–1), with how often each kind arises and matters per game; the columns of `raven decisions`: the reference at every headline stealth, the others at the middle one, under main-text |\n\
          | `decisions-top.csv` | the 10 positions that cost each covered strategy most per headline stealth covered, in words, with reach probability and shortfall; the columns of `raven decisions --top-out` |\n\
+         | `quality.csv` | is it a good game? optimal play, the recommended file and the reference at every headline stealth under main-text: exact win probability and points lost to decisions (`skill_loss`), the dice's share of the spread (`luck_share`), suspense, comebacks, heartbreaks (sampled, with 95% intervals), rolls and decisions per game (exact means, sampled percentiles); the columns of `raven quality` |\n\
+         | `quality-decided.csv` | where those games were decided: the share of wins and of losses decided in each stage (`start`: from the start), with 95% intervals; the columns of `raven quality --decided` |\n\
          | `tuned.toml` | the strategy file *What a player should do* recommends, as bundled (`raven strategies check` accepts it; `--strategy reports/tuned.toml` plays it) |\n\
          | `*.svg` | the charts above; `check-monte-carlo-*.svg` the validation charts |\n\n\
          Values in the CSVs carry 12 significant digits, in plain decimal (`p_value` in \
@@ -350,6 +353,7 @@ mod tests {
             decisions_left_out: Vec::new(),
             watched: Vec::new(),
             rules_of_thumb: Vec::new(),
+            quality: None,
         }
     }
 

@@ -615,6 +615,139 @@ fn explore_and_report_run_for_annulus() {
             .unwrap()
             .starts_with("game,difficulty,players,key,value")
     );
+    report_is_a_good_game(&out, dir.path());
+}
+
+/// The Annulus report's "Is it a good game?": its quality files are `raven --game annulus
+/// quality`'s for the bundled strategies and optimal play (the normal operation, one player,
+/// the report's games and seed), the same on one thread; every row of its tables holds the
+/// CSV's numbers, and the sentence on when the challenge is decided names the stage of the
+/// largest share of optimal play's failures and successes.
+fn report_is_a_good_game(out: &std::path::Path, temp: &std::path::Path) {
+    let records = |path: std::path::PathBuf| -> Vec<std::collections::HashMap<String, String>> {
+        let mut reader = csv::Reader::from_path(path).unwrap();
+        let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+        reader
+            .records()
+            .map(|r| {
+                header
+                    .iter()
+                    .cloned()
+                    .zip(r.unwrap().iter().map(String::from))
+                    .collect()
+            })
+            .collect()
+    };
+    let names: Vec<&str> = std::iter::once("optimal")
+        .chain(BUNDLED.iter().map(|(n, _)| *n))
+        .collect();
+    let alone = temp.join("q.csv");
+    let decided_alone = temp.join("d.csv");
+    stdout(&[
+        "--game",
+        "annulus",
+        "quality",
+        "--players",
+        "1",
+        "--games",
+        "10000",
+        "--strategy",
+        &names.join(","),
+        "--out",
+        alone.to_str().unwrap(),
+        "--decided",
+        decided_alone.to_str().unwrap(),
+    ]);
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap();
+    let (q, d) = (
+        read(&out.join("quality.csv")),
+        read(&out.join("quality-decided.csv")),
+    );
+    // The normal operation's rows come first and are the command's, byte for byte.
+    let alone = read(&alone);
+    assert!(q.starts_with(&alone), "{q}\n{alone}");
+    assert!(d.starts_with(&read(&decided_alone)));
+    assert_eq!(q.lines().count(), 1 + 2 * names.len(), "both operations");
+    // The same on one thread.
+    let one = temp.join("one-thread");
+    stdout(&[
+        "--game",
+        "annulus",
+        "report",
+        "--players",
+        "1",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        one.to_str().unwrap(),
+    ]);
+    for file in ["quality.csv", "quality-decided.csv", "README.md"] {
+        assert_eq!(read(&one.join(file)), read(&out.join(file)), "{file}");
+    }
+    let readme = read(&out.join("README.md"));
+    let said = &readme[readme.find("## Is it a good game?").expect("the section")..];
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    let num =
+        |r: &std::collections::HashMap<String, String>, k: &str| -> f64 { r[k].parse().unwrap() };
+    for r in records(out.join("quality.csv")) {
+        let line = format!(
+            "| {} | {} | {} | {:.2} | {} | {:.1} | {} | {} | {:.2} | {:.2} | {} ({}–{}) |",
+            r["strategy"],
+            r["players"],
+            pct(num(&r, "win_rate")),
+            100.0 * num(&r, "skill_loss"),
+            pct(num(&r, "luck_share")),
+            100.0 * num(&r, "suspense"),
+            pct(num(&r, "comeback_rate")),
+            pct(num(&r, "heartbreak_rate")),
+            num(&r, "mean_decisions"),
+            num(&r, "mean_rolls"),
+            r["rolls_median"],
+            r["rolls_p10"],
+            r["rolls_p90"],
+        );
+        assert!(said.contains(&line), "{line}\nnot in\n{said}");
+    }
+    let decided = records(out.join("quality-decided.csv"));
+    let sentences: Vec<&str> = said
+        .lines()
+        .filter(|l| l.starts_with("**When the challenge is decided**"))
+        .collect();
+    assert_eq!(sentences.len(), 2, "one per operation");
+    let rules: Vec<String> = {
+        let mut r: Vec<String> = decided.iter().map(|r| r["rules"].clone()).collect();
+        r.dedup();
+        r
+    };
+    for (sentence, rules) in sentences.iter().zip(&rules) {
+        for (result, plural) in [("loss", "failures"), ("win", "successes")] {
+            let these: Vec<_> = decided
+                .iter()
+                .filter(|r| r["rules"] == *rules && r["strategy"] == "optimal")
+                .filter(|r| r["result"] == result)
+                .collect();
+            let best = these.iter().map(|r| num(r, "share")).fold(0.0, f64::max);
+            let top: Vec<&str> = these
+                .iter()
+                .filter(|r| {
+                    format!("{:.0}", 100.0 * num(r, "share")) == format!("{:.0}", 100.0 * best)
+                })
+                .map(|r| r["stage"].as_str())
+                .collect();
+            let stage = match top[0] {
+                "start" => "from the start".to_string(),
+                "set-up" => "at set-up".to_string(),
+                other => format!("with {other}"),
+            };
+            let clause = if top.len() == 1 {
+                format!("{:.0}% of {plural} are decided {stage}", 100.0 * best)
+            } else {
+                format!("{plural} are decided {stage} as often as")
+            };
+            assert!(sentence.contains(&clause), "{clause}\nnot in\n{sentence}");
+        }
+    }
 }
 
 /// A7: knacks and training abilities are not modelled, and the help says so where a user looks

@@ -151,6 +151,7 @@ fn balance_of(presets: [Rules; 2]) -> Balance {
         decisions_left_out: Vec::new(),
         watched: Vec::new(),
         rules_of_thumb: Vec::new(),
+        quality: None,
     }
 }
 

@@ -14,7 +14,7 @@ use raven::engine::{Solver, exact, solve};
 use raven::rules::{Rules, parse_rules};
 use raven::strategy::{OPTIMAL, Strategy, built_in, playbook, resolve};
 
-const FILES: [&str; 17] = [
+const FILES: [&str; 22] = [
     "README.md",
     "tuned.toml",
     "win-rates.csv",
@@ -24,6 +24,8 @@ const FILES: [&str; 17] = [
     "strategy-comparison.csv",
     "decisions.csv",
     "decisions-top.csv",
+    "quality.csv",
+    "quality-decided.csv",
     "win-probability-main-text.svg",
     "win-probability-clarified.svg",
     "rule-variants.svg",
@@ -32,6 +34,9 @@ const FILES: [&str; 17] = [
     "loss-causes.svg",
     "check-monte-carlo-main-text.svg",
     "check-monte-carlo-clarified.svg",
+    "quality-fan.svg",
+    "quality-luck-skill.svg",
+    "quality-length.svg",
 ];
 
 fn header(path: &Path) -> String {
@@ -365,6 +370,24 @@ fn report_recommendations_change_with_the_rules() {
     let dir = temp.path().join("changed");
     let changed = recommendations_follow_the_csvs(&dir);
     assert_ne!(printed, changed);
+    // When games are decided follows each report's own rows: at stealth 1 the printed game's
+    // optimal losses are decided in recruitment most, the easier checks' in the run.
+    let decided = |dir: &Path| {
+        let said = quality_follows_the_csvs(dir);
+        let at = said
+            .find("under optimal play ")
+            .expect("optimal play's clause");
+        said[at..said[at..].find(';').map_or(said.len(), |e| at + e)].to_string()
+    };
+    let (before, after) = (decided(&report.dir.join("rep")), decided(&dir));
+    assert!(
+        before.contains("of losses are decided in recruitment"),
+        "{before}"
+    );
+    assert!(
+        after.contains("of losses are decided in the run"),
+        "{after}"
+    );
     let readme = fs::read_to_string(dir.join("README.md")).unwrap();
     assert!(readme.contains("--rule threshold=4"), "the command quoted");
     assert!(readme.contains("This report is about a changed game"));
@@ -423,4 +446,218 @@ fn the_report_recommends_the_best_strategy_file() {
         .arg(dir.join("tuned.toml"))
         .assert()
         .success();
+}
+
+/// How a player is named in the quality section.
+fn who(name: &str) -> String {
+    match name {
+        "optimal" => "optimal play".to_string(),
+        "reference" => "the reference".to_string(),
+        _ => format!("`{name}`"),
+    }
+}
+
+/// "Is it a good game?" checked against the report's CSVs: the players are optimal play, the
+/// recommended file and the reference at every headline stealth; every win probability is
+/// `win-rates.csv`'s; every row of its table and of the difficulty ladder holds the CSVs'
+/// numbers; each player's share of wins and of losses decided per stage adds up to one, and
+/// the sentence names the stage (or the stages, tied) of the largest. Returns the paragraph
+/// on when the game is decided.
+fn quality_follows_the_csvs(dir: &Path) -> String {
+    let readme = fs::read_to_string(dir.join("README.md")).unwrap();
+    let start = readme.find("## Is it a good game?").expect("the section");
+    let end = start + readme[start..].find("\n## ").unwrap();
+    let said = &readme[start..end];
+    let num = |r: &std::collections::HashMap<String, String>, k: &str| -> f64 {
+        r[k].parse().unwrap_or_else(|_| panic!("{k}: {}", r[k]))
+    };
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    let rows = records(dir, "quality.csv");
+    let default = rows[0]["rules"].clone();
+    let recommended = readme
+        .split(&format!("knows under {default} is `"))
+        .nth(1)
+        .and_then(|r| r.split('`').next())
+        .expect("a recommended file");
+    let players = ["optimal", recommended, "reference"];
+    let mut stealths: Vec<u8> = rows.iter().map(|r| r["stealth"].parse().unwrap()).collect();
+    stealths.sort_unstable();
+    stealths.dedup();
+    let order: Vec<(String, u8)> = rows
+        .iter()
+        .map(|r| (r["strategy"].clone(), r["stealth"].parse().unwrap()))
+        .collect();
+    let expected: Vec<(String, u8)> = players
+        .iter()
+        .flat_map(|p| stealths.iter().map(|&s| (p.to_string(), s)))
+        .collect();
+    assert_eq!(order, expected);
+    let win_rates = records(dir, "win-rates.csv");
+    let exact = |strategy: &str, stealth: u8| {
+        win_rates
+            .iter()
+            .find(|r| {
+                r["strategy"] == strategy
+                    && r["rules"] == default
+                    && r["stealth"] == stealth.to_string()
+                    && r["method"] != "monte-carlo"
+            })
+            .map(|r| num(r, "win_rate"))
+    };
+    for r in &rows {
+        let stealth: u8 = r["stealth"].parse().unwrap();
+        assert_eq!(
+            Some(num(r, "win_rate")),
+            exact(&r["strategy"], stealth),
+            "one figure per quantity"
+        );
+        let line = format!(
+            "| {} | {stealth} | {} | {:.2} | {} | {:.1} | {} | {} | {:.1} | {:.1} | {} ({}–{}) |",
+            who(&r["strategy"]),
+            pct(num(r, "win_rate")),
+            100.0 * num(r, "skill_loss"),
+            pct(num(r, "luck_share")),
+            100.0 * num(r, "suspense"),
+            pct(num(r, "comeback_rate")),
+            pct(num(r, "heartbreak_rate")),
+            num(r, "mean_rolls"),
+            num(r, "mean_decisions"),
+            r["rolls_median"],
+            r["rolls_p10"],
+            r["rolls_p90"],
+        );
+        assert!(said.contains(&line), "{line}\nnot in\n{said}");
+    }
+    // The ladder: the lowest stealth from 1 up at which the exact win probability reaches each
+    // rung.
+    let top: u8 = win_rates
+        .iter()
+        .map(|r| r["stealth"].parse::<u8>().unwrap())
+        .max()
+        .unwrap();
+    for p in players {
+        let cells: Vec<String> = [0.25, 0.5, 0.75]
+            .iter()
+            .map(|&rung| {
+                (1..=top)
+                    .find_map(|s| exact(p, s).filter(|&w| w >= rung).map(|w| (s, w)))
+                    .map_or(format!("not by {top}"), |(s, w)| {
+                        format!("{s} ({})", pct(w))
+                    })
+            })
+            .collect();
+        let line = format!("| {} | {} |", who(p), cells.join(" | "));
+        assert!(said.contains(&line), "{line}\nnot in\n{said}");
+    }
+    // When the game is decided, at the middle headline stealth.
+    let decided = records(dir, "quality-decided.csv");
+    let mid = stealths[stealths.len() / 2];
+    let paragraph = said
+        .split("\n\n")
+        .find(|p| p.starts_with("**When the game is decided.**"))
+        .expect("the paragraph")
+        .to_string();
+    for p in players {
+        for &(result, plural) in &[("loss", "losses"), ("win", "wins")] {
+            let these: Vec<_> = decided
+                .iter()
+                .filter(|r| r["strategy"] == p && r["result"] == result)
+                .filter(|r| r["stealth"] == mid.to_string())
+                .collect();
+            let shares: Vec<f64> = these.iter().map(|r| num(r, "share")).collect();
+            let sum: f64 = shares.iter().sum();
+            assert!((sum - 1.0).abs() < 1e-9, "{p} {plural}: {shares:?}");
+            let best = shares.iter().copied().fold(0.0, f64::max);
+            let shown = |x: f64| format!("{:.0}%", 100.0 * x);
+            let top: Vec<String> = these
+                .iter()
+                .filter(|r| shown(num(r, "share")) == shown(best))
+                .map(|r| match r["stage"].as_str() {
+                    "start" => "from the start".to_string(),
+                    stage => format!("in {stage}"),
+                })
+                .collect();
+            let clause = if top.len() == 1 {
+                format!("{} of {plural} are decided {}", shown(best), top[0])
+            } else {
+                format!("{plural} are decided {} as often as", top[0])
+            };
+            let whose = format!("under {} ", who(p));
+            let at = paragraph.find(&whose).expect("a clause per player");
+            assert!(
+                paragraph[at..].contains(&clause),
+                "{clause}\nnot in\n{paragraph}"
+            );
+        }
+    }
+    paragraph
+}
+
+/// The report's quality files are `raven quality`'s for the same players, stealths, games and
+/// seed (the win probability aside, which is `win-rates.csv`'s figure), and its charts draw
+/// each player.
+#[test]
+fn the_quality_section_reads_its_csvs_and_they_are_raven_quality_s() {
+    let report = small_report();
+    let dir = report.dir.join("rep");
+    quality_follows_the_csvs(&dir);
+    let rows = records(&dir, "quality.csv");
+    let mut players: Vec<String> = Vec::new();
+    for r in &rows {
+        if !players.contains(&r["strategy"]) {
+            players.push(r["strategy"].clone());
+        }
+    }
+    let temp = tempfile::tempdir().unwrap();
+    common::run_in(
+        temp.path(),
+        &[
+            "quality",
+            "--quiet",
+            "--strategy",
+            &players.join(","),
+            "--stealth",
+            "0,1",
+            "--games",
+            "700",
+            "--out",
+            "q.csv",
+            "--decided",
+            "d.csv",
+        ],
+    );
+    assert_eq!(
+        fs::read(temp.path().join("d.csv")).unwrap(),
+        fs::read(dir.join("quality-decided.csv")).unwrap()
+    );
+    assert_eq!(
+        header(&temp.path().join("q.csv")),
+        header(&dir.join("quality.csv"))
+    );
+    let alone = records(temp.path(), "q.csv");
+    assert_eq!(alone.len(), rows.len());
+    for (a, b) in alone.iter().zip(&rows) {
+        for (k, v) in a {
+            if k == "win_rate" {
+                let (x, y): (f64, f64) = (v.parse().unwrap(), b[k].parse().unwrap());
+                assert!((x - y).abs() <= 1e-12, "{x} {y}");
+            } else {
+                assert_eq!(v, &b[k], "{k}");
+            }
+        }
+    }
+    // The fan: a panel for optimal play and one for the reference; the other charts a line
+    // per player.
+    let text = fs::read_to_string(dir.join("quality-fan.svg")).unwrap();
+    assert_eq!(text.matches(r#"class="panel""#).count(), 2);
+    for file in ["quality-luck-skill.svg", "quality-length.svg"] {
+        let text = fs::read_to_string(dir.join(file)).unwrap();
+        let svg = roxmltree::Document::parse(&text).expect("well-formed SVG");
+        let series: Vec<&str> = svg
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("series"))
+            .filter_map(|n| n.attribute("data-name"))
+            .collect();
+        assert_eq!(series, players, "{file}");
+    }
 }

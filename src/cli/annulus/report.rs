@@ -8,14 +8,17 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use raven_core::engine::generic::{Optimum, evaluate, regret, solve};
+use raven_core::engine::generic::quality::quality;
+use raven_core::engine::generic::{OptimalPolicy, Optimum, evaluate, solve};
 use raven_core::games::annulus::rules::PARAMS;
 use raven_core::games::annulus::strategy::{BUNDLED, Knobs};
 use raven_core::games::annulus::{Annulus, Rules};
+use raven_core::games::{Game, Policy};
 use raven_core::rows::{VERSION, rounded};
 
 use super::stopped;
 use crate::cli::output::OutDir;
+use crate::cli::quality::{Axis, DecidedRow, Of, QualityRow, decided_rows};
 use crate::error::Result;
 use crate::report::charts::annulus_success_chart;
 use raven_core::games::annulus::{JAMMED, REVEAL};
@@ -32,6 +35,14 @@ pub struct ReportArgs {
     /// Replace files in `--out` that raven did not write.
     #[arg(long)]
     pub force: bool,
+    /// Sampled challenges per strategy, difficulty and number of players for "Is it a good
+    /// game?" (its distributions: luck's share, suspense, comebacks, heartbreaks, when a
+    /// challenge is decided, its length), 1..=10^12.
+    #[arg(long, default_value_t = 10_000, value_parser = crate::cli::bounds::games)]
+    pub games: u64,
+    /// Seed of the sampled challenges: the same seed gives the same files for any thread count.
+    #[arg(long, default_value_t = crate::cli::args::DEFAULT_SEED)]
+    pub seed: u64,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub engine: super::EngineArgs,
@@ -75,10 +86,12 @@ struct LeverRow {
     raven_version: &'static str,
 }
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 7] = [
     "README.md",
     "success.csv",
     "levers.csv",
+    "quality.csv",
+    "quality-decided.csv",
     "success-normal.svg",
     "success-advanced.svg",
 ];
@@ -96,6 +109,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     let progress = crate::cli::progress::Progress::spinner("annulus report", args.engine.quiet);
     let mut success = Vec::new();
     let mut levers = Vec::new();
+    let (mut assessed, mut decided) = (Vec::new(), Vec::new());
     for (difficulty, preset) in [("normal", "normal"), ("advanced", "advanced")] {
         for &players in &args.players {
             let rules = Rules {
@@ -121,11 +135,33 @@ pub fn run(args: &ReportArgs) -> Result<()> {
                 }
             };
             success.push(row("optimal", &optimal, 0.0));
-            for s in &strategies {
-                let (f, r) = pool
-                    .install(|| regret(&game, s, &solved, budget))
+            // Is it a good game? Optimal play and the bundled strategies, each stage as this
+            // game (its number of dice) names them; a bundled strategy's success and regret
+            // are its assessment's (the same evaluation, not a second one).
+            let optimal_policy = OptimalPolicy::new(&solved);
+            let stages = game.phases();
+            let policies = std::iter::once(&optimal_policy as &dyn Policy<Annulus>)
+                .chain(strategies.iter().map(|s| s as &dyn Policy<Annulus>));
+            for (i, policy) in policies.enumerate() {
+                crate::cli::interrupt::check()?;
+                let q = pool
+                    .install(|| quality(&solved, policy, args.games, args.seed, budget))
                     .map_err(stopped)?;
-                success.push(row(&s.name, &f, r.by_kind.iter().sum()));
+                if i > 0 {
+                    success.push(row(policy.name(), &q.figures, q.skill_loss));
+                }
+                let of = Of {
+                    game: "annulus",
+                    strategy: policy.name(),
+                    rules: rules.to_string(),
+                    axis: Axis::Players(players),
+                };
+                decided.extend(
+                    decided_rows(&q, &of, &stages, args.games, args.seed)
+                        .into_iter()
+                        .map(|r| (difficulty, r)),
+                );
+                assessed.push((difficulty, QualityRow::new(&q, of, args.games, args.seed)));
             }
             let random = pool
                 .install(|| evaluate(&game, &raven_core::games::Uniform, budget))
@@ -168,6 +204,12 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     let mut csv = Vec::new();
     crate::report::csv::write_rows(&mut csv, &levers)?;
     dir.write("levers.csv", &csv)?;
+    let mut csv = Vec::new();
+    crate::report::csv::write_rows(&mut csv, assessed.iter().map(|(_, r)| r))?;
+    dir.write("quality.csv", &csv)?;
+    let mut csv = Vec::new();
+    crate::report::csv::write_rows(&mut csv, decided.iter().map(|(_, r)| r))?;
+    dir.write("quality-decided.csv", &csv)?;
     for difficulty in ["normal", "advanced"] {
         let mut names: Vec<String> = vec!["optimal".into()];
         names.extend(strategies.iter().map(|s| s.name.clone()));
@@ -188,7 +230,8 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     }
     dir.write(
         "README.md",
-        readme(&success, &levers, &args.players).as_bytes(),
+        (readme(&success, &levers, &args.players) + &good_game(&assessed, &decided, args))
+            .as_bytes(),
     )?;
     dir.commit()
 }
@@ -328,4 +371,93 @@ fn readme(success: &[SuccessRow], levers: &[LeverRow], players: &[u8]) -> String
         );
     }
     t
+}
+
+/// The README's "Is it a good game?": per difficulty, each strategy's luck, skill, tension and
+/// length by number of players (`quality.csv`), and where optimal play's challenges are decided
+/// (`quality-decided.csv`), every number read from those rows.
+fn good_game(
+    quality: &[(&str, QualityRow)],
+    decided: &[(&str, DecidedRow)],
+    args: &ReportArgs,
+) -> String {
+    let mut t = format!(
+        "\n## Is it a good game?\n\nLuck against skill, tension and length, from {} sampled \
+         challenges per row (seed {}) followed along optimal play's chance of success; success, \
+         skill loss and the mean adjustments and rolls are exact. The figures are in \
+         `quality.csv` and `quality-decided.csv` (the columns of `raven --game annulus \
+         quality`). Skill loss: points of success lost to decisions per challenge (the regret); \
+         luck's share: the share of the spread of results the dice explain; suspense: how far \
+         the chance of success moves per step (root mean square, in points); comebacks: \
+         successes after it fell to 20% or lower; heartbreaks: failures after it rose to 80% or \
+         higher.\n",
+        args.games, args.seed
+    );
+    for difficulty in ["normal", "advanced"] {
+        let _ = writeln!(
+            t,
+            "\n### {} operation\n\n| strategy | players | success | skill loss (points) | \
+             luck's share | suspense (points) | comebacks | heartbreaks | adjustments | rolls | \
+             rolls: median (10th–90th) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            if difficulty == "normal" {
+                "Normal"
+            } else {
+                "Advanced"
+            }
+        );
+        for (_, r) in quality.iter().filter(|(d, _)| *d == difficulty) {
+            let _ = writeln!(t, "{}", quality_row(r));
+        }
+        let clauses: Vec<String> = args
+            .players
+            .iter()
+            .filter_map(|&p| {
+                let rows: Vec<&DecidedRow> = decided
+                    .iter()
+                    .filter(|(d, r)| {
+                        *d == difficulty && r.players == Some(p) && r.strategy == "optimal"
+                    })
+                    .map(|(_, r)| r)
+                    .collect();
+                crate::report::quality::decided_most(&rows, ["failures", "successes"], stage_words)
+                    .map(|d| format!("with {p} player{} {d}", if p == 1 { "" } else { "s" }))
+            })
+            .collect();
+        let _ = writeln!(
+            t,
+            "\n**When the challenge is decided** (the stage after which optimal play's chance of \
+             success stays within 10 points of the result), under optimal play: {}.",
+            clauses.join("; ")
+        );
+    }
+    t
+}
+
+/// A row of the "Is it a good game?" tables, from a `quality.csv` row.
+fn quality_row(r: &QualityRow) -> String {
+    format!(
+        "| {} | {} | {} | {:.2} | {} | {:.1} | {} | {} | {:.2} | {:.2} | {} ({}–{}) |",
+        r.strategy,
+        r.players.unwrap_or(0),
+        percent(r.win_rate),
+        100.0 * r.skill_loss,
+        percent(r.luck_share),
+        100.0 * r.suspense,
+        percent(r.comeback_rate),
+        percent(r.heartbreak_rate),
+        r.mean_decisions,
+        r.mean_rolls,
+        r.rolls_median,
+        r.rolls_p10,
+        r.rolls_p90
+    )
+}
+
+/// An Annulus stage in a sentence: "at set-up", "with 2 hidden", "with nothing hidden".
+fn stage_words(stage: &str) -> String {
+    match stage {
+        "start" => "from the start".to_string(),
+        "set-up" => "at set-up".to_string(),
+        other => format!("with {other}"),
+    }
 }

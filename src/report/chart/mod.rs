@@ -1,5 +1,6 @@
 //! Self-contained SVG charts, one module per kind: line charts of probabilities ([`line`]),
-//! small multiples of horizontal bars ([`bar`]), heat maps ([`heat`]), on shared axes
+//! small multiples of horizontal bars ([`bar`]), fans along a game's stages ([`fan`]), heat
+//! maps ([`heat`]), on shared axes
 //! ([`axes`]) and one colour per strategy ([`palette`]).
 //!
 //! Hand-written SVG keeps the files small, deterministic (fixed number formatting) and free of
@@ -22,12 +23,14 @@
 
 mod axes;
 mod bar;
+mod fan;
 mod heat;
 mod line;
 pub mod palette;
 
 pub use axes::nice_ticks;
 pub use bar::{Bars, Panel, TINY, bar_chart, bars};
+pub use fan::{FanPanel, fan_chart};
 pub use heat::{Cells, HeatAxis, HeatMap, heat_map};
 pub use line::{Series, check_chart, line_chart, line_chart_marked};
 
