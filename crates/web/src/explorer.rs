@@ -16,7 +16,10 @@
 //! - `{"op":"csv", "results": [{"strategy", "method", "stealth", "figures"}, …]}`: the CSV
 //!   `raven solve --out` writes for these results;
 //! - `{"op":"sweep", "axes": [{"key", "values"}, …], "strategies", "stealths"}`: `raven
-//!   explore`'s grid, point by point, then its CSV.
+//!   explore`'s grid, point by point, then its CSV;
+//! - `{"op":"quality", "strategies", "stealths", "games", "seed"}`: each strategy's luck and
+//!   skill, tension and length, as `raven quality` assesses them (`{"name":"optimal"}` is
+//!   optimal play here; `games` 20,000 and `seed` the command line's unless given).
 //!
 //! A request with `"game": "annulus"` is the Annulus operation challenge's, answered by
 //! `crate::annulus`; without `game` (or with `"game": "purple-raven"`) it is Operation
@@ -28,7 +31,8 @@
 //! Messages (JSON, `type` names the kind): `meta`, `error` (`field`: `request`, `rules`,
 //! `strategy` with its `index`, or `engine`), `value` (`method`, `strategy`, `stealth`, `win`,
 //! and `figures` unless only the value was asked for), `decisions`, `point`, `skipped`,
-//! `progress` (`done` of `total` steps), `csv`, and `done` last.
+//! `progress` (`done` of `total` steps), `csv`, `quality` (`method`, `strategy`, `stealth`,
+//! `games`, `seed`, and `figures` under `raven quality`'s column names), and `done` last.
 
 use raven_core::engine::{
     self, BYTES_PER_STATE, Budget, Expectation, Halt, Keep, Solver, exact_within,
@@ -36,6 +40,7 @@ use raven_core::engine::{
 };
 use raven_core::game::{DecisionKind, LossCause};
 use raven_core::grid::{self, Axis, GridPoint, MAX_POINTS};
+use raven_core::quality::assess;
 use raven_core::rules::{self, PRESETS, Rules};
 use raven_core::strategy::{self, FileStrategy, OPTIMAL, Strategy};
 use serde::Deserialize;
@@ -90,6 +95,14 @@ enum Operation {
         axes: Vec<Axis>,
         strategies: Vec<RequestedStrategy>,
         stealths: Vec<u8>,
+    },
+    Quality {
+        strategies: Vec<RequestedStrategy>,
+        stealths: Vec<u8>,
+        #[serde(default = "crate::quality::games")]
+        games: u64,
+        #[serde(default = "crate::quality::seed")]
+        seed: u64,
     },
 }
 
@@ -203,6 +216,37 @@ fn answer(sink: &mut Sink<'_>, rules: &Rules, op: Operation) {
                 sweep(sink, rules, &axes, &strategies, &stealths);
             }
         }
+        Operation::Quality {
+            strategies,
+            stealths,
+            games,
+            seed,
+        } => {
+            if let Some(e) = crate::quality::games_fit(games) {
+                return error(sink, "request", &e);
+            }
+            // Optimal play is a strategy of its own here, as `raven quality --strategy optimal`.
+            let is_optimal = |s: &RequestedStrategy| s.name == OPTIMAL && s.text.is_none();
+            let others = strategies
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| !is_optimal(s));
+            if let Some(loaded) = load_at(sink, others)
+                && stealths_fit(sink, &stealths)
+            {
+                let mut loaded = loaded.into_iter();
+                let chosen: Vec<(String, Option<Box<dyn Strategy>>)> = strategies
+                    .iter()
+                    .map(|s| {
+                        (
+                            s.name.clone(),
+                            (!is_optimal(s)).then(|| loaded.next()).flatten(),
+                        )
+                    })
+                    .collect();
+                quality(sink, rules, &chosen, &stealths, games, seed);
+            }
+        }
     }
 }
 
@@ -251,9 +295,18 @@ fn meta() -> Value {
 
 /// The strategies of a request; errors are sent, with the command line's words.
 fn load(sink: &mut Sink<'_>, sources: &[RequestedStrategy]) -> Option<Vec<Box<dyn Strategy>>> {
+    load_at(sink, sources.iter().enumerate())
+}
+
+/// [`load`] of some of a request's strategies, each with its index in the request (which
+/// errors name).
+fn load_at<'a>(
+    sink: &mut Sink<'_>,
+    sources: impl Iterator<Item = (usize, &'a RequestedStrategy)>,
+) -> Option<Vec<Box<dyn Strategy>>> {
     let mut ok = true;
     let mut strategies = Vec::new();
-    for (index, source) in sources.iter().enumerate() {
+    for (index, source) in sources {
         let loaded = match (&source.text, source.name.as_str()) {
             (Some(text), name) => {
                 let origin = source.origin.as_deref().unwrap_or(name);
@@ -480,6 +533,41 @@ fn sweep(
     );
 }
 
+/// `raven quality`'s assessment of `chosen` (`None`: optimal play) at `stealths`, with the
+/// same call, so the figures are the same bits; one `quality` message per strategy and
+/// stealth.
+fn quality(
+    sink: &mut Sink<'_>,
+    rules: &Rules,
+    chosen: &[(String, Option<Box<dyn Strategy>>)],
+    stealths: &[u8],
+    games: u64,
+    seed: u64,
+) {
+    let chosen: Vec<(String, Option<&dyn Strategy>)> = chosen
+        .iter()
+        .map(|(name, s)| (name.clone(), s.as_deref()))
+        .collect();
+    match assess(rules, &chosen, stealths, games, seed, budget()) {
+        Ok(assessed) => {
+            // Strategy by strategy, each at every stealth, as `assess` returns them.
+            let methods = chosen
+                .iter()
+                .flat_map(|(_, s)| stealths.iter().map(move |_| s.is_none()));
+            for (a, optimal) in assessed.iter().zip(methods) {
+                let method = if optimal { "optimal" } else { "exact" };
+                send(
+                    sink,
+                    &json!({"type": "quality", "method": method, "strategy": a.strategy,
+                            "stealth": a.stealth, "games": games, "seed": seed,
+                            "figures": crate::quality::figures(&a.quality)}),
+                );
+            }
+        }
+        Err(e) => error(sink, "engine", &format!("quality: {e}")),
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -595,6 +683,95 @@ pub(crate) mod tests {
                 .unwrap()
                 .is_empty()
         );
+    }
+
+    /// The figures `raven quality --out` writes for `q`, by column, as the page names them.
+    pub(crate) fn quality_columns(
+        q: &raven_core::engine::generic::quality::Quality,
+    ) -> Vec<(&'static str, f64)> {
+        let median = q.length_quantile(0.5);
+        vec![
+            ("win_rate", q.figures.win),
+            ("skill_loss", q.skill_loss),
+            ("luck_share", q.luck_share()),
+            ("suspense", q.suspense_interval().value),
+            ("comeback_rate", q.comeback_rate().value),
+            ("heartbreak_rate", q.heartbreak_rate().value),
+            ("mean_rolls", q.figures.rolls),
+            ("mean_decisions", q.figures.decisions),
+            ("meaningful_decisions", q.meaningful[0]),
+            ("rolls_median", f64::from(median[0])),
+            ("decisions_median", f64::from(median[1])),
+        ]
+    }
+
+    #[test]
+    fn quality_is_the_bits_of_raven_quality_s_assessment() {
+        // The page asks for each strategy on its own (one per worker); `raven quality
+        // --strategy optimal,reference,tuned` assesses them in one call: the same bits.
+        let overrides = r#""preset":"main-text","rules":["run-challenges=4"]"#;
+        let mut got = Vec::new();
+        for name in ["optimal", "reference", "tuned"] {
+            got.extend(messages(&format!(
+                r#"{{"op":"quality",{overrides},"strategies":[{{"name":"{name}"}}],
+                    "stealths":[4],"games":3000}}"#
+            )));
+        }
+        let rules = Rules::preset("main-text")
+            .unwrap()
+            .with_overrides(&["run-challenges=4".to_string()])
+            .unwrap();
+        let tuned = engine::resolve("tuned").unwrap();
+        let chosen: Vec<(String, Option<&dyn Strategy>)> = vec![
+            (OPTIMAL.to_string(), None),
+            (
+                "reference".to_string(),
+                Some(&raven_core::strategy::ReferenceStrategy),
+            ),
+            ("tuned".to_string(), Some(tuned.as_ref())),
+        ];
+        let seed = raven_core::rows::DEFAULT_SEED;
+        let whole = assess(&rules, &chosen, &[4], 3000, seed, Budget::UNLIMITED).unwrap();
+        let quality: Vec<&Value> = got.iter().filter(|m| m["type"] == "quality").collect();
+        assert_eq!(quality.len(), 3);
+        for (m, a) in quality.iter().zip(&whole) {
+            assert_eq!(m["strategy"], a.strategy.as_str());
+            assert_eq!(
+                m["method"],
+                if a.strategy == OPTIMAL {
+                    "optimal"
+                } else {
+                    "exact"
+                }
+            );
+            assert_eq!(
+                (m["stealth"].as_u64(), m["games"].as_u64()),
+                (Some(4), Some(3000))
+            );
+            assert_eq!(m["seed"].as_u64(), Some(seed));
+            for (column, expected) in quality_columns(&a.quality) {
+                let page = m["figures"][column].as_f64().unwrap();
+                assert_eq!(
+                    page.to_bits(),
+                    expected.to_bits(),
+                    "{} {column}",
+                    a.strategy
+                );
+            }
+        }
+        // A strategy the page cannot load and too many games are named, before any engine.
+        let got = messages(
+            r#"{"op":"quality","strategies":[{"name":"optimal"},{"name":"nope"}],"stealths":[4]}"#,
+        );
+        assert_eq!(
+            (got[0]["field"].as_str(), got[0]["index"].as_u64()),
+            (Some("strategy"), Some(1))
+        );
+        let got = messages(
+            r#"{"op":"quality","strategies":[{"name":"optimal"}],"stealths":[4],"games":0}"#,
+        );
+        assert_eq!(got[0]["field"], "request");
+        assert!(!got.iter().any(|m| m["type"] == "quality"));
     }
 
     #[test]
