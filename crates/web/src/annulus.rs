@@ -18,7 +18,10 @@
 //! - `{"op":"quality", "strategies", "players", "games", "seed"}`: each strategy's luck and
 //!   skill, tension and length, as `raven --game annulus quality` finds them (one solve per
 //!   number of players; `{"name":"optimal"}` is optimal play here; `games` 20,000 and `seed`
-//!   the command line's unless given).
+//!   the command line's unless given);
+//! - `{"op":"ledger", "strategy", "players", "seed", "index"}`: challenge `index` (0 unless
+//!   given) of `seed` (the command line's unless given), as `raven --game annulus play`
+//!   plays it, with optimal play's success probability after every step.
 //!
 //! A strategy source is `{"name"}` (`random` or a bundled file) or `{"name", "origin",
 //! "text"}` (an Annulus strategy file's text, named `name` on the page whatever its own
@@ -28,16 +31,18 @@
 //! `engine`), `value` (`method`, `strategy`, `players`, `rules`, `win`, `figures`, and
 //! optimal play's `start`), `point`, `progress`, `csv`, `quality` (`method`, `strategy`,
 //! `players`, `games`, `seed`, and `figures` under `raven quality`'s column names, each sent
-//! as soon as it is known), and `done` last (sent by the caller).
+//! as soon as it is known), `ledger` (`method`, `strategy`, `players`, `seed`, `index`,
+//! `start`, `steps`: `{"roll", "mu"}` each, `won`), and `done` last (sent by the caller).
 
 use raven_core::engine::Budget;
 use raven_core::engine::generic::program::BYTES_PER_POSITION;
 use raven_core::engine::generic::quality::quality;
+use raven_core::engine::generic::sample::{play, stream};
 use raven_core::engine::generic::{Figures, OptimalPolicy, Optimum, Stop, evaluate, solve};
 use raven_core::games::annulus::rules::{PARAMS, PRESETS, swept};
 use raven_core::games::annulus::strategy::{BUNDLED, Knobs, about};
 use raven_core::games::annulus::{ACTION_LIMIT, Annulus, CAUSES, JAMMED, REVEAL, Rules};
-use raven_core::games::{Policy, Uniform};
+use raven_core::games::{End, Game, Point, Policy, Uniform};
 use raven_core::rows::{VERSION, round, rounded};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -98,6 +103,14 @@ enum Operation {
         games: u64,
         #[serde(default = "crate::quality::seed")]
         seed: u64,
+    },
+    Ledger {
+        strategy: Source,
+        players: u8,
+        #[serde(default = "crate::quality::seed")]
+        seed: u64,
+        #[serde(default)]
+        index: u64,
     },
 }
 
@@ -211,7 +224,65 @@ pub fn run(request: Value, sink: &mut Sink<'_>) {
                 quality_players(sink, &base, &chosen, &players, games, seed);
             }
         }
+        Operation::Ledger {
+            strategy,
+            players,
+            seed,
+            index,
+        } => {
+            let loaded = if strategy.name == "optimal" && strategy.text.is_none() {
+                Some(Vec::new())
+            } else {
+                load(sink, std::slice::from_ref(&strategy))
+            };
+            if let Some(mut loaded) = loaded
+                && players_fit(sink, &[players])
+            {
+                ledger(sink, &base, loaded.pop(), players, seed, index);
+            }
+        }
     }
+}
+
+/// Challenge `index` of `seed` with `players`, played by `strategy` (`None`: optimal play) as
+/// `raven --game annulus play` plays it, with optimal play's success probability after every
+/// step (read as `raven --game annulus quality` reads it along a challenge).
+fn ledger(
+    sink: &mut Sink<'_>,
+    base: &Rules,
+    strategy: Option<Box<dyn Policy<Annulus>>>,
+    players: u8,
+    seed: u64,
+    index: u64,
+) {
+    let game = game(base, players);
+    let solved = match solve(&game, budget()) {
+        Ok(solved) => solved,
+        Err(stop) => return stopped(sink, &format!("optimal play with {players} players"), &stop),
+    };
+    let optimal = OptimalPolicy::new(&solved);
+    let policy: &dyn Policy<Annulus> = strategy.as_deref().unwrap_or(&optimal);
+    let mut steps = crate::ledger::Steps::default();
+    let mut chance: Option<bool> = None;
+    let (end, _) = play(&game, policy, &mut stream(seed, index), &mut |pos| {
+        if let Some(chance) = chance {
+            steps.record(chance, solved.value(pos));
+        }
+        chance = Some(game.point(pos) == Point::Chance);
+    });
+    let mut message = steps.fields(solved.value(&game.start()), end == End::Win);
+    message["type"] = json!("ledger");
+    message["game"] = json!("annulus");
+    message["method"] = json!(if strategy.is_some() {
+        "exact"
+    } else {
+        "optimal"
+    });
+    message["strategy"] = json!(policy.name());
+    message["players"] = json!(players);
+    message["seed"] = json!(seed);
+    message["index"] = json!(index);
+    send(sink, &message);
 }
 
 /// `raven --game annulus quality`'s figures of `chosen` (`None`: optimal play) at each number
@@ -749,6 +820,42 @@ mod tests {
         );
         assert_eq!(got[0]["field"], "request");
         assert!(!got.iter().any(|m| m["type"] == "quality"));
+    }
+
+    #[test]
+    fn the_ledger_is_the_challenge_raven_quality_follows() {
+        let base = Rules::parse("normal", &["wrap=yes".to_string()]).unwrap();
+        let game = Annulus::new(Rules { players: 2, ..base });
+        let solved = solve(&game, raven_core::engine::Budget::UNLIMITED).unwrap();
+        let planner = Knobs::bundled("planner").unwrap();
+        let seed = raven_core::rows::DEFAULT_SEED;
+        for index in [0u64, 7] {
+            let got = messages(&format!(
+                r#"{{"op":"ledger","game":"annulus","rules":["wrap=yes"],"strategy":{{"name":"planner"}},
+                    "players":2,"index":{index}}}"#
+            ));
+            let m = got.iter().find(|m| m["type"] == "ledger").unwrap();
+            assert_eq!(
+                (m["players"].as_u64(), m["seed"].as_u64()),
+                (Some(2), Some(seed))
+            );
+            assert_eq!(
+                m["start"].as_f64().unwrap().to_bits(),
+                solved.start().to_bits()
+            );
+            let c = raven_core::engine::generic::quality::course(
+                &solved,
+                &planner,
+                &mut raven_core::engine::generic::sample::stream(seed, index),
+            );
+            let (luck, skill, rolls, decisions) = crate::explorer::tests::ledger_sums(m);
+            assert_eq!((rolls, decisions), (c.rolls, c.decisions));
+            assert_eq!(
+                (luck.to_bits(), skill.to_bits()),
+                (c.luck.to_bits(), c.skill.to_bits())
+            );
+            assert_eq!(m["won"].as_bool(), Some(c.won));
+        }
     }
 
     #[test]

@@ -19,7 +19,10 @@
 //!   explore`'s grid, point by point, then its CSV;
 //! - `{"op":"quality", "strategies", "stealths", "games", "seed"}`: each strategy's luck and
 //!   skill, tension and length, as `raven quality` assesses them (`{"name":"optimal"}` is
-//!   optimal play here; `games` 20,000 and `seed` the command line's unless given).
+//!   optimal play here; `games` 20,000 and `seed` the command line's unless given);
+//! - `{"op":"ledger", "strategy", "stealth", "seed", "index"}`: game `index` (0 unless
+//!   given) of `seed` (the command line's unless given), as `raven play` plays it, with
+//!   optimal play's win probability after every step.
 //!
 //! A request with `"game": "annulus"` is the Annulus operation challenge's, answered by
 //! `crate::annulus`; without `game` (or with `"game": "purple-raven"`) it is Operation
@@ -32,13 +35,18 @@
 //! `strategy` with its `index`, or `engine`), `value` (`method`, `strategy`, `stealth`, `win`,
 //! and `figures` unless only the value was asked for), `decisions`, `point`, `skipped`,
 //! `progress` (`done` of `total` steps), `csv`, `quality` (`method`, `strategy`, `stealth`,
-//! `games`, `seed`, and `figures` under `raven quality`'s column names), and `done` last.
+//! `games`, `seed`, and `figures` under `raven quality`'s column names), `ledger` (`method`,
+//! `strategy`, `stealth`, `seed`, `index`, `start`, `steps`: `{"roll", "mu"}` each, `won`), and
+//! `done` last.
 
 use raven_core::engine::{
     self, BYTES_PER_STATE, Budget, Expectation, Halt, Keep, Solver, exact_within,
     solve_with_figures, solve_within,
 };
-use raven_core::game::{DecisionKind, LossCause};
+use raven_core::engine::{OptimalStrategy, play_seeded};
+use raven_core::game::interface::PurpleRaven;
+use raven_core::game::{DecisionKind, LossCause, Outcome};
+use raven_core::games::Game;
 use raven_core::grid::{self, Axis, GridPoint, MAX_POINTS};
 use raven_core::quality::assess;
 use raven_core::rules::{self, PRESETS, Rules};
@@ -103,6 +111,14 @@ enum Operation {
         games: u64,
         #[serde(default = "crate::quality::seed")]
         seed: u64,
+    },
+    Ledger {
+        strategy: RequestedStrategy,
+        stealth: u8,
+        #[serde(default = "crate::quality::seed")]
+        seed: u64,
+        #[serde(default)]
+        index: u64,
     },
 }
 
@@ -245,6 +261,25 @@ fn answer(sink: &mut Sink<'_>, rules: &Rules, op: Operation) {
                     })
                     .collect();
                 quality(sink, rules, &chosen, &stealths, games, seed);
+            }
+        }
+        Operation::Ledger {
+            strategy,
+            stealth,
+            seed,
+            index,
+        } => {
+            let optimal = strategy.name == OPTIMAL && strategy.text.is_none();
+            let loaded = if optimal {
+                Some(Vec::new())
+            } else {
+                load(sink, std::slice::from_ref(&strategy))
+            };
+            if let Some(loaded) = loaded
+                && stealths_fit(sink, &[stealth])
+            {
+                let strategy = loaded.first().map(Box::as_ref);
+                ledger(sink, rules, strategy, stealth, seed, index);
             }
         }
     }
@@ -568,6 +603,50 @@ fn quality(
     }
 }
 
+/// Game `index` of `seed` at `stealth`, played by `strategy` (`None`: optimal play) as `raven
+/// play` plays it, with optimal play's win probability after every step.
+fn ledger(
+    sink: &mut Sink<'_>,
+    rules: &Rules,
+    strategy: Option<&dyn Strategy>,
+    stealth: u8,
+    seed: u64,
+    index: u64,
+) {
+    let solver = Solver::new(*rules);
+    if let Err(halt) = solve_within(&solver, &[stealth], &budget()) {
+        return halted(sink, "optimal play", &halt);
+    }
+    let table = OptimalStrategy::from_solver(solver);
+    let start = table.value(
+        &PurpleRaven {
+            rules: *rules,
+            stealth,
+        }
+        .start(),
+        rules,
+    );
+    let mut follow = crate::ledger::Follow {
+        table: &table,
+        rules,
+        steps: Default::default(),
+    };
+    let player = strategy.unwrap_or(&table);
+    let (_, outcome) = play_seeded(rules, player, stealth, seed, index, &mut follow);
+    let mut message = follow.steps.fields(start, outcome == Outcome::Win);
+    message["type"] = json!("ledger");
+    message["method"] = json!(if strategy.is_some() {
+        "exact"
+    } else {
+        "optimal"
+    });
+    message["strategy"] = json!(player.name());
+    message["stealth"] = json!(stealth);
+    message["seed"] = json!(seed);
+    message["index"] = json!(index);
+    send(sink, &message);
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -772,6 +851,66 @@ pub(crate) mod tests {
         );
         assert_eq!(got[0]["field"], "request");
         assert!(!got.iter().any(|m| m["type"] == "quality"));
+    }
+
+    /// `(luck, skill, rolls, decisions)` of a `ledger` message: its changes of `μ` summed in
+    /// order, as a quality course sums them.
+    pub(crate) fn ledger_sums(m: &Value) -> (f64, f64, u32, u32) {
+        let mut now = m["start"].as_f64().unwrap();
+        let (mut luck, mut skill, mut rolls, mut decisions) = (0.0, 0.0, 0, 0);
+        for step in m["steps"].as_array().unwrap() {
+            let mu = step["mu"].as_f64().unwrap();
+            if step["roll"].as_bool().unwrap() {
+                luck += mu - now;
+                rolls += 1;
+            } else {
+                skill += mu - now;
+                decisions += 1;
+            }
+            now = mu;
+        }
+        // At the end `μ` is the result.
+        let won = m["won"].as_bool().unwrap();
+        assert_eq!(now, if won { 1.0 } else { 0.0 });
+        (luck, skill, rolls, decisions)
+    }
+
+    #[test]
+    fn the_ledger_is_the_game_raven_play_and_raven_quality_follow() {
+        let overrides = r#""preset":"main-text","rules":["run-challenges=4"]"#;
+        let rules = Rules::preset("main-text")
+            .unwrap()
+            .with_overrides(&["run-challenges=4".to_string()])
+            .unwrap();
+        let seed = raven_core::rows::DEFAULT_SEED;
+        let solver = Solver::new(rules);
+        solve_within(&solver, &[4], &Budget::UNLIMITED).unwrap();
+        let table = OptimalStrategy::from_solver(solver);
+        let game = PurpleRaven { rules, stealth: 4 };
+        let start = table.value(&game.start(), &rules);
+        for (name, index) in [("reference", 3u64), ("optimal", 0)] {
+            let got = messages(&format!(
+                r#"{{"op":"ledger",{overrides},"strategy":{{"name":"{name}"}},"stealth":4,"index":{index}}}"#
+            ));
+            let m = got.iter().find(|m| m["type"] == "ledger").unwrap();
+            assert_eq!(
+                (m["strategy"].as_str(), m["index"].as_u64()),
+                (Some(name), Some(index))
+            );
+            assert_eq!(m["seed"].as_u64(), Some(seed));
+            assert_eq!(m["start"].as_f64().unwrap().to_bits(), start.to_bits());
+            let reference = raven_core::strategy::ReferenceStrategy;
+            let strategy: &dyn Strategy = if name == OPTIMAL { &table } else { &reference };
+            let c = raven_core::quality::follow(&game, strategy, &table, start, seed, index);
+            let (luck, skill, rolls, decisions) = ledger_sums(m);
+            assert_eq!((rolls, decisions), (c.rolls, c.decisions), "{name}");
+            assert_eq!(
+                (luck.to_bits(), skill.to_bits()),
+                (c.luck.to_bits(), c.skill.to_bits()),
+                "{name}"
+            );
+            assert_eq!(m["won"].as_bool(), Some(c.won));
+        }
     }
 
     #[test]
