@@ -392,10 +392,12 @@ function acomputeQuality() {
   const requests = [{ name: 'optimal' }, ...aview.sources].map((source) => ({
     op: 'quality', ...rules, strategies: [source], players: [A_SENTENCE_PLAYERS], games: QUALITY_GAMES,
   }));
+  // One challenge of the first strategy shown (optimal play's if none), as the chance saw it.
+  requests.push({ op: 'ledger', ...rules, strategy: aview.sources[0] || { name: 'optimal' }, players: A_SENTENCE_PLAYERS });
   qualityStarted(aview.quality, 'annulus');
   arenderQuality();
   runLanes(deal(requests), (m) => {
-    if (aview.job !== job || (m.type !== 'quality' && m.type !== 'error')) return;
+    if (aview.job !== job || !['quality', 'ledger', 'error'].includes(m.type)) return;
     qualityMessage(aview.quality, m);
     arenderQuality();
   }, () => {
@@ -407,6 +409,7 @@ function acomputeQuality() {
 
 function arenderQuality() {
   qualityPanel('a-', aview.quality, amethods(aview.sources), `With ${playersText(A_SENTENCE_PLAYERS)}`, 'adjustments');
+  ledgerPanel('a-', aview.quality, `with ${playersText(A_SENTENCE_PLAYERS)}`);
 }
 
 function acell(tag, m, players, value, extra = {}) {

@@ -625,13 +625,15 @@ function computeAfter() {
   for (const source of [{ name: 'optimal' }, ...view.sources]) {
     requests.push({ op: 'quality', ...rules, strategies: [source], stealths, games: QUALITY_GAMES });
   }
+  const focus = view.sources.find((s) => s.name === state.focus) || view.sources[0] || { name: 'optimal' };
+  requests.push({ op: 'ledger', ...rules, strategy: focus, stealth: stealths[0] });
   qualityStarted(view.quality, 'purple-raven');
   renderQuality();
   runLanes(deal(requests), (m) => {
     if (m.type === 'value') {
       remember(m, missing);
       if (view.job === job && state.mode === 'curves') renderCurves();
-    } else if (view.job === job && (m.type === 'quality' || m.type === 'error')) {
+    } else if (view.job === job && (m.type === 'quality' || m.type === 'ledger' || m.type === 'error')) {
       qualityMessage(view.quality, m);
       renderQuality();
     }
@@ -676,7 +678,7 @@ const QUALITY_COLUMNS = [
 // (`data-stealth` or `data-players` and its value), the errors, and the state the table
 // carries (`idle`, `computing`, `done`, `error`).
 function newQuality(job, axis) {
-  return { job, axis, got: new Map(), errors: [], state: 'idle', games: QUALITY_GAMES, seed: null, timing: null };
+  return { job, axis, got: new Map(), ledger: null, errors: [], state: 'idle', games: QUALITY_GAMES, seed: null, timing: null };
 }
 
 // The quality figures' computation starts: timed for whoever measures the page.
@@ -687,7 +689,8 @@ function qualityStarted(q, game) {
 }
 
 function qualityMessage(q, m) {
-  if (m.type === 'quality') {
+  if (m.type === 'ledger') q.ledger = m;
+  else if (m.type === 'quality') {
     q.got.set(`${m.method}|${m.strategy}`, m);
     q.seed = m.seed;
   } else if (m.type === 'error') q.errors.push(m);
@@ -728,9 +731,61 @@ function qualityPanel(prefix, q, methods, where, decisions) {
   }
 }
 
+// One game's ledger ("ledger" message `m`) as a small chart of the chance of winning after
+// every roll and decision, with the sentence that sums it: the start, what the dice gave,
+// what the choices gave up, the result (they add up, as `raven play`'s ledger does).
+function ledgerPanel(prefix, q, where) {
+  const box = $(`${prefix}ledger`);
+  const m = q.ledger;
+  box.dataset.state = m ? 'done' : q.state;
+  box.replaceChildren();
+  const text = $(`${prefix}ledger-text`);
+  if (!m) {
+    text.textContent = q.state === 'computing' ? '…' : '';
+    return;
+  }
+  const [axisKey, axisValue] = Object.entries(q.axis)[0];
+  const attrs = { 'data-method': m.method, 'data-strategy': m.strategy, [axisKey]: String(axisValue) };
+  let now = m.start, luck = 0, skill = 0;
+  for (const s of m.steps) {
+    if (s.roll) luck += s.mu - now; else skill += s.mu - now;
+    now = s.mu;
+  }
+  const pp = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)} pp`;
+  const span = (figure, value, shown) => el('span', { ...attrs, 'data-figure': figure, 'data-value': String(value), text: shown });
+  text.replaceChildren(
+    `Game ${m.index + 1} of seed ${m.seed}, ${m.strategy} ${where}: `,
+    span('start', m.start, percent(m.start)), ' at the start, the dice ', span('luck', luck, pp(luck)),
+    ', the choices ', span('skill', skill, pp(skill)), `: ${m.won ? 'won' : 'lost'}.`,
+  );
+  const W = 560, H = 170, L = 40, R = 10, T = 10, B = 26;
+  const n = Math.max(1, m.steps.length);
+  const px = (i) => L + (i / n) * (W - L - R);
+  const py = (y) => T + (1 - y) * (H - T - B);
+  const title = `${m.strategy}: the chance of winning after each roll and decision, game ${m.index + 1} of seed ${m.seed}`;
+  const root = svg('svg', { xmlns: SVG_NS, viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'aria-label': title, 'font-family': 'system-ui, sans-serif', 'font-size': '10', ...attrs });
+  root.append(svg('rect', { x: 0, y: 0, width: W, height: H, fill: '#fff' }));
+  for (const y of [0, 0.2, 0.5, 0.8, 1]) {
+    root.append(svg('line', { x1: L, x2: W - R, y1: py(y), y2: py(y), stroke: y === 0.5 ? '#999' : '#e3e3e3', 'stroke-dasharray': y === 0.2 || y === 0.8 ? '3 3' : null }));
+    root.append(svg('text', { x: L - 4, y: py(y) + 3, 'text-anchor': 'end', text: `${100 * y}%` }));
+  }
+  const points = [[0, m.start], ...m.steps.map((s, i) => [i + 1, s.mu])];
+  root.append(svg('path', { d: points.map(([i, y], j) => `${j ? 'L' : 'M'}${px(i).toFixed(1)},${py(y).toFixed(1)}`).join(''), fill: 'none', stroke: '#000', 'stroke-width': 1.5 }));
+  m.steps.forEach((s, i) => {
+    const x = px(i + 1), y = py(s.mu);
+    const tip = svg('title', { text: `${s.roll ? 'roll' : 'decision'} ${i + 1}: ${percent(s.mu)}` });
+    root.append(s.roll
+      ? svg('circle', { cx: x.toFixed(1), cy: y.toFixed(1), r: 2, fill: '#0072B2', 'data-step': String(i + 1), 'data-value': String(s.mu) }, [tip])
+      : svg('rect', { x: (x - 2.5).toFixed(1), y: (y - 2.5).toFixed(1), width: 5, height: 5, fill: '#D55E00', 'data-step': String(i + 1), 'data-value': String(s.mu) }, [tip]));
+  });
+  root.append(svg('text', { x: L, y: H - 8, text: `${m.steps.length} steps: dots rolls, squares decisions; dashed: 20% and 80%` }));
+  box.append(root);
+}
+
 function renderQuality() {
   const s = view.quality.axis['data-stealth'];
   qualityPanel('', view.quality, methods(view), `At stealth ${s} (the stealth of the losses below)`, 'decisions');
+  ledgerPanel('', view.quality, `at stealth ${s}`);
 }
 
 // ---------------------------------------------------------------- curves view

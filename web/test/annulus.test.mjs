@@ -261,6 +261,18 @@ test('"Is it a good game?" with 2 players gives raven --game annulus quality\'s 
   const normal = await qualityCells(0);
   sameQuality(normal, quality([]), 'normal');
   assert.match(await page.$eval('#a-quality-title', (e) => e.textContent), /With 2 players/);
+  // One challenge of planner with 2 players, as the chance saw it: it adds up to its result.
+  const ledger = Object.fromEntries(await page.$$eval('#a-ledger-text [data-figure]', (xs) => xs.map((x) => [x.dataset.figure, Number(x.dataset.value)])));
+  const won = /: won\.$/.test(await page.$eval('#a-ledger-text', (e) => e.textContent));
+  assert.ok(Math.abs(ledger.start + ledger.luck + ledger.skill - (won ? 1 : 0)) < 1e-12, JSON.stringify(ledger));
+  assert.equal(await page.$eval('#a-ledger svg', (e) => e.dataset.strategy), 'planner');
+  // As `raven --game annulus play` plays and sums the same challenge, to its printed digit.
+  const played = execFileSync(raven, ['--game', 'annulus', 'play', '--strategy', 'planner', '--players', '2'], { encoding: 'utf8' });
+  const printedAs = (re) => Number(re.exec(played)[1]);
+  assert.equal(Number((100 * ledger.start).toFixed(1)), printedAs(/at the start\s+(-?[\d.]+)/));
+  assert.equal(Number((100 * ledger.luck).toFixed(1)), printedAs(/\n\s+luck\s+([+-][\d.]+)/));
+  assert.equal(Number((100 * ledger.skill).toFixed(1)), printedAs(/\n\s+decisions\s+([+-][\d.]+)/));
+  assert.equal(won, /\nSUCCESS/.test(played));
   const job = await page.evaluate(() => Number(document.querySelector('#a-quality').dataset.job));
   await page.select('#a-preset', 'advanced');
   const advanced = await qualityCells(job);

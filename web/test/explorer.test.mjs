@@ -543,6 +543,17 @@ test('"Is it a good game?" gives raven quality\'s figures and moves with a rule'
   const strategies = ['--strategy', `optimal,${DEFAULT.join(',')}`, '--stealth', '10'];
   sameQuality(printedCells, cliQuality(strategies), 'stealth', 'printed game');
   assert.match(await page.$eval('#quality-legend', (e) => e.textContent), /sampled from 20,000 games, seed 20261122/);
+  // One game of the focus strategy (the reference at stealth 10), as `raven play` plays and
+  // sums it: the start, what the dice gave, what the decisions gave up, to its printed digit.
+  const ledger = Object.fromEntries(await page.$$eval('#ledger-text [data-figure]', (xs) => xs.map((x) => [x.dataset.figure, Number(x.dataset.value)])));
+  const played = execFileSync(raven, ['play', '--strategy', 'reference', '--stealth', '10'], { encoding: 'utf8' });
+  const printedAs = (re) => Number(re.exec(played)[1]);
+  assert.equal(Number((100 * ledger.start).toFixed(1)), printedAs(/at the start\s+(-?[\d.]+)/));
+  assert.equal(Number((100 * ledger.luck).toFixed(1)), printedAs(/\n\s+luck\s+([+-][\d.]+)/));
+  assert.equal(Number((100 * ledger.skill).toFixed(1)), printedAs(/\n\s+decisions\s+([+-][\d.]+)/));
+  const result = /\n(WIN|LOSS)/.exec(played);
+  assert.match(await page.$eval('#ledger-text', (e) => e.textContent), result && result[1] === 'WIN' ? /: won\.$/ : /: lost\.$/);
+  assert.ok(await page.$$eval('#ledger [data-step]', (xs) => xs.length) > 10, 'a point per step');
   // A rule changed on its control: the panel is computed again, the command line's figures
   // for that design, and they move.
   const job = await page.evaluate(() => Number(document.querySelector('#quality').dataset.job));
