@@ -754,7 +754,7 @@ function ledgerPanel(prefix, q, where) {
   const pp = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)} pp`;
   const span = (figure, value, shown) => el('span', { ...attrs, 'data-figure': figure, 'data-value': String(value), text: shown });
   text.replaceChildren(
-    `Game ${m.index + 1} of seed ${m.seed}, ${m.strategy} ${where}: `,
+    `The game raven play plays (seed ${m.seed}, game ${m.index}), ${m.strategy} ${where}: `,
     span('start', m.start, percent(m.start)), ' at the start, the dice ', span('luck', luck, pp(luck)),
     ', the choices ', span('skill', skill, pp(skill)), `: ${m.won ? 'won' : 'lost'}.`,
   );
@@ -762,7 +762,7 @@ function ledgerPanel(prefix, q, where) {
   const n = Math.max(1, m.steps.length);
   const px = (i) => L + (i / n) * (W - L - R);
   const py = (y) => T + (1 - y) * (H - T - B);
-  const title = `${m.strategy}: the chance of winning after each roll and decision, game ${m.index + 1} of seed ${m.seed}`;
+  const title = `${m.strategy}: the chance of winning after each roll and decision, seed ${m.seed}, game ${m.index}`;
   const root = svg('svg', { xmlns: SVG_NS, viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'aria-label': title, 'font-family': 'system-ui, sans-serif', 'font-size': '10', ...attrs });
   root.append(svg('rect', { x: 0, y: 0, width: W, height: H, fill: '#fff' }));
   for (const y of [0, 0.2, 0.5, 0.8, 1]) {
