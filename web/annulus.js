@@ -325,7 +325,10 @@ function computeAnnulusCurves(started) {
   const job = ++jobCounter;
   const timing = { job, kind: 'curves', game: 'annulus', started, first: null, curves: null, done: null };
   window.ravenTimings.push(timing);
-  aview = { job, sources, players, values: new Map(), errors: [], csv: null, rules: [astate.preset, ...aoverrides()] };
+  aview = {
+    job, sources, players, values: new Map(), errors: [], csv: null, rules: [astate.preset, ...aoverrides()],
+    quality: newQuality(job, { 'data-players': A_SENTENCE_PLAYERS }),
+  };
   document.body.dataset.state = 'computing';
   aclearErrors();
   renderAnnulusCurves();
@@ -377,6 +380,36 @@ function afinish(timing, started) {
   document.body.dataset.state = aview.errors.length ? 'error' : 'done';
   setStatus(aview.errors.length ? 'Stopped: see the message' : `Done in ${((timing.done - started) / 1000).toFixed(2)} s`, 1, 1);
   renderAnnulusCurves();
+  if (!aview.errors.length) acomputeQuality();
+}
+
+// After the view's own numbers, "Is it a good game?" with the sentence's number of players,
+// as `raven --game annulus quality` finds it: each strategy a request of its own (a solve
+// each, which two players make quick), dealt out to the lanes.
+function acomputeQuality() {
+  const { job } = aview;
+  const rules = { game: 'annulus', preset: astate.preset, rules: aoverrides() };
+  const requests = [{ name: 'optimal' }, ...aview.sources].map((source) => ({
+    op: 'quality', ...rules, strategies: [source], players: [A_SENTENCE_PLAYERS], games: QUALITY_GAMES,
+  }));
+  // One challenge of the first strategy shown (optimal play's if none), as the chance saw it.
+  requests.push({ op: 'ledger', ...rules, strategy: aview.sources[0] || { name: 'optimal' }, players: A_SENTENCE_PLAYERS });
+  qualityStarted(aview.quality, 'annulus');
+  arenderQuality();
+  runLanes(deal(requests), (m) => {
+    if (aview.job !== job || !['quality', 'ledger', 'error'].includes(m.type)) return;
+    qualityMessage(aview.quality, m);
+    arenderQuality();
+  }, () => {
+    if (aview.job !== job) return;
+    qualityFinished(aview.quality);
+    arenderQuality();
+  });
+}
+
+function arenderQuality() {
+  qualityPanel('a-', aview.quality, amethods(aview.sources), `With ${playersText(A_SENTENCE_PLAYERS)}`, 'adjustments');
+  ledgerPanel('a-', aview.quality, `with ${playersText(A_SENTENCE_PLAYERS)}`);
 }
 
 function acell(tag, m, players, value, extra = {}) {
@@ -407,6 +440,7 @@ function renderAnnulusCurves() {
     answer.append(...p);
   });
   answer.append('.');
+  arenderQuality();
   // The chart: success against players.
   const chart = $('a-chart');
   chart.replaceChildren(lineChart({

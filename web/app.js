@@ -483,7 +483,10 @@ function computeCurves(started) {
   const job = ++jobCounter;
   const timing = { job, kind: 'curves', started, first: null, curves: null, done: null };
   window.ravenTimings.push(timing);
-  view = { job, sources, values: new Map(), csv: null, decisions: null, errors: [], done: false, rulesText: null, printedGame: isPrintedGame() };
+  view = {
+    job, sources, values: new Map(), csv: null, decisions: null, errors: [], done: false, rulesText: null, printedGame: isPrintedGame(),
+    quality: newQuality(job, { 'data-stealth': state.focusStealth }),
+  };
   document.body.dataset.state = 'computing';
   showError('rules-error', '');
   showError('strategy-error', '');
@@ -524,7 +527,7 @@ function computeCurves(started) {
     document.body.dataset.state = view.errors.length ? 'error' : 'done';
     setStatus(view.errors.length ? 'Stopped: see the message' : `Done in ${seconds} s`, 1, 1);
     renderCurves();
-    if (!view.errors.length) computePrinted();
+    if (!view.errors.length) computeAfter();
   };
   const onMessage = (m) => {
     if (view.job !== job) return;
@@ -607,21 +610,182 @@ function complete(v) {
     && v.sources.every((src) => v.values.has(`exact|${src.name}|${s}`)));
 }
 
-// The printed game's numbers at 8, 10 and 12 for what is shown and not known yet, for the
-// changes beside the headline numbers: computed after the view's own numbers.
-function computePrinted() {
+// After the view's own numbers: the printed game's at 8, 10 and 12 for what is shown and not
+// known yet (for the changes beside the headline numbers), and "Is it a good game?" at the
+// focus stealth, each strategy a request of its own, dealt out to the lanes.
+function computeAfter() {
   const missing = view.sources.filter((s) => !printed.has(identity(s)));
-  if (printed.has('optimal') && missing.length === 0) return;
   const job = view.job;
-  const rules = { preset: PRINTED_PRESET, rules: [] };
-  const lanes = [];
-  if (!printed.has('optimal')) lanes.push([{ op: 'solve', ...rules, stealths: HEADLINE, figures: false }]);
-  if (missing.length) lanes.push([{ op: 'exact', ...rules, strategies: missing, stealths: HEADLINE }]);
-  runLanes(lanes, (m) => {
-    if (m.type !== 'value') return;
-    remember(m, missing);
-    if (view.job === job && state.mode === 'curves') renderCurves();
+  const before = { preset: PRINTED_PRESET, rules: [] };
+  const requests = [];
+  if (!printed.has('optimal')) requests.push({ op: 'solve', ...before, stealths: HEADLINE, figures: false });
+  if (missing.length) requests.push({ op: 'exact', ...before, strategies: missing, stealths: HEADLINE });
+  const rules = { preset: state.preset, rules: overrides() };
+  const stealths = [view.quality.axis['data-stealth']];
+  for (const source of [{ name: 'optimal' }, ...view.sources]) {
+    requests.push({ op: 'quality', ...rules, strategies: [source], stealths, games: QUALITY_GAMES });
+  }
+  const focus = view.sources.find((s) => s.name === state.focus) || view.sources[0] || { name: 'optimal' };
+  requests.push({ op: 'ledger', ...rules, strategy: focus, stealth: stealths[0] });
+  qualityStarted(view.quality, 'purple-raven');
+  renderQuality();
+  runLanes(deal(requests), (m) => {
+    if (m.type === 'value') {
+      remember(m, missing);
+      if (view.job === job && state.mode === 'curves') renderCurves();
+    } else if (view.job === job && (m.type === 'quality' || m.type === 'ledger' || m.type === 'error')) {
+      qualityMessage(view.quality, m);
+      renderQuality();
+    }
+  }, () => {
+    if (view.job !== job) return;
+    qualityFinished(view.quality);
+    renderQuality();
   });
+}
+
+// Requests dealt out to the lanes in turn.
+function deal(requests) {
+  const lanes = Array.from({ length: Math.min(LANES, requests.length) }, () => []);
+  requests.forEach((r, i) => lanes[i % lanes.length].push(r));
+  return lanes;
+}
+
+// ---------------------------------------------------------------- is it a good game?
+
+// Sampled games per strategy for "Is it a good game?": the sampled shares within about a
+// point, seconds per strategy in a browser (`raven quality --games 20000` gives the same).
+const QUALITY_GAMES = 20000;
+
+const fixed = (digits, unit = '') => (x) => `${x.toFixed(digits)}${unit}`;
+const share = (digits) => (x) => `${(100 * x).toFixed(digits)}%`;
+// The figures, by `raven quality --out`'s column names: exact ones from the engines'
+// expectations, sampled ones (monte-carlo, in italics) from QUALITY_GAMES games.
+const QUALITY_COLUMNS = [
+  { key: 'win_rate', head: 'wins', method: 'exact', text: share(1) },
+  { key: 'luck_share', head: 'luck', method: 'monte-carlo', text: share(0) },
+  { key: 'suspense', head: 'suspense', method: 'monte-carlo', text: (x) => `${(100 * x).toFixed(1)} pp` },
+  { key: 'comeback_rate', head: 'comebacks', method: 'monte-carlo', text: share(1) },
+  { key: 'heartbreak_rate', head: 'heartbreaks', method: 'monte-carlo', text: share(1) },
+  { key: 'mean_rolls', head: 'rolls', method: 'exact', text: fixed(1) },
+  { key: 'rolls_median', head: 'median rolls', method: 'monte-carlo', text: fixed(0) },
+  { key: 'mean_decisions', head: 'decisions', method: 'exact', text: fixed(1) },
+  { key: 'decisions_median', head: 'median decisions', method: 'monte-carlo', text: fixed(0) },
+  { key: 'skill_loss', head: 'lost to choices', method: 'exact', text: (x) => `${(100 * x).toFixed(2)} pp` },
+];
+
+// A view's quality figures: the messages by method and strategy, where on the game's axis
+// (`data-stealth` or `data-players` and its value), the errors, and the state the table
+// carries (`idle`, `computing`, `done`, `error`).
+function newQuality(job, axis) {
+  return { job, axis, got: new Map(), ledger: null, errors: [], state: 'idle', games: QUALITY_GAMES, seed: null, timing: null };
+}
+
+// The quality figures' computation starts: timed for whoever measures the page.
+function qualityStarted(q, game) {
+  q.state = 'computing';
+  q.timing = { job: q.job, kind: 'quality', game, started: performance.now(), done: null };
+  window.ravenTimings.push(q.timing);
+}
+
+function qualityMessage(q, m) {
+  if (m.type === 'ledger') q.ledger = m;
+  else if (m.type === 'quality') {
+    q.got.set(`${m.method}|${m.strategy}`, m);
+    q.seed = m.seed;
+  } else if (m.type === 'error') q.errors.push(m);
+}
+
+function qualityFinished(q) {
+  q.state = q.errors.length ? 'error' : 'done';
+  q.timing.done = performance.now();
+}
+
+// The table of `q` for `methods` ({method, name}) into the elements `prefix`quality…, its
+// heading naming `where`.
+function qualityPanel(prefix, q, methods, where, decisions) {
+  $(`${prefix}quality-title`).textContent = `Is it a good game? ${where}`;
+  const seed = q.seed === null ? '' : `, seed ${q.seed}`;
+  $(`${prefix}quality-legend`).textContent = `Luck: the share of the spread of results the dice explain (the rest is the ${decisions}). `
+    + 'Suspense: how far the chance of winning moves per roll or decision, on average. '
+    + 'Comebacks: wins after the chance fell to 20% or lower; heartbreaks: losses after it rose to 80% or higher. '
+    + `Rolls and ${decisions}: per game. Lost to choices: points of winning chance (of 100) the ${decisions} cost against optimal play. `
+    + `In italics: sampled from ${q.games.toLocaleString('en')} games${seed}, as raven quality gives them; the rest exact.`;
+  showError(`${prefix}quality-error`, q.errors.map((e) => e.message).join('\n'));
+  const table = $(`${prefix}quality`);
+  table.dataset.state = q.state;
+  table.dataset.job = String(q.job);
+  table.replaceChildren(el('tr', {}, [el('th', { scope: 'col', text: 'strategy' }),
+    ...QUALITY_COLUMNS.map((c) => el('th', { scope: 'col', text: c.key === 'mean_decisions' || c.key === 'decisions_median' ? c.head.replace('decisions', decisions) : c.head }))]));
+  const [axisKey, axisValue] = Object.entries(q.axis)[0];
+  for (const m of methods) {
+    const got = q.got.get(`${m.method}|${m.name}`);
+    table.append(el('tr', {}, [el('th', { scope: 'row', text: m.name }), ...QUALITY_COLUMNS.map((c) => {
+      const attrs = { 'data-method': c.method, 'data-strategy': m.name, [axisKey]: String(axisValue), 'data-figure': c.key };
+      if (!got) return el('td', { ...attrs, class: 'pending', text: q.state === 'computing' ? '…' : '' });
+      const x = got.figures[c.key];
+      // A share of nothing (no win to come back in, say) has no value.
+      if (typeof x !== 'number') return el('td', { ...attrs, text: '—' });
+      return el('td', { ...attrs, 'data-value': String(x), text: c.text(x) });
+    })]));
+  }
+}
+
+// One game's ledger ("ledger" message `m`) as a small chart of the chance of winning after
+// every roll and decision, with the sentence that sums it: the start, what the dice gave,
+// what the choices gave up, the result (they add up, as `raven play`'s ledger does).
+function ledgerPanel(prefix, q, where) {
+  const box = $(`${prefix}ledger`);
+  const m = q.ledger;
+  box.dataset.state = m ? 'done' : q.state;
+  box.replaceChildren();
+  const text = $(`${prefix}ledger-text`);
+  if (!m) {
+    text.textContent = q.state === 'computing' ? '…' : '';
+    return;
+  }
+  const [axisKey, axisValue] = Object.entries(q.axis)[0];
+  const attrs = { 'data-method': m.method, 'data-strategy': m.strategy, [axisKey]: String(axisValue) };
+  let now = m.start, luck = 0, skill = 0;
+  for (const s of m.steps) {
+    if (s.roll) luck += s.mu - now; else skill += s.mu - now;
+    now = s.mu;
+  }
+  const pp = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)} pp`;
+  const span = (figure, value, shown) => el('span', { ...attrs, 'data-figure': figure, 'data-value': String(value), text: shown });
+  text.replaceChildren(
+    `The game raven play plays (seed ${m.seed}, game ${m.index}), ${m.strategy} ${where}: `,
+    span('start', m.start, percent(m.start)), ' at the start, the dice ', span('luck', luck, pp(luck)),
+    ', the choices ', span('skill', skill, pp(skill)), `: ${m.won ? 'won' : 'lost'}.`,
+  );
+  const W = 560, H = 170, L = 40, R = 10, T = 10, B = 26;
+  const n = Math.max(1, m.steps.length);
+  const px = (i) => L + (i / n) * (W - L - R);
+  const py = (y) => T + (1 - y) * (H - T - B);
+  const title = `${m.strategy}: the chance of winning after each roll and decision, seed ${m.seed}, game ${m.index}`;
+  const root = svg('svg', { xmlns: SVG_NS, viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'aria-label': title, 'font-family': 'system-ui, sans-serif', 'font-size': '10', ...attrs });
+  root.append(svg('rect', { x: 0, y: 0, width: W, height: H, fill: '#fff' }));
+  for (const y of [0, 0.2, 0.5, 0.8, 1]) {
+    root.append(svg('line', { x1: L, x2: W - R, y1: py(y), y2: py(y), stroke: y === 0.5 ? '#999' : '#e3e3e3', 'stroke-dasharray': y === 0.2 || y === 0.8 ? '3 3' : null }));
+    root.append(svg('text', { x: L - 4, y: py(y) + 3, 'text-anchor': 'end', text: `${100 * y}%` }));
+  }
+  const points = [[0, m.start], ...m.steps.map((s, i) => [i + 1, s.mu])];
+  root.append(svg('path', { d: points.map(([i, y], j) => `${j ? 'L' : 'M'}${px(i).toFixed(1)},${py(y).toFixed(1)}`).join(''), fill: 'none', stroke: '#000', 'stroke-width': 1.5 }));
+  m.steps.forEach((s, i) => {
+    const x = px(i + 1), y = py(s.mu);
+    const tip = svg('title', { text: `${s.roll ? 'roll' : 'decision'} ${i + 1}: ${percent(s.mu)}` });
+    root.append(s.roll
+      ? svg('circle', { cx: x.toFixed(1), cy: y.toFixed(1), r: 2, fill: '#0072B2', 'data-step': String(i + 1), 'data-value': String(s.mu) }, [tip])
+      : svg('rect', { x: (x - 2.5).toFixed(1), y: (y - 2.5).toFixed(1), width: 5, height: 5, fill: '#D55E00', 'data-step': String(i + 1), 'data-value': String(s.mu) }, [tip]));
+  });
+  root.append(svg('text', { x: L, y: H - 8, text: `${m.steps.length} steps: dots rolls, squares decisions; dashed: 20% and 80%` }));
+  box.append(root);
+}
+
+function renderQuality() {
+  const s = view.quality.axis['data-stealth'];
+  qualityPanel('', view.quality, methods(view), `At stealth ${s} (the stealth of the losses below)`, 'decisions');
+  ledgerPanel('', view.quality, `at stealth ${s}`);
 }
 
 // ---------------------------------------------------------------- curves view
@@ -678,6 +842,7 @@ function renderCurves() {
     })]));
   }
   $('chart').replaceChildren(curvesChart(ms));
+  renderQuality();
   renderFocus(ms);
 }
 

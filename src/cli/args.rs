@@ -14,8 +14,8 @@ use crate::strategy::{self, Strategy};
 
 use super::bounds::{self, StealthList};
 
-/// The default seed of every sampling command.
-pub const DEFAULT_SEED: u64 = 20_261_122;
+/// The default seed of every sampling command (the core's, which the page uses too).
+pub const DEFAULT_SEED: u64 = raven_core::rows::DEFAULT_SEED;
 
 /// `--rules` and `--rule`: which reading of docs/rules.md is in force.
 #[derive(Args, Debug, Clone)]

@@ -227,3 +227,56 @@ test('switching back to Purple Raven shows its numbers as before', async () => {
   assert.equal(await page.$eval('#game', (e) => e.value), 'purple-raven');
   assert.equal(await page.$eval('#curves-view', (e) => e.hidden), false);
 });
+
+// The figures of "Is it a good game?" once the computation after job `job` is done.
+async function qualityCells(job) {
+  await page.waitForFunction((j) => {
+    const t = document.querySelector('#a-quality');
+    return Number(t.dataset.job) > j && t.dataset.state === 'done';
+  }, { timeout: 300000, polling: 100 }, job);
+  return page.$$eval('#a-quality td[data-figure]', (tds) => tds.map((td) => ({ ...td.dataset })));
+}
+
+// Every figure of every strategy shown, at 2 players, each the command line's to its twelve
+// significant digits, exact or sampled as marked.
+function sameQuality(cells, expected, label) {
+  const sampled = ['luck_share', 'suspense', 'comeback_rate', 'heartbreak_rate', 'rolls_median', 'decisions_median'];
+  const figures = [...new Set(cells.map((c) => c.figure))];
+  assert.equal(figures.length, 10, `${label}: ten figures`);
+  assert.equal(cells.length, figures.length * expected.length, `${label}: every strategy's figures`);
+  for (const r of expected) {
+    for (const figure of figures) {
+      const c = cells.find((x) => x.strategy === r.strategy && x.figure === figure);
+      assert.ok(c && c.value !== undefined, `${label}: ${r.strategy} ${figure} shown`);
+      assert.equal(c.players, '2');
+      assert.equal(c.method, sampled.includes(figure) ? 'monte-carlo' : 'exact', `${label}: ${figure}'s method`);
+      assert.equal(Number(Number(c.value).toPrecision(12)), Number(r[figure]), `${label}: ${r.strategy} ${figure}: page ${c.value}, CLI ${r[figure]}`);
+    }
+  }
+}
+
+test('"Is it a good game?" with 2 players gives raven --game annulus quality\'s figures, after a rule change too', async () => {
+  await open('#game=annulus');
+  const quality = (args) => rows(cli('quality', ['--players', '2', '--games', '20000', '--strategy', 'optimal,planner,naive', ...args]));
+  const normal = await qualityCells(0);
+  sameQuality(normal, quality([]), 'normal');
+  assert.match(await page.$eval('#a-quality-title', (e) => e.textContent), /With 2 players/);
+  // One challenge of planner with 2 players, as the chance saw it: it adds up to its result.
+  const ledger = Object.fromEntries(await page.$$eval('#a-ledger-text [data-figure]', (xs) => xs.map((x) => [x.dataset.figure, Number(x.dataset.value)])));
+  const won = /: won\.$/.test(await page.$eval('#a-ledger-text', (e) => e.textContent));
+  assert.ok(Math.abs(ledger.start + ledger.luck + ledger.skill - (won ? 1 : 0)) < 1e-12, JSON.stringify(ledger));
+  assert.equal(await page.$eval('#a-ledger svg', (e) => e.dataset.strategy), 'planner');
+  // As `raven --game annulus play` plays and sums the same challenge, to its printed digit.
+  const played = execFileSync(raven, ['--game', 'annulus', 'play', '--strategy', 'planner', '--players', '2'], { encoding: 'utf8' });
+  const printedAs = (re) => Number(re.exec(played)[1]);
+  assert.equal(Number((100 * ledger.start).toFixed(1)), printedAs(/at the start\s+(-?[\d.]+)/));
+  assert.equal(Number((100 * ledger.luck).toFixed(1)), printedAs(/\n\s+luck\s+([+-][\d.]+)/));
+  assert.equal(Number((100 * ledger.skill).toFixed(1)), printedAs(/\n\s+decisions\s+([+-][\d.]+)/));
+  assert.equal(won, /\nSUCCESS/.test(played));
+  const job = await page.evaluate(() => Number(document.querySelector('#a-quality').dataset.job));
+  await page.select('#a-preset', 'advanced');
+  const advanced = await qualityCells(job);
+  sameQuality(advanced, quality(['--rules', 'advanced']), 'advanced');
+  const moved = advanced.filter((c) => normal.find((p) => p.strategy === c.strategy && p.figure === c.figure).value !== c.value);
+  assert.ok(moved.length > advanced.length / 2, `${moved.length} of ${advanced.length} figures moved`);
+});

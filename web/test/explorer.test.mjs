@@ -493,3 +493,79 @@ test('with more than two strategies chosen the sentence names the best of them',
     assert.ok(Math.abs(Number(n.value) - expected.get(`${n.method}|${n.strategy}|10`)) <= 1e-12, n.strategy);
   }
 });
+
+// `raven quality … --games 20000 --out -` (the page's games and the command line's seed): its
+// rows as objects by column name.
+function cliQuality(args) {
+  const csv = execFileSync(raven, ['quality', '--games', '20000', '--threads', '1', '-q', '--out', '-', ...args], { encoding: 'utf8' });
+  const [header, ...lines] = csv.trim().split('\n');
+  const cols = header.split(',');
+  return lines.map((l) => Object.fromEntries(l.split(',').map((f, i) => [cols[i], f])));
+}
+
+// The figures of "Is it a good game?" in the table `selector` once its computation after
+// job `job` is done.
+async function qualityCells(selector, job) {
+  await page.waitForFunction((s, j) => {
+    const t = document.querySelector(s);
+    return Number(t.dataset.job) > j && t.dataset.state === 'done';
+  }, { timeout: 600000, polling: 100 }, selector, job);
+  return page.$$eval(`${selector} td[data-figure]`, (tds) => tds.map((td) => ({ ...td.dataset })));
+}
+
+// The page's figures against the command line's rows: every figure of every strategy shown,
+// each the command line's to its twelve significant digits, exact or sampled as marked.
+function sameQuality(cells, expected, axis, label) {
+  const SAMPLED = ['luck_share', 'suspense', 'comeback_rate', 'heartbreak_rate', 'rolls_median', 'decisions_median'];
+  const figures = [...new Set(cells.map((c) => c.figure))];
+  assert.equal(figures.length, 10, `${label}: ten figures`);
+  assert.equal(cells.length, figures.length * expected.length, `${label}: every strategy's figures`);
+  for (const r of expected) {
+    for (const figure of figures) {
+      const c = cells.find((x) => x.strategy === r.strategy && x.figure === figure);
+      assert.ok(c && c.value !== undefined, `${label}: ${r.strategy} ${figure} shown`);
+      assert.equal(c[axis], r[axis], `${label}: ${r.strategy} ${figure} at ${axis} ${r[axis]}`);
+      assert.equal(c.method, SAMPLED.includes(figure) ? 'monte-carlo' : 'exact', `${label}: ${figure}'s method`);
+      assert.equal(Number(Number(c.value).toPrecision(12)), Number(r[figure]), `${label}: ${r.strategy} ${figure}: page ${c.value}, CLI ${r[figure]}`);
+    }
+  }
+}
+
+test('"Is it a good game?" gives raven quality\'s figures and moves with a rule', async () => {
+  await page.goto('about:blank');
+  await page.goto(url);
+  await waitDone();
+  const printedCells = await qualityCells('#quality', 0);
+  // Measured: from the view's numbers to the last figure of the panel.
+  const timing = () => page.evaluate(() => window.ravenTimings.filter((t) => t.kind === 'quality').pop());
+  const first = await timing();
+  measured.qualityPrintedMs = first.done - first.started;
+  const strategies = ['--strategy', `optimal,${DEFAULT.join(',')}`, '--stealth', '10'];
+  sameQuality(printedCells, cliQuality(strategies), 'stealth', 'printed game');
+  assert.match(await page.$eval('#quality-legend', (e) => e.textContent), /sampled from 20,000 games, seed 20261122/);
+  // One game of the focus strategy (the reference at stealth 10), as `raven play` plays and
+  // sums it: the start, what the dice gave, what the decisions gave up, to its printed digit.
+  const ledger = Object.fromEntries(await page.$$eval('#ledger-text [data-figure]', (xs) => xs.map((x) => [x.dataset.figure, Number(x.dataset.value)])));
+  const played = execFileSync(raven, ['play', '--strategy', 'reference', '--stealth', '10'], { encoding: 'utf8' });
+  const printedAs = (re) => Number(re.exec(played)[1]);
+  assert.equal(Number((100 * ledger.start).toFixed(1)), printedAs(/at the start\s+(-?[\d.]+)/));
+  assert.equal(Number((100 * ledger.luck).toFixed(1)), printedAs(/\n\s+luck\s+([+-][\d.]+)/));
+  assert.equal(Number((100 * ledger.skill).toFixed(1)), printedAs(/\n\s+decisions\s+([+-][\d.]+)/));
+  const result = /\n(WIN|LOSS)/.exec(played);
+  assert.match(await page.$eval('#ledger-text', (e) => e.textContent), result && result[1] === 'WIN' ? /: won\.$/ : /: lost\.$/);
+  assert.ok(await page.$$eval('#ledger [data-step]', (xs) => xs.length) > 10, 'a point per step');
+  // A rule changed on its control: the panel is computed again, the command line's figures
+  // for that design, and they move.
+  const job = await page.evaluate(() => Number(document.querySelector('#quality').dataset.job));
+  await page.focus('#rule-run-challenges');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await waitDone();
+  const changed = await qualityCells('#quality', job);
+  const second = await timing();
+  measured.qualityChangedMs = second.done - second.started;
+  sameQuality(changed, cliQuality([...strategies, '--rule', 'run-challenges=4']), 'stealth', 'run-challenges=4');
+  const moved = changed.filter((c) => printedCells.find((p) => p.strategy === c.strategy && p.figure === c.figure).value !== c.value);
+  assert.ok(moved.length > changed.length / 2, `${moved.length} of ${changed.length} figures moved`);
+  await screenshot('quality');
+});

@@ -24,6 +24,10 @@ pub const DIGITS: usize = 12;
 /// The version written in every row.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The seed of every sampling command unless given one, and of the browser explorer's sampled
+/// figures: one constant, so the page's games are the command line's.
+pub const DEFAULT_SEED: u64 = 20_261_122;
+
 /// `x` to [`DIGITS`] significant digits (the nearest `f64` to its decimal form; idempotent);
 /// non-finite values as they are.
 pub fn rounded(x: f64) -> f64 {

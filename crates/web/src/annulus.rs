@@ -14,7 +14,14 @@
 //!   annulus explore --param KEY=VALUES`'s points, one by one, then its CSV;
 //! - `{"op":"csv", "results": [{"strategy", "method", "players", "figures", "regret"}, …]}`:
 //!   the CSV `raven --game annulus solve --out` writes for these results (the figures as the
-//!   `value` messages gave them; `regret` optimal play's `start` less the strategy's win).
+//!   `value` messages gave them; `regret` optimal play's `start` less the strategy's win);
+//! - `{"op":"quality", "strategies", "players", "games", "seed"}`: each strategy's luck and
+//!   skill, tension and length, as `raven --game annulus quality` finds them (one solve per
+//!   number of players; `{"name":"optimal"}` is optimal play here; `games` 20,000 and `seed`
+//!   the command line's unless given);
+//! - `{"op":"ledger", "strategy", "players", "seed", "index"}`: challenge `index` (0 unless
+//!   given) of `seed` (the command line's unless given), as `raven --game annulus play`
+//!   plays it, with optimal play's success probability after every step.
 //!
 //! A strategy source is `{"name"}` (`random` or a bundled file) or `{"name", "origin",
 //! "text"}` (an Annulus strategy file's text, named `name` on the page whatever its own
@@ -22,16 +29,20 @@
 //!
 //! Messages: `meta`, `error` (`field`: `request`, `rules`, `strategy` with its `index`, or
 //! `engine`), `value` (`method`, `strategy`, `players`, `rules`, `win`, `figures`, and
-//! optimal play's `start`), `point`, `progress`, `csv`, and `done` last (sent by the
-//! caller).
+//! optimal play's `start`), `point`, `progress`, `csv`, `quality` (`method`, `strategy`,
+//! `players`, `games`, `seed`, and `figures` under `raven quality`'s column names, each sent
+//! as soon as it is known), `ledger` (`method`, `strategy`, `players`, `seed`, `index`,
+//! `start`, `steps`: `{"roll", "mu"}` each, `won`), and `done` last (sent by the caller).
 
 use raven_core::engine::Budget;
 use raven_core::engine::generic::program::BYTES_PER_POSITION;
-use raven_core::engine::generic::{Figures, Optimum, Stop, evaluate, solve};
+use raven_core::engine::generic::quality::quality;
+use raven_core::engine::generic::sample::{play, stream};
+use raven_core::engine::generic::{Figures, OptimalPolicy, Optimum, Stop, evaluate, solve};
 use raven_core::games::annulus::rules::{PARAMS, PRESETS, swept};
 use raven_core::games::annulus::strategy::{BUNDLED, Knobs, about};
 use raven_core::games::annulus::{ACTION_LIMIT, Annulus, CAUSES, JAMMED, REVEAL, Rules};
-use raven_core::games::{Policy, Uniform};
+use raven_core::games::{End, Game, Point, Policy, Uniform};
 use raven_core::rows::{VERSION, round, rounded};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -84,6 +95,22 @@ enum Operation {
     },
     Csv {
         results: Vec<Computed>,
+    },
+    Quality {
+        strategies: Vec<Source>,
+        players: Vec<u8>,
+        #[serde(default = "crate::quality::games")]
+        games: u64,
+        #[serde(default = "crate::quality::seed")]
+        seed: u64,
+    },
+    Ledger {
+        strategy: Source,
+        players: u8,
+        #[serde(default = "crate::quality::seed")]
+        seed: u64,
+        #[serde(default)]
+        index: u64,
     },
 }
 
@@ -171,6 +198,129 @@ pub fn run(request: Value, sink: &mut Sink<'_>) {
                 );
             }
         }
+        Operation::Quality {
+            strategies,
+            players,
+            games,
+            seed,
+        } => {
+            if let Some(e) = crate::quality::games_fit(games) {
+                return error(sink, "request", &e);
+            }
+            // Optimal play is a strategy of its own here, as `--strategy optimal` is.
+            let is_optimal = |s: &Source| s.name == "optimal" && s.text.is_none();
+            let others = strategies
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| !is_optimal(s));
+            if let Some(loaded) = load_at(sink, others)
+                && players_fit(sink, &players)
+            {
+                let mut loaded = loaded.into_iter();
+                let chosen: Vec<Option<Box<dyn Policy<Annulus>>>> = strategies
+                    .iter()
+                    .map(|s| if is_optimal(s) { None } else { loaded.next() })
+                    .collect();
+                quality_players(sink, &base, &chosen, &players, games, seed);
+            }
+        }
+        Operation::Ledger {
+            strategy,
+            players,
+            seed,
+            index,
+        } => {
+            let loaded = if strategy.name == "optimal" && strategy.text.is_none() {
+                Some(Vec::new())
+            } else {
+                load(sink, std::slice::from_ref(&strategy))
+            };
+            if let Some(mut loaded) = loaded
+                && players_fit(sink, &[players])
+            {
+                ledger(sink, &base, loaded.pop(), players, seed, index);
+            }
+        }
+    }
+}
+
+/// Challenge `index` of `seed` with `players`, played by `strategy` (`None`: optimal play) as
+/// `raven --game annulus play` plays it, with optimal play's success probability after every
+/// step (read as `raven --game annulus quality` reads it along a challenge).
+fn ledger(
+    sink: &mut Sink<'_>,
+    base: &Rules,
+    strategy: Option<Box<dyn Policy<Annulus>>>,
+    players: u8,
+    seed: u64,
+    index: u64,
+) {
+    let game = game(base, players);
+    let solved = match solve(&game, budget()) {
+        Ok(solved) => solved,
+        Err(stop) => return stopped(sink, &format!("optimal play with {players} players"), &stop),
+    };
+    let optimal = OptimalPolicy::new(&solved);
+    let policy: &dyn Policy<Annulus> = strategy.as_deref().unwrap_or(&optimal);
+    let mut steps = crate::ledger::Steps::default();
+    let mut chance: Option<bool> = None;
+    let (end, _) = play(&game, policy, &mut stream(seed, index), &mut |pos| {
+        if let Some(chance) = chance {
+            steps.record(chance, solved.value(pos));
+        }
+        chance = Some(game.point(pos) == Point::Chance);
+    });
+    let mut message = steps.fields(solved.value(&game.start()), end == End::Win);
+    message["type"] = json!("ledger");
+    message["game"] = json!("annulus");
+    message["method"] = json!(if strategy.is_some() {
+        "exact"
+    } else {
+        "optimal"
+    });
+    message["strategy"] = json!(policy.name());
+    message["players"] = json!(players);
+    message["seed"] = json!(seed);
+    message["index"] = json!(index);
+    send(sink, &message);
+}
+
+/// `raven --game annulus quality`'s figures of `chosen` (`None`: optimal play) at each number
+/// of players, with the same calls, so they are the same bits: a solve per number of players,
+/// then each strategy's figures, sent as soon as they are known.
+fn quality_players(
+    sink: &mut Sink<'_>,
+    base: &Rules,
+    chosen: &[Option<Box<dyn Policy<Annulus>>>],
+    players: &[u8],
+    games: u64,
+    seed: u64,
+) {
+    for &n in players {
+        let game = game(base, n);
+        let solved = match solve(&game, budget()) {
+            Ok(solved) => solved,
+            Err(stop) => return stopped(sink, &format!("optimal play with {n} players"), &stop),
+        };
+        let optimal = OptimalPolicy::new(&solved);
+        for strategy in chosen {
+            let policy: &dyn Policy<Annulus> = match strategy {
+                Some(s) => s.as_ref(),
+                None => &optimal,
+            };
+            match quality(&solved, policy, games, seed, budget()) {
+                Ok(q) => send(
+                    sink,
+                    &json!({"type": "quality", "game": "annulus",
+                            "method": if strategy.is_some() { "exact" } else { "optimal" },
+                            "strategy": policy.name(), "players": n, "games": games,
+                            "seed": seed, "figures": crate::quality::figures(&q)}),
+                ),
+                Err(stop) => {
+                    return stopped(sink, &format!("{} with {n} players", policy.name()), &stop);
+                }
+            }
+        }
     }
 }
 
@@ -234,9 +384,18 @@ fn meta() -> Value {
 
 /// The strategies of a request; errors are sent, with the command line's words.
 fn load(sink: &mut Sink<'_>, sources: &[Source]) -> Option<Vec<Box<dyn Policy<Annulus>>>> {
+    load_at(sink, sources.iter().enumerate())
+}
+
+/// [`load`] of some of a request's strategies, each with its index in the request (which
+/// errors name).
+fn load_at<'a>(
+    sink: &mut Sink<'_>,
+    sources: impl Iterator<Item = (usize, &'a Source)>,
+) -> Option<Vec<Box<dyn Policy<Annulus>>>> {
     let mut ok = true;
     let mut strategies = Vec::new();
-    for (index, source) in sources.iter().enumerate() {
+    for (index, source) in sources {
         match policy(source) {
             Ok(s) => strategies.push(s),
             Err(message) => {
@@ -601,6 +760,102 @@ mod tests {
             );
         }
         assert_eq!(got.last().unwrap()["type"], "done");
+    }
+
+    #[test]
+    fn quality_is_the_bits_of_raven_quality_s_calls() {
+        // As `raven --game annulus quality --strategy optimal,planner --players 1,2`: a solve
+        // per number of players, each strategy's figures from it, the command line's seed.
+        let got = messages(
+            r#"{"op":"quality","game":"annulus","rules":["wrap=yes"],
+                "strategies":[{"name":"optimal"},{"name":"planner"}],"players":[1,2]}"#,
+        );
+        let base = Rules::parse("normal", &["wrap=yes".to_string()]).unwrap();
+        let budget = raven_core::engine::Budget::UNLIMITED;
+        let planner = Knobs::bundled("planner").unwrap();
+        let seed = raven_core::rows::DEFAULT_SEED;
+        let quality: Vec<&serde_json::Value> =
+            got.iter().filter(|m| m["type"] == "quality").collect();
+        assert_eq!(quality.len(), 4);
+        let mut sent = quality.iter();
+        for players in [1u8, 2] {
+            let game = Annulus::new(Rules { players, ..base });
+            let solved = solve(&game, budget).unwrap();
+            let optimal = raven_core::engine::generic::OptimalPolicy::new(&solved);
+            let policies: [&dyn raven_core::games::Policy<Annulus>; 2] = [&optimal, &planner];
+            for (policy, method) in policies.into_iter().zip(["optimal", "exact"]) {
+                let q = raven_core::engine::generic::quality::quality(
+                    &solved, policy, 20_000, seed, budget,
+                )
+                .unwrap();
+                let m = sent.next().unwrap();
+                assert_eq!(
+                    (m["method"].as_str(), m["strategy"].as_str()),
+                    (Some(method), Some(policy.name()))
+                );
+                assert_eq!(m["players"], players);
+                assert_eq!(
+                    (m["games"].as_u64(), m["seed"].as_u64()),
+                    (Some(20_000), Some(seed))
+                );
+                for (column, expected) in crate::explorer::tests::quality_columns(&q) {
+                    let page = m["figures"][column].as_f64().unwrap();
+                    assert_eq!(
+                        page.to_bits(),
+                        expected.to_bits(),
+                        "{players} {method} {column}"
+                    );
+                }
+            }
+        }
+        let got = messages(
+            r#"{"op":"quality","game":"annulus","strategies":[{"name":"optimal"},{"name":"nope"}],"players":[1]}"#,
+        );
+        assert_eq!(
+            (got[0]["field"].as_str(), got[0]["index"].as_u64()),
+            (Some("strategy"), Some(1))
+        );
+        let got = messages(
+            r#"{"op":"quality","game":"annulus","strategies":[{"name":"optimal"}],"players":[4]}"#,
+        );
+        assert_eq!(got[0]["field"], "request");
+        assert!(!got.iter().any(|m| m["type"] == "quality"));
+    }
+
+    #[test]
+    fn the_ledger_is_the_challenge_raven_quality_follows() {
+        let base = Rules::parse("normal", &["wrap=yes".to_string()]).unwrap();
+        let game = Annulus::new(Rules { players: 2, ..base });
+        let solved = solve(&game, raven_core::engine::Budget::UNLIMITED).unwrap();
+        let planner = Knobs::bundled("planner").unwrap();
+        let seed = raven_core::rows::DEFAULT_SEED;
+        for index in [0u64, 7] {
+            let got = messages(&format!(
+                r#"{{"op":"ledger","game":"annulus","rules":["wrap=yes"],"strategy":{{"name":"planner"}},
+                    "players":2,"index":{index}}}"#
+            ));
+            let m = got.iter().find(|m| m["type"] == "ledger").unwrap();
+            assert_eq!(
+                (m["players"].as_u64(), m["seed"].as_u64()),
+                (Some(2), Some(seed))
+            );
+            assert_eq!(
+                m["start"].as_f64().unwrap().to_bits(),
+                solved.start().to_bits()
+            );
+            let c = raven_core::engine::generic::quality::course(
+                &solved,
+                &planner,
+                &mut raven_core::engine::generic::sample::stream(seed, index),
+            );
+            let (luck, skill, rolls, decisions) = crate::explorer::tests::ledger_sums(m);
+            assert_eq!((rolls, decisions), (c.rolls, c.decisions));
+            assert_eq!(
+                (luck.to_bits(), skill.to_bits()),
+                (c.luck.to_bits(), c.skill.to_bits())
+            );
+            assert_eq!(m["won"].as_bool(), Some(c.won));
+        }
     }
 
     #[test]

@@ -16,7 +16,13 @@
 //! - `{"op":"csv", "results": [{"strategy", "method", "stealth", "figures"}, …]}`: the CSV
 //!   `raven solve --out` writes for these results;
 //! - `{"op":"sweep", "axes": [{"key", "values"}, …], "strategies", "stealths"}`: `raven
-//!   explore`'s grid, point by point, then its CSV.
+//!   explore`'s grid, point by point, then its CSV;
+//! - `{"op":"quality", "strategies", "stealths", "games", "seed"}`: each strategy's luck and
+//!   skill, tension and length, as `raven quality` assesses them (`{"name":"optimal"}` is
+//!   optimal play here; `games` 20,000 and `seed` the command line's unless given);
+//! - `{"op":"ledger", "strategy", "stealth", "seed", "index"}`: game `index` (0 unless
+//!   given) of `seed` (the command line's unless given), as `raven play` plays it, with
+//!   optimal play's win probability after every step.
 //!
 //! A request with `"game": "annulus"` is the Annulus operation challenge's, answered by
 //! `crate::annulus`; without `game` (or with `"game": "purple-raven"`) it is Operation
@@ -28,14 +34,21 @@
 //! Messages (JSON, `type` names the kind): `meta`, `error` (`field`: `request`, `rules`,
 //! `strategy` with its `index`, or `engine`), `value` (`method`, `strategy`, `stealth`, `win`,
 //! and `figures` unless only the value was asked for), `decisions`, `point`, `skipped`,
-//! `progress` (`done` of `total` steps), `csv`, and `done` last.
+//! `progress` (`done` of `total` steps), `csv`, `quality` (`method`, `strategy`, `stealth`,
+//! `games`, `seed`, and `figures` under `raven quality`'s column names), `ledger` (`method`,
+//! `strategy`, `stealth`, `seed`, `index`, `start`, `steps`: `{"roll", "mu"}` each, `won`), and
+//! `done` last.
 
 use raven_core::engine::{
     self, BYTES_PER_STATE, Budget, Expectation, Halt, Keep, Solver, exact_within,
     solve_with_figures, solve_within,
 };
-use raven_core::game::{DecisionKind, LossCause};
+use raven_core::engine::{OptimalStrategy, play_seeded};
+use raven_core::game::interface::PurpleRaven;
+use raven_core::game::{DecisionKind, LossCause, Outcome};
+use raven_core::games::Game;
 use raven_core::grid::{self, Axis, GridPoint, MAX_POINTS};
+use raven_core::quality::assess;
 use raven_core::rules::{self, PRESETS, Rules};
 use raven_core::strategy::{self, FileStrategy, OPTIMAL, Strategy};
 use serde::Deserialize;
@@ -90,6 +103,22 @@ enum Operation {
         axes: Vec<Axis>,
         strategies: Vec<RequestedStrategy>,
         stealths: Vec<u8>,
+    },
+    Quality {
+        strategies: Vec<RequestedStrategy>,
+        stealths: Vec<u8>,
+        #[serde(default = "crate::quality::games")]
+        games: u64,
+        #[serde(default = "crate::quality::seed")]
+        seed: u64,
+    },
+    Ledger {
+        strategy: RequestedStrategy,
+        stealth: u8,
+        #[serde(default = "crate::quality::seed")]
+        seed: u64,
+        #[serde(default)]
+        index: u64,
     },
 }
 
@@ -203,6 +232,56 @@ fn answer(sink: &mut Sink<'_>, rules: &Rules, op: Operation) {
                 sweep(sink, rules, &axes, &strategies, &stealths);
             }
         }
+        Operation::Quality {
+            strategies,
+            stealths,
+            games,
+            seed,
+        } => {
+            if let Some(e) = crate::quality::games_fit(games) {
+                return error(sink, "request", &e);
+            }
+            // Optimal play is a strategy of its own here, as `raven quality --strategy optimal`.
+            let is_optimal = |s: &RequestedStrategy| s.name == OPTIMAL && s.text.is_none();
+            let others = strategies
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| !is_optimal(s));
+            if let Some(loaded) = load_at(sink, others)
+                && stealths_fit(sink, &stealths)
+            {
+                let mut loaded = loaded.into_iter();
+                let chosen: Vec<(String, Option<Box<dyn Strategy>>)> = strategies
+                    .iter()
+                    .map(|s| {
+                        (
+                            s.name.clone(),
+                            (!is_optimal(s)).then(|| loaded.next()).flatten(),
+                        )
+                    })
+                    .collect();
+                quality(sink, rules, &chosen, &stealths, games, seed);
+            }
+        }
+        Operation::Ledger {
+            strategy,
+            stealth,
+            seed,
+            index,
+        } => {
+            let optimal = strategy.name == OPTIMAL && strategy.text.is_none();
+            let loaded = if optimal {
+                Some(Vec::new())
+            } else {
+                load(sink, std::slice::from_ref(&strategy))
+            };
+            if let Some(loaded) = loaded
+                && stealths_fit(sink, &[stealth])
+            {
+                let strategy = loaded.first().map(Box::as_ref);
+                ledger(sink, rules, strategy, stealth, seed, index);
+            }
+        }
     }
 }
 
@@ -251,9 +330,18 @@ fn meta() -> Value {
 
 /// The strategies of a request; errors are sent, with the command line's words.
 fn load(sink: &mut Sink<'_>, sources: &[RequestedStrategy]) -> Option<Vec<Box<dyn Strategy>>> {
+    load_at(sink, sources.iter().enumerate())
+}
+
+/// [`load`] of some of a request's strategies, each with its index in the request (which
+/// errors name).
+fn load_at<'a>(
+    sink: &mut Sink<'_>,
+    sources: impl Iterator<Item = (usize, &'a RequestedStrategy)>,
+) -> Option<Vec<Box<dyn Strategy>>> {
     let mut ok = true;
     let mut strategies = Vec::new();
-    for (index, source) in sources.iter().enumerate() {
+    for (index, source) in sources {
         let loaded = match (&source.text, source.name.as_str()) {
             (Some(text), name) => {
                 let origin = source.origin.as_deref().unwrap_or(name);
@@ -480,6 +568,85 @@ fn sweep(
     );
 }
 
+/// `raven quality`'s assessment of `chosen` (`None`: optimal play) at `stealths`, with the
+/// same call, so the figures are the same bits; one `quality` message per strategy and
+/// stealth.
+fn quality(
+    sink: &mut Sink<'_>,
+    rules: &Rules,
+    chosen: &[(String, Option<Box<dyn Strategy>>)],
+    stealths: &[u8],
+    games: u64,
+    seed: u64,
+) {
+    let chosen: Vec<(String, Option<&dyn Strategy>)> = chosen
+        .iter()
+        .map(|(name, s)| (name.clone(), s.as_deref()))
+        .collect();
+    match assess(rules, &chosen, stealths, games, seed, budget()) {
+        Ok(assessed) => {
+            // Strategy by strategy, each at every stealth, as `assess` returns them.
+            let methods = chosen
+                .iter()
+                .flat_map(|(_, s)| stealths.iter().map(move |_| s.is_none()));
+            for (a, optimal) in assessed.iter().zip(methods) {
+                let method = if optimal { "optimal" } else { "exact" };
+                send(
+                    sink,
+                    &json!({"type": "quality", "method": method, "strategy": a.strategy,
+                            "stealth": a.stealth, "games": games, "seed": seed,
+                            "figures": crate::quality::figures(&a.quality)}),
+                );
+            }
+        }
+        Err(e) => error(sink, "engine", &format!("quality: {e}")),
+    }
+}
+
+/// Game `index` of `seed` at `stealth`, played by `strategy` (`None`: optimal play) as `raven
+/// play` plays it, with optimal play's win probability after every step.
+fn ledger(
+    sink: &mut Sink<'_>,
+    rules: &Rules,
+    strategy: Option<&dyn Strategy>,
+    stealth: u8,
+    seed: u64,
+    index: u64,
+) {
+    let solver = Solver::new(*rules);
+    if let Err(halt) = solve_within(&solver, &[stealth], &budget()) {
+        return halted(sink, "optimal play", &halt);
+    }
+    let table = OptimalStrategy::from_solver(solver);
+    let start = table.value(
+        &PurpleRaven {
+            rules: *rules,
+            stealth,
+        }
+        .start(),
+        rules,
+    );
+    let mut follow = crate::ledger::Follow {
+        table: &table,
+        rules,
+        steps: Default::default(),
+    };
+    let player = strategy.unwrap_or(&table);
+    let (_, outcome) = play_seeded(rules, player, stealth, seed, index, &mut follow);
+    let mut message = follow.steps.fields(start, outcome == Outcome::Win);
+    message["type"] = json!("ledger");
+    message["method"] = json!(if strategy.is_some() {
+        "exact"
+    } else {
+        "optimal"
+    });
+    message["strategy"] = json!(player.name());
+    message["stealth"] = json!(stealth);
+    message["seed"] = json!(seed);
+    message["index"] = json!(index);
+    send(sink, &message);
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -595,6 +762,155 @@ pub(crate) mod tests {
                 .unwrap()
                 .is_empty()
         );
+    }
+
+    /// The figures `raven quality --out` writes for `q`, by column, as the page names them.
+    pub(crate) fn quality_columns(
+        q: &raven_core::engine::generic::quality::Quality,
+    ) -> Vec<(&'static str, f64)> {
+        let median = q.length_quantile(0.5);
+        vec![
+            ("win_rate", q.figures.win),
+            ("skill_loss", q.skill_loss),
+            ("luck_share", q.luck_share()),
+            ("suspense", q.suspense_interval().value),
+            ("comeback_rate", q.comeback_rate().value),
+            ("heartbreak_rate", q.heartbreak_rate().value),
+            ("mean_rolls", q.figures.rolls),
+            ("mean_decisions", q.figures.decisions),
+            ("meaningful_decisions", q.meaningful[0]),
+            ("rolls_median", f64::from(median[0])),
+            ("decisions_median", f64::from(median[1])),
+        ]
+    }
+
+    #[test]
+    fn quality_is_the_bits_of_raven_quality_s_assessment() {
+        // The page asks for each strategy on its own (one per worker); `raven quality
+        // --strategy optimal,reference,tuned` assesses them in one call: the same bits.
+        let overrides = r#""preset":"main-text","rules":["run-challenges=4"]"#;
+        let mut got = Vec::new();
+        for name in ["optimal", "reference", "tuned"] {
+            got.extend(messages(&format!(
+                r#"{{"op":"quality",{overrides},"strategies":[{{"name":"{name}"}}],
+                    "stealths":[4],"games":3000}}"#
+            )));
+        }
+        let rules = Rules::preset("main-text")
+            .unwrap()
+            .with_overrides(&["run-challenges=4".to_string()])
+            .unwrap();
+        let tuned = engine::resolve("tuned").unwrap();
+        let chosen: Vec<(String, Option<&dyn Strategy>)> = vec![
+            (OPTIMAL.to_string(), None),
+            (
+                "reference".to_string(),
+                Some(&raven_core::strategy::ReferenceStrategy),
+            ),
+            ("tuned".to_string(), Some(tuned.as_ref())),
+        ];
+        let seed = raven_core::rows::DEFAULT_SEED;
+        let whole = assess(&rules, &chosen, &[4], 3000, seed, Budget::UNLIMITED).unwrap();
+        let quality: Vec<&Value> = got.iter().filter(|m| m["type"] == "quality").collect();
+        assert_eq!(quality.len(), 3);
+        for (m, a) in quality.iter().zip(&whole) {
+            assert_eq!(m["strategy"], a.strategy.as_str());
+            assert_eq!(
+                m["method"],
+                if a.strategy == OPTIMAL {
+                    "optimal"
+                } else {
+                    "exact"
+                }
+            );
+            assert_eq!(
+                (m["stealth"].as_u64(), m["games"].as_u64()),
+                (Some(4), Some(3000))
+            );
+            assert_eq!(m["seed"].as_u64(), Some(seed));
+            for (column, expected) in quality_columns(&a.quality) {
+                let page = m["figures"][column].as_f64().unwrap();
+                assert_eq!(
+                    page.to_bits(),
+                    expected.to_bits(),
+                    "{} {column}",
+                    a.strategy
+                );
+            }
+        }
+        // A strategy the page cannot load and too many games are named, before any engine.
+        let got = messages(
+            r#"{"op":"quality","strategies":[{"name":"optimal"},{"name":"nope"}],"stealths":[4]}"#,
+        );
+        assert_eq!(
+            (got[0]["field"].as_str(), got[0]["index"].as_u64()),
+            (Some("strategy"), Some(1))
+        );
+        let got = messages(
+            r#"{"op":"quality","strategies":[{"name":"optimal"}],"stealths":[4],"games":0}"#,
+        );
+        assert_eq!(got[0]["field"], "request");
+        assert!(!got.iter().any(|m| m["type"] == "quality"));
+    }
+
+    /// `(luck, skill, rolls, decisions)` of a `ledger` message: its changes of `μ` summed in
+    /// order, as a quality course sums them.
+    pub(crate) fn ledger_sums(m: &Value) -> (f64, f64, u32, u32) {
+        let mut now = m["start"].as_f64().unwrap();
+        let (mut luck, mut skill, mut rolls, mut decisions) = (0.0, 0.0, 0, 0);
+        for step in m["steps"].as_array().unwrap() {
+            let mu = step["mu"].as_f64().unwrap();
+            if step["roll"].as_bool().unwrap() {
+                luck += mu - now;
+                rolls += 1;
+            } else {
+                skill += mu - now;
+                decisions += 1;
+            }
+            now = mu;
+        }
+        // At the end `μ` is the result.
+        let won = m["won"].as_bool().unwrap();
+        assert_eq!(now, if won { 1.0 } else { 0.0 });
+        (luck, skill, rolls, decisions)
+    }
+
+    #[test]
+    fn the_ledger_is_the_game_raven_play_and_raven_quality_follow() {
+        let overrides = r#""preset":"main-text","rules":["run-challenges=4"]"#;
+        let rules = Rules::preset("main-text")
+            .unwrap()
+            .with_overrides(&["run-challenges=4".to_string()])
+            .unwrap();
+        let seed = raven_core::rows::DEFAULT_SEED;
+        let solver = Solver::new(rules);
+        solve_within(&solver, &[4], &Budget::UNLIMITED).unwrap();
+        let table = OptimalStrategy::from_solver(solver);
+        let game = PurpleRaven { rules, stealth: 4 };
+        let start = table.value(&game.start(), &rules);
+        for (name, index) in [("reference", 3u64), ("optimal", 0)] {
+            let got = messages(&format!(
+                r#"{{"op":"ledger",{overrides},"strategy":{{"name":"{name}"}},"stealth":4,"index":{index}}}"#
+            ));
+            let m = got.iter().find(|m| m["type"] == "ledger").unwrap();
+            assert_eq!(
+                (m["strategy"].as_str(), m["index"].as_u64()),
+                (Some(name), Some(index))
+            );
+            assert_eq!(m["seed"].as_u64(), Some(seed));
+            assert_eq!(m["start"].as_f64().unwrap().to_bits(), start.to_bits());
+            let reference = raven_core::strategy::ReferenceStrategy;
+            let strategy: &dyn Strategy = if name == OPTIMAL { &table } else { &reference };
+            let c = raven_core::quality::follow(&game, strategy, &table, start, seed, index);
+            let (luck, skill, rolls, decisions) = ledger_sums(m);
+            assert_eq!((rolls, decisions), (c.rolls, c.decisions), "{name}");
+            assert_eq!(
+                (luck.to_bits(), skill.to_bits()),
+                (c.luck.to_bits(), c.skill.to_bits()),
+                "{name}"
+            );
+            assert_eq!(m["won"].as_bool(), Some(c.won));
+        }
     }
 
     #[test]

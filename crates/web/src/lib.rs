@@ -8,10 +8,14 @@
 //! the wasm32 target. The engines are the ones the command line calls, with the same
 //! arguments, so the numbers are the same bits. Where each job lives: [`explorer`] reads a
 //! request and runs the engines (`annulus` those of the Annulus operation challenge); `rows`
-//! writes the CSV the page exports; `sink` carries the messages back.
+//! writes the CSV the page exports; `quality` the figures of the page's "Is it a good game?" and `ledger` one game's
+//! `μ` along it;
+//! `sink` carries the messages back.
 
 mod annulus;
 pub mod explorer;
+mod ledger;
+mod quality;
 mod rows;
 mod sink;
 
