@@ -4,21 +4,21 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use serde::Serialize;
 
-use crate::engine::generic::quality::{Interval, Quality};
 use crate::error::Result;
 use crate::game::interface::PurpleRaven;
 use crate::strategy::{OPTIMAL, Strategy};
 use raven_core::games::Game;
 use raven_core::quality::assess;
-use raven_core::rows::VERSION;
 
 use super::args::{DEFAULT_SEED, ExactEngineArgs, RulesArgs, load_strategies, stealth_list};
 use super::bounds;
 use super::interrupt;
 use super::output::{AtomicFile, Output};
 use crate::report::csv::write_rows;
+use crate::report::quality::rows::{
+    Axis, DecidedRow, Of, QualityRow, decided_rows, decided_table, table,
+};
 
 /// Arguments of `raven quality`.
 #[derive(Args, Debug)]
@@ -55,316 +55,6 @@ pub struct QualityArgs {
     pub decided: Option<PathBuf>,
 }
 
-/// Where a row stands on its game's axis: the starting stealth (Purple Raven) or the number of
-/// players (Annulus), written as its own column.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Axis {
-    /// Purple Raven's starting stealth.
-    Stealth(u8),
-    /// Annulus's number of players.
-    Players(u8),
-}
-
-impl Axis {
-    fn title(self) -> &'static str {
-        match self {
-            Axis::Stealth(_) => "stealth",
-            Axis::Players(_) => "players",
-        }
-    }
-
-    fn value(self) -> u8 {
-        match self {
-            Axis::Stealth(v) | Axis::Players(v) => v,
-        }
-    }
-}
-
-/// One row of either game: a strategy's luck, skill, tension and length at one point of the
-/// game's axis (the other axis's column is left out).
-#[derive(Serialize, Debug, Clone, PartialEq)]
-pub struct QualityRow {
-    game: &'static str,
-    /// The strategy.
-    pub strategy: String,
-    rules: String,
-    /// The starting stealth (Purple Raven).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stealth: Option<u8>,
-    /// The number of players (Annulus).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub players: Option<u8>,
-    /// The strategy's exact win probability.
-    #[serde(serialize_with = "raven_core::rows::round")]
-    pub win_rate: f64,
-    /// Points lost to decisions per game, exactly the regret.
-    #[serde(serialize_with = "raven_core::rows::round")]
-    pub skill_loss: f64,
-    /// The share of the spread of results the dice explain.
-    #[serde(serialize_with = "raven_core::rows::round")]
-    pub luck_share: f64,
-    /// How far `μ` moves per step (root mean square), with its interval.
-    #[serde(serialize_with = "raven_core::rows::round")]
-    pub suspense: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    suspense_low: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    suspense_high: f64,
-    /// Wins where `μ` fell to 20% or lower on the way, with its interval.
-    #[serde(serialize_with = "raven_core::rows::round")]
-    pub comeback_rate: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    comeback_rate_low: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    comeback_rate_high: f64,
-    /// Losses where `μ` rose to 80% or higher on the way, with its interval.
-    #[serde(serialize_with = "raven_core::rows::round")]
-    pub heartbreak_rate: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    heartbreak_rate_low: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    heartbreak_rate_high: f64,
-    /// Rolls per game, exactly.
-    #[serde(serialize_with = "raven_core::rows::round")]
-    pub mean_rolls: f64,
-    /// Decisions per game, exactly.
-    #[serde(serialize_with = "raven_core::rows::round")]
-    pub mean_decisions: f64,
-    /// Decisions per game whose options differ by a point or more, exactly.
-    #[serde(serialize_with = "raven_core::rows::round")]
-    pub meaningful_decisions: f64,
-    /// By five points or more.
-    #[serde(serialize_with = "raven_core::rows::round")]
-    pub meaningful_decisions_5: f64,
-    /// Rolls per game in the sampled games: the tenth percentile, the median, the ninetieth.
-    pub rolls_p10: u32,
-    /// The median.
-    pub rolls_median: u32,
-    /// The ninetieth percentile.
-    pub rolls_p90: u32,
-    /// Decisions per game, likewise.
-    decisions_p10: u32,
-    decisions_median: u32,
-    decisions_p90: u32,
-    games: u64,
-    seed: u64,
-    raven_version: &'static str,
-}
-
-/// What a row is of: the game (as `--game` names it), the strategy, the rules and the point
-/// on the game's axis.
-#[derive(Clone)]
-pub struct Of<'a> {
-    /// The game.
-    pub game: &'static str,
-    /// The strategy's name.
-    pub strategy: &'a str,
-    /// The rules as outputs name them.
-    pub rules: String,
-    /// Where on the game's axis.
-    pub axis: Axis,
-}
-
-impl QualityRow {
-    /// The row of `q`, sampled with `games` games under `seed`.
-    pub fn new(q: &Quality, of: Of<'_>, games: u64, seed: u64) -> Self {
-        let (s, c, h) = (
-            q.suspense_interval(),
-            q.comeback_rate(),
-            q.heartbreak_rate(),
-        );
-        QualityRow {
-            game: of.game,
-            strategy: of.strategy.to_string(),
-            rules: of.rules,
-            stealth: matches!(of.axis, Axis::Stealth(_)).then(|| of.axis.value()),
-            players: matches!(of.axis, Axis::Players(_)).then(|| of.axis.value()),
-            win_rate: q.figures.win,
-            skill_loss: q.skill_loss,
-            luck_share: q.luck_share(),
-            suspense: s.value,
-            suspense_low: s.low,
-            suspense_high: s.high,
-            comeback_rate: c.value,
-            comeback_rate_low: c.low,
-            comeback_rate_high: c.high,
-            heartbreak_rate: h.value,
-            heartbreak_rate_low: h.low,
-            heartbreak_rate_high: h.high,
-            mean_rolls: q.figures.rolls,
-            mean_decisions: q.figures.decisions,
-            meaningful_decisions: q.meaningful[0],
-            meaningful_decisions_5: q.meaningful[1],
-            rolls_p10: q.length_quantile(0.1)[0],
-            rolls_median: q.length_quantile(0.5)[0],
-            rolls_p90: q.length_quantile(0.9)[0],
-            decisions_p10: q.length_quantile(0.1)[1],
-            decisions_median: q.length_quantile(0.5)[1],
-            decisions_p90: q.length_quantile(0.9)[1],
-            games,
-            seed,
-            raven_version: VERSION,
-        }
-    }
-
-    fn axis(&self) -> (&'static str, u8) {
-        match (self.stealth, self.players) {
-            (Some(s), _) => (Axis::Stealth(s).title(), s),
-            (_, Some(p)) => (Axis::Players(p).title(), p),
-            _ => unreachable!("a row stands on its game's axis"),
-        }
-    }
-}
-
-/// The terminal table of either game's rows, headed by `title` (the game and its inputs),
-/// with its legend.
-pub fn table(rows: &[QualityRow], title: &str) -> String {
-    let mut t = format!("quality: luck, skill, tension and length — {title}\n\n");
-    let axis = rows.first().map_or("stealth", |r| r.axis().0);
-    t += &format!(
-        "{:<16} {:>7} {:>6} {:>7} {:>6} {:>8} {:>8} {:>8} {:>6} {:>6} {:>6}\n",
-        "strategy",
-        axis,
-        "win",
-        "skill",
-        "luck",
-        "suspense",
-        "comeback",
-        "heartbr",
-        "rolls",
-        "decis",
-        "real"
-    );
-    for r in rows {
-        t += &format!(
-            "{:<16} {:>7} {:>5.1}% {:>7.2} {:>5.0}% {:>8.3} {:>7.1}% {:>7.1}% {:>6.1} {:>6.1} {:>6.1}\n",
-            r.strategy,
-            r.axis().1,
-            100.0 * r.win_rate,
-            100.0 * r.skill_loss,
-            100.0 * r.luck_share,
-            r.suspense,
-            100.0 * r.comeback_rate,
-            100.0 * r.heartbreak_rate,
-            r.mean_rolls,
-            r.mean_decisions,
-            r.meaningful_decisions
-        );
-    }
-    t += "\nwin: exact; skill: points (of 100) lost to decisions per game, exactly the regret;\n\
-luck: the share of the spread of results the dice explain (the rest is the decisions');\n\
-suspense: how far the optimal win chance moves per roll or decision (root mean square);\n\
-comeback: wins after the chance fell to 20% or lower; heartbr(eak): losses after it rose to 80%;\n\
-rolls, decis(ions): per game, exact; real: decisions whose options differ by a point or more.\n";
-    t
-}
-
-/// Where a strategy's games at one point of the game's axis were decided, as a tidy row: the
-/// share of its wins (or of its losses) decided in one stage, with its 95% interval.
-#[derive(Serialize, Debug, Clone, PartialEq)]
-pub struct DecidedRow {
-    game: &'static str,
-    /// The strategy.
-    pub strategy: String,
-    rules: String,
-    /// The starting stealth (Purple Raven).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stealth: Option<u8>,
-    /// The number of players (Annulus).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub players: Option<u8>,
-    /// The stage, as the game names it; `start` where the start was already within 10 points
-    /// of the result.
-    pub stage: String,
-    /// `win` or `loss`.
-    pub result: &'static str,
-    /// The share of the wins (or losses) decided there.
-    #[serde(serialize_with = "raven_core::rows::round")]
-    pub share: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    share_low: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    share_high: f64,
-    games: u64,
-    seed: u64,
-    raven_version: &'static str,
-}
-
-/// The rows of where `q`'s games were decided, stage by stage (`stages`, the game's names)
-/// and then from the start, wins before losses.
-pub fn decided_rows(
-    q: &Quality,
-    of: &Of<'_>,
-    stages: &[String],
-    games: u64,
-    seed: u64,
-) -> Vec<DecidedRow> {
-    let d = q.decided(stages.len());
-    let named = stages
-        .iter()
-        .map(String::as_str)
-        .zip(d.by_stage.iter().copied())
-        .chain([("start", d.from_start)]);
-    let mut rows = Vec::new();
-    for (stage, counts) in named {
-        for (r, result) in ["win", "loss"].into_iter().enumerate() {
-            let i = Interval::share((counts[r], d.of[r]));
-            rows.push(DecidedRow {
-                game: of.game,
-                strategy: of.strategy.to_string(),
-                rules: of.rules.clone(),
-                stealth: matches!(of.axis, Axis::Stealth(_)).then(|| of.axis.value()),
-                players: matches!(of.axis, Axis::Players(_)).then(|| of.axis.value()),
-                stage: stage.to_string(),
-                result,
-                share: i.value,
-                share_low: i.low,
-                share_high: i.high,
-                games,
-                seed,
-                raven_version: VERSION,
-            });
-        }
-    }
-    rows
-}
-
-/// The terminal table of where games were decided: per row of `rows`, the share of wins and
-/// of losses decided in each stage of `stages`, stages numbered and named in the legend.
-fn decided_table(rows: &[QualityRow], decided: &[DecidedRow], stages: &[String]) -> String {
-    let axis = rows.first().map_or("stealth", |r| r.axis().0);
-    let mut t = format!(
-        "\nwhen the game is decided: % of wins / % of losses whose optimal win chance stays\n\
-within 10 points of the result from that stage on\n\n{:<16} {axis:>7}",
-        "strategy"
-    );
-    for i in 1..=stages.len() {
-        t += &format!(" {:>7}", format!("stage {i}"));
-    }
-    t += &format!(" {:>7}\n", "start");
-    let per_row = 2 * (stages.len() + 1);
-    for (r, d) in rows.iter().zip(decided.chunks(per_row)) {
-        t += &format!("{:<16} {:>7}", r.strategy, r.axis().1);
-        for pair in d.chunks(2) {
-            t += &format!(
-                " {:>7}",
-                format!("{:.0}/{:.0}", 100.0 * pair[0].share, 100.0 * pair[1].share)
-            );
-        }
-        t += "\n";
-    }
-    let names: Vec<String> = stages
-        .iter()
-        .enumerate()
-        .map(|(i, s)| format!("{} {s}", i + 1))
-        .collect();
-    t += &format!(
-        "\nstages: {}; start: already within 10 points at the start.\n",
-        names.join(", ")
-    );
-    t
-}
-
 /// Writes either game's quality: `rows` to `output` (the table headed `title` on the terminal
 /// unless the CSV goes there), and where games were decided to `decided_out` if asked.
 pub fn write(
@@ -372,13 +62,12 @@ pub fn write(
     decided_out: Option<AtomicFile>,
     rows: Vec<QualityRow>,
     decided: Vec<DecidedRow>,
-    stages: &[String],
     title: &str,
 ) -> Result<()> {
     let text = if output.is_stdout() {
         String::new()
     } else {
-        table(&rows, title) + &decided_table(&rows, &decided, stages)
+        table(&rows, title) + &decided_table(&rows, &decided)
     };
     if let Some(mut file) = decided_out {
         interrupt::check()?;
@@ -445,7 +134,6 @@ pub fn run(args: &QualityArgs) -> Result<()> {
         decided_out,
         rows,
         decided,
-        &stages,
         &format!(
             "Operation Purple Raven, stealth {stealths}, {} games a row, seed {}",
             args.games, args.seed

@@ -976,3 +976,50 @@ fn the_annulus_card_reads_back_as_claimed() {
             "shadowed.toml:8: warning: this adjust rule can never decide: the rule on line 7",
         ));
 }
+
+/// Where challenges are decided, by each design's own stages: with 1 and 2 players (three and
+/// four positions) the shares of each result sum to 1, and the stages are those of the line.
+#[test]
+fn annulus_decided_shares_use_each_designs_stages() {
+    let (dir, _) = file("unused", "");
+    let out = dir.path().join("decided.csv");
+    let out_s = out.display().to_string();
+    stdout(&[
+        "--game",
+        "annulus",
+        "quality",
+        "--players",
+        "1,2",
+        "--strategy",
+        "planner",
+        "--games",
+        "500",
+        "--decided",
+        &out_s,
+        "-q",
+    ]);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let mut sums = std::collections::BTreeMap::new();
+    let mut stages = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for row in reader.records() {
+        let row = row.unwrap();
+        let key = (
+            row[col("players")].to_string(),
+            row[col("result")].to_string(),
+        );
+        *sums.entry(key).or_insert(0.0) += row[col("share")].parse::<f64>().unwrap();
+        stages
+            .entry(row[col("players")].to_string())
+            .or_default()
+            .push(row[col("stage")].to_string());
+    }
+    assert_eq!(sums.len(), 4);
+    for (key, sum) in sums {
+        assert!((sum - 1.0).abs() < 1e-9, "{key:?}: {sum}");
+    }
+    assert!(stages["2"].contains(&"4 hidden".to_string()));
+    assert!(!stages["1"].contains(&"4 hidden".to_string()));
+}

@@ -14,8 +14,9 @@ use super::{DesignArgs, load_strategy, stopped};
 use crate::cli::args::DEFAULT_SEED;
 use crate::cli::bounds;
 use crate::cli::output::{AtomicFile, Output};
-use crate::cli::quality::{Axis, Of, QualityRow, decided_rows, write};
+use crate::cli::quality::write;
 use crate::error::Result;
+use crate::report::quality::rows::{Axis, Of, QualityRow, decided_rows};
 
 /// Arguments of `raven --game annulus quality`.
 #[derive(Args, Debug)]
@@ -68,7 +69,6 @@ pub fn run(args: &QualityArgs) -> Result<()> {
     let engine = args.engine.start()?;
     let (pool, budget) = (&engine.pool, engine.budget());
     let (mut rows, mut decided) = (Vec::new(), Vec::new());
-    let stages = games.first().map(Game::phases).unwrap_or_default();
     for game in &games {
         let solved = pool.install(|| solve(game, budget)).map_err(stopped)?;
         let optimal = OptimalPolicy::new(&solved);
@@ -87,7 +87,7 @@ pub fn run(args: &QualityArgs) -> Result<()> {
                 rules: game.rules().to_string(),
                 axis: Axis::Players(game.rules().players),
             };
-            decided.extend(decided_rows(&q, &of, &stages, args.games, args.seed));
+            decided.extend(decided_rows(&q, &of, &game.phases(), args.games, args.seed));
             rows.push(QualityRow::new(&q, of, args.games, args.seed));
         }
     }
@@ -96,7 +96,6 @@ pub fn run(args: &QualityArgs) -> Result<()> {
         decided_out,
         rows,
         decided,
-        &stages,
         &format!(
             "the Annulus operation challenge, {} games a row, seed {}",
             args.games, args.seed

@@ -18,9 +18,9 @@ use raven_core::rows::{VERSION, rounded};
 
 use super::stopped;
 use crate::cli::output::OutDir;
-use crate::cli::quality::{Axis, DecidedRow, Of, QualityRow, decided_rows};
 use crate::error::Result;
 use crate::report::charts::annulus_success_chart;
+use crate::report::quality::rows::{Axis, DecidedRow, Of, QualityRow, decided_rows};
 use raven_core::games::annulus::{JAMMED, REVEAL};
 
 /// Arguments of `raven --game annulus report`.

@@ -6,9 +6,11 @@
 
 use std::fmt::Write as _;
 
-use crate::cli::quality::{Axis, DecidedRow, Of, QualityRow, decided_rows};
+pub mod rows;
+
 use crate::rules::Rules;
 use crate::strategy::{OPTIMAL, REFERENCE};
+use rows::{Axis, DecidedRow, Of, QualityRow, decided_rows};
 
 use super::balance::{Assessment, Balance, exact_of};
 use super::ties::{and, tied};
