@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::rules::Rules;
 use crate::strategy::{OPTIMAL, REFERENCE, Strategy, playbook, resolve};
 
-use super::balance::{Assessment, Balance, VariantRow};
+use super::balance::{Assessment, Balance, Example, VariantRow};
 use super::comparison::{CompareRow, rows as compare_rows};
 use super::decisions::{Decomposed, Told};
 use super::habits::{Watched, watch};
@@ -629,7 +629,29 @@ impl Work {
                 a.quality.figures.win = win;
             }
         }
+        // The example: the recommended file's first game at the middle stealth.
+        let mid = headline[headline.len() / 2];
+        let example_player = &players[players.len().min(2) - 1];
+        let (start, steps, won) = raven_core::quality::one_game(
+            &PurpleRaven {
+                rules,
+                stealth: mid,
+            },
+            example_player.1,
+            self.plan.seed,
+            0,
+            budget,
+        )?;
+        let example = Example {
+            strategy: example_player.0.clone(),
+            stealth: mid,
+            index: 0,
+            start,
+            steps,
+            won,
+        };
         Ok(Assessment {
+            example,
             rules,
             stages: PurpleRaven {
                 rules,

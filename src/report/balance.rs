@@ -64,6 +64,25 @@ pub struct Assessment {
     pub seed: u64,
     /// Per player, per headline stealth; the win probability is `win-rates.csv`'s.
     pub assessed: Vec<Assessed>,
+    /// The example: one game of the recommended file at the middle headline stealth, as
+    /// `raven play` plays it.
+    pub example: Example,
+}
+
+/// One game as optimal play's chance of winning saw it, step by step.
+pub struct Example {
+    /// Who played it.
+    pub strategy: String,
+    /// From which starting stealth.
+    pub stealth: u8,
+    /// Which game (`raven play --game`), under the report's seed.
+    pub index: u64,
+    /// The chance at the start.
+    pub start: f64,
+    /// Every step.
+    pub steps: Vec<raven_core::engine::generic::quality::Step>,
+    /// Whether it was won.
+    pub won: bool,
 }
 
 impl Balance {

@@ -49,10 +49,11 @@ pub fn chart_files(presets: &[Rules]) -> Vec<String> {
 
 /// The charts of "Is it a good game?", last of [`chart_files`] (drawn when the report has its
 /// assessment).
-pub const QUALITY_CHARTS: [&str; 3] = [
+pub const QUALITY_CHARTS: [&str; 4] = [
     "quality-fan.svg",
     "quality-luck-skill.svg",
     "quality-length.svg",
+    "quality-game.svg",
 ];
 
 /// Every chart of the report, named as [`chart_files`] names them.
@@ -86,6 +87,7 @@ pub fn charts(balance: &Balance) -> Vec<Chart> {
         svgs.push(("The chance of winning along the game".into(), fan(a, mid)));
         svgs.push(("Luck against skill".into(), luck_skill(a)));
         svgs.push(("How long a game takes".into(), length(a, mid)));
+        svgs.push(("One game".into(), one_game(a)));
     }
     names
         .into_iter()
@@ -478,5 +480,38 @@ pub fn length(a: &Assessment, mid: u8) -> String {
         "rolls of the dice in the game",
         "share of games over within that many rolls",
         &series,
+    )
+}
+
+/// The example game: optimal play's chance of winning at the start and after every roll and
+/// decision, the result at the end.
+pub fn one_game(a: &Assessment) -> String {
+    let e = &a.example;
+    let points = std::iter::once((0.0, e.start))
+        .chain(
+            e.steps
+                .iter()
+                .enumerate()
+                .map(|(i, s)| ((i + 1) as f64, s.mu)),
+        )
+        .collect();
+    line_chart(
+        &format!(
+            "One game of {} from stealth {} ({}, game {} of the report's seed): {}",
+            e.strategy,
+            e.stealth,
+            a.rules,
+            e.index,
+            if e.won { "won" } else { "lost" }
+        ),
+        "rolls and decisions so far",
+        "chance of winning (optimal play from there)",
+        &[Series {
+            name: e.strategy.clone(),
+            points,
+            intervals: Vec::new(),
+            dashed: false,
+            muted: false,
+        }],
     )
 }

@@ -14,7 +14,7 @@ use raven::engine::{Solver, exact, solve};
 use raven::rules::{Rules, parse_rules};
 use raven::strategy::{OPTIMAL, Strategy, built_in, playbook, resolve};
 
-const FILES: [&str; 22] = [
+const FILES: [&str; 23] = [
     "README.md",
     "tuned.toml",
     "win-rates.csv",
@@ -37,6 +37,7 @@ const FILES: [&str; 22] = [
     "quality-fan.svg",
     "quality-luck-skill.svg",
     "quality-length.svg",
+    "quality-game.svg",
 ];
 
 fn header(path: &Path) -> String {
@@ -660,4 +661,36 @@ fn the_quality_section_reads_its_csvs_and_they_are_raven_quality_s() {
             .collect();
         assert_eq!(series, players, "{file}");
     }
+    // The example game: its ledger in words sums, to the rounding of its figures, to its
+    // result, and its chart is one line.
+    let readme = fs::read_to_string(dir.join("README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with("**One game.**"))
+        .expect("the example game");
+    let number = |after: &str| -> f64 {
+        let rest = &line[line.find(after).expect(after) + after.len()..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-'))
+            .unwrap_or(rest.len());
+        rest[..end].parse().expect(after)
+    };
+    let start = number("chance of winning starts at ");
+    let (gave, took) = (number("the dice gave "), number(" points and took "));
+    let gave_up = if line.contains("gave up nothing") {
+        0.0
+    } else {
+        number("the decisions gave up ")
+    };
+    let result = if line.contains("the game was won") {
+        100.0
+    } else {
+        0.0
+    };
+    assert!(
+        (start + gave + took + gave_up - result).abs() <= 0.2,
+        "{line}"
+    );
+    let text = fs::read_to_string(dir.join("quality-game.svg")).unwrap();
+    assert_eq!(text.matches(r#"class="series""#).count(), 1, "{text}");
 }

@@ -4,7 +4,7 @@
 //! probability `μ` by the game's own loop.
 
 use crate::engine::decisions::decisions_of_each;
-use crate::engine::generic::quality::{Course, Quality, Sampled};
+use crate::engine::generic::quality::{Course, Quality, Sampled, Step};
 use crate::engine::generic::{Stop, evaluate};
 use crate::engine::{Budget, Halt, Observer, OptimalStrategy, Solver, play_seeded, solve_within};
 use crate::game::interface::PurpleRaven;
@@ -84,9 +84,24 @@ pub fn assess(
     Ok(rows)
 }
 
+/// Plays game `i` of `strategy` under `seed` with Purple Raven's own game loop (as Monte
+/// Carlo and `play` play it), telling `each` every step with `μ` read from `table`; returns
+/// whether it was won.
+pub fn walk(
+    game: &PurpleRaven,
+    strategy: &dyn Strategy,
+    table: &OptimalStrategy,
+    seed: u64,
+    i: u64,
+    each: &mut dyn FnMut(Step),
+) -> bool {
+    let mut walker = Walker { game, table, each };
+    let (_, outcome) = play_seeded(&game.rules, strategy, game.stealth, seed, i, &mut walker);
+    outcome == Outcome::Win
+}
+
 /// Game `i` of `strategy` under `seed`, followed by optimal play's win probability from
 /// `table` (`start` at the start: it sums every complication deal, so it is worked out once).
-/// Purple Raven's own game loop plays it, as Monte Carlo and `play` play it.
 pub fn follow(
     game: &PurpleRaven,
     strategy: &dyn Strategy,
@@ -95,32 +110,58 @@ pub fn follow(
     seed: u64,
     i: u64,
 ) -> Course {
-    let mut follow = Follow {
-        game,
-        table,
-        course: Course::new(start, game.phase(&game.start())),
-    };
-    let (_, outcome) = play_seeded(&game.rules, strategy, game.stealth, seed, i, &mut follow);
-    follow.course.won = outcome == Outcome::Win;
-    follow.course
+    let mut course = Course::new(start, game.phase(&game.start()));
+    let won = walk(game, strategy, table, seed, i, &mut |s| {
+        course.step(s.chance, s.mu, s.stage)
+    });
+    course.won = won;
+    course
 }
 
-/// Follows a game, reading `μ` from the table after every step.
-struct Follow<'a> {
+/// One game as `raven play` plays it — game `i` of `seed` at `game`'s starting stealth, by
+/// `strategy` (none: optimal play) — with optimal play solved first: `μ` at the start, every
+/// step, and whether it was won.
+pub fn one_game(
+    game: &PurpleRaven,
+    strategy: Option<&dyn Strategy>,
+    seed: u64,
+    i: u64,
+    budget: Budget<'_>,
+) -> Result<(f64, Vec<Step>, bool), Stopped> {
+    let solver = Solver::new(game.rules);
+    solve_within(&solver, &[game.stealth], &budget)?;
+    let table = OptimalStrategy::from_solver(solver);
+    let start = table.value(&game.start(), &game.rules);
+    let mut steps = Vec::new();
+    let won = walk(
+        game,
+        strategy.unwrap_or(&table),
+        &table,
+        seed,
+        i,
+        &mut |s| steps.push(s),
+    );
+    Ok((start, steps, won))
+}
+
+/// Tells each step of a game, reading `μ` from the table after it.
+struct Walker<'a, 'e> {
     game: &'a PurpleRaven,
     table: &'a OptimalStrategy,
-    course: Course,
+    each: &'e mut dyn FnMut(Step),
 }
 
-impl Follow<'_> {
+impl Walker<'_, '_> {
     fn step(&mut self, chance: bool, after: &State) {
-        let stage = after.outcome().is_none().then(|| self.game.phase(after));
-        let mu = self.table.value(after, &self.game.rules);
-        self.course.step(chance, mu, stage);
+        (self.each)(Step {
+            chance,
+            mu: self.table.value(after, &self.game.rules),
+            stage: after.outcome().is_none().then(|| self.game.phase(after)),
+        });
     }
 }
 
-impl Observer for Follow<'_> {
+impl Observer for Walker<'_, '_> {
     fn decision(&mut self, _: &State, _: Decision, _: Action, after: &State) {
         self.step(false, after);
     }

@@ -36,13 +36,13 @@
 
 use raven_core::engine::Budget;
 use raven_core::engine::generic::program::BYTES_PER_POSITION;
-use raven_core::engine::generic::quality::quality;
-use raven_core::engine::generic::sample::{play, stream};
+use raven_core::engine::generic::quality::{quality, walk};
+use raven_core::engine::generic::sample::stream;
 use raven_core::engine::generic::{Figures, OptimalPolicy, Optimum, Stop, evaluate, solve};
 use raven_core::games::annulus::rules::{PARAMS, PRESETS, swept};
 use raven_core::games::annulus::strategy::{BUNDLED, Knobs, about};
 use raven_core::games::annulus::{ACTION_LIMIT, Annulus, CAUSES, JAMMED, REVEAL, Rules};
-use raven_core::games::{End, Game, Point, Policy, Uniform};
+use raven_core::games::{Game, Policy, Uniform};
 use raven_core::rows::{VERSION, round, rounded};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -262,15 +262,11 @@ fn ledger(
     };
     let optimal = OptimalPolicy::new(&solved);
     let policy: &dyn Policy<Annulus> = strategy.as_deref().unwrap_or(&optimal);
-    let mut steps = crate::ledger::Steps::default();
-    let mut chance: Option<bool> = None;
-    let (end, _) = play(&game, policy, &mut stream(seed, index), &mut |pos| {
-        if let Some(chance) = chance {
-            steps.record(chance, solved.value(pos));
-        }
-        chance = Some(game.point(pos) == Point::Chance);
+    let mut steps = Vec::new();
+    let won = walk(&solved, policy, &mut stream(seed, index), &mut |s| {
+        steps.push(s)
     });
-    let mut message = steps.fields(solved.value(&game.start()), end == End::Win);
+    let mut message = crate::ledger::fields(solved.value(&game.start()), &steps, won);
     message["type"] = json!("ledger");
     message["game"] = json!("annulus");
     message["method"] = json!(if strategy.is_some() {

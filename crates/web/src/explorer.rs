@@ -43,10 +43,8 @@ use raven_core::engine::{
     self, BYTES_PER_STATE, Budget, Expectation, Halt, Keep, Solver, exact_within,
     solve_with_figures, solve_within,
 };
-use raven_core::engine::{OptimalStrategy, play_seeded};
 use raven_core::game::interface::PurpleRaven;
-use raven_core::game::{DecisionKind, LossCause, Outcome};
-use raven_core::games::Game;
+use raven_core::game::{DecisionKind, LossCause};
 use raven_core::grid::{self, Axis, GridPoint, MAX_POINTS};
 use raven_core::quality::assess;
 use raven_core::rules::{self, PRESETS, Rules};
@@ -613,34 +611,23 @@ fn ledger(
     seed: u64,
     index: u64,
 ) {
-    let solver = Solver::new(*rules);
-    if let Err(halt) = solve_within(&solver, &[stealth], &budget()) {
-        return halted(sink, "optimal play", &halt);
-    }
-    let table = OptimalStrategy::from_solver(solver);
-    let start = table.value(
-        &PurpleRaven {
-            rules: *rules,
-            stealth,
-        }
-        .start(),
-        rules,
-    );
-    let mut follow = crate::ledger::Follow {
-        table: &table,
-        rules,
-        steps: Default::default(),
+    let game = PurpleRaven {
+        rules: *rules,
+        stealth,
     };
-    let player = strategy.unwrap_or(&table);
-    let (_, outcome) = play_seeded(rules, player, stealth, seed, index, &mut follow);
-    let mut message = follow.steps.fields(start, outcome == Outcome::Win);
+    let (start, steps, won) =
+        match raven_core::quality::one_game(&game, strategy, seed, index, budget()) {
+            Ok(played) => played,
+            Err(e) => return error(sink, "engine", &format!("ledger: {e}")),
+        };
+    let mut message = crate::ledger::fields(start, &steps, won);
     message["type"] = json!("ledger");
     message["method"] = json!(if strategy.is_some() {
         "exact"
     } else {
         "optimal"
     });
-    message["strategy"] = json!(player.name());
+    message["strategy"] = json!(strategy.map_or(OPTIMAL, |s| s.name()));
     message["stealth"] = json!(stealth);
     message["seed"] = json!(seed);
     message["index"] = json!(index);
@@ -650,6 +637,8 @@ fn ledger(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use raven_core::engine::OptimalStrategy;
+    use raven_core::games::Game;
 
     /// Every message `run` sends for `request`, read back as JSON.
     pub(crate) fn messages(request: &str) -> Vec<Value> {

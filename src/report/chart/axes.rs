@@ -37,7 +37,8 @@ pub(super) fn tick_label(value: f64, step: f64, suffix: &str, signed: bool) -> S
     }
 }
 
-/// `[top, bottom]`, moving each as little as it can.
+/// Moves the labels `wanted` (`(index, y)`) at least `gap` apart within `[top, bottom]`,
+/// each as little as it can (past `bottom` only where there is no room for all of them).
 pub(super) fn spread(wanted: &mut [(usize, f64)], gap: f64, top: f64, bottom: f64) {
     wanted.sort_by(|a, b| a.1.total_cmp(&b.1));
     for i in 1..wanted.len() {
@@ -51,6 +52,11 @@ pub(super) fn spread(wanted: &mut [(usize, f64)], gap: f64, top: f64, bottom: f6
     }
     if let Some(first) = wanted.first_mut() {
         first.1 = first.1.max(top);
+    }
+    // Where the first met the top, the rest move down after it: several ending at the top
+    // (lines that all reach 100%) keep their distance below it.
+    for i in 1..wanted.len() {
+        wanted[i].1 = wanted[i].1.max(wanted[i - 1].1 + gap);
     }
 }
 
@@ -84,5 +90,10 @@ mod tests {
             assert!(w[1] - w[0] >= 13.0 - 1e-9, "{ys:?}");
         }
         assert!(ys.iter().all(|y| (50.0..=290.0).contains(y)), "{ys:?}");
+        // Lines that all end at the top (100%): the labels go down from it, apart.
+        let mut top = vec![(0, 50.0), (1, 50.0), (2, 50.0)];
+        spread(&mut top, 13.0, 54.0, 290.0);
+        let ys: Vec<f64> = top.iter().map(|e| e.1).collect();
+        assert_eq!(ys, vec![54.0, 67.0, 80.0]);
     }
 }

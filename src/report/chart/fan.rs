@@ -75,7 +75,8 @@ pub fn fan_chart(title: &str, y_label: &str, stages: &[String], panels: &[FanPan
             out,
             r#"<g class="panel"><text x="{LEFT}" y="{y:.1}" font-size="13">{}</text>"#,
             escape(&panel.heading),
-            y = top - 8.0,
+            // Clear of the top tick's label below it.
+            y = top - 12.0,
         );
         for &t in &ticks {
             let _ = writeln!(

@@ -182,10 +182,14 @@ pub fn section(balance: &Balance) -> String {
     ] {
         let _ = writeln!(md, "{paragraph}\n");
     }
+    if let Some(a) = &balance.quality {
+        let _ = writeln!(md, "{}\n", example(a));
+    }
     for (file, title) in [
         ("quality-fan.svg", "The chance of winning along the game"),
         ("quality-luck-skill.svg", "Luck against skill"),
         ("quality-length.svg", "How long a game takes"),
+        ("quality-game.svg", "One game"),
     ] {
         let _ = writeln!(md, "![{title}]({file})\n");
     }
@@ -368,4 +372,71 @@ fn length(rows: &[&QualityRow], mid: u8) -> String {
         })
         .collect();
     format!("**Length.** At stealth {mid}: {}.", each.join("; "))
+}
+
+/// The example game's ledger in words: where it started, what the dice gave and took, what
+/// the decisions gave up (the biggest swing of each named by its step), and the result — a
+/// sum that checks.
+fn example(a: &Assessment) -> String {
+    let e = &a.example;
+    let (mut gave, mut took, mut gave_up) = (0.0, 0.0, 0.0);
+    let mut before = e.start;
+    // The biggest change at a roll, and the costliest decision: (step, change).
+    let (mut swing, mut costliest) = ((0, 0.0f64), (0, 0.0f64));
+    for (i, s) in e.steps.iter().enumerate() {
+        let change = s.mu - before;
+        if s.chance {
+            if change > 0.0 {
+                gave += change;
+            } else {
+                took += change;
+            }
+            if change.abs() > swing.1.abs() {
+                swing = (i + 1, change);
+            }
+        } else {
+            gave_up += change;
+            if change < costliest.1 {
+                costliest = (i + 1, change);
+            }
+        }
+        before = s.mu;
+    }
+    let points = |x: f64| format!("{:+.1}", 100.0 * x);
+    let mut text = format!(
+        "**One game.** {} from stealth {} (`raven play --strategy {} --stealth {} --seed {} \
+         --game {}` plays it): optimal play's chance of winning starts at {}; the dice gave {} \
+         points and took {} (the biggest swing, step {}: {}), ",
+        who(&e.strategy),
+        e.stealth,
+        e.strategy,
+        e.stealth,
+        a.seed,
+        e.index,
+        pct(e.start),
+        points(gave),
+        points(took),
+        swing.0,
+        points(swing.1),
+    );
+    if costliest.1 < -0.0005 {
+        text += &format!(
+            "the decisions gave up {} (the costliest, step {}: {})",
+            points(gave_up),
+            costliest.0,
+            points(costliest.1)
+        );
+    } else {
+        text += "the decisions gave up nothing";
+    }
+    text += &format!(
+        "; the game was {} — {} {} {} {} = {}.",
+        if e.won { "won" } else { "lost" },
+        pct(e.start),
+        points(gave),
+        points(took),
+        points(gave_up),
+        if e.won { "100%" } else { "0%" }
+    );
+    text
 }

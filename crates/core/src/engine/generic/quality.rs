@@ -482,6 +482,43 @@ fn variance(n: u64, [sum, squares]: [f64; 2]) -> f64 {
     ((squares - sum * sum / n) / (n - 1.0)).max(0.0)
 }
 
+/// One step of a game as optimal play's win probability `μ` saw it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    /// A roll (else a decision).
+    pub chance: bool,
+    /// `μ` after it (at the end, the result).
+    pub mu: f64,
+    /// The stage of the position it led to ([`Game::phase`]); none at the end.
+    pub stage: Option<u8>,
+}
+
+/// Plays one game of `policy` with `rng`, telling `each` every step with `μ`; returns whether
+/// it was won.
+pub fn walk<G: Game, O: Optimum<G> + ?Sized>(
+    solved: &O,
+    policy: &dyn Policy<G>,
+    rng: &mut impl Rng,
+    each: &mut dyn FnMut(Step),
+) -> bool {
+    let game = solved.game();
+    let mut chance: Option<bool> = None;
+    let (end, _) = play(game, policy, rng, &mut |pos| {
+        let point = game.point(pos);
+        if let Some(chance) = chance {
+            let stage = (!matches!(point, Point::Over(_))).then(|| game.phase(pos));
+            // An end's value is its result.
+            each(Step {
+                chance,
+                mu: solved.value(pos),
+                stage,
+            });
+        }
+        chance = Some(point == Point::Chance);
+    });
+    end == End::Win
+}
+
 /// Follows one game, recording `μ` after every step.
 pub fn course<G: Game, O: Optimum<G> + ?Sized>(
     solved: &O,
@@ -491,17 +528,9 @@ pub fn course<G: Game, O: Optimum<G> + ?Sized>(
     let game = solved.game();
     let start = game.start();
     let mut c = Course::new(solved.value(&start), game.phase(&start));
-    let mut chance: Option<bool> = None;
-    let (end, _) = play(game, policy, rng, &mut |pos| {
-        let point = game.point(pos);
-        if let Some(chance) = chance {
-            // An end's value is its result.
-            let stage = (!matches!(point, Point::Over(_))).then(|| game.phase(pos));
-            c.step(chance, solved.value(pos), stage);
-        }
-        chance = Some(point == Point::Chance);
+    c.won = walk(solved, policy, rng, &mut |s| {
+        c.step(s.chance, s.mu, s.stage)
     });
-    c.won = end == End::Win;
     c
 }
 
