@@ -292,7 +292,7 @@ pub fn merge(files: &[ShardFile], out: &Path, force: bool) -> Result<()> {
     }
     let dir = OutDir::reserve(out, force)?;
     dir.claim(&file_names(&plan.presets))?;
-    let report = work.report(finished, interrupt::flag())?;
+    let report = work.report(finished, &Progress::new(0, false), interrupt::flag())?;
     write_report(&dir, &report)?;
     dir.commit()
 }

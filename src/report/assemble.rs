@@ -573,7 +573,12 @@ impl Work {
 
     /// The report from every unit's result, by unit index (each once), with the worth of
     /// the recommended file's rules of thumb, which needs the other results to know the file.
-    pub fn report(&self, finished: Vec<(usize, Finished)>, cancel: &AtomicBool) -> Result<Report> {
+    pub fn report(
+        &self,
+        finished: Vec<(usize, Finished)>,
+        progress: &dyn ProgressListener,
+        cancel: &AtomicBool,
+    ) -> Result<Report> {
         let mut by_unit: Vec<Option<Finished>> = vec![None; self.units.len()];
         for (i, f) in finished {
             self.check(i, &f)
@@ -591,8 +596,13 @@ impl Work {
             max_states: STATE_LIMIT,
             cancel: &flags,
         };
+        // The steps that need the recommended file: its rules of thumb, then the quality.
+        progress.stage("rules of thumb, is it a good game?", 2);
         report.balance.rules_of_thumb = super::player::rules_of_thumb(&report.balance, budget)?;
+        progress.advance(1);
         report.balance.quality = Some(self.quality(&report.balance, budget)?);
+        progress.advance(1);
+        progress.finish();
         Ok(report)
     }
 
@@ -879,7 +889,7 @@ pub fn assemble(
 ) -> Result<Report> {
     let work = Work::new(plan)?;
     let finished = work.run(&|_| true, pool, progress, cancel)?;
-    pool.install(|| work.report(finished, cancel))
+    pool.install(|| work.report(finished, progress, cancel))
 }
 
 /// A departure from the default reading: its label (`key=value`), its rules, and the

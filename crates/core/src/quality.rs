@@ -10,6 +10,7 @@ use crate::engine::{Budget, Halt, Observer, OptimalStrategy, Solver, play_seeded
 use crate::game::interface::PurpleRaven;
 use crate::game::{Action, Chance, Decision, Outcome, State};
 use crate::games::Game;
+use crate::par::*;
 use crate::rules::Rules;
 use crate::strategy::{AsPolicy, Strategy};
 
@@ -54,32 +55,46 @@ pub fn assess(
         .map(|(_, s)| s.unwrap_or(&table))
         .collect();
     let decomposed = decisions_of_each(rules, &each, stealths, budget)?;
-    let mut rows = Vec::new();
-    for ((name, _), (strategy, results)) in strategies.iter().zip(each.iter().zip(&decomposed)) {
-        for (d, &stealth) in results.iter().zip(stealths) {
+    // Each row's exact figures: one compile each, serial inside, so the rows side by side,
+    // each within its share of the budget.
+    let pairs: Vec<(usize, usize)> = (0..each.len())
+        .flat_map(|s| (0..stealths.len()).map(move |t| (s, t)))
+        .collect();
+    let share = Budget {
+        max_states: budget.max_states / current_num_threads().clamp(1, pairs.len().max(1)),
+        ..budget
+    };
+    let figures = pairs
+        .par_iter()
+        .map(|&(s, t)| {
             let game = PurpleRaven {
                 rules: *rules,
-                stealth,
+                stealth: stealths[t],
             };
-            let policy = AsPolicy(*strategy);
-            let figures = evaluate(&game, &policy, budget)?;
-            budget.check_cancel()?;
-            let start = table.value(&game.start(), rules);
-            let q = Quality {
-                figures,
-                skill_loss: d.by_kind.regret.iter().sum(),
-                start: d.optimal,
-                meaningful: d.by_kind.meaningful,
-                sampled: Sampled::gather(games, |i| {
-                    follow(&game, *strategy, &table, start, seed, i)
-                }),
-            };
-            rows.push(Assessed {
-                strategy: name.clone(),
-                stealth,
-                quality: q,
-            });
-        }
+            evaluate(&game, &AsPolicy(each[s]), share)
+        })
+        .collect::<Result<Vec<_>, Stop>>()?;
+    budget.check_cancel()?;
+    let mut rows = Vec::new();
+    for (&(s, t), figures) in pairs.iter().zip(figures) {
+        let (d, stealth, strategy) = (&decomposed[s][t], stealths[t], each[s]);
+        let game = PurpleRaven {
+            rules: *rules,
+            stealth,
+        };
+        let start = table.value(&game.start(), rules);
+        let q = Quality {
+            figures,
+            skill_loss: d.by_kind.regret.iter().sum(),
+            start: d.optimal,
+            meaningful: d.by_kind.meaningful,
+            sampled: Sampled::gather(games, |i| follow(&game, strategy, &table, start, seed, i)),
+        };
+        rows.push(Assessed {
+            strategy: strategies[s].0.clone(),
+            stealth,
+            quality: q,
+        });
     }
     Ok(rows)
 }
