@@ -25,9 +25,11 @@ impl Axis {
         }
     }
 
-    fn value(self) -> u8 {
+    /// The row's `stealth` and `players` columns: the one of its game, the other left out.
+    fn columns(self) -> (Option<u8>, Option<u8>) {
         match self {
-            Axis::Stealth(v) | Axis::Players(v) => v,
+            Axis::Stealth(v) => (Some(v), None),
+            Axis::Players(v) => (None, Some(v)),
         }
     }
 }
@@ -125,12 +127,13 @@ impl QualityRow {
             q.comeback_rate(),
             q.heartbreak_rate(),
         );
+        let [p10, p50, p90] = [0.1, 0.5, 0.9].map(|p| q.length_quantile(p));
         QualityRow {
             game: of.game,
             strategy: of.strategy.to_string(),
             rules: of.rules,
-            stealth: matches!(of.axis, Axis::Stealth(_)).then(|| of.axis.value()),
-            players: matches!(of.axis, Axis::Players(_)).then(|| of.axis.value()),
+            stealth: of.axis.columns().0,
+            players: of.axis.columns().1,
             win_rate: q.figures.win,
             skill_loss: q.skill_loss,
             luck_share: q.luck_share(),
@@ -147,12 +150,12 @@ impl QualityRow {
             mean_decisions: q.figures.decisions,
             meaningful_decisions: q.meaningful[0],
             meaningful_decisions_5: q.meaningful[1],
-            rolls_p10: q.length_quantile(0.1)[0],
-            rolls_median: q.length_quantile(0.5)[0],
-            rolls_p90: q.length_quantile(0.9)[0],
-            decisions_p10: q.length_quantile(0.1)[1],
-            decisions_median: q.length_quantile(0.5)[1],
-            decisions_p90: q.length_quantile(0.9)[1],
+            rolls_p10: p10[0],
+            rolls_median: p50[0],
+            rolls_p90: p90[0],
+            decisions_p10: p10[1],
+            decisions_median: p50[1],
+            decisions_p90: p90[1],
             games,
             seed,
             raven_version: VERSION,
@@ -265,8 +268,8 @@ pub fn decided_rows(
                 game: of.game,
                 strategy: of.strategy.to_string(),
                 rules: of.rules.clone(),
-                stealth: matches!(of.axis, Axis::Stealth(_)).then(|| of.axis.value()),
-                players: matches!(of.axis, Axis::Players(_)).then(|| of.axis.value()),
+                stealth: of.axis.columns().0,
+                players: of.axis.columns().1,
                 stage: stage.to_string(),
                 result,
                 share: i.value,
