@@ -91,6 +91,7 @@ fn main() {
         watched: Vec::new(),
         rules_of_thumb: Vec::new(),
         quality: None,
+        cards: Vec::new(),
     };
     let png = std::env::args().any(|a| a == "--png");
     let mut charts: Vec<(String, String)> = [MAIN_TEXT, CLARIFIED]

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::card::{Found, Limits, PurpleRaven, mean, rungs, search, sentence};
+use crate::card::{Found, Limits, PurpleRaven, bundled_card, mean, rungs, search, sentence};
 use crate::engine::Solved;
 use crate::error::{Error, Result};
 use crate::report::table::{self, Align, Table};
@@ -59,11 +59,7 @@ pub fn run(args: &CardArgs) -> Result<()> {
     let base = match &args.from {
         Some(path) => crate::load::strategy_file(path).map_err(|e| Error::Input(e.to_string()))?,
         None => {
-            let name = if args.rules.preset == "clarified" {
-                "tuned-clarified"
-            } else {
-                "tuned"
-            };
+            let (name, _) = bundled_card(&args.rules.preset).unwrap_or(("tuned", ""));
             bundled(name).expect("bundled").expect("valid")
         }
     };
@@ -319,6 +315,7 @@ impl<R: PartialEq + std::fmt::Display> Shown<'_, R> {
             points: self.points,
             ladder: &ladder,
             optimal: self.optimal,
+            worth: crate::report::card::WORTH_WHEN_ADDED,
         })
     }
 }

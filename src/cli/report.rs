@@ -13,13 +13,14 @@ use std::sync::atomic::AtomicBool;
 
 use clap::Args;
 
+use crate::card::bundled_card;
 use crate::error::{Error, Result};
 use crate::game::MAX_STEALTH;
 use crate::report::assemble::{Finished, Plan, Report, Work, assemble};
 use crate::report::balance::loss_rows;
 use crate::report::csv::{summary_row, write_rows};
 use crate::report::decisions::Decomposed;
-use crate::report::{charts, player, quality, readme};
+use crate::report::{card, charts, player, quality, readme};
 use crate::rules::{Rules, parse_rules};
 
 use super::args::{DEFAULT_SEED, pool, stealth_list};
@@ -320,9 +321,16 @@ fn file_names(presets: &[Rules]) -> Vec<String> {
         "quality-decided.csv",
         "README.md",
         player::FILE,
+        "card.csv",
+        "card-rules.csv",
     ]
     .map(String::from)
     .to_vec();
+    names.extend(
+        (presets.iter())
+            .filter_map(|r| r.preset_name().and_then(bundled_card))
+            .map(|(_, card)| format!("{card}.html")),
+    );
     names.extend(charts::chart_files(presets));
     names
 }
@@ -354,6 +362,15 @@ fn write_report(dir: &OutDir, report: &Report) -> Result<()> {
         csv("quality-decided.csv", &|f| {
             write_rows(f, quality::decided(a))
         })?;
+    }
+    csv("card.csv", &|f| {
+        write_rows(f, card::rung_rows(&balance.cards, &balance.headline))
+    })?;
+    csv("card-rules.csv", &|f| {
+        write_rows(f, card::rule_rows(&balance.cards))
+    })?;
+    for c in &balance.cards {
+        dir.write(&c.file(), c.page(&balance.headline).as_bytes())?;
     }
     let charts = charts::charts(balance);
     for chart in &charts {

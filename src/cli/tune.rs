@@ -80,11 +80,13 @@ pub fn run(args: &TuneArgs) -> Result<()> {
             .collect())
     };
 
-    // The bundled strategies, the best first: the starts, and a rung of the ladder.
+    // The bundled files of knobs, the best first: the starts, and a rung of the ladder (the
+    // rule cards are knobs and rules; the knobs they read are a bundled file's already).
     let spinner = Progress::spinner("tune: the bundled strategies", args.exact.quiet);
     let files: Vec<FileStrategy> = BUNDLED
         .iter()
         .map(|(name, _)| bundled(name).expect("bundled").expect("valid"))
+        .filter(|f| f.spec().card.is_empty())
         .collect();
     let bundled_values: Vec<Vec<f64>> = pool.install(|| {
         use rayon::prelude::*;

@@ -596,9 +596,12 @@ impl Work {
             max_states: STATE_LIMIT,
             cancel: &flags,
         };
-        // The steps that need the recommended file: its rules of thumb, then the quality.
-        progress.stage("rules of thumb, is it a good game?", 2);
+        // The steps that need the other results: the recommended file's rules of thumb, the
+        // rule cards (beside optimal play), then the quality.
+        progress.stage("rules of thumb, the rule cards, is it a good game?", 3);
         report.balance.rules_of_thumb = super::player::rules_of_thumb(&report.balance, budget)?;
+        progress.advance(1);
+        report.balance.cards = super::card::cards(&report.balance, budget)?;
         progress.advance(1);
         report.balance.quality = Some(self.quality(&report.balance, budget)?);
         progress.advance(1);
@@ -789,6 +792,7 @@ impl Work {
                 watched,
                 rules_of_thumb: Vec::new(),
                 quality: None,
+                cards: Vec::new(),
             },
             comparisons,
         })

@@ -4,9 +4,11 @@
 
 use serde::Serialize;
 
+use crate::card::Ranked;
 use crate::game::LossCause;
 use crate::rules::Rules;
 use crate::strategy::OPTIMAL;
+use crate::strategy::file::card::Rule;
 use crate::tune::Sensitivity;
 use raven_core::quality::Assessed;
 
@@ -49,6 +51,24 @@ pub struct Balance {
     /// Is it a good game? Optimal play, the recommended file and the reference assessed at
     /// the headline stealths under the default reading; `None` when not computed.
     pub quality: Option<Assessment>,
+    /// The bundled rule card of each preset, read back at the headline stealths; empty when
+    /// not computed.
+    pub cards: Vec<ShownCard>,
+}
+
+/// A bundled rule card read back under one preset's rules at the report's headline stealths
+/// ([`super::card::cards`]).
+pub struct ShownCard {
+    /// The rules it is read under.
+    pub rules: Rules,
+    /// The bundled card ([`crate::card::bundled_card`]).
+    pub name: &'static str,
+    /// The knob file behind its rules.
+    pub from: &'static str,
+    /// Its rules by worth and its ladder, at the headline stealths.
+    pub ranked: Ranked<Rule>,
+    /// Optimal play's win probability at the headline stealths.
+    pub optimal: Vec<f64>,
 }
 
 /// The quality assessment of a report: luck and skill, tension, when games are decided and

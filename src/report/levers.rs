@@ -209,6 +209,7 @@ mod tests {
             watched: Vec::new(),
             rules_of_thumb: Vec::new(),
             quality: None,
+            cards: Vec::new(),
         }
     }
 

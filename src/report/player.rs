@@ -19,12 +19,14 @@ use super::decisions::losses;
 /// recommends under the default reading.
 pub const FILE: &str = "tuned.toml";
 
-/// The bundled strategy file with the highest mean exact win probability over the headline
-/// stealths under `rules` (reference and strategies without a file aside), if any.
+/// The bundled file of knobs with the highest mean exact win probability over the headline
+/// stealths under `rules` (reference, strategies without a file and the rule cards aside:
+/// the cards are [`cards`]'), if any.
 pub fn best_file(balance: &Balance, rules: Rules) -> Option<(&str, f64)> {
     let mut best: Option<(&str, f64)> = None;
     for name in &balance.strategies {
-        if name == REFERENCE || bundled_source(name).is_none_or(|s| s.is_err()) {
+        let knobs_only = bundled(name).is_some_and(|f| f.is_ok_and(|f| f.spec().card.is_empty()));
+        if name == REFERENCE || !knobs_only {
             continue;
         }
         let values: Option<Vec<f64>> = balance

@@ -38,6 +38,7 @@ pub fn readme(balance: &Balance, charts: &[Chart]) -> String {
     );
     md += &super::advice::section(balance);
     md += &super::player::section(balance).unwrap_or_default();
+    md += &super::card::section(balance);
 
     let _ = writeln!(md, "## How winnable is the game?\n");
     let (header, rule) = balance.table_head();
@@ -133,6 +134,9 @@ pub fn readme(balance: &Balance, charts: &[Chart]) -> String {
          | `quality.csv` | is it a good game? optimal play, the recommended file and the reference at every headline stealth under main-text: exact win probability and points lost to decisions (`skill_loss`), the dice's share of the spread (`luck_share`), suspense, comebacks, heartbreaks (sampled, with 95% intervals), rolls and decisions per game (exact means, sampled percentiles); the columns of `raven quality` |\n\
          | `quality-decided.csv` | where those games were decided: the share of wins and of losses decided in each stage (`start`: from the start), with 95% intervals; the columns of `raven quality --decided` |\n\
          | `tuned.toml` | the strategy file *What a player should do* recommends, as bundled (`raven strategies check` accepts it; `--strategy reports/tuned.toml` plays it) |\n\
+         | `card.csv` | the ladder of each bundled rule card (`card`, `card-clarified`) under its preset: exact win probability with its `rules_kept` most valuable rules at every headline stealth, beside `optimal` |\n\
+         | `card-rules.csv` | every rule of those cards by worth (`rank`): its kind, the rule as the strategy file writes it, the sentence, and its `worth` (what the whole card loses without it, mean win probability over the headline stealths) |\n\
+         | `card.html`, `card-clarified.html` | each card as a page to print: its rules as sentences by worth, the ladder as a chart and a table |\n\
          | `*.svg` | the charts above; `check-monte-carlo-*.svg` the validation charts |\n\n\
          Values in the CSVs carry 12 significant digits, in plain decimal (`p_value` in \
          scientific notation): exact values are sums of millions of products, and the digits \
@@ -354,6 +358,7 @@ mod tests {
             watched: Vec::new(),
             rules_of_thumb: Vec::new(),
             quality: None,
+            cards: Vec::new(),
         }
     }
 

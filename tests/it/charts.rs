@@ -152,6 +152,7 @@ fn balance_of(presets: [Rules; 2]) -> Balance {
         watched: Vec::new(),
         rules_of_thumb: Vec::new(),
         quality: None,
+        cards: Vec::new(),
     }
 }
 

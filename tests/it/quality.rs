@@ -2,7 +2,7 @@
 //! of luck and skill game by game, reproducible on any thread count, bad input refused.
 
 use raven::engine::decisions::decisions;
-use raven::engine::{Budget, OptimalStrategy, Solver, exact, solve_within};
+use raven::engine::{Budget, Solver, SolverPolicy, exact, solve_within};
 use raven::game::interface::PurpleRaven;
 use raven::rules::Rules;
 use raven::strategy::{ReferenceStrategy, Strategy};
@@ -44,16 +44,16 @@ fn purple_raven_quality_is_exact_where_it_is_an_expectation_and_sums_game_by_gam
         // Game by game: start + luck + skill = result, and every step counted.
         let solver = Solver::new(rules);
         solve_within(&solver, &[STEALTH], &Budget::UNLIMITED).unwrap();
-        let table = OptimalStrategy::from_solver(solver);
+        let table = SolverPolicy::of(&solver);
         let game = PurpleRaven {
             rules,
             stealth: STEALTH,
         };
-        let start = table.value(&game.start(), &rules);
+        let start = solver.value(&game.start());
         assert!((start - strategy.start).abs() < 1e-12);
         for s in [&table as &dyn Strategy, reference] {
             for i in 0..500 {
-                let c = follow(&game, s, &table, start, 7, i);
+                let c = follow(&game, s, &solver, start, 7, i);
                 let result = f64::from(u8::from(c.won));
                 assert!(
                     (start + c.luck + c.skill - result).abs() < 1e-12,

@@ -14,9 +14,13 @@ use raven::engine::{Solver, exact, solve};
 use raven::rules::{Rules, parse_rules};
 use raven::strategy::{OPTIMAL, Strategy, built_in, playbook, resolve};
 
-const FILES: [&str; 23] = [
+const FILES: [&str; 27] = [
     "README.md",
     "tuned.toml",
+    "card.csv",
+    "card-rules.csv",
+    "card.html",
+    "card-clarified.html",
     "win-rates.csv",
     "rule-variants.csv",
     "levers.csv",
@@ -407,8 +411,9 @@ fn report_recommendations_change_with_the_rules() {
 }
 
 /// "What a player should do" recommends the bundled strategy file with the highest mean exact
-/// win probability over the headline stealths under the default reading (the reference
-/// aside), as the win-rate CSV has it, and `tuned.toml` is that file as bundled.
+/// win probability over the headline stealths under the default reading (the reference and
+/// the rule cards aside), as the win-rate CSV has it, and `tuned.toml` is that file as
+/// bundled.
 #[test]
 fn the_report_recommends_the_best_strategy_file() {
     let dir = small_report().dir.join("rep");
@@ -419,7 +424,9 @@ fn the_report_recommends_the_best_strategy_file() {
         .iter()
         .filter(|r| r["rules"] == "main-text" && r["method"] == "exact")
     {
-        if r["strategy"] != "reference" && raven::strategy::bundled(&r["strategy"]).is_some() {
+        let knobs_only = raven::strategy::bundled(&r["strategy"])
+            .is_some_and(|f| f.is_ok_and(|f| f.spec().card.is_empty()));
+        if r["strategy"] != "reference" && knobs_only {
             means
                 .entry(r["strategy"].clone())
                 .or_default()
@@ -693,4 +700,92 @@ fn the_quality_section_reads_its_csvs_and_they_are_raven_quality_s() {
     );
     let text = fs::read_to_string(dir.join("quality-game.svg")).unwrap();
     assert_eq!(text.matches(r#"class="series""#).count(), 1, "{text}");
+}
+
+/// The rule card section reads back each bundled card exactly: its whole card is
+/// `raven exact`'s value of the bundled file, the ladder's first rung the file's knobs alone,
+/// each rule's worth what the card loses without it, every rule and rung in the README as in
+/// the CSVs, and a page to print per card.
+#[test]
+fn the_rule_card_section_reads_back_the_bundled_cards_exactly() {
+    use raven::strategy::file::card::Card;
+    use raven::strategy::{FileStrategy, bundled};
+    let dir = small_report().dir.join("rep");
+    let readme = fs::read_to_string(dir.join("README.md")).unwrap();
+    let rungs = records(&dir, "card.csv");
+    let rules_of = records(&dir, "card-rules.csv");
+    let stealths = [0u8, 1];
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    for (preset, card, from) in [
+        ("main-text", "card", "tuned"),
+        ("clarified", "card-clarified", "tuned-clarified"),
+    ] {
+        let rules = parse_rules(preset, &[]).unwrap();
+        let file = bundled(card).unwrap().unwrap();
+        let value = |strategy: &dyn Strategy| -> Vec<f64> {
+            let run = exact(&rules, strategy, &stealths);
+            run.expectations.iter().map(|e| e.win).collect()
+        };
+        let rung = |kept: usize| -> Vec<f64> {
+            stealths
+                .iter()
+                .map(|s| {
+                    let r = rungs
+                        .iter()
+                        .find(|r| {
+                            r["card"] == card
+                                && r["rules_kept"] == kept.to_string()
+                                && r["stealth"] == s.to_string()
+                        })
+                        .unwrap_or_else(|| panic!("{card} {kept} {s}"));
+                    r["win_rate"].parse().unwrap()
+                })
+                .collect()
+        };
+        let n = file.spec().card.rules.len();
+        assert!(n > 0, "{card} has rules");
+        let whole = value(&file);
+        for (a, b) in rung(n).iter().zip(&whole) {
+            assert!(
+                (a - b).abs() < 1e-12,
+                "{card}: the whole card {a} against {b}"
+            );
+        }
+        let knobs = value(&bundled(from).unwrap().unwrap());
+        for (a, b) in rung(0).iter().zip(&knobs) {
+            assert!(
+                (a - b).abs() < 1e-12,
+                "{card}: no rules {a} against {from}'s {b}"
+            );
+        }
+        // Each rule's worth, by removing it from the file's card; listed by worth.
+        let listed: Vec<_> = rules_of.iter().filter(|r| r["card"] == card).collect();
+        assert_eq!(listed.len(), n, "{card}");
+        let mut last = f64::INFINITY;
+        for (rank, r) in listed.iter().enumerate() {
+            assert_eq!(r["rank"], (rank + 1).to_string());
+            assert_eq!(r["rules"], preset);
+            let at = (file.spec().card.rules.iter())
+                .position(|x| x.to_string() == r["rule"])
+                .unwrap_or_else(|| panic!("{card}: {} is on the card", r["rule"]));
+            let mut spec = file.spec().clone();
+            let mut kept = spec.card.rules.clone();
+            kept.remove(at);
+            spec.card = Card::new(kept);
+            let without = value(&FileStrategy::from_spec("without", spec));
+            let worth: f64 = r["worth"].parse().unwrap();
+            assert!(
+                (worth - (mean(&whole) - mean(&without))).abs() < 1e-12,
+                "{card}: {}",
+                r["rule"]
+            );
+            assert!(worth <= last, "{card}: listed by worth");
+            last = worth;
+            let line = format!("1. {} ({:+.2})", r["sentence"], 100.0 * worth);
+            assert!(readme.contains(&line), "README lacks {line}");
+        }
+        let page = fs::read_to_string(dir.join(format!("{card}.html"))).unwrap();
+        assert_eq!(page.matches("<li>").count(), n, "{card}.html");
+        assert!(readme.contains(&format!("[{card}.html]({card}.html)")));
+    }
 }

@@ -6,12 +6,13 @@
 use crate::engine::decisions::decisions_of_each;
 use crate::engine::generic::quality::{Course, Quality, Sampled, Step};
 use crate::engine::generic::{Stop, evaluate};
-use crate::engine::{Budget, Halt, Observer, OptimalStrategy, Solver, play_seeded, solve_within};
+use crate::engine::{Budget, Halt, Observer, Solver, play_seeded, solve_within};
 use crate::game::interface::PurpleRaven;
 use crate::game::{Action, Chance, Decision, Outcome, State};
 use crate::games::Game;
 use crate::par::*;
 use crate::rules::Rules;
+use crate::strategy::optimal::Optimal;
 use crate::strategy::{AsPolicy, Strategy};
 
 /// Why an assessment stopped without an answer.
@@ -49,7 +50,7 @@ pub fn assess(
 ) -> Result<Vec<Assessed>, Stopped> {
     let solver = Solver::new(*rules);
     solve_within(&solver, stealths, &budget)?;
-    let table = OptimalStrategy::from_solver(solver);
+    let table = Optimal::of(&solver);
     let each: Vec<&dyn Strategy> = strategies
         .iter()
         .map(|(_, s)| s.unwrap_or(&table))
@@ -82,13 +83,13 @@ pub fn assess(
             rules: *rules,
             stealth,
         };
-        let start = table.value(&game.start(), rules);
+        let start = solver.value(&game.start());
         let q = Quality {
             figures,
             skill_loss: d.by_kind.regret.iter().sum(),
             start: d.optimal,
             meaningful: d.by_kind.meaningful,
-            sampled: Sampled::gather(games, |i| follow(&game, strategy, &table, start, seed, i)),
+            sampled: Sampled::gather(games, |i| follow(&game, strategy, &solver, start, seed, i)),
         };
         rows.push(Assessed {
             strategy: strategies[s].0.clone(),
@@ -100,12 +101,12 @@ pub fn assess(
 }
 
 /// Plays game `i` of `strategy` under `seed` with Purple Raven's own game loop (as Monte
-/// Carlo and `play` play it), telling `each` every step with `μ` read from `table`; returns
-/// whether it was won.
+/// Carlo and `play` play it), telling `each` every step with `μ` read from `table` (solved
+/// under the game's rules); returns whether it was won.
 pub fn walk(
     game: &PurpleRaven,
     strategy: &dyn Strategy,
-    table: &OptimalStrategy,
+    table: &Solver,
     seed: u64,
     i: u64,
     each: &mut dyn FnMut(Step),
@@ -120,7 +121,7 @@ pub fn walk(
 pub fn follow(
     game: &PurpleRaven,
     strategy: &dyn Strategy,
-    table: &OptimalStrategy,
+    table: &Solver,
     start: f64,
     seed: u64,
     i: u64,
@@ -145,13 +146,13 @@ pub fn one_game(
 ) -> Result<(f64, Vec<Step>, bool), Stopped> {
     let solver = Solver::new(game.rules);
     solve_within(&solver, &[game.stealth], &budget)?;
-    let table = OptimalStrategy::from_solver(solver);
-    let start = table.value(&game.start(), &game.rules);
+    let table = Optimal::of(&solver);
+    let start = solver.value(&game.start());
     let mut steps = Vec::new();
     let won = walk(
         game,
         strategy.unwrap_or(&table),
-        &table,
+        &solver,
         seed,
         i,
         &mut |s| steps.push(s),
@@ -162,7 +163,7 @@ pub fn one_game(
 /// Tells each step of a game, reading `μ` from the table after it.
 struct Walker<'a, 'e> {
     game: &'a PurpleRaven,
-    table: &'a OptimalStrategy,
+    table: &'a Solver,
     each: &'e mut dyn FnMut(Step),
 }
 
@@ -170,7 +171,7 @@ impl Walker<'_, '_> {
     fn step(&mut self, chance: bool, after: &State) {
         (self.each)(Step {
             chance,
-            mu: self.table.value(after, &self.game.rules),
+            mu: self.table.value(after),
             stage: after.outcome().is_none().then(|| self.game.phase(after)),
         });
     }

@@ -637,7 +637,7 @@ fn ledger(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use raven_core::engine::OptimalStrategy;
+    use raven_core::engine::SolverPolicy;
     use raven_core::games::Game;
 
     /// Every message `run` sends for `request`, read back as JSON.
@@ -874,9 +874,9 @@ pub(crate) mod tests {
         let seed = raven_core::rows::DEFAULT_SEED;
         let solver = Solver::new(rules);
         solve_within(&solver, &[4], &Budget::UNLIMITED).unwrap();
-        let table = OptimalStrategy::from_solver(solver);
+        let table = SolverPolicy::of(&solver);
         let game = PurpleRaven { rules, stealth: 4 };
-        let start = table.value(&game.start(), &rules);
+        let start = solver.value(&game.start());
         for (name, index) in [("reference", 3u64), ("optimal", 0)] {
             let got = messages(&format!(
                 r#"{{"op":"ledger",{overrides},"strategy":{{"name":"{name}"}},"stealth":4,"index":{index}}}"#
@@ -890,7 +890,7 @@ pub(crate) mod tests {
             assert_eq!(m["start"].as_f64().unwrap().to_bits(), start.to_bits());
             let reference = raven_core::strategy::ReferenceStrategy;
             let strategy: &dyn Strategy = if name == OPTIMAL { &table } else { &reference };
-            let c = raven_core::quality::follow(&game, strategy, &table, start, seed, index);
+            let c = raven_core::quality::follow(&game, strategy, &solver, start, seed, index);
             let (luck, skill, rolls, decisions) = ledger_sums(m);
             assert_eq!((rolls, decisions), (c.rolls, c.decisions), "{name}");
             assert_eq!(

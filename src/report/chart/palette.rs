@@ -1,19 +1,20 @@
 //! One colour and one marker per strategy, the same in every chart: a strategy is known by
 //! its colour across the report, and optimal play is always black.
 //!
-//! The colours are ten from Tableau's, Tol's and Okabe–Ito's categorical schemes, chosen so
-//! that no two are nearer than 38 in CIELAB (ΔE*76; a just-noticeable difference is about 2,
-//! and lines of the same hue family at 20 read as one), and none near black: the strategies the
-//! report emphasises (the reference blue, `tuned` orange, `tuned-clarified` green, optimal
-//! play black) stand apart from each other and from the rest. Each strategy also has its own
+//! The colours are twelve from Tableau's, Tol's, Okabe–Ito's and ColorBrewer's categorical
+//! schemes, chosen so that no two are nearer than 38 in CIELAB (ΔE*76; a just-noticeable
+//! difference is about 2, and lines of the same hue family at 20 read as one), and none near
+//! black: the strategies the report emphasises (the reference blue, `tuned` orange,
+//! `tuned-clarified` green, their rule cards a darker gold and green, optimal play black)
+//! stand apart from each other and from the rest. Each strategy also has its own
 //! marker shape, so that two lines never depend on colour alone.
 
 use crate::strategy::{OPTIMAL, playbook};
 
 /// The colours, in the order the bundled strategies are given them.
-pub const PALETTE: [&str; 10] = [
+pub const PALETTE: [&str; 12] = [
     "#1F77B4", "#7F7F7F", "#D62728", "#CC79A7", "#BCBD22", "#332288", "#17BECF", "#EE3377",
-    "#FF7F0E", "#2CA02C",
+    "#FF7F0E", "#2CA02C", "#A6761D", "#225522",
 ];
 
 /// Optimal play's colour (its lines are also dashed).

@@ -20,7 +20,7 @@ mod annulus;
 mod raven;
 
 pub use annulus::Annulus;
-pub use raven::{PurpleRaven, sentence};
+pub use raven::{PurpleRaven, bundled_card, sentence};
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -226,6 +226,72 @@ pub fn search<B: Rulebook>(
     Ok(found)
 }
 
+/// A card read back: each rule with what it is worth on the whole card, and the ladder of the
+/// most valuable rules first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ranked<R> {
+    /// The card's rules by worth, the most valuable first, each with its worth: the mean win
+    /// probability the whole card loses without it (ties keep the card's order).
+    pub by_worth: Vec<(R, f64)>,
+    /// Per rung ([`rungs`]): the number of rules and the value at each point of the card of
+    /// that many most valuable rules (read in the card's order).
+    pub ladder: Vec<(usize, Vec<f64>)>,
+}
+
+/// Ranks the rules of `card`, as `value` values a card at each point searched: what each is
+/// worth on the whole card, and the ladder of its most valuable rules. A card written by
+/// [`search`] ranks without its search: the order its rules were found in is not needed.
+/// Every card is valued exactly, in parallel, the same on any number of threads.
+pub fn rank<R: Clone + Send + Sync>(
+    card: &[R],
+    value: impl Fn(&[R]) -> Result<Vec<f64>, Halt> + Sync,
+) -> Result<Ranked<R>, Halt> {
+    let n = card.len();
+    let without = |i: usize| -> Vec<R> {
+        card.iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, r)| r.clone())
+            .collect()
+    };
+    // The whole card, then the card without each rule.
+    let valued = (0..=n)
+        .into_par_iter()
+        .map(|i| {
+            if i == 0 {
+                value(card)
+            } else {
+                value(&without(i - 1))
+            }
+        })
+        .collect::<Result<Vec<_>, Halt>>()?;
+    let whole = mean(&valued[0]);
+    let mut order: Vec<usize> = (0..n).collect();
+    let worth = |i: usize| whole - mean(&valued[i + 1]);
+    order.sort_by(|&a, &b| worth(b).total_cmp(&worth(a)));
+    // The card of the `k` most valuable rules, in the card's order.
+    let best = |k: usize| -> Vec<R> {
+        let mut kept: Vec<usize> = order[..k].to_vec();
+        kept.sort_unstable();
+        kept.into_iter().map(|i| card[i].clone()).collect()
+    };
+    let steps = rungs(n);
+    let ladder = steps
+        .par_iter()
+        .map(|&k| {
+            if k == n {
+                Ok(valued[0].clone())
+            } else {
+                value(&best(k))
+            }
+        })
+        .collect::<Result<Vec<_>, Halt>>()?;
+    Ok(Ranked {
+        by_worth: order.iter().map(|&i| (card[i].clone(), worth(i))).collect(),
+        ladder: steps.into_iter().zip(ladder).collect(),
+    })
+}
+
 /// The ladder's rungs: 0, 1, 2, 4, 8, … rules, and the card's own count last.
 pub fn rungs(rules: usize) -> Vec<usize> {
     let mut out = vec![0];
@@ -251,5 +317,33 @@ mod tests {
         assert_eq!(rungs(5), vec![0, 1, 2, 4, 5]);
         assert_eq!(rungs(8), vec![0, 1, 2, 4, 8]);
         assert_eq!(rungs(20), vec![0, 1, 2, 4, 8, 16, 20]);
+    }
+
+    /// A card of three rules valued as the sum of what each adds (1, 3 and 2 points), but the
+    /// third worth nothing without the first: ranked by what each is worth on the whole card.
+    #[test]
+    fn a_card_ranks_by_what_each_rule_is_worth_on_the_whole_card() {
+        let value = |card: &[u8]| -> Result<Vec<f64>, Halt> {
+            let has = |r| card.contains(&r);
+            let v = f64::from(u8::from(has(1))) * 0.01
+                + f64::from(u8::from(has(2))) * 0.03
+                + f64::from(u8::from(has(1) && has(3))) * 0.02;
+            Ok(vec![0.5 + v, 0.6 + v])
+        };
+        let ranked = rank(&[1u8, 2, 3], value).unwrap();
+        let order: Vec<u8> = ranked.by_worth.iter().map(|(r, _)| *r).collect();
+        // Rule 1 is worth 1 + 2 points on the whole card (rule 3 needs it), 2 worth 3 (a tie:
+        // the card's order), 3 worth 2.
+        assert_eq!(order, vec![1, 2, 3]);
+        assert!((ranked.by_worth[0].1 - 0.03).abs() < 1e-12);
+        assert!((ranked.by_worth[2].1 - 0.02).abs() < 1e-12);
+        let rungs: Vec<usize> = ranked.ladder.iter().map(|(k, _)| *k).collect();
+        assert_eq!(rungs, vec![0, 1, 2, 3]);
+        // One rule: rule 1 alone, 1 point; two: rules 1 and 2, 4 points; all three, 6.
+        let at = |k: usize| ranked.ladder[k].1[0] - 0.5;
+        assert!(at(0).abs() < 1e-12);
+        assert!((at(1) - 0.01).abs() < 1e-12);
+        assert!((at(2) - 0.04).abs() < 1e-12);
+        assert!((at(3) - 0.06).abs() < 1e-12);
     }
 }

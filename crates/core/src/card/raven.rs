@@ -12,6 +12,16 @@ use crate::strategy::file::card::{Card, Choose, Condition, Fact, MainPick, Rule,
 
 use super::Rulebook;
 
+/// The bundled files of the card under a preset's rules (`strategies/`): the knob file the
+/// search starts from by default, and the card `raven card` found from it there.
+pub fn bundled_card(preset: &str) -> Option<(&'static str, &'static str)> {
+    match preset {
+        "main-text" => Some(("tuned", "card")),
+        "clarified" => Some(("tuned-clarified", "card-clarified")),
+        _ => None,
+    }
+}
+
 /// Purple Raven's rules of thumb over a base strategy file, valued at some stealths.
 pub struct PurpleRaven<'a> {
     /// The rules of the game.

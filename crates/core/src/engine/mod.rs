@@ -39,7 +39,7 @@ pub use exact::{exact, exact_within};
 pub use expectation::{ExactRun, Expectation};
 pub use optimal::memo::Keep;
 pub use optimal::solve::{Solver, solve, solve_with_figures, solve_within};
-pub use optimal::{OptimalStrategy, Solvers, resolve};
+pub use optimal::{OptimalStrategy, SolverPolicy, Solvers, resolve};
 pub use sample::montecarlo::{Job, Tally, simulate};
 pub use sample::paired::{PairedJob, PairedTally, simulate_paired};
 pub use sample::{Observer, play_game, play_seeded};

@@ -5,7 +5,7 @@ use super::file::{FileStrategy, StrategyError};
 use super::{BUILT_IN, OPTIMAL, Strategy, built_in, is_built_in, registry};
 
 /// The bundled strategy files: (name, TOML text).
-pub const BUNDLED: [(&str, &str); 10] = [
+pub const BUNDLED: [(&str, &str); 12] = [
     (
         "reference",
         include_str!("../../../../strategies/reference.toml"),
@@ -39,6 +39,11 @@ pub const BUNDLED: [(&str, &str); 10] = [
     (
         "tuned-clarified",
         include_str!("../../../../strategies/tuned-clarified.toml"),
+    ),
+    ("card", include_str!("../../../../strategies/card.toml")),
+    (
+        "card-clarified",
+        include_str!("../../../../strategies/card-clarified.toml"),
     ),
 ];
 

@@ -17,4 +17,4 @@ pub mod solve;
 mod strategy;
 
 pub use solve::Solver;
-pub use strategy::{OptimalStrategy, Solvers, Table, resolve};
+pub use strategy::{OptimalStrategy, SolverPolicy, Solvers, Table, resolve};

@@ -20,6 +20,22 @@ use super::Solver;
 /// Optimal play, its values solved on demand.
 pub type OptimalStrategy = Optimal<Solvers>;
 
+/// Optimal play read from one solver's table, for a caller that solved its rules itself: no
+/// lock between the table and the threads that play many games side by side from it (what the
+/// table lacks is still solved on demand).
+pub type SolverPolicy<'a> = Optimal<&'a Solver>;
+
+impl OptionValues for &Solver {
+    fn options(&self, state: &State, rules: &Rules) -> Vec<(Action, f64)> {
+        assert_eq!(
+            self.rules(),
+            rules,
+            "a solver answers under its own rules only"
+        );
+        Solver::options(self, state)
+    }
+}
+
 /// One value table per set of rules met so far, filled on demand.
 #[derive(Debug, Default)]
 pub struct Solvers(RwLock<Vec<Solver>>);
