@@ -5,9 +5,9 @@
 use rustc_hash::FxHashMap;
 
 use super::Rulebook;
+use crate::engine::Budget;
 use crate::engine::generic::sample::{play, stream};
 use crate::engine::generic::{Optimum, Solved, Stop, evaluate};
-use crate::engine::{Budget, Cancelled, Halt, TooLarge};
 use crate::games::annulus::card::{Condition, Fact, Play, Rule};
 use crate::games::annulus::strategy::Knobs;
 use crate::games::annulus::{Annulus as Game, Pos};
@@ -37,17 +37,6 @@ pub struct Spot {
     cost: f64,
 }
 
-/// The exact engines' stop as the search's.
-fn halted(stop: Stop, budget: &Budget<'_>) -> Halt {
-    match stop {
-        Stop::TooLarge { .. } => Halt::TooLarge(TooLarge {
-            limit: budget.max_states,
-        }),
-        // An endless card is valued apart ([`Annulus::value`]); nothing else stops.
-        Stop::Cancelled | Stop::Endless { .. } => Halt::Cancelled(Cancelled),
-    }
-}
-
 impl Annulus<'_> {
     /// The base with `card` as its rules.
     pub fn strategy(&self, card: &[Rule]) -> Knobs {
@@ -58,17 +47,18 @@ impl Annulus<'_> {
 impl Rulebook for Annulus<'_> {
     type Rule = Rule;
     type Spot = Spot;
+    type Stop = Stop;
 
     /// A card whose play can go on for ever (rules that undo each other's adjustments) is
     /// worth nothing: no one should follow it.
-    fn value(&self, card: &[Rule]) -> Result<Vec<f64>, Halt> {
+    fn value(&self, card: &[Rule]) -> Result<Vec<f64>, Stop> {
         let strategy = self.strategy(card);
         self.solved
             .iter()
             .map(|s| match evaluate(s.game(), &strategy, self.budget) {
                 Ok(figures) => Ok(figures.win),
                 Err(Stop::Endless { .. }) => Ok(0.0),
-                Err(stop) => Err(halted(stop, &self.budget)),
+                Err(stop) => Err(stop),
             })
             .collect()
     }
@@ -77,11 +67,11 @@ impl Rulebook for Annulus<'_> {
     /// challenge times the points the card's answer gives up there (the mean over the
     /// designs); costliest first, equal costs in the order of the designs and then of the
     /// positions' keys.
-    fn costliest(&self, card: &[Rule], count: usize) -> Result<Vec<Spot>, Halt> {
+    fn costliest(&self, card: &[Rule], count: usize) -> Result<Vec<Spot>, Stop> {
         let strategy = self.strategy(card);
         let mut spots = Vec::new();
         for (design, solved) in self.solved.iter().enumerate() {
-            self.budget.check_cancel()?;
+            self.budget.check_cancel().map_err(|_| Stop::Cancelled)?;
             let game = solved.game();
             let mut met: FxHashMap<Pos, u32> = FxHashMap::default();
             for i in 0..self.sampled {

@@ -26,7 +26,6 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::engine::Halt;
 use crate::par::*;
 
 /// What the search needs of a game: its rules of thumb, their exact value, and where a card
@@ -36,12 +35,14 @@ pub trait Rulebook: Sync {
     type Rule: Clone + PartialEq + Send + Sync + std::fmt::Display;
     /// A position where a card loses points, as the game lists it.
     type Spot: Send + Sync;
+    /// Why the game's exact engines stopped without a value (too large, cancelled).
+    type Stop: Send;
 
     /// The exact win probability of the base with `card`'s rules, at each stealth searched.
-    fn value(&self, card: &[Self::Rule]) -> Result<Vec<f64>, Halt>;
+    fn value(&self, card: &[Self::Rule]) -> Result<Vec<f64>, Self::Stop>;
 
     /// The positions where `card` loses most, costliest first (at most `count`).
-    fn costliest(&self, card: &[Self::Rule], count: usize) -> Result<Vec<Self::Spot>, Halt>;
+    fn costliest(&self, card: &[Self::Rule], count: usize) -> Result<Vec<Self::Spot>, Self::Stop>;
 
     /// What `spot` costs per game.
     fn cost(&self, spot: &Self::Spot) -> f64;
@@ -122,14 +123,14 @@ pub fn mean(values: &[f64]) -> f64 {
 const LOOK: usize = 40;
 
 /// A climb's rule and its values at each stealth, or why it stopped.
-type Climbed<R> = Result<(R, Vec<f64>), Halt>;
+type Climbed<R, E> = Result<(R, Vec<f64>), E>;
 
 /// The greedy search ([module documentation](self)). `on_rule` hears of each rule added.
 pub fn search<B: Rulebook>(
     book: &B,
     limits: Limits,
     on_rule: &(dyn Fn(&Added<B::Rule>) + Sync),
-) -> Result<Found<B::Rule>, Halt> {
+) -> Result<Found<B::Rule>, B::Stop> {
     let base = book.value(&[])?;
     let mut found = Found {
         base: base.clone(),
@@ -165,7 +166,7 @@ pub fn search<B: Rulebook>(
         // Values of this step's candidates by their text: climbs from different positions
         // often meet the same rule.
         let memo: Mutex<HashMap<String, Vec<f64>>> = Mutex::new(HashMap::new());
-        let value = |rule: &B::Rule| -> Result<Vec<f64>, Halt> {
+        let value = |rule: &B::Rule| -> Result<Vec<f64>, B::Stop> {
             let key = rule.to_string();
             if let Some(v) = memo.lock().expect("memo").get(&key) {
                 return Ok(v.clone());
@@ -175,7 +176,7 @@ pub fn search<B: Rulebook>(
             memo.lock().expect("memo").insert(key, v.clone());
             Ok(v)
         };
-        let climbed: Vec<Climbed<B::Rule>> = starts
+        let climbed: Vec<Climbed<B::Rule, B::Stop>> = starts
             .into_par_iter()
             .map(|rule| {
                 let mut rule = rule;
@@ -242,10 +243,10 @@ pub struct Ranked<R> {
 /// worth on the whole card, and the ladder of its most valuable rules. A card written by
 /// [`search`] ranks without its search: the order its rules were found in is not needed.
 /// Every card is valued exactly, in parallel, the same on any number of threads.
-pub fn rank<R: Clone + Send + Sync>(
+pub fn rank<R: Clone + Send + Sync, E: Send>(
     card: &[R],
-    value: impl Fn(&[R]) -> Result<Vec<f64>, Halt> + Sync,
-) -> Result<Ranked<R>, Halt> {
+    value: impl Fn(&[R]) -> Result<Vec<f64>, E> + Sync,
+) -> Result<Ranked<R>, E> {
     let n = card.len();
     let without = |i: usize| -> Vec<R> {
         card.iter()
@@ -264,7 +265,7 @@ pub fn rank<R: Clone + Send + Sync>(
                 value(&without(i - 1))
             }
         })
-        .collect::<Result<Vec<_>, Halt>>()?;
+        .collect::<Result<Vec<_>, E>>()?;
     let whole = mean(&valued[0]);
     let mut order: Vec<usize> = (0..n).collect();
     let worth = |i: usize| whole - mean(&valued[i + 1]);
@@ -285,7 +286,7 @@ pub fn rank<R: Clone + Send + Sync>(
                 value(&best(k))
             }
         })
-        .collect::<Result<Vec<_>, Halt>>()?;
+        .collect::<Result<Vec<_>, E>>()?;
     Ok(Ranked {
         by_worth: order.iter().map(|&i| (card[i].clone(), worth(i))).collect(),
         ladder: steps.into_iter().zip(ladder).collect(),
@@ -323,7 +324,7 @@ mod tests {
     /// third worth nothing without the first: ranked by what each is worth on the whole card.
     #[test]
     fn a_card_ranks_by_what_each_rule_is_worth_on_the_whole_card() {
-        let value = |card: &[u8]| -> Result<Vec<f64>, Halt> {
+        let value = |card: &[u8]| -> Result<Vec<f64>, ()> {
             let has = |r| card.contains(&r);
             let v = f64::from(u8::from(has(1))) * 0.01
                 + f64::from(u8::from(has(2))) * 0.03

@@ -173,6 +173,7 @@ const HEALTH_WIDER: [u128; 2] = [0b11, 0b110];
 impl Rulebook for PurpleRaven<'_> {
     type Rule = Rule;
     type Spot = Costly;
+    type Stop = Halt;
 
     fn value(&self, card: &[Rule]) -> Result<Vec<f64>, Halt> {
         let strategy = self.strategy(card);
