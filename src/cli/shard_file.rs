@@ -535,3 +535,105 @@ mod tests {
         assert_ne!(digest("count = 1"), digest("count = 2"));
     }
 }
+
+/// A row of a Monte Carlo shard: one unit's block of games and its raw counts, which add up
+/// over the blocks (integers: exact in any order).
+pub trait BlockRow: serde::de::DeserializeOwned {
+    /// The counts.
+    type Counts: std::ops::AddAssign;
+    /// Its block of the unit's games.
+    fn block(&self) -> std::ops::Range<u64>;
+    /// Games counted.
+    fn games(&self) -> u64;
+    /// The counts of the block.
+    fn counts(&self) -> Self::Counts;
+    /// Whether `other` is a block of the same unit of the same run.
+    fn same_unit(&self, other: &Self) -> bool;
+    /// The unit in words, for messages (`stealth 8`).
+    fn unit(&self) -> String;
+}
+
+/// Per unit of a sharded Monte Carlo run (`0..units`, in order): its first row and the counts
+/// of its blocks added up, once the blocks are checked to cover the unit's `0..games` exactly
+/// once. `command` names the rows in messages.
+pub fn add_blocks<R: BlockRow>(
+    files: &[ShardFile],
+    command: &str,
+    units: usize,
+    games: u64,
+) -> Result<Vec<(R, R::Counts)>> {
+    use std::collections::BTreeMap;
+    type Cell<R> = (R, <R as BlockRow>::Counts, Vec<std::ops::Range<u64>>);
+    let mut cells: BTreeMap<u64, Cell<R>> = BTreeMap::new();
+    for file in files {
+        let header = csv::StringRecord::from_iter(file.header.iter().skip(1));
+        for (line, record) in &file.rows {
+            let at = |what: &str| Error::Input(format!("{}:{line}: {what}", file.name()));
+            let unit: u64 = record[0].parse().expect("checked when read");
+            let fields = csv::StringRecord::from_iter(record.iter().skip(1));
+            let row: R = fields
+                .deserialize(Some(&header))
+                .map_err(|e| at(&format!("not a {command} shard row: {e}")))?;
+            let block = row.block();
+            if block.end.checked_sub(block.start) != Some(row.games()) {
+                return Err(at("its game range and its game count disagree"));
+            }
+            match cells.get_mut(&unit) {
+                None => {
+                    let counts = row.counts();
+                    cells.insert(unit, (row, counts, vec![block]));
+                }
+                Some((first, counts, blocks)) => {
+                    if !first.same_unit(&row) {
+                        return Err(at(&format!(
+                            "unit {unit} is of another {} than in the other shards",
+                            first.unit()
+                        )));
+                    }
+                    *counts += row.counts();
+                    blocks.push(block);
+                }
+            }
+        }
+    }
+    let incomplete = |what: String| {
+        Error::Input(format!(
+            "the shards do not add up to the whole run: {what}; run the shards again"
+        ))
+    };
+    if cells.len() != units || cells.keys().zip(0..).any(|(&u, i)| u != i) {
+        return Err(incomplete(format!(
+            "{units} units in the run, rows for {} in the shards",
+            cells.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(units);
+    for (first, counts, mut blocks) in cells.into_values() {
+        blocks.sort_by_key(|b| (b.start, b.end));
+        let mut next = 0;
+        for block in &blocks {
+            if block.start != next {
+                return Err(incomplete(format!(
+                    "{}: games {}..{} are played {}",
+                    first.unit(),
+                    next.min(block.start),
+                    next.max(block.start),
+                    if block.start > next {
+                        "by no shard"
+                    } else {
+                        "twice"
+                    }
+                )));
+            }
+            next = block.end;
+        }
+        if next != games {
+            return Err(incomplete(format!(
+                "{}: games {next}..{games} are played by no shard",
+                first.unit()
+            )));
+        }
+        out.push((first, counts));
+    }
+    Ok(out)
+}

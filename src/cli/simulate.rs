@@ -9,7 +9,6 @@
 //! the sums, through the same [`Summary::from_tally`] as a whole run — counts are integers,
 //! so the sums, and the intervals and means computed from them, are exactly the whole run's.
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
@@ -238,12 +237,32 @@ impl TallyRow {
             deaths: self.deaths,
         }
     }
+}
+
+impl shard_file::BlockRow for TallyRow {
+    type Counts = Tally;
+
+    fn block(&self) -> Range<u64> {
+        self.first_game..self.end_game
+    }
+
+    fn games(&self) -> u64 {
+        self.games
+    }
+
+    fn counts(&self) -> Tally {
+        self.tally()
+    }
 
     /// Whether two rows are of one stealth of one run.
-    fn same_cell(&self, other: &TallyRow) -> bool {
+    fn same_unit(&self, other: &TallyRow) -> bool {
         (&self.strategy, &self.rules, self.stealth, self.seed)
             == (&other.strategy, &other.rules, other.stealth, other.seed)
             && self.ci_level.to_bits() == other.ci_level.to_bits()
+    }
+
+    fn unit(&self) -> String {
+        format!("stealth {}", self.stealth)
     }
 }
 
@@ -260,77 +279,10 @@ pub fn merge(files: &[ShardFile]) -> Result<Vec<u8>> {
         .get("stealth")
         .and_then(|s| super::bounds::stealths(s).ok())
         .ok_or_else(|| Error::Input(format!("{}: no valid `# stealth:` line", files[0].name())))?;
-    // Per unit (stealth): its first row, the summed counts, and the blocks seen.
-    let mut cells: BTreeMap<u64, (TallyRow, Tally, Vec<Range<u64>>)> = BTreeMap::new();
-    for file in files {
-        let header = csv::StringRecord::from_iter(file.header.iter().skip(1));
-        for (line, record) in &file.rows {
-            let at = |what: &str| Error::Input(format!("{}:{line}: {what}", file.name()));
-            let unit: u64 = record[0].parse().expect("checked when read");
-            let fields = csv::StringRecord::from_iter(record.iter().skip(1));
-            let row: TallyRow = fields
-                .deserialize(Some(&header))
-                .map_err(|e| at(&format!("not a simulate shard row: {e}")))?;
-            if row.end_game.checked_sub(row.first_game) != Some(row.games) {
-                return Err(at("its game range and its game count disagree"));
-            }
-            let block = row.first_game..row.end_game;
-            match cells.get_mut(&unit) {
-                None => {
-                    let tally = row.tally();
-                    cells.insert(unit, (row, tally, vec![block]));
-                }
-                Some((first, tally, blocks)) => {
-                    if !first.same_cell(&row) {
-                        return Err(at(&format!(
-                            "unit {unit} is of another strategy, rules, stealth or seed than \
-                             in the other shards"
-                        )));
-                    }
-                    *tally += row.tally();
-                    blocks.push(block);
-                }
-            }
-        }
-    }
-    let incomplete = |what: String| {
-        Error::Input(format!(
-            "the shards do not add up to the whole run: {what}; run the shards again"
-        ))
-    };
-    if cells.len() != stealths.len() || cells.keys().zip(0..).any(|(&u, i)| u != i) {
-        return Err(incomplete(format!(
-            "{} stealths in the run, rows for {} in the shards",
-            stealths.len(),
-            cells.len()
-        )));
-    }
-    let mut summaries = Vec::with_capacity(cells.len());
-    for (first, tally, mut blocks) in cells.into_values() {
-        blocks.sort_by_key(|b| (b.start, b.end));
-        let mut next = 0;
-        for block in &blocks {
-            if block.start != next {
-                return Err(incomplete(format!(
-                    "stealth {}: games {}..{} are played {}",
-                    first.stealth,
-                    next.min(block.start),
-                    next.max(block.start),
-                    if block.start > next {
-                        "by no shard"
-                    } else {
-                        "twice"
-                    }
-                )));
-            }
-            next = block.end;
-        }
-        if next != games {
-            return Err(incomplete(format!(
-                "stealth {}: games {next}..{games} are played by no shard",
-                first.stealth
-            )));
-        }
+    let mut summaries = Vec::with_capacity(stealths.len());
+    for (first, tally) in
+        shard_file::add_blocks::<TallyRow>(files, "simulate", stealths.len(), games)?
+    {
         let rules = rules_named(&first.rules).ok_or_else(|| {
             Error::Input(format!(
                 "{}: '{}' does not name rules",

@@ -77,6 +77,59 @@ fn simulate_shards_merge_to_the_whole_run_byte_for_byte() {
     assert!(text.contains(",6667,13334,6667,"), "{text}");
 }
 
+/// Annulus's `simulate` shards merge the same way (`raven merge` and `raven --game annulus
+/// merge` alike), and a shard of one game is never merged with the other's.
+#[test]
+fn annulus_simulate_shards_merge_to_the_whole_run_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--game",
+        "annulus",
+        "simulate",
+        "--players",
+        "1,2",
+        "--strategy",
+        "naive,planner",
+        "--rules",
+        "advanced",
+        "--games",
+        GAMES,
+        "--seed",
+        "7",
+    ];
+    let (whole, merged, shards) = whole_and_merged(dir.path(), &args, 3);
+    assert!(!whole.is_empty());
+    assert_eq!(
+        String::from_utf8(merged).unwrap(),
+        String::from_utf8(whole.clone()).unwrap()
+    );
+    let text = std::fs::read_to_string(&shards[1]).unwrap();
+    assert!(
+        text.starts_with("# raven shard 2/3 of simulate, 4 rows\n# raven_version: ")
+            && text.contains("\n# game: annulus\n"),
+        "{text}"
+    );
+    let mut merge = vec!["--game", "annulus", "merge"];
+    merge.extend(shards.iter().map(String::as_str));
+    assert_eq!(stdout(&merge).as_bytes(), whole.as_slice());
+    // A missing shard, and a Purple Raven shard among Annulus ones.
+    let d = dir.path();
+    let message = merge_refused(d, &[Path::new(&shards[0]), Path::new(&shards[2])]);
+    assert!(
+        message.contains("shard 2/3 of the run is missing"),
+        "{message}"
+    );
+    let raven_shard = shard(d, 2, 3, &[]);
+    let message = merge_refused(
+        d,
+        &[Path::new(&shards[0]), &raven_shard, Path::new(&shards[2])],
+    );
+    assert!(
+        message.contains("not shards of one run") && message.contains("game is"),
+        "{message}"
+    );
+}
+
 #[test]
 fn more_shards_than_games_still_merge() {
     let dir = tempfile::tempdir().unwrap();

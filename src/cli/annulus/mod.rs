@@ -69,11 +69,19 @@ pub enum Command {
     Play(play::PlayArgs),
     /// List the strategies `--strategy` accepts, or check strategy files.
     Strategies(StrategiesArgs),
+    /// Join the shard files of one `simulate --shard K/N` run into the CSV of the whole run
+    /// (the same as `raven merge`).
+    Merge(super::merge::MergeArgs),
     /// List the games raven plays.
     Games,
     /// Not for this game (Purple Raven's commands that have no Annulus form yet).
     #[command(external_subcommand)]
     Other(Vec<String>),
+}
+
+/// The whole run's CSV from the shards of a sharded Annulus `simulate` ([`simulate::merge`]).
+pub fn merge_simulate(files: &[super::shard_file::ShardFile]) -> Result<Vec<u8>> {
+    simulate::merge(files)
 }
 
 /// `raven strategies`: list or check.
@@ -99,9 +107,10 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Tune(args) => tune::run(&args),
         Command::Card(args) => card::run(&args),
         Command::Strategies(args) => strategies(&args),
+        Command::Merge(args) => super::merge::run(&args),
         Command::Games => super::games(),
         Command::Other(words) => Err(Error::Input(format!(
-            "'{}' is not a command for the Annulus operation challenge (its commands: simulate, exact, solve, decisions, compare, explore, quality, report, tune, card, play, strategies, games)",
+            "'{}' is not a command for the Annulus operation challenge (its commands: simulate, exact, solve, decisions, compare, explore, quality, report, tune, card, play, merge, strategies, games)",
             words.first().map_or("", String::as_str)
         ))),
     }

@@ -30,7 +30,7 @@ use crate::engine::Budget;
 pub use evaluate::{Regret, evaluate, regret};
 pub use figures::Figures;
 pub use program::{Program, Rule};
-pub use sample::{Tally, simulate};
+pub use sample::{Tally, simulate, simulate_range};
 pub use solve::{OptimalPolicy, Optimum, Solved, solve};
 
 /// Why an engine stopped without an answer.

@@ -23,6 +23,12 @@ pub struct Tally {
     pub rolls: u64,
 }
 
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        self.add(&other);
+    }
+}
+
 impl Tally {
     fn add(&mut self, other: &Tally) {
         self.games += other.games;
@@ -121,8 +127,20 @@ pub fn play<G: Game>(
 
 /// Games `0..games` of `policy` under `seed`, tallied.
 pub fn simulate<G: Game>(game: &G, policy: &dyn Policy<G>, games: u64, seed: u64) -> Tally {
+    simulate_range(game, policy, 0..games, seed)
+}
+
+/// Games `games` of a run of `policy` under `seed`, tallied: game `i` plays the same in any
+/// range, so the tallies of ranges that cover `0..n` once add up to the whole run's (the
+/// counts are integers).
+pub fn simulate_range<G: Game>(
+    game: &G,
+    policy: &dyn Policy<G>,
+    games: std::ops::Range<u64>,
+    seed: u64,
+) -> Tally {
     const CHUNK: u64 = 1 << 14;
-    let chunks = games.div_ceil(CHUNK);
+    let chunks = (games.end.saturating_sub(games.start)).div_ceil(CHUNK);
     let tallies: Vec<Tally> = (0..chunks)
         .into_par_iter()
         .map(|c| {
@@ -130,7 +148,8 @@ pub fn simulate<G: Game>(game: &G, policy: &dyn Policy<G>, games: u64, seed: u64
                 losses: vec![0; game.causes().len()],
                 ..Tally::default()
             };
-            for i in c * CHUNK..((c + 1) * CHUNK).min(games) {
+            let first = games.start + c * CHUNK;
+            for i in first..(first + CHUNK).min(games.end) {
                 let (end, one) = play(game, policy, &mut stream(seed, i), &mut |_| {});
                 tally.games += 1;
                 match end {
