@@ -168,3 +168,86 @@ fn stages_never_fall_along_play_in_either_game() {
     // A1, A3: the set-up, then the chain by how many are still hidden (none to all).
     check(&annulus, 2 + annulus.rules().dice());
 }
+
+/// A row's sampled games split by how they started: each kind of group (main character,
+/// complication deal) partitions them — games, wins, comebacks, heartbreaks and lengths add
+/// up exactly, the sums of skill and of squared changes to their rounding — and the groups
+/// are the same bits on one thread and two.
+#[test]
+fn purple_raven_groups_by_start_partition_a_row_s_games_on_any_thread_count() {
+    use raven::engine::generic::quality::Sampled;
+    use raven_core::quality::Group;
+    let rules = Rules::preset("main-text").unwrap();
+    let reference: &dyn Strategy = &ReferenceStrategy;
+    let chosen = [
+        ("optimal".to_string(), None),
+        ("reference".to_string(), Some(reference)),
+    ];
+    // More games than a chunk (8,192), so that the threads share them.
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| assess(&rules, &chosen, &[3], 10_000, 5, Budget::UNLIMITED))
+            .unwrap()
+    };
+    let one = on(1);
+    let two = on(2);
+    for (a, b) in one.iter().zip(&two) {
+        assert_eq!(a.quality, b.quality);
+        assert_eq!(a.by_start, b.by_start, "{}", a.strategy);
+    }
+    for a in &one {
+        let q = &a.quality;
+        for kind in ["main-character", "complications"] {
+            let groups: Vec<_> = a
+                .by_start
+                .iter()
+                .filter(|(g, _)| g.kind() == kind)
+                .map(|(_, s)| s)
+                .collect();
+            assert!(!groups.is_empty());
+            let add = |f: &dyn Fn(&Sampled) -> u64| -> u64 { groups.iter().map(|s| f(s)).sum() };
+            assert_eq!(add(&|s| s.games), q.sampled.games, "{kind}");
+            assert_eq!(add(&|s| s.wins), q.sampled.wins);
+            assert_eq!(add(&|s| s.comebacks().0), q.comebacks().0);
+            assert_eq!(add(&|s| s.heartbreaks().0), q.heartbreaks().0);
+            // Σ skill over games, and Σ squared changes and Σ steps.
+            let sums = |s: &Sampled| {
+                let [squares, steps] = s.squares_and_steps();
+                [-s.skill_loss().0 * s.games as f64, squares, steps]
+            };
+            let mut parts = [0.0; 3];
+            for s in &groups {
+                for (p, x) in parts.iter_mut().zip(sums(s)) {
+                    *p += x;
+                }
+            }
+            let whole = sums(&q.sampled);
+            for (p, w) in parts.into_iter().zip(whole) {
+                assert!(
+                    (p - w).abs() <= 1e-9 * w.abs().max(1.0),
+                    "{kind}: {p} against {w}"
+                );
+            }
+            assert_eq!(parts[2], whole[2], "steps are whole numbers");
+        }
+        // The reference always chooses the Hacker (R7); every deal comes up.
+        if a.strategy == "reference" {
+            let mains: Vec<Group> = a
+                .by_start
+                .iter()
+                .map(|(g, _)| *g)
+                .filter(|g| g.kind() == "main-character")
+                .collect();
+            assert_eq!(mains, [Group::Main(raven::game::Character::Hacker)]);
+        }
+        let deals = a
+            .by_start
+            .iter()
+            .filter(|(g, _)| g.kind() == "complications")
+            .count();
+        assert_eq!(deals, 4, "{}", a.strategy);
+    }
+}

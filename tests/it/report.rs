@@ -14,7 +14,7 @@ use raven::engine::{Solver, exact, solve};
 use raven::rules::{Rules, parse_rules};
 use raven::strategy::{OPTIMAL, Strategy, built_in, playbook, resolve};
 
-const FILES: [&str; 23] = [
+const FILES: [&str; 24] = [
     "README.md",
     "tuned.toml",
     "win-rates.csv",
@@ -26,6 +26,7 @@ const FILES: [&str; 23] = [
     "decisions-top.csv",
     "quality.csv",
     "quality-decided.csv",
+    "quality-by-start.csv",
     "win-probability-main-text.svg",
     "win-probability-clarified.svg",
     "rule-variants.svg",
@@ -647,6 +648,33 @@ fn the_quality_section_reads_its_csvs_and_they_are_raven_quality_s() {
             }
         }
     }
+    // By start: the columns of quality.csv where the figure is the same; per row, each kind
+    // of group partitions its games; the section reads the recommended file's groups.
+    assert_eq!(
+        header(&dir.join("quality-by-start.csv")),
+        "game,strategy,rules,stealth,by,group,games,wins,win_rate,win_rate_low,win_rate_high,\
+         luck_share,suspense,suspense_low,suspense_high,comeback_rate,comeback_rate_low,\
+         comeback_rate_high,heartbreak_rate,heartbreak_rate_low,heartbreak_rate_high,seed,\
+         raven_version"
+    );
+    let by_start = records(&dir, "quality-by-start.csv");
+    for r in &rows {
+        for by in ["main-character", "complications"] {
+            let these: Vec<_> = by_start
+                .iter()
+                .filter(|g| g["strategy"] == r["strategy"] && g["stealth"] == r["stealth"])
+                .filter(|g| g["by"] == by)
+                .collect();
+            let sum = |k: &str| -> u64 { these.iter().map(|g| g[k].parse::<u64>().unwrap()).sum() };
+            assert_eq!(sum("games").to_string(), r["games"], "{by}");
+            for g in &these {
+                assert!(g["rules"] == r["rules"] && g["seed"] == r["seed"]);
+            }
+        }
+    }
+    let readme = fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(readme.contains("**By main character and complication deal.**"));
+    assert!(readme.contains("| `quality-by-start.csv` |"));
     // The fan: a panel for optimal play and one for the reference; the other charts a line
     // per player.
     let text = fs::read_to_string(dir.join("quality-fan.svg")).unwrap();
