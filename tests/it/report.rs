@@ -673,8 +673,48 @@ fn the_quality_section_reads_its_csvs_and_they_are_raven_quality_s() {
         }
     }
     let readme = fs::read_to_string(dir.join("README.md")).unwrap();
-    assert!(readme.contains("**By main character and complication deal.**"));
     assert!(readme.contains("| `quality-by-start.csv` |"));
+    let paragraph = readme
+        .split("\n\n")
+        .find(|p| p.starts_with("**By main character and complication deal.**"))
+        .expect("the paragraph");
+    let stealth = paragraph
+        .split("At stealth ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .expect("its stealth");
+    let player = paragraph
+        .split("the sampled games of ")
+        .nth(1)
+        .and_then(|r| r.split(" are split").next())
+        .expect("its player");
+    // Each kind of group reads as its rows give it: one group, too few large enough to
+    // compare (the threshold, 1000 games, is above this report's 700), or compared.
+    for (by, title) in [
+        ("main-character", "By main character: "),
+        ("complications", "By complication deal: "),
+    ] {
+        let these: Vec<_> = by_start
+            .iter()
+            .filter(|g| who(&g["strategy"]) == player && g["stealth"] == stealth && g["by"] == by)
+            .collect();
+        let large = these
+            .iter()
+            .filter(|g| g["games"].parse::<u64>().unwrap() >= 1000)
+            .count();
+        let clause = match (these.len(), large) {
+            (1, _) => "every game has".to_string(),
+            (n, 0 | 1) => format!(
+                "{large} of its {n} groups {} 1000 games or more, too few to compare.",
+                if large == 1 { "has" } else { "have" }
+            ),
+            _ => "the win rate is".to_string(),
+        };
+        assert!(
+            paragraph.contains(&format!("{title}{clause}")),
+            "{title}{clause}\nnot in\n{paragraph}"
+        );
+    }
     // The fan: a panel for optimal play and one for the reference; the other charts a line
     // per player.
     let text = fs::read_to_string(dir.join("quality-fan.svg")).unwrap();

@@ -173,44 +173,58 @@ fn overlap(a: Interval, b: Interval) -> bool {
     a.low <= b.high && b.low <= a.high
 }
 
-/// How `figure` reads across `groups` (at least two): "highest with A (x) and lowest with B
-/// (y)", the groups whose intervals overlap the highest's (the lowest's) named with it as a
-/// tie; "a tie (y to x)" where the highest's interval overlaps the lowest's.
+/// How `figure` reads across `groups` (at least two): "highest with A at x and lowest with B
+/// at y", the groups whose intervals overlap the highest's (the lowest's) named with it as a
+/// tie, those that overlap both left out as in between; "a tie (y to x)" where the highest's
+/// interval overlaps the lowest's.
 fn compare(groups: &[&ByStartRow], figure: &Figure) -> String {
     let mut ranked: Vec<(&ByStartRow, Interval)> =
         groups.iter().map(|r| (*r, (figure.of)(r))).collect();
     ranked.sort_by(|a, b| b.1.value.total_cmp(&a.1.value));
     let (top, bottom) = (ranked[0].1, ranked[ranked.len() - 1].1);
+    let range = |low: f64, high: f64| {
+        format!(
+            "{} to {}{}",
+            (figure.shown)(low),
+            (figure.shown)(high),
+            figure.unit
+        )
+    };
     if overlap(top, bottom) {
         return format!(
-            "{} is a tie ({} to {}{})",
+            "{} is a tie ({})",
             figure.name,
-            (figure.shown)(bottom.value),
-            (figure.shown)(top.value),
-            figure.unit
+            range(bottom.value, top.value)
         );
     }
-    let named = |these: Vec<&(&ByStartRow, Interval)>| {
-        let names: Vec<String> = these
-            .iter()
-            .map(|(r, i)| {
-                let value = (figure.shown)(i.value);
-                format!("{} ({value}{})", r.words(), figure.unit)
-            })
-            .collect();
-        let tie = if names.len() > 1 { ", tied" } else { "" };
-        format!("{}{tie}", and(&names))
+    let named = |these: Vec<&(&ByStartRow, Interval)>| match these.as_slice() {
+        [(r, i)] => format!(
+            "{} at {}{}",
+            r.words(),
+            (figure.shown)(i.value),
+            figure.unit
+        ),
+        _ => {
+            let names: Vec<String> = these.iter().map(|(r, _)| r.words()).collect();
+            let values = these.iter().map(|(_, i)| i.value);
+            let (low, high) = (
+                values.clone().fold(f64::MAX, f64::min),
+                values.fold(f64::MIN, f64::max),
+            );
+            format!("{}, tied at {}", and(&names), range(low, high))
+        }
     };
-    let highest = named(ranked.iter().filter(|x| overlap(x.1, top)).collect());
-    let lowest = named(
-        ranked
-            .iter()
-            .rev()
-            .filter(|x| overlap(x.1, bottom))
-            .collect(),
-    );
+    let near = |of: Interval, other: Interval| {
+        move |x: &&(&ByStartRow, Interval)| overlap(x.1, of) && !overlap(x.1, other)
+    };
+    let highest = named(ranked.iter().filter(near(top, bottom)).collect());
+    let lowest = named(ranked.iter().rev().filter(near(bottom, top)).collect());
     // A tie at the top is set off from what follows.
-    let comma = if highest.ends_with("tied") { "," } else { "" };
+    let comma = if highest.contains(", tied at ") {
+        ","
+    } else {
+        ""
+    };
     format!(
         "{} is highest with {highest}{comma} and lowest with {lowest}",
         figure.name
@@ -266,11 +280,11 @@ pub fn paragraph(rows: &[ByStartRow], strategy: &str, who: &str, stealth: u8) ->
         return None;
     }
     let mut text = format!(
-        "**By main character and complication deal.** The sampled games of {who} at stealth \
-         {stealth}, split by the main character chosen and by the deal of complications (by \
-         the most characters dealt one complication); groups of fewer than {MIN_GAMES} games \
-         are left out, and two groups whose 95% intervals overlap are a tie \
-         (`quality-by-start.csv` has every group, every player and every headline stealth)."
+        "**By main character and complication deal.** At stealth {stealth}, the sampled games \
+         of {who} are split by the main character chosen and by the complication deal (the \
+         most characters dealt one complication); a group of fewer than {MIN_GAMES} games is \
+         left out, and two groups whose 95% intervals overlap are a tie \
+         (`quality-by-start.csv` holds every group of every player and headline stealth)."
     );
     for p in parts {
         let _ = write!(text, " {p}");
@@ -322,9 +336,10 @@ mod tests {
         let text = said(&rows);
         assert!(
             text.contains(
-                "By main character: the win rate is highest with Dix (medic) (75.0%) and lowest \
-                 with Bunny (hacker) (60.0%); suspense is a tie (5.0 to 5.1 points a step); the comeback rate is highest with Dix (medic) (10.0%) and \
-                 lowest with Bunny (hacker) (5.0%)."
+                "By main character: the win rate is highest with Dix (medic) at 75.0% and lowest \
+                 with Bunny (hacker) at 60.0%; suspense is a tie (5.0 to 5.1 points a step); the \
+                 comeback rate is highest with Dix (medic) at 10.0% and lowest with Bunny \
+                 (hacker) at 5.0%."
             ),
             "{text}"
         );
@@ -337,8 +352,8 @@ mod tests {
         assert!(
             text.contains(
                 "By main character: the win rate is a tie (75.0% to 75.2%); suspense is \
-                 highest with Dix (medic) (6.0 points a step) and lowest with Bunny (hacker) \
-                 (5.0 points a step); the comeback rate is a tie (9.9% to 10.0%)."
+                 highest with Dix (medic) at 6.0 points a step and lowest with Bunny (hacker) \
+                 at 5.0 points a step; the comeback rate is a tie (9.9% to 10.0%)."
             ),
             "{text}"
         );
@@ -354,8 +369,26 @@ mod tests {
         let text = said(&rows);
         assert!(
             text.contains(
-                "the win rate is highest with Dix (medic) (75.1%) and Ink (spy) (75.0%), tied, \
-                 and lowest with Bunny (hacker) (60.0%)"
+                "the win rate is highest with Dix (medic) and Ink (spy), tied at 75.0% to \
+                 75.1%, and lowest with Bunny (hacker) at 60.0%"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_group_tied_with_both_ends_is_left_between_them() {
+        // Ink's suspense overlaps Dix's and Bunny's; theirs do not overlap.
+        let rows = [
+            row(HACKER, 20_000, 15_000, 1_500, [0.050, 0.003]),
+            row(SPY, 20_000, 15_000, 1_500, [0.055, 0.003]),
+            row(MEDIC, 20_000, 15_000, 1_500, [0.060, 0.003]),
+        ];
+        let text = said(&rows);
+        assert!(
+            text.contains(
+                "; suspense is highest with Dix (medic) at 6.0 points a step and lowest with \
+                 Bunny (hacker) at 5.0 points a step;"
             ),
             "{text}"
         );
@@ -371,7 +404,7 @@ mod tests {
         ];
         let text = said(&rows);
         assert!(!text.contains("Dix"), "{text}");
-        assert!(text.contains("highest with Ink (spy) (75.0%)"), "{text}");
+        assert!(text.contains("highest with Ink (spy) at 75.0%"), "{text}");
         let rows = [
             row(HACKER, 20_000, 12_000, 600, [0.05, 0.001]),
             row(MEDIC, MIN_GAMES - 1, 10, 0, [0.5, 0.001]),
