@@ -176,7 +176,9 @@ fn stages_never_fall_along_play_in_either_game() {
 #[test]
 fn purple_raven_groups_by_start_partition_a_row_s_games_on_any_thread_count() {
     use raven::engine::generic::quality::Sampled;
-    use raven_core::quality::Group;
+    use raven::game::{Action, Chance, Decision, State};
+    use raven::strategy::Choice;
+    use raven_core::quality::{Deal, Group};
     let rules = Rules::preset("main-text").unwrap();
     let reference: &dyn Strategy = &ReferenceStrategy;
     let chosen = [
@@ -249,5 +251,47 @@ fn purple_raven_groups_by_start_partition_a_row_s_games_on_any_thread_count() {
             .filter(|(g, _)| g.kind() == "complications")
             .count();
         assert_eq!(deals, 4, "{}", a.strategy);
+    }
+    // Optimal play's games by deal: each deal's share of the games and its win rate agree
+    // with the exact ones, over the complication rolls of that deal (R6), optimal play's
+    // value after each.
+    let solver = Solver::new(rules);
+    solve_within(&solver, &[3], &Budget::UNLIMITED).unwrap();
+    let table = OptimalStrategy::from_solver(solver);
+    // Each group's probability and optimal play's probability of winning from it, by the
+    // group's place in `Group::ALL`.
+    let mut exact = [(0.0, 0.0); Group::ALL.len()];
+    for (outcome, p) in Chance::Complications.outcomes() {
+        let mut after = State::new(3);
+        after.apply_outcome(&rules, outcome);
+        let win = table.value(&after, &rules);
+        let Choice::Act(Action::Main(main)) = table.decide(&after, &rules, Decision::MainCharacter)
+        else {
+            panic!("optimal play names a main character");
+        };
+        for group in [Group::Main(main), Group::Deal(Deal::of(outcome))] {
+            let e = &mut exact[Group::ALL.iter().position(|g| *g == group).unwrap()];
+            e.0 += p;
+            e.1 += p * win;
+        }
+    }
+    let optimal = &one[0];
+    assert_eq!(optimal.strategy, "optimal");
+    let n = optimal.quality.sampled.games as f64;
+    for (group, (share, win)) in Group::ALL.into_iter().zip(exact) {
+        let z = |k: u64, of: f64, p: f64| (k as f64 / of - p) / (p * (1.0 - p) / of).sqrt();
+        match optimal.by_start.iter().find(|(g, _)| *g == group) {
+            Some((_, s)) => {
+                let z_share = z(s.games, n, share);
+                let z_win = z(s.wins, s.games as f64, win / share);
+                assert!(z_share.abs() < 4.0, "{group:?}: share z = {z_share}");
+                assert!(z_win.abs() < 4.0, "{group:?}: win z = {z_win}");
+            }
+            // A group no game fell into: rare enough to be missed.
+            None => assert!(
+                share * n < 4.0,
+                "{group:?}: {share} of {n} games, none sampled"
+            ),
+        }
     }
 }
