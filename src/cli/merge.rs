@@ -54,9 +54,7 @@ pub fn run(args: &MergeArgs) -> Result<()> {
         return super::output::to_stdout(note.as_bytes());
     }
     let bytes = match meta.command.as_str() {
-        "simulate" if meta.get("game") == Some("annulus") => {
-            super::annulus::merge_simulate(&files)?
-        }
+        "simulate" if meta.get("game") == Some("annulus") => super::annulus::shard::merge(&files)?,
         "simulate" => super::simulate::merge(&files)?,
         _ => shard_file::concatenate(&files)?,
     };

@@ -319,6 +319,7 @@ fn file_names(presets: &[Rules]) -> Vec<String> {
         "decisions-top.csv",
         "quality.csv",
         "quality-decided.csv",
+        "quality-by-start.csv",
         "README.md",
         player::FILE,
         "card.csv",
@@ -361,6 +362,9 @@ fn write_report(dir: &OutDir, report: &Report) -> Result<()> {
         csv("quality.csv", &|f| write_rows(f, quality::rows(a)))?;
         csv("quality-decided.csv", &|f| {
             write_rows(f, quality::decided(a))
+        })?;
+        csv("quality-by-start.csv", &|f| {
+            write_rows(f, quality::by_start(a))
         })?;
     }
     csv("card.csv", &|f| {

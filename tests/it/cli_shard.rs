@@ -379,7 +379,7 @@ fn report_shards_merge_to_the_whole_report_byte_for_byte() {
     let mut files = entries(&report.dir.join("rep"));
     files.sort();
     // The report's files and the marker that says raven wrote them.
-    assert_eq!(files.len(), 28, "{files:?}");
+    assert_eq!(files.len(), 29, "{files:?}");
     let mut merged = entries(&sharded.path().join("rep"));
     merged.sort();
     assert_eq!(merged, files);

@@ -2,7 +2,7 @@
 //! of luck and skill game by game, reproducible on any thread count, bad input refused.
 
 use raven::engine::decisions::decisions;
-use raven::engine::{Budget, Solver, SolverPolicy, exact, solve_within};
+use raven::engine::{Budget, OptimalStrategy, Solver, SolverPolicy, exact, solve_within};
 use raven::game::interface::PurpleRaven;
 use raven::rules::Rules;
 use raven::strategy::{ReferenceStrategy, Strategy};
@@ -167,4 +167,131 @@ fn stages_never_fall_along_play_in_either_game() {
     let annulus = Annulus::new(rules);
     // A1, A3: the set-up, then the chain by how many are still hidden (none to all).
     check(&annulus, 2 + annulus.rules().dice());
+}
+
+/// A row's sampled games split by how they started: each kind of group (main character,
+/// complication deal) partitions them — games, wins, comebacks, heartbreaks and lengths add
+/// up exactly, the sums of skill and of squared changes to their rounding — and the groups
+/// are the same bits on one thread and two.
+#[test]
+fn purple_raven_groups_by_start_partition_a_row_s_games_on_any_thread_count() {
+    use raven::engine::generic::quality::Sampled;
+    use raven::game::{Action, Chance, Decision, State};
+    use raven::strategy::Choice;
+    use raven_core::quality::{Deal, Group};
+    let rules = Rules::preset("main-text").unwrap();
+    let reference: &dyn Strategy = &ReferenceStrategy;
+    let chosen = [
+        ("optimal".to_string(), None),
+        ("reference".to_string(), Some(reference)),
+    ];
+    // More games than a chunk (8,192), so that the threads share them.
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| assess(&rules, &chosen, &[3], 10_000, 5, Budget::UNLIMITED))
+            .unwrap()
+    };
+    let one = on(1);
+    let two = on(2);
+    for (a, b) in one.iter().zip(&two) {
+        assert_eq!(a.quality, b.quality);
+        assert_eq!(a.by_start, b.by_start, "{}", a.strategy);
+    }
+    for a in &one {
+        let q = &a.quality;
+        for kind in ["main-character", "complications"] {
+            let groups: Vec<_> = a
+                .by_start
+                .iter()
+                .filter(|(g, _)| g.kind() == kind)
+                .map(|(_, s)| s)
+                .collect();
+            assert!(!groups.is_empty());
+            let add = |f: &dyn Fn(&Sampled) -> u64| -> u64 { groups.iter().map(|s| f(s)).sum() };
+            assert_eq!(add(&|s| s.games), q.sampled.games, "{kind}");
+            assert_eq!(add(&|s| s.wins), q.sampled.wins);
+            assert_eq!(add(&|s| s.comebacks().0), q.comebacks().0);
+            assert_eq!(add(&|s| s.heartbreaks().0), q.heartbreaks().0);
+            // Σ skill over games, and Σ squared changes and Σ steps.
+            let sums = |s: &Sampled| {
+                let [squares, steps] = s.squares_and_steps();
+                [-s.skill_loss().0 * s.games as f64, squares, steps]
+            };
+            let mut parts = [0.0; 3];
+            for s in &groups {
+                for (p, x) in parts.iter_mut().zip(sums(s)) {
+                    *p += x;
+                }
+            }
+            let whole = sums(&q.sampled);
+            for (p, w) in parts.into_iter().zip(whole) {
+                assert!(
+                    (p - w).abs() <= 1e-9 * w.abs().max(1.0),
+                    "{kind}: {p} against {w}"
+                );
+            }
+            assert_eq!(parts[2], whole[2], "steps are whole numbers");
+        }
+        // The reference always chooses the Hacker (R7); every deal comes up.
+        if a.strategy == "reference" {
+            let mains: Vec<Group> = a
+                .by_start
+                .iter()
+                .map(|(g, _)| *g)
+                .filter(|g| g.kind() == "main-character")
+                .collect();
+            assert_eq!(mains, [Group::Main(raven::game::Character::Hacker)]);
+        }
+        let deals = a
+            .by_start
+            .iter()
+            .filter(|(g, _)| g.kind() == "complications")
+            .count();
+        assert_eq!(deals, 4, "{}", a.strategy);
+    }
+    // Optimal play's games by deal: each deal's share of the games and its win rate agree
+    // with the exact ones, over the complication rolls of that deal (R6), optimal play's
+    // value after each.
+    let solver = Solver::new(rules);
+    solve_within(&solver, &[3], &Budget::UNLIMITED).unwrap();
+    let table = OptimalStrategy::from_solver(solver);
+    // Each group's probability and optimal play's probability of winning from it, by the
+    // group's place in `Group::ALL`.
+    let mut exact = [(0.0, 0.0); Group::ALL.len()];
+    for (outcome, p) in Chance::Complications.outcomes() {
+        let mut after = State::new(3);
+        after.apply_outcome(&rules, outcome);
+        let win = table.value(&after, &rules);
+        let Choice::Act(Action::Main(main)) = table.decide(&after, &rules, Decision::MainCharacter)
+        else {
+            panic!("optimal play names a main character");
+        };
+        for group in [Group::Main(main), Group::Deal(Deal::of(outcome))] {
+            let e = &mut exact[Group::ALL.iter().position(|g| *g == group).unwrap()];
+            e.0 += p;
+            e.1 += p * win;
+        }
+    }
+    let optimal = &one[0];
+    assert_eq!(optimal.strategy, "optimal");
+    let n = optimal.quality.sampled.games as f64;
+    for (group, (share, win)) in Group::ALL.into_iter().zip(exact) {
+        let z = |k: u64, of: f64, p: f64| (k as f64 / of - p) / (p * (1.0 - p) / of).sqrt();
+        match optimal.by_start.iter().find(|(g, _)| *g == group) {
+            Some((_, s)) => {
+                let z_share = z(s.games, n, share);
+                let z_win = z(s.wins, s.games as f64, win / share);
+                assert!(z_share.abs() < 4.0, "{group:?}: share z = {z_share}");
+                assert!(z_win.abs() < 4.0, "{group:?}: win z = {z_win}");
+            }
+            // A group no game fell into: rare enough to be missed.
+            None => assert!(
+                share * n < 4.0,
+                "{group:?}: {share} of {n} games, none sampled"
+            ),
+        }
+    }
 }

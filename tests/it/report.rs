@@ -14,7 +14,7 @@ use raven::engine::{Solver, exact, solve};
 use raven::rules::{Rules, parse_rules};
 use raven::strategy::{OPTIMAL, Strategy, built_in, playbook, resolve};
 
-const FILES: [&str; 27] = [
+const FILES: [&str; 28] = [
     "README.md",
     "tuned.toml",
     "card.csv",
@@ -30,6 +30,7 @@ const FILES: [&str; 27] = [
     "decisions-top.csv",
     "quality.csv",
     "quality-decided.csv",
+    "quality-by-start.csv",
     "win-probability-main-text.svg",
     "win-probability-clarified.svg",
     "rule-variants.svg",
@@ -653,6 +654,73 @@ fn the_quality_section_reads_its_csvs_and_they_are_raven_quality_s() {
                 assert_eq!(v, &b[k], "{k}");
             }
         }
+    }
+    // By start: the columns of quality.csv where the figure is the same; per row, each kind
+    // of group partitions its games; the section reads the recommended file's groups.
+    assert_eq!(
+        header(&dir.join("quality-by-start.csv")),
+        "game,strategy,rules,stealth,by,group,games,wins,win_rate,win_rate_low,win_rate_high,\
+         luck_share,suspense,suspense_low,suspense_high,comeback_rate,comeback_rate_low,\
+         comeback_rate_high,heartbreak_rate,heartbreak_rate_low,heartbreak_rate_high,seed,\
+         raven_version"
+    );
+    let by_start = records(&dir, "quality-by-start.csv");
+    for r in &rows {
+        for by in ["main-character", "complications"] {
+            let these: Vec<_> = by_start
+                .iter()
+                .filter(|g| g["strategy"] == r["strategy"] && g["stealth"] == r["stealth"])
+                .filter(|g| g["by"] == by)
+                .collect();
+            let sum = |k: &str| -> u64 { these.iter().map(|g| g[k].parse::<u64>().unwrap()).sum() };
+            assert_eq!(sum("games").to_string(), r["games"], "{by}");
+            for g in &these {
+                assert!(g["rules"] == r["rules"] && g["seed"] == r["seed"]);
+            }
+        }
+    }
+    let readme = fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(readme.contains("| `quality-by-start.csv` |"));
+    let paragraph = readme
+        .split("\n\n")
+        .find(|p| p.starts_with("**By main character and complication deal.**"))
+        .expect("the paragraph");
+    let stealth = paragraph
+        .split("At stealth ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .expect("its stealth");
+    let player = paragraph
+        .split("the sampled games of ")
+        .nth(1)
+        .and_then(|r| r.split(" are split").next())
+        .expect("its player");
+    // Each kind of group reads as its rows give it: one group, too few large enough to
+    // compare (the threshold, 1000 games, is above this report's 700), or compared.
+    for (by, title) in [
+        ("main-character", "By main character: "),
+        ("complications", "By complication deal: "),
+    ] {
+        let these: Vec<_> = by_start
+            .iter()
+            .filter(|g| who(&g["strategy"]) == player && g["stealth"] == stealth && g["by"] == by)
+            .collect();
+        let large = these
+            .iter()
+            .filter(|g| g["games"].parse::<u64>().unwrap() >= 1000)
+            .count();
+        let clause = match (these.len(), large) {
+            (1, _) => "every game has".to_string(),
+            (n, 0 | 1) => format!(
+                "{large} of its {n} groups {} 1000 games or more, too few to compare.",
+                if large == 1 { "has" } else { "have" }
+            ),
+            _ => "the win rate is".to_string(),
+        };
+        assert!(
+            paragraph.contains(&format!("{title}{clause}")),
+            "{title}{clause}\nnot in\n{paragraph}"
+        );
     }
     // The fan: a panel for optimal play and one for the reference; the other charts a line
     // per player.

@@ -1,26 +1,23 @@
 //! `raven --game annulus simulate`: Monte Carlo success rates per number of players.
 //!
 //! With `--shard K/N` it plays block K of N of every row's challenges and writes their raw
-//! counts as a shard file; [`merge`] (`raven merge`) adds up the counts of all N and renders
-//! the rows as a whole run does.
+//! counts as a shard file; `raven merge` adds up the counts of all N
+//! ([`super::shard::merge`]) and renders the rows as a whole run does.
 
-use std::ops::Range;
 use std::path::PathBuf;
 
 use clap::Args;
-use serde::{Deserialize, Serialize};
 
-use raven_core::engine::generic::{Tally, simulate_range};
-use raven_core::games::annulus::{ACTION_LIMIT, CAUSES, JAMMED, REVEAL};
-use raven_core::rows::VERSION;
-use raven_core::stats::wilson;
+use raven_core::engine::generic::simulate_range;
+use raven_core::games::annulus::{ACTION_LIMIT, JAMMED, REVEAL};
 
+use super::shard::Counted;
 use super::{DesignArgs, Row, load_strategy};
 use crate::cli::args::{DEFAULT_SEED, pool};
 use crate::cli::bounds;
 use crate::cli::output::Output;
 use crate::cli::shard::{Shard, ShardArgs};
-use crate::cli::shard_file::{self, BlockRow, Meta, ShardFile};
+use crate::cli::shard_file::{self, BlockRow, Meta};
 use crate::error::{Error, Result};
 
 /// Arguments of `raven --game annulus simulate`.
@@ -134,108 +131,6 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         table(&rows, args)
     };
     output.write(&text, rows)
-}
-
-/// One row's challenges counted: a whole run's, or a shard's block of them (a row of its
-/// shard file). No rates: those are worked out from the sums.
-#[derive(Serialize, Deserialize)]
-struct Counted {
-    strategy: String,
-    rules: String,
-    players: u8,
-    seed: u64,
-    ci_level: f64,
-    first_game: u64,
-    end_game: u64,
-    games: u64,
-    wins: u64,
-    fail_jammed: u64,
-    fail_reveal: u64,
-    fail_action_limit: u64,
-    adjustments: u64,
-    rolls: u64,
-}
-
-impl BlockRow for Counted {
-    type Counts = Tally;
-
-    fn block(&self) -> Range<u64> {
-        self.first_game..self.end_game
-    }
-
-    fn games(&self) -> u64 {
-        self.games
-    }
-
-    fn counts(&self) -> Tally {
-        let mut losses = vec![0; CAUSES.len()];
-        losses[usize::from(JAMMED)] = self.fail_jammed;
-        losses[usize::from(REVEAL)] = self.fail_reveal;
-        losses[usize::from(ACTION_LIMIT)] = self.fail_action_limit;
-        Tally {
-            games: self.games,
-            wins: self.wins,
-            losses,
-            decisions: self.adjustments,
-            rolls: self.rolls,
-        }
-    }
-
-    fn same_unit(&self, other: &Counted) -> bool {
-        (&self.strategy, &self.rules, self.players, self.seed)
-            == (&other.strategy, &other.rules, other.players, other.seed)
-            && self.ci_level.to_bits() == other.ci_level.to_bits()
-    }
-
-    fn unit(&self) -> String {
-        format!("{} with {} players", self.strategy, self.players)
-    }
-}
-
-/// The CSV of the whole run from the shard files of a sharded Annulus `simulate` (already
-/// checked to be every shard of one run, in order): per row, the blocks' counts added up and
-/// rendered as a whole run renders its rows.
-pub fn merge(files: &[ShardFile]) -> Result<Vec<u8>> {
-    let meta = &files[0].meta;
-    let number = |key: &str| {
-        (meta.get(key).and_then(|v| v.parse::<u64>().ok()))
-            .ok_or_else(|| Error::Input(format!("{}: no valid `# {key}:` line", files[0].name())))
-    };
-    let (units, games) = (number("units")?, number("games")?);
-    let units = usize::try_from(units).map_err(|_| Error::Input("too many units".into()))?;
-    let rows: Vec<Row> = shard_file::add_blocks::<Counted>(files, "simulate", units, games)?
-        .iter()
-        .map(|(first, tally)| first.row(tally))
-        .collect();
-    let mut bytes = Vec::new();
-    crate::report::csv::write_rows(&mut bytes, rows)?;
-    Ok(bytes)
-}
-
-impl Counted {
-    /// The run's row of these counts `t`.
-    fn row(&self, t: &Tally) -> Row {
-        let n = t.games as f64;
-        let (low, high) = wilson(t.wins, t.games, self.ci_level);
-        Row {
-            game: "annulus",
-            strategy: self.strategy.clone(),
-            rules: self.rules.clone(),
-            players: self.players,
-            method: "monte-carlo",
-            games: Some(t.games),
-            success_rate: t.wins as f64 / n,
-            ci_low: low,
-            ci_high: high,
-            seed: Some(self.seed),
-            mean_adjustments: t.decisions as f64 / n,
-            fail_jammed_rate: t.losses[usize::from(JAMMED)] as f64 / n,
-            fail_reveal_rate: t.losses[usize::from(REVEAL)] as f64 / n,
-            fail_action_limit_rate: t.losses[usize::from(ACTION_LIMIT)] as f64 / n,
-            regret: None,
-            raven_version: VERSION,
-        }
-    }
 }
 
 fn table(rows: &[Row], args: &SimulateArgs) -> String {

@@ -6,10 +6,12 @@
 
 use std::fmt::Write as _;
 
+pub mod by_start;
 pub mod rows;
 
 use crate::rules::Rules;
 use crate::strategy::{OPTIMAL, REFERENCE};
+use by_start::ByStartRow;
 use rows::{Axis, DecidedRow, Of, QualityRow, decided_rows};
 
 use super::balance::{Assessment, Balance, exact_of};
@@ -42,6 +44,20 @@ pub fn decided(a: &Assessment) -> Vec<DecidedRow> {
                 a.games,
                 a.seed,
             )
+        })
+        .collect()
+}
+
+/// The rows of `quality-by-start.csv`: per player, per headline stealth, its sampled games by
+/// main character, then by complication deal.
+pub fn by_start(a: &Assessment) -> Vec<ByStartRow> {
+    a.assessed
+        .iter()
+        .flat_map(|x| {
+            let of = of(a, &x.strategy, x.stealth);
+            x.by_start
+                .iter()
+                .map(move |(group, s)| ByStartRow::new(*group, s, &of, x.stealth, a.seed))
         })
         .collect()
 }
@@ -174,12 +190,23 @@ pub fn section(balance: &Balance) -> String {
 
     let mid = balance.mid();
     let at_mid: Vec<&QualityRow> = rows.iter().filter(|r| r.stealth == Some(mid)).collect();
+    // The groups of the player of the example: the recommended file.
+    let by_start = by_start::paragraph(
+        &by_start(a),
+        &a.example.strategy,
+        &who(&a.example.strategy),
+        mid,
+    );
     for paragraph in [
-        luck(&at_mid, mid),
-        tension(&at_mid, mid),
-        when_decided(&decided, &players, mid),
-        length(&at_mid, mid),
-    ] {
+        Some(luck(&at_mid, mid)),
+        Some(tension(&at_mid, mid)),
+        by_start,
+        Some(when_decided(&decided, &players, mid)),
+        Some(length(&at_mid, mid)),
+    ]
+    .into_iter()
+    .flatten()
+    {
         let _ = writeln!(md, "{paragraph}\n");
     }
     if let Some(a) = &balance.quality {

@@ -253,22 +253,121 @@ impl Sampled {
 
     /// Games `0..games`, game `i`'s course being `course(i)`, summed in fixed chunks.
     pub fn gather(games: u64, course: impl Fn(u64) -> Course + Sync) -> Sampled {
+        Sampled::gather_grouped(games, 0, |i| (course(i), [])).0
+    }
+
+    /// [`Sampled::gather`], each game also summed into the `K` groups (one of each kind of
+    /// grouping the game makes, each below `groups`) that `course` names with it. Chunks are
+    /// summed a batch at a time and merged in order, so the sums are the same bits on any
+    /// thread count and the memory held does not grow with the number of games.
+    pub fn gather_grouped<const K: usize>(
+        games: u64,
+        groups: usize,
+        course: impl Fn(u64) -> (Course, [usize; K]) + Sync,
+    ) -> (Sampled, Vec<Sampled>) {
         const CHUNK: u64 = 1 << 13;
-        let chunks: Vec<Sampled> = (0..games.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| {
-                let mut s = Sampled::default();
-                for i in c * CHUNK..((c + 1) * CHUNK).min(games) {
-                    s.add(&course(i));
-                }
-                s
-            })
-            .collect();
+        const BATCH: u64 = 32;
+        let chunks = games.div_ceil(CHUNK);
         let mut total = Sampled::default();
-        for c in &chunks {
-            total.merge(c);
+        let mut by = vec![Sampled::default(); groups];
+        for batch in (0..chunks).step_by(BATCH as usize) {
+            let summed: Vec<(Sampled, Vec<Option<Sampled>>)> = (batch..(batch + BATCH).min(chunks))
+                .into_par_iter()
+                .map(|c| {
+                    let mut s = Sampled::default();
+                    // A group's sums, made on its chunk's first game in it.
+                    let mut g: Vec<Option<Sampled>> = vec![None; groups];
+                    for i in c * CHUNK..((c + 1) * CHUNK).min(games) {
+                        let (course, into) = course(i);
+                        s.add(&course);
+                        for k in into {
+                            g[k].get_or_insert_with(Sampled::default).add(&course);
+                        }
+                    }
+                    (s, g)
+                })
+                .collect();
+            for (s, g) in &summed {
+                total.merge(s);
+                for (a, b) in by.iter_mut().zip(g) {
+                    if let Some(b) = b {
+                        a.merge(b);
+                    }
+                }
+            }
         }
-        total
+        (total, by)
+    }
+
+    /// The share of the spread of results over games that chance explains: the variance of
+    /// luck over the variances of luck and of skill (1 where decisions never move `μ`, as under
+    /// optimal play; defined as 1 when neither moves).
+    pub fn luck_share(&self) -> f64 {
+        let (l, k) = (
+            variance(self.games, self.luck),
+            variance(self.games, self.skill),
+        );
+        if l + k == 0.0 { 1.0 } else { l / (l + k) }
+    }
+
+    /// The root-mean-square change of `μ` per step, over every step of every game, with its
+    /// 95% interval: the ratio of the squared changes to the steps over games (each game one
+    /// draw), its standard error by the delta method, the ends square-rooted.
+    pub fn suspense_interval(&self) -> Interval {
+        let n = self.games as f64;
+        if self.steps[0] == 0.0 {
+            return Interval::point(0.0);
+        }
+        let r = self.squares[0] / self.steps[0];
+        let mean_steps = self.steps[0] / n;
+        // Σ (squares − r·steps)², expanded.
+        let spread = (self.squares[1] - 2.0 * r * self.cross + r * r * self.steps[1]).max(0.0)
+            / (n - 1.0).max(1.0);
+        let se = (spread / n).sqrt() / mean_steps;
+        Interval {
+            value: r.sqrt(),
+            low: (r - 1.96 * se).max(0.0).sqrt(),
+            high: (r + 1.96 * se).sqrt(),
+        }
+    }
+
+    /// The share of games won, with its 95% Wilson interval.
+    pub fn win_rate(&self) -> Interval {
+        Interval::share((self.wins, self.games))
+    }
+
+    /// Wins where `μ` fell to [`COMEBACK`] or lower on the way, and all wins.
+    pub fn comebacks(&self) -> (u64, u64) {
+        (self.comebacks, self.wins)
+    }
+
+    /// Losses where `μ` rose to [`HEARTBREAK`] or higher on the way, and all losses.
+    pub fn heartbreaks(&self) -> (u64, u64) {
+        (self.heartbreaks, self.games - self.wins)
+    }
+
+    /// The comeback rate ([`Sampled::comebacks`]) with its 95% Wilson interval.
+    pub fn comeback_rate(&self) -> Interval {
+        Interval::share(self.comebacks())
+    }
+
+    /// The heartbreak rate ([`Sampled::heartbreaks`]) with its 95% Wilson interval.
+    pub fn heartbreak_rate(&self) -> Interval {
+        Interval::share(self.heartbreaks())
+    }
+
+    /// The mean of the skill losses (`−skill`) and its standard error.
+    pub fn skill_loss(&self) -> (f64, f64) {
+        let n = self.games as f64;
+        (
+            -self.skill[0] / n,
+            (variance(self.games, self.skill) / n).sqrt(),
+        )
+    }
+
+    /// The sum over games of the squared changes of `μ`, and of the steps.
+    pub fn squares_and_steps(&self) -> [f64; 2] {
+        [self.squares[0], self.steps[0]]
     }
 }
 
@@ -322,13 +421,10 @@ pub struct Decided {
 }
 
 impl Quality {
-    /// The share of the spread of results over games that chance explains: the variance of
-    /// luck over the variances of luck and of skill (1 where decisions never move `μ`, as under
-    /// optimal play; defined as 1 when neither moves).
+    /// The share of the spread of results over games that chance explains
+    /// ([`Sampled::luck_share`]).
     pub fn luck_share(&self) -> f64 {
-        let s = &self.sampled;
-        let (l, k) = (variance(s.games, s.luck), variance(s.games, s.skill));
-        if l + k == 0.0 { 1.0 } else { l / (l + k) }
+        self.sampled.luck_share()
     }
 
     /// The root-mean-square change of `μ` per step, over every step of every sampled game.
@@ -338,52 +434,32 @@ impl Quality {
 
     /// Wins where `μ` fell to [`COMEBACK`] or lower on the way, and all wins.
     pub fn comebacks(&self) -> (u64, u64) {
-        (self.sampled.comebacks, self.sampled.wins)
+        self.sampled.comebacks()
     }
 
     /// Losses where `μ` rose to [`HEARTBREAK`] or higher on the way, and all losses.
     pub fn heartbreaks(&self) -> (u64, u64) {
-        let s = &self.sampled;
-        (s.heartbreaks, s.games - s.wins)
+        self.sampled.heartbreaks()
     }
 
-    /// [`Quality::suspense`] with its 95% interval: the ratio of the squared changes to the
-    /// steps over games (each game one draw), its standard error by the delta method, the
-    /// ends square-rooted.
+    /// [`Quality::suspense`] with its 95% interval ([`Sampled::suspense_interval`]).
     pub fn suspense_interval(&self) -> Interval {
-        let s = &self.sampled;
-        let n = s.games as f64;
-        if s.steps[0] == 0.0 {
-            return Interval::point(0.0);
-        }
-        let r = s.squares[0] / s.steps[0];
-        let mean_steps = s.steps[0] / n;
-        // Σ (squares − r·steps)², expanded.
-        let spread =
-            (s.squares[1] - 2.0 * r * s.cross + r * r * s.steps[1]).max(0.0) / (n - 1.0).max(1.0);
-        let se = (spread / n).sqrt() / mean_steps;
-        Interval {
-            value: r.sqrt(),
-            low: (r - 1.96 * se).max(0.0).sqrt(),
-            high: (r + 1.96 * se).sqrt(),
-        }
+        self.sampled.suspense_interval()
     }
 
     /// The comeback rate ([`Quality::comebacks`]) with its 95% Wilson interval.
     pub fn comeback_rate(&self) -> Interval {
-        Interval::share(self.comebacks())
+        self.sampled.comeback_rate()
     }
 
     /// The heartbreak rate ([`Quality::heartbreaks`]) with its 95% Wilson interval.
     pub fn heartbreak_rate(&self) -> Interval {
-        Interval::share(self.heartbreaks())
+        self.sampled.heartbreak_rate()
     }
 
     /// The mean of the sampled skill losses (`−skill`) and its standard error.
     pub fn sampled_skill_loss(&self) -> (f64, f64) {
-        let s = &self.sampled;
-        let n = s.games as f64;
-        (-s.skill[0] / n, (variance(s.games, s.skill) / n).sqrt())
+        self.sampled.skill_loss()
     }
 
     /// Where the sampled games were decided, over `stages` stages.
@@ -566,4 +642,114 @@ pub fn quality<G: Game, O: Optimum<G> + ?Sized>(
         meaningful: lost.meaningful,
         sampled: Sampled::gather(games, |i| course(solved, policy, &mut stream(seed, i))),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A made-up game `i`: a few steps of a `μ` that wanders by a hash of `i`, in group
+    /// `i % 3` of one kind and `3 + i % 2` of the other.
+    fn made_up(i: u64) -> (Course, [usize; 2]) {
+        let mut h = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+        let mut next = || {
+            h ^= h >> 29;
+            h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            (h >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut c = Course::new(next(), 0);
+        for k in 0..(3 + i % 5) {
+            c.step(k % 2 == 0, next(), Some((k / 2) as u8));
+        }
+        c.won = next() < 0.6;
+        c.step(true, f64::from(u8::from(c.won)), None);
+        (c, [(i % 3) as usize, 3 + (i % 2) as usize])
+    }
+
+    /// Enough games for several batches of chunks.
+    const GAMES: u64 = 300_000;
+
+    #[test]
+    fn the_groups_of_each_kind_partition_the_games() {
+        let (total, by) = Sampled::gather_grouped(GAMES, 5, made_up);
+        assert_eq!(total.games, GAMES);
+        for kind in [&by[..3], &by[3..]] {
+            let mut sum = Sampled::default();
+            for g in kind {
+                assert!(g.games > 0);
+                sum.merge(g);
+            }
+            // Counts add up exactly; sums to their rounding.
+            let counts = |s: &Sampled| {
+                (
+                    s.games,
+                    s.wins,
+                    s.comebacks,
+                    s.heartbreaks,
+                    s.decided,
+                    s.rolls.clone(),
+                    s.decisions.clone(),
+                    s.entered.clone(),
+                )
+            };
+            assert_eq!(counts(&sum), counts(&total));
+            assert_eq!(sum.skill_most, total.skill_most);
+            let sums = |s: &Sampled| {
+                [
+                    s.luck[0],
+                    s.luck[1],
+                    s.skill[0],
+                    s.skill[1],
+                    s.squares[0],
+                    s.squares[1],
+                    s.steps[0],
+                    s.steps[1],
+                    s.cross,
+                ]
+            };
+            for (a, b) in sums(&sum).into_iter().zip(sums(&total)) {
+                assert!((a - b).abs() <= 1e-9 * b.abs().max(1.0), "{a} against {b}");
+            }
+        }
+        // A game lands in exactly the groups it names: game 4 in 1 and 3.
+        let (_, one) = Sampled::gather_grouped(1, 5, |i| made_up(i + 4));
+        let games: Vec<u64> = one.iter().map(|s| s.games).collect();
+        assert_eq!(games, [0, 1, 0, 1, 0]);
+    }
+
+    #[test]
+    fn the_total_is_the_games_summed_chunk_by_chunk_in_order() {
+        let (total, _) = Sampled::gather_grouped(GAMES, 5, made_up);
+        assert_eq!(total, Sampled::gather(GAMES, |i| made_up(i).0));
+        let mut by_hand = Sampled::default();
+        for c in 0..GAMES.div_ceil(1 << 13) {
+            let mut s = Sampled::default();
+            for i in c << 13..((c + 1) << 13).min(GAMES) {
+                s.add(&made_up(i).0);
+            }
+            by_hand.merge(&s);
+        }
+        assert_eq!(total, by_hand);
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn the_groups_are_the_same_on_one_thread_and_two() {
+        let on = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| Sampled::gather_grouped(GAMES, 5, made_up))
+        };
+        let one = on(1);
+        let bits = |(t, by): &(Sampled, Vec<Sampled>)| {
+            let mut b = vec![t.luck[1].to_bits(), t.cross.to_bits()];
+            b.extend(by.iter().map(|s| s.squares[1].to_bits()));
+            b
+        };
+        let two = on(2);
+        assert_eq!(one, two);
+        assert_eq!(bits(&one), bits(&two));
+    }
 }
