@@ -185,6 +185,7 @@ pub fn assess(
 ) -> Result<Vec<Assessed>, Stopped> {
     let solver = Solver::new(*rules);
     solve_within(&solver, stealths, &budget)?;
+    solver.freeze();
     let table = Optimal::of(&solver);
     let each: Vec<&dyn Strategy> = strategies
         .iter()
@@ -319,6 +320,7 @@ pub fn one_game(
 ) -> Result<(f64, Vec<Step>, bool), Stopped> {
     let solver = Solver::new(game.rules);
     solve_within(&solver, &[game.stealth], &budget)?;
+    solver.freeze();
     let table = Optimal::of(&solver);
     let start = solver.value(&game.start());
     let mut steps = Vec::new();

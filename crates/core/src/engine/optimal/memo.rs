@@ -98,6 +98,10 @@ pub struct Memo {
     /// Per chunk, its rows by stealth (the row table itself allocated on first use).
     chunks: Box<[OnceLock<Box<[StealthRow]>>]>,
     hashed: Box<[Mutex<FxHashMap<u64, f64>>]>,
+    /// The hashed values once [`Memo::freeze`] moved them here: read by every thread without
+    /// a lock (a lock, even one no other thread holds, moves its cache line between the
+    /// threads at every read). Values stored later go to `hashed`.
+    frozen: OnceLock<FxHashMap<u64, f64>>,
     len: AtomicUsize,
 }
 
@@ -108,6 +112,7 @@ impl Default for Memo {
             hashed: (0..SHARDS)
                 .map(|_| Mutex::new(FxHashMap::default()))
                 .collect(),
+            frozen: OnceLock::new(),
             len: AtomicUsize::new(0),
         }
     }
@@ -145,6 +150,7 @@ impl Clone for Memo {
                 .iter()
                 .map(|shard| Mutex::new(lock(shard).clone()))
                 .collect(),
+            frozen: self.frozen.clone(),
             len: AtomicUsize::new(self.len()),
         }
     }
@@ -187,7 +193,30 @@ impl Memo {
                 let bits = row[index as usize].load(Ordering::Relaxed);
                 (bits != EMPTY).then(|| f64::from_bits(bits ^ NAN_BITS))
             }
-            MemoAddress::Hashed(key) => lock(&self.hashed[shard(key)]).get(&key).copied(),
+            MemoAddress::Hashed(key) => match self.frozen.get().and_then(|f| f.get(&key)) {
+                Some(&value) => Some(value),
+                None => lock(&self.hashed[shard(key)]).get(&key).copied(),
+            },
+        }
+    }
+
+    /// Moves the hashed values where every thread reads them without a lock: for a table
+    /// about to be read by many threads at once and seldom filled further (a finished solve
+    /// that games are sampled from). Only the first call moves anything; each value stays the
+    /// same bits wherever it is kept.
+    pub fn freeze(&self) {
+        if self.frozen.get().is_some() {
+            return;
+        }
+        let mut all = FxHashMap::default();
+        for shard in &self.hashed {
+            all.extend(lock(shard).drain());
+        }
+        if let Err(all) = self.frozen.set(all) {
+            // Another thread froze first: these go back where they were.
+            for (key, value) in all {
+                lock(&self.hashed[shard(key)]).insert(key, value);
+            }
         }
     }
 
@@ -219,7 +248,10 @@ impl Memo {
                 let bits = value.to_bits() ^ NAN_BITS;
                 row[index as usize].swap(bits, Ordering::Relaxed) == EMPTY
             }
-            MemoAddress::Hashed(key) => lock(&self.hashed[shard(key)]).insert(key, value).is_none(),
+            MemoAddress::Hashed(key) => {
+                !self.frozen.get().is_some_and(|f| f.contains_key(&key))
+                    && lock(&self.hashed[shard(key)]).insert(key, value).is_none()
+            }
         }
     }
 
@@ -265,4 +297,39 @@ pub enum Keep {
     /// A later question about another position is answered by a part filled from it down to
     /// the boundary positions it reaches.
     PartBoundaries,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frozen_values_read_the_same_and_count_once() {
+        let memo = Memo::default();
+        for key in 0..1000u64 {
+            memo.insert(MemoAddress::Hashed(key), key as f64 / 1000.0);
+        }
+        assert_eq!(memo.len(), 1000);
+        memo.freeze();
+        for key in 0..1000u64 {
+            let value = memo.get(MemoAddress::Hashed(key)).expect("kept");
+            assert_eq!(value.to_bits(), (key as f64 / 1000.0).to_bits());
+        }
+        // A value met again is not new; one never met is, and reads back from the shards.
+        memo.insert(MemoAddress::Hashed(7), 0.007);
+        memo.insert(MemoAddress::Hashed(5000), 0.5);
+        assert_eq!(memo.len(), 1001);
+        assert_eq!(memo.get(MemoAddress::Hashed(5000)), Some(0.5));
+        assert_eq!(memo.get(MemoAddress::Hashed(6000)), None);
+        // A second freeze moves nothing and loses nothing; a copy reads alike.
+        memo.freeze();
+        let copy = memo.clone();
+        for key in [0, 7, 999, 5000] {
+            assert_eq!(
+                copy.get(MemoAddress::Hashed(key)),
+                memo.get(MemoAddress::Hashed(key))
+            );
+        }
+        assert_eq!(copy.len(), 1001);
+    }
 }

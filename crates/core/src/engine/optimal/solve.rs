@@ -112,6 +112,12 @@ impl Solver {
         self.memo.len() + self.unkept.get()
     }
 
+    /// Readies the table to be read by many threads at once, as games sampled from a finished
+    /// solve read it ([`Memo::freeze`]): the values and the answers stay the same bits.
+    pub fn freeze(&self) {
+        self.memo.freeze();
+    }
+
     /// The optimal win probability from `state`, filling the table below it as needed.
     pub fn value(&self, state: &State) -> f64 {
         self.try_value(state, &Budget::UNLIMITED)
