@@ -247,20 +247,8 @@ pub fn assess(
 
 /// Plays game `i` of `strategy` under `seed` with Purple Raven's own game loop (as Monte
 /// Carlo and `play` play it), telling `each` every step with `μ` read from `table` (solved
-/// under the game's rules); returns whether it was won.
-pub fn walk(
-    game: &PurpleRaven,
-    strategy: &dyn Strategy,
-    table: &Solver,
-    seed: u64,
-    i: u64,
-    each: &mut dyn FnMut(Step),
-) -> bool {
-    walk_start(game, strategy, table, seed, i, each).0
-}
-
-/// [`walk`], and how the game started.
-fn walk_start(
+/// under the game's rules); returns whether it was won, and how it started.
+fn walk(
     game: &PurpleRaven,
     strategy: &dyn Strategy,
     table: &Solver,
@@ -292,7 +280,7 @@ pub fn follow(
 }
 
 /// [`follow`], and how the game started.
-pub fn follow_start(
+fn follow_start(
     game: &PurpleRaven,
     strategy: &dyn Strategy,
     table: &Solver,
@@ -301,7 +289,7 @@ pub fn follow_start(
     i: u64,
 ) -> (Course, Start) {
     let mut course = Course::new(start, game.phase(&game.start()));
-    let (won, begun) = walk_start(game, strategy, table, seed, i, &mut |s| {
+    let (won, begun) = walk(game, strategy, table, seed, i, &mut |s| {
         course.step(s.chance, s.mu, s.stage)
     });
     course.won = won;
@@ -324,7 +312,7 @@ pub fn one_game(
     let table = Optimal::of(&solver);
     let start = solver.value(&game.start());
     let mut steps = Vec::new();
-    let won = walk(
+    let (won, _) = walk(
         game,
         strategy.unwrap_or(&table),
         &solver,
