@@ -11,8 +11,7 @@ use crate::strategy::{OPTIMAL, Strategy};
 use raven_core::games::Game;
 use raven_core::quality::assess;
 
-use super::args::{DEFAULT_SEED, ExactEngineArgs, RulesArgs, load_strategies, stealth_list};
-use super::bounds;
+use super::args::{ExactEngineArgs, RulesArgs, load_strategies, stealth_list};
 use super::interrupt;
 use super::output::{AtomicFile, Output};
 use crate::report::csv::write_rows;
@@ -39,13 +38,6 @@ pub struct QualityArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub exact: ExactEngineArgs,
-    /// Sampled games per row, for the figures that are distributions (luck's share, suspense,
-    /// comebacks, heartbreaks); 1..=10^12.
-    #[arg(long, default_value_t = 100_000, value_parser = bounds::games)]
-    pub games: u64,
-    /// Seed: the same seed gives byte-identical output for any thread count.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
-    pub seed: u64,
     /// Write tidy CSV here (`-` for standard output instead of the table).
     #[arg(long, value_name = "FILE|-")]
     pub out: Option<PathBuf>,
@@ -102,14 +94,7 @@ pub fn run(args: &QualityArgs) -> Result<()> {
     let assessed = args
         .exact
         .run_job(&format!("quality under {rules}"), |budget| {
-            assess(
-                &rules,
-                &chosen,
-                &args.exact.stealth,
-                args.games,
-                args.seed,
-                budget,
-            )
+            assess(&rules, &chosen, &args.exact.stealth, 0, 0, budget)
         })?;
     let stages = PurpleRaven {
         rules,
@@ -124,19 +109,14 @@ pub fn run(args: &QualityArgs) -> Result<()> {
             rules: rules.to_string(),
             axis: Axis::Stealth(a.stealth),
         };
-        decided.extend(decided_rows(
-            &a.quality, &of, &stages, args.games, args.seed,
-        ));
-        rows.push(QualityRow::new(&a.quality, of, args.games, args.seed));
+        decided.extend(decided_rows(&a.quality, &of, &stages));
+        rows.push(QualityRow::new(&a.quality, of));
     }
     write(
         output,
         decided_out,
         rows,
         decided,
-        &format!(
-            "Operation Purple Raven, stealth {stealths}, {} games a row, seed {}",
-            args.games, args.seed
-        ),
+        &format!("Operation Purple Raven, stealth {stealths}, every figure exact"),
     )
 }

@@ -446,7 +446,7 @@ pub fn luck_skill(a: &Assessment) -> String {
 }
 
 /// The share of games over within each number of rolls at stealth `mid`, a line per player
-/// (from the sampled games' lengths, up to the 99th percentile of the longest).
+/// (up to the 99th percentile of the longest).
 pub fn length(a: &Assessment, mid: u8) -> String {
     let at_mid: Vec<_> = a.assessed.iter().filter(|x| x.stealth == mid).collect();
     let quantile = |x: &&raven_core::quality::Assessed, q: f64| x.quality.length_quantile(q)[0];
@@ -461,10 +461,10 @@ pub fn length(a: &Assessment, mid: u8) -> String {
         .iter()
         .map(|x| {
             let lengths = x.quality.lengths(true);
-            let total: u64 = lengths.iter().sum();
+            let total: f64 = lengths.iter().sum();
             let within = |k: u32| {
-                let n: u64 = lengths.iter().take(k as usize + 1).sum();
-                n as f64 / total.max(1) as f64
+                let n: f64 = lengths.iter().take(k as usize + 1).sum();
+                if total > 0.0 { n / total } else { 0.0 }
             };
             Series {
                 name: x.strategy.clone(),

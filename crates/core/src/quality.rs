@@ -4,8 +4,9 @@
 //! probability `μ` by the game's own loop.
 
 use crate::engine::decisions::decisions_of_each;
+use crate::engine::generic::distributions::distributions;
 use crate::engine::generic::quality::{Course, Quality, Sampled, Step};
-use crate::engine::generic::{Stop, evaluate};
+use crate::engine::generic::{Optimum, Stop};
 use crate::engine::{Budget, Halt, Observer, Solver, play_seeded, solve_within};
 use crate::game::interface::PurpleRaven;
 use crate::game::{Action, Chance, Character, Decision, Outcome, State, complications_rolled};
@@ -35,7 +36,8 @@ pub struct Assessed {
     /// Its figures.
     pub quality: Quality,
     /// Its sampled games split by how they started: by main character, then by complication
-    /// deal ([`Group`]); a group no game fell into is left out.
+    /// deal ([`Group`]); a group no game fell into is left out, and none where no game is
+    /// sampled.
     pub by_start: Vec<(Group, Sampled)>,
 }
 
@@ -172,9 +174,10 @@ impl Start {
 }
 
 /// The quality of `strategies` (`None`: optimal play) at `stealths` under `rules`, strategy
-/// by strategy: optimal play solved once, each strategy decomposed exactly (its skill loss
-/// and meaningful decisions), evaluated exactly by the engines for any game (its win
-/// probability and length) and sampled along `μ` for the rest.
+/// by strategy, every figure exact: optimal play solved once, each strategy decomposed exactly
+/// (its skill loss and meaningful decisions) and replayed along `μ` by the engines for any
+/// game ([`distributions`]); and `games` games sampled under `seed` to split them by how they
+/// started ([`Assessed::by_start`]; none sampled where `games` is 0).
 pub fn assess(
     rules: &Rules,
     strategies: &[(String, Option<&dyn Strategy>)],
@@ -191,58 +194,92 @@ pub fn assess(
         .iter()
         .map(|(_, s)| s.unwrap_or(&table))
         .collect();
-    let decomposed = decisions_of_each(rules, &each, stealths, budget)?;
-    // Each row's exact figures: one compile each, serial inside, so the rows side by side,
-    // each within its share of the budget.
-    let pairs: Vec<(usize, usize)> = (0..each.len())
+    // Each row's replay: one compile each, serial inside, so the rows side by side, each
+    // within its share of the budget, the largest (the highest stealths) first; and beside
+    // them the decompositions, whose parts take turns.
+    let mut pairs: Vec<(usize, usize)> = (0..each.len())
         .flat_map(|s| (0..stealths.len()).map(move |t| (s, t)))
         .collect();
+    pairs.sort_by_key(|&(s, t)| (std::cmp::Reverse(stealths[t]), s));
     let share = Budget {
         max_states: budget.max_states / current_num_threads().clamp(1, pairs.len().max(1)),
         ..budget
     };
-    let figures = pairs
-        .par_iter()
-        .map(|&(s, t)| {
-            let game = PurpleRaven {
-                rules: *rules,
-                stealth: stealths[t],
-            };
-            evaluate(&game, &AsPolicy(each[s]), share)
-        })
-        .collect::<Result<Vec<_>, Stop>>()?;
+    let (decomposed, replayed) = join(
+        || decisions_of_each(rules, &each, stealths, budget),
+        || {
+            pairs
+                .par_iter()
+                .map(|&(s, t)| {
+                    let mu = Mu {
+                        game: PurpleRaven {
+                            rules: *rules,
+                            stealth: stealths[t],
+                        },
+                        solver: &solver,
+                    };
+                    distributions(&mu, &AsPolicy(each[s]), share)
+                })
+                .collect::<Result<Vec<_>, Stop>>()
+        },
+    );
+    let (decomposed, replayed) = (decomposed?, replayed?);
+    // Back in order: strategy by strategy, each at every stealth.
+    let mut replayed: Vec<_> = pairs.into_iter().zip(replayed).collect();
+    replayed.sort_by_key(|&(pair, _)| pair);
     budget.check_cancel()?;
     let mut rows = Vec::new();
-    for (&(s, t), figures) in pairs.iter().zip(figures) {
+    for ((s, t), (figures, games_of)) in replayed {
         let (d, stealth, strategy) = (&decomposed[s][t], stealths[t], each[s]);
         let game = PurpleRaven {
             rules: *rules,
             stealth,
         };
-        let start = solver.value(&game.start());
-        let (sampled, by) = Sampled::gather_grouped(games, Group::ALL.len(), |i| {
-            let (course, begun) = follow_start(&game, strategy, &solver, start, seed, i);
-            (course, begun.groups())
-        });
-        let q = Quality {
-            figures,
-            skill_loss: d.by_kind.regret.iter().sum(),
-            start: d.optimal,
-            meaningful: d.by_kind.meaningful,
-            sampled,
+        let by_start = if games == 0 {
+            Vec::new()
+        } else {
+            let start = solver.value(&game.start());
+            let (_, by) = Sampled::gather_grouped(games, Group::ALL.len(), |i| {
+                let (course, begun) = follow_start(&game, strategy, &solver, start, seed, i);
+                (course, begun.groups())
+            });
+            Group::ALL
+                .into_iter()
+                .zip(by)
+                .filter(|(_, s)| s.games > 0)
+                .collect()
         };
         rows.push(Assessed {
             strategy: strategies[s].0.clone(),
             stealth,
-            quality: q,
-            by_start: Group::ALL
-                .into_iter()
-                .zip(by)
-                .filter(|(_, s)| s.games > 0)
-                .collect(),
+            quality: Quality {
+                figures,
+                skill_loss: d.by_kind.regret.iter().sum(),
+                start: d.optimal,
+                meaningful: d.by_kind.meaningful,
+                games: games_of,
+            },
+            by_start,
         });
     }
     Ok(rows)
+}
+
+/// Optimal play's win probability `μ` of one starting stealth's positions, read from a solved
+/// table: what the engines for any game read along a game.
+struct Mu<'a> {
+    game: PurpleRaven,
+    solver: &'a Solver,
+}
+
+impl Optimum<PurpleRaven> for Mu<'_> {
+    fn game(&self) -> &PurpleRaven {
+        &self.game
+    }
+
+    fn value(&self, pos: &State) -> f64 {
+        self.solver.value(pos)
+    }
 }
 
 /// Plays game `i` of `strategy` under `seed` with Purple Raven's own game loop (as Monte

@@ -15,10 +15,9 @@
 //! - `{"op":"csv", "results": [{"strategy", "method", "players", "figures", "regret"}, …]}`:
 //!   the CSV `raven --game annulus solve --out` writes for these results (the figures as the
 //!   `value` messages gave them; `regret` optimal play's `start` less the strategy's win);
-//! - `{"op":"quality", "strategies", "players", "games", "seed"}`: each strategy's luck and
-//!   skill, tension and length, as `raven --game annulus quality` finds them (one solve per
-//!   number of players; `{"name":"optimal"}` is optimal play here; `games` 20,000 and `seed`
-//!   the command line's unless given);
+//! - `{"op":"quality", "strategies", "players"}`: each strategy's luck and skill, tension and
+//!   length, as `raven --game annulus quality` finds them, exactly (one solve per number of
+//!   players; `{"name":"optimal"}` is optimal play here);
 //! - `{"op":"ledger", "strategy", "players", "seed", "index"}`: challenge `index` (0 unless
 //!   given) of `seed` (the command line's unless given), as `raven --game annulus play`
 //!   plays it, with optimal play's success probability after every step.
@@ -30,7 +29,7 @@
 //! Messages: `meta`, `error` (`field`: `request`, `rules`, `strategy` with its `index`, or
 //! `engine`), `value` (`method`, `strategy`, `players`, `rules`, `win`, `figures`, and
 //! optimal play's `start`), `point`, `progress`, `csv`, `quality` (`method`, `strategy`,
-//! `players`, `games`, `seed`, and `figures` under `raven quality`'s column names, each sent
+//! `players`, and `figures` under `raven quality`'s column names, each sent
 //! as soon as it is known), `ledger` (`method`, `strategy`, `players`, `seed`, `index`,
 //! `start`, `steps`: `{"roll", "mu"}` each, `won`), and `done` last (sent by the caller).
 
@@ -99,10 +98,6 @@ enum Operation {
     Quality {
         strategies: Vec<Source>,
         players: Vec<u8>,
-        #[serde(default = "crate::quality::games")]
-        games: u64,
-        #[serde(default = "crate::quality::seed")]
-        seed: u64,
     },
     Ledger {
         strategy: Source,
@@ -201,12 +196,7 @@ pub fn run(request: Value, sink: &mut Sink<'_>) {
         Operation::Quality {
             strategies,
             players,
-            games,
-            seed,
         } => {
-            if let Some(e) = crate::quality::games_fit(games) {
-                return error(sink, "request", &e);
-            }
             // Optimal play is a strategy of its own here, as `--strategy optimal` is.
             let is_optimal = |s: &Source| s.name == "optimal" && s.text.is_none();
             let others = strategies
@@ -221,7 +211,7 @@ pub fn run(request: Value, sink: &mut Sink<'_>) {
                     .iter()
                     .map(|s| if is_optimal(s) { None } else { loaded.next() })
                     .collect();
-                quality_players(sink, &base, &chosen, &players, games, seed);
+                quality_players(sink, &base, &chosen, &players);
             }
         }
         Operation::Ledger {
@@ -289,8 +279,6 @@ fn quality_players(
     base: &Rules,
     chosen: &[Option<Box<dyn Policy<Annulus>>>],
     players: &[u8],
-    games: u64,
-    seed: u64,
 ) {
     for &n in players {
         let game = game(base, n);
@@ -304,13 +292,13 @@ fn quality_players(
                 Some(s) => s.as_ref(),
                 None => &optimal,
             };
-            match quality(&solved, policy, games, seed, budget()) {
+            match quality(&solved, policy, budget()) {
                 Ok(q) => send(
                     sink,
                     &json!({"type": "quality", "game": "annulus",
                             "method": if strategy.is_some() { "exact" } else { "optimal" },
-                            "strategy": policy.name(), "players": n, "games": games,
-                            "seed": seed, "figures": crate::quality::figures(&q)}),
+                            "strategy": policy.name(), "players": n,
+                            "figures": crate::quality::figures(&q)}),
                 ),
                 Err(stop) => {
                     return stopped(sink, &format!("{} with {n} players", policy.name()), &stop);
@@ -761,7 +749,7 @@ mod tests {
     #[test]
     fn quality_is_the_bits_of_raven_quality_s_calls() {
         // As `raven --game annulus quality --strategy optimal,planner --players 1,2`: a solve
-        // per number of players, each strategy's figures from it, the command line's seed.
+        // per number of players, each strategy's figures from it.
         let got = messages(
             r#"{"op":"quality","game":"annulus","rules":["wrap=yes"],
                 "strategies":[{"name":"optimal"},{"name":"planner"}],"players":[1,2]}"#,
@@ -769,7 +757,6 @@ mod tests {
         let base = Rules::parse("normal", &["wrap=yes".to_string()]).unwrap();
         let budget = raven_core::engine::Budget::UNLIMITED;
         let planner = Knobs::bundled("planner").unwrap();
-        let seed = raven_core::rows::DEFAULT_SEED;
         let quality: Vec<&serde_json::Value> =
             got.iter().filter(|m| m["type"] == "quality").collect();
         assert_eq!(quality.len(), 4);
@@ -780,20 +767,14 @@ mod tests {
             let optimal = raven_core::engine::generic::OptimalPolicy::new(&solved);
             let policies: [&dyn raven_core::games::Policy<Annulus>; 2] = [&optimal, &planner];
             for (policy, method) in policies.into_iter().zip(["optimal", "exact"]) {
-                let q = raven_core::engine::generic::quality::quality(
-                    &solved, policy, 20_000, seed, budget,
-                )
-                .unwrap();
+                let q =
+                    raven_core::engine::generic::quality::quality(&solved, policy, budget).unwrap();
                 let m = sent.next().unwrap();
                 assert_eq!(
                     (m["method"].as_str(), m["strategy"].as_str()),
                     (Some(method), Some(policy.name()))
                 );
                 assert_eq!(m["players"], players);
-                assert_eq!(
-                    (m["games"].as_u64(), m["seed"].as_u64()),
-                    (Some(20_000), Some(seed))
-                );
                 for (column, expected) in crate::explorer::tests::quality_columns(&q) {
                     let page = m["figures"][column].as_f64().unwrap();
                     assert_eq!(

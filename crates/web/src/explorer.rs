@@ -17,9 +17,9 @@
 //!   `raven solve --out` writes for these results;
 //! - `{"op":"sweep", "axes": [{"key", "values"}, …], "strategies", "stealths"}`: `raven
 //!   explore`'s grid, point by point, then its CSV;
-//! - `{"op":"quality", "strategies", "stealths", "games", "seed"}`: each strategy's luck and
-//!   skill, tension and length, as `raven quality` assesses them (`{"name":"optimal"}` is
-//!   optimal play here; `games` 20,000 and `seed` the command line's unless given);
+//! - `{"op":"quality", "strategies", "stealths"}`: each strategy's luck and skill, tension
+//!   and length, as `raven quality` assesses them, exactly (`{"name":"optimal"}` is optimal
+//!   play here);
 //! - `{"op":"ledger", "strategy", "stealth", "seed", "index"}`: game `index` (0 unless
 //!   given) of `seed` (the command line's unless given), as `raven play` plays it, with
 //!   optimal play's win probability after every step.
@@ -35,7 +35,7 @@
 //! `strategy` with its `index`, or `engine`), `value` (`method`, `strategy`, `stealth`, `win`,
 //! and `figures` unless only the value was asked for), `decisions`, `point`, `skipped`,
 //! `progress` (`done` of `total` steps), `csv`, `quality` (`method`, `strategy`, `stealth`,
-//! `games`, `seed`, and `figures` under `raven quality`'s column names), `ledger` (`method`,
+//! and `figures` under `raven quality`'s column names), `ledger` (`method`,
 //! `strategy`, `stealth`, `seed`, `index`, `start`, `steps`: `{"roll", "mu"}` each, `won`), and
 //! `done` last.
 
@@ -105,10 +105,6 @@ enum Operation {
     Quality {
         strategies: Vec<RequestedStrategy>,
         stealths: Vec<u8>,
-        #[serde(default = "crate::quality::games")]
-        games: u64,
-        #[serde(default = "crate::quality::seed")]
-        seed: u64,
     },
     Ledger {
         strategy: RequestedStrategy,
@@ -233,12 +229,7 @@ fn answer(sink: &mut Sink<'_>, rules: &Rules, op: Operation) {
         Operation::Quality {
             strategies,
             stealths,
-            games,
-            seed,
         } => {
-            if let Some(e) = crate::quality::games_fit(games) {
-                return error(sink, "request", &e);
-            }
             // Optimal play is a strategy of its own here, as `raven quality --strategy optimal`.
             let is_optimal = |s: &RequestedStrategy| s.name == OPTIMAL && s.text.is_none();
             let others = strategies
@@ -258,7 +249,7 @@ fn answer(sink: &mut Sink<'_>, rules: &Rules, op: Operation) {
                         )
                     })
                     .collect();
-                quality(sink, rules, &chosen, &stealths, games, seed);
+                quality(sink, rules, &chosen, &stealths);
             }
         }
         Operation::Ledger {
@@ -574,14 +565,12 @@ fn quality(
     rules: &Rules,
     chosen: &[(String, Option<Box<dyn Strategy>>)],
     stealths: &[u8],
-    games: u64,
-    seed: u64,
 ) {
     let chosen: Vec<(String, Option<&dyn Strategy>)> = chosen
         .iter()
         .map(|(name, s)| (name.clone(), s.as_deref()))
         .collect();
-    match assess(rules, &chosen, stealths, games, seed, budget()) {
+    match assess(rules, &chosen, stealths, 0, 0, budget()) {
         Ok(assessed) => {
             // Strategy by strategy, each at every stealth, as `assess` returns them.
             let methods = chosen
@@ -592,8 +581,7 @@ fn quality(
                 send(
                     sink,
                     &json!({"type": "quality", "method": method, "strategy": a.strategy,
-                            "stealth": a.stealth, "games": games, "seed": seed,
-                            "figures": crate::quality::figures(&a.quality)}),
+                            "stealth": a.stealth, "figures": crate::quality::figures(&a.quality)}),
                 );
             }
         }
@@ -762,9 +750,9 @@ pub(crate) mod tests {
             ("win_rate", q.figures.win),
             ("skill_loss", q.skill_loss),
             ("luck_share", q.luck_share()),
-            ("suspense", q.suspense_interval().value),
-            ("comeback_rate", q.comeback_rate().value),
-            ("heartbreak_rate", q.heartbreak_rate().value),
+            ("suspense", q.suspense()),
+            ("comeback_rate", q.comeback_rate()),
+            ("heartbreak_rate", q.heartbreak_rate()),
             ("mean_rolls", q.figures.rolls),
             ("mean_decisions", q.figures.decisions),
             ("meaningful_decisions", q.meaningful[0]),
@@ -782,7 +770,7 @@ pub(crate) mod tests {
         for name in ["optimal", "reference", "tuned"] {
             got.extend(messages(&format!(
                 r#"{{"op":"quality",{overrides},"strategies":[{{"name":"{name}"}}],
-                    "stealths":[4],"games":3000}}"#
+                    "stealths":[4]}}"#
             )));
         }
         let rules = Rules::preset("main-text")
@@ -798,8 +786,7 @@ pub(crate) mod tests {
             ),
             ("tuned".to_string(), Some(tuned.as_ref())),
         ];
-        let seed = raven_core::rows::DEFAULT_SEED;
-        let whole = assess(&rules, &chosen, &[4], 3000, seed, Budget::UNLIMITED).unwrap();
+        let whole = assess(&rules, &chosen, &[4], 0, 0, Budget::UNLIMITED).unwrap();
         let quality: Vec<&Value> = got.iter().filter(|m| m["type"] == "quality").collect();
         assert_eq!(quality.len(), 3);
         for (m, a) in quality.iter().zip(&whole) {
@@ -812,11 +799,7 @@ pub(crate) mod tests {
                     "exact"
                 }
             );
-            assert_eq!(
-                (m["stealth"].as_u64(), m["games"].as_u64()),
-                (Some(4), Some(3000))
-            );
-            assert_eq!(m["seed"].as_u64(), Some(seed));
+            assert_eq!(m["stealth"].as_u64(), Some(4));
             for (column, expected) in quality_columns(&a.quality) {
                 let page = m["figures"][column].as_f64().unwrap();
                 assert_eq!(
@@ -827,7 +810,7 @@ pub(crate) mod tests {
                 );
             }
         }
-        // A strategy the page cannot load and too many games are named, before any engine.
+        // A strategy the page cannot load is named, before any engine.
         let got = messages(
             r#"{"op":"quality","strategies":[{"name":"optimal"},{"name":"nope"}],"stealths":[4]}"#,
         );
@@ -835,11 +818,6 @@ pub(crate) mod tests {
             (got[0]["field"].as_str(), got[0]["index"].as_u64()),
             (Some("strategy"), Some(1))
         );
-        let got = messages(
-            r#"{"op":"quality","strategies":[{"name":"optimal"}],"stealths":[4],"games":0}"#,
-        );
-        assert_eq!(got[0]["field"], "request");
-        assert!(!got.iter().any(|m| m["type"] == "quality"));
     }
 
     /// `(luck, skill, rolls, decisions)` of a `ledger` message: its changes of `μ` summed in

@@ -11,8 +11,6 @@ use raven_core::games::annulus::Annulus;
 use raven_core::games::{Game, Policy};
 
 use super::{DesignArgs, load_strategy, stopped};
-use crate::cli::args::DEFAULT_SEED;
-use crate::cli::bounds;
 use crate::cli::output::{AtomicFile, Output};
 use crate::cli::quality::write;
 use crate::error::Result;
@@ -28,12 +26,6 @@ pub struct QualityArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub design: DesignArgs,
-    /// Sampled challenges per row, for the figures that are distributions (1..=10^12).
-    #[arg(long, default_value_t = 100_000, value_parser = bounds::games)]
-    pub games: u64,
-    /// Seed: the same seed gives byte-identical output for any thread count.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
-    pub seed: u64,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub engine: super::EngineArgs,
@@ -79,7 +71,7 @@ pub fn run(args: &QualityArgs) -> Result<()> {
                 None => &optimal,
             };
             let q = pool
-                .install(|| quality(&solved, policy, args.games, args.seed, budget))
+                .install(|| quality(&solved, policy, budget))
                 .map_err(stopped)?;
             let of = Of {
                 game: "annulus",
@@ -87,8 +79,8 @@ pub fn run(args: &QualityArgs) -> Result<()> {
                 rules: game.rules().to_string(),
                 axis: Axis::Players(game.rules().players),
             };
-            decided.extend(decided_rows(&q, &of, &game.phases(), args.games, args.seed));
-            rows.push(QualityRow::new(&q, of, args.games, args.seed));
+            decided.extend(decided_rows(&q, &of, &game.phases()));
+            rows.push(QualityRow::new(&q, of));
         }
     }
     write(
@@ -96,9 +88,6 @@ pub fn run(args: &QualityArgs) -> Result<()> {
         decided_out,
         rows,
         decided,
-        &format!(
-            "the Annulus operation challenge, {} games a row, seed {}",
-            args.games, args.seed
-        ),
+        "the Annulus operation challenge, every figure exact",
     )
 }

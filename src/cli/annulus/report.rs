@@ -35,14 +35,6 @@ pub struct ReportArgs {
     /// Replace files in `--out` that raven did not write.
     #[arg(long)]
     pub force: bool,
-    /// Sampled challenges per strategy, difficulty and number of players for "Is it a good
-    /// game?" (its distributions: luck's share, suspense, comebacks, heartbreaks, when a
-    /// challenge is decided, its length), 1..=10^12.
-    #[arg(long, default_value_t = 10_000, value_parser = crate::cli::bounds::games)]
-    pub games: u64,
-    /// Seed of the sampled challenges: the same seed gives the same files for any thread count.
-    #[arg(long, default_value_t = crate::cli::args::DEFAULT_SEED)]
-    pub seed: u64,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub engine: super::EngineArgs,
@@ -145,7 +137,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
             for (i, policy) in policies.enumerate() {
                 crate::cli::interrupt::check()?;
                 let q = pool
-                    .install(|| quality(&solved, policy, args.games, args.seed, budget))
+                    .install(|| quality(&solved, policy, budget))
                     .map_err(stopped)?;
                 if i > 0 {
                     success.push(row(policy.name(), &q.figures, q.skill_loss));
@@ -157,11 +149,11 @@ pub fn run(args: &ReportArgs) -> Result<()> {
                     axis: Axis::Players(players),
                 };
                 decided.extend(
-                    decided_rows(&q, &of, &stages, args.games, args.seed)
+                    decided_rows(&q, &of, &stages)
                         .into_iter()
                         .map(|r| (difficulty, r)),
                 );
-                assessed.push((difficulty, QualityRow::new(&q, of, args.games, args.seed)));
+                assessed.push((difficulty, QualityRow::new(&q, of)));
             }
             let random = pool
                 .install(|| evaluate(&game, &raven_core::games::Uniform, budget))
@@ -381,17 +373,16 @@ fn good_game(
     decided: &[(&str, DecidedRow)],
     args: &ReportArgs,
 ) -> String {
-    let mut t = format!(
-        "\n## Is it a good game?\n\nLuck against skill, tension and length, from {} sampled \
-         challenges per row (seed {}) followed along optimal play's chance of success; success, \
-         skill loss and the mean adjustments and rolls are exact. The figures are in \
+    let mut t = String::from(
+        "\n## Is it a good game?\n\nLuck against skill, tension and length, over every \
+         challenge of each row, followed along optimal play's chance of success: every figure \
+         is exact. The figures are in \
          `quality.csv` and `quality-decided.csv` (the columns of `raven --game annulus \
          quality`). Skill loss: points of success lost to decisions per challenge (the regret); \
          luck's share: the share of the spread of results the dice explain; suspense: how far \
          the chance of success moves per step (root mean square, in points); comebacks: \
          successes after it fell to 20% or lower; heartbreaks: failures after it rose to 80% or \
          higher.\n",
-        args.games, args.seed
     );
     for difficulty in ["normal", "advanced"] {
         let _ = writeln!(

@@ -27,7 +27,7 @@ pub const RUNGS: [f64; 3] = [0.25, 0.5, 0.75];
 pub fn rows(a: &Assessment) -> Vec<QualityRow> {
     a.assessed
         .iter()
-        .map(|x| QualityRow::new(&x.quality, of(a, &x.strategy, x.stealth), a.games, a.seed))
+        .map(|x| QualityRow::new(&x.quality, of(a, &x.strategy, x.stealth)))
         .collect()
 }
 
@@ -36,15 +36,7 @@ pub fn rows(a: &Assessment) -> Vec<QualityRow> {
 pub fn decided(a: &Assessment) -> Vec<DecidedRow> {
     a.assessed
         .iter()
-        .flat_map(|x| {
-            decided_rows(
-                &x.quality,
-                &of(a, &x.strategy, x.stealth),
-                &a.stages,
-                a.games,
-                a.seed,
-            )
-        })
+        .flat_map(|x| decided_rows(&x.quality, &of(a, &x.strategy, x.stealth), &a.stages))
         .collect()
 }
 
@@ -141,13 +133,10 @@ pub fn section(balance: &Balance) -> String {
     let _ = writeln!(
         md,
         "How hard the game is, how much of it is luck, how tense it is, when it is decided and \
-         how long it takes, under {rules}, for {}. Win probabilities, points lost to decisions \
-         and mean lengths are exact; the rest is read from {} sampled games per row (seed {}), \
-         following optimal play's chance of winning along every game. The figures are in \
+         how long it takes, under {rules}, for {}: every figure exact, over every game, \
+         following optimal play's chance of winning along it. The figures are in \
          `quality.csv` and `quality-decided.csv` (the columns of `raven quality`).\n",
         and(&players.iter().map(|p| who(p)).collect::<Vec<_>>()),
-        a.games,
-        a.seed
     );
 
     let _ = writeln!(

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::engine::generic::quality::{Interval, Quality};
+use crate::engine::generic::quality::Quality;
 use raven_core::rows::VERSION;
 
 /// Where a row stands on its game's axis: the starting stealth (Purple Raven) or the number of
@@ -57,27 +57,15 @@ pub struct QualityRow {
     /// The share of the spread of results the dice explain.
     #[serde(serialize_with = "raven_core::rows::round")]
     pub luck_share: f64,
-    /// How far `μ` moves per step (root mean square), with its interval.
+    /// How far `μ` moves per step (root mean square).
     #[serde(serialize_with = "raven_core::rows::round")]
     pub suspense: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    suspense_low: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    suspense_high: f64,
-    /// Wins where `μ` fell to 20% or lower on the way, with its interval.
+    /// The share of wins where `μ` fell to 20% or lower on the way.
     #[serde(serialize_with = "raven_core::rows::round")]
     pub comeback_rate: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    comeback_rate_low: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    comeback_rate_high: f64,
-    /// Losses where `μ` rose to 80% or higher on the way, with its interval.
+    /// The share of losses where `μ` rose to 80% or higher on the way.
     #[serde(serialize_with = "raven_core::rows::round")]
     pub heartbreak_rate: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    heartbreak_rate_low: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    heartbreak_rate_high: f64,
     /// Rolls per game, exactly.
     #[serde(serialize_with = "raven_core::rows::round")]
     pub mean_rolls: f64,
@@ -90,7 +78,7 @@ pub struct QualityRow {
     /// By five points or more.
     #[serde(serialize_with = "raven_core::rows::round")]
     pub meaningful_decisions_5: f64,
-    /// Rolls per game in the sampled games: the tenth percentile, the median, the ninetieth.
+    /// Rolls per game: the tenth percentile, the median, the ninetieth.
     pub rolls_p10: u32,
     /// The median.
     pub rolls_median: u32,
@@ -100,8 +88,6 @@ pub struct QualityRow {
     decisions_p10: u32,
     decisions_median: u32,
     decisions_p90: u32,
-    games: u64,
-    seed: u64,
     raven_version: &'static str,
 }
 
@@ -120,13 +106,8 @@ pub struct Of<'a> {
 }
 
 impl QualityRow {
-    /// The row of `q`, sampled with `games` games under `seed`.
-    pub fn new(q: &Quality, of: Of<'_>, games: u64, seed: u64) -> Self {
-        let (s, c, h) = (
-            q.suspense_interval(),
-            q.comeback_rate(),
-            q.heartbreak_rate(),
-        );
+    /// The row of `q`.
+    pub fn new(q: &Quality, of: Of<'_>) -> Self {
         let [p10, p50, p90] = [0.1, 0.5, 0.9].map(|p| q.length_quantile(p));
         QualityRow {
             game: of.game,
@@ -137,15 +118,9 @@ impl QualityRow {
             win_rate: q.figures.win,
             skill_loss: q.skill_loss,
             luck_share: q.luck_share(),
-            suspense: s.value,
-            suspense_low: s.low,
-            suspense_high: s.high,
-            comeback_rate: c.value,
-            comeback_rate_low: c.low,
-            comeback_rate_high: c.high,
-            heartbreak_rate: h.value,
-            heartbreak_rate_low: h.low,
-            heartbreak_rate_high: h.high,
+            suspense: q.suspense(),
+            comeback_rate: q.comeback_rate(),
+            heartbreak_rate: q.heartbreak_rate(),
             mean_rolls: q.figures.rolls,
             mean_decisions: q.figures.decisions,
             meaningful_decisions: q.meaningful[0],
@@ -156,8 +131,6 @@ impl QualityRow {
             decisions_p10: p10[1],
             decisions_median: p50[1],
             decisions_p90: p90[1],
-            games,
-            seed,
             raven_version: VERSION,
         }
     }
@@ -215,7 +188,7 @@ rolls, decis(ions): per game, exact; real: decisions whose options differ by a p
 }
 
 /// Where a strategy's games at one point of the game's axis were decided, as a tidy row: the
-/// share of its wins (or of its losses) decided in one stage, with its 95% interval.
+/// share of its wins (or of its losses) decided in one stage.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct DecidedRow {
     game: &'static str,
@@ -236,24 +209,12 @@ pub struct DecidedRow {
     /// The share of the wins (or losses) decided there.
     #[serde(serialize_with = "raven_core::rows::round")]
     pub share: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    share_low: f64,
-    #[serde(serialize_with = "raven_core::rows::round")]
-    share_high: f64,
-    games: u64,
-    seed: u64,
     raven_version: &'static str,
 }
 
 /// The rows of where `q`'s games were decided, stage by stage (`stages`, the game's names)
 /// and then from the start, wins before losses.
-pub fn decided_rows(
-    q: &Quality,
-    of: &Of<'_>,
-    stages: &[String],
-    games: u64,
-    seed: u64,
-) -> Vec<DecidedRow> {
+pub fn decided_rows(q: &Quality, of: &Of<'_>, stages: &[String]) -> Vec<DecidedRow> {
     let d = q.decided(stages.len());
     let named = stages
         .iter()
@@ -261,9 +222,8 @@ pub fn decided_rows(
         .zip(d.by_stage.iter().copied())
         .chain([("start", d.from_start)]);
     let mut rows = Vec::new();
-    for (stage, counts) in named {
+    for (stage, shares) in named {
         for (r, result) in ["win", "loss"].into_iter().enumerate() {
-            let i = Interval::share((counts[r], d.of[r]));
             rows.push(DecidedRow {
                 game: of.game,
                 strategy: of.strategy.to_string(),
@@ -272,11 +232,7 @@ pub fn decided_rows(
                 players: of.axis.columns().1,
                 stage: stage.to_string(),
                 result,
-                share: i.value,
-                share_low: i.low,
-                share_high: i.high,
-                games,
-                seed,
+                share: shares[r],
                 raven_version: VERSION,
             });
         }

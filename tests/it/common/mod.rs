@@ -220,3 +220,68 @@ pub fn ledger_figures(stdout: &str) -> [f64; 4] {
         figure("result"),
     ]
 }
+
+/// Games sampled for [`agrees_with_sampled_games`].
+pub const SAMPLED: u64 = 20_000;
+
+/// Every exact figure of `q` that sampled games estimate is within 4 standard errors of their
+/// estimate (an oracle for the exact replay: the games are played by the game's own loop): the win rate, the skill loss, the suspense, comebacks and heartbreaks, where
+/// games are decided, the median length.
+pub fn agrees_with_sampled_games(
+    q: &raven_core::engine::generic::quality::Quality,
+    sampled: &raven_core::engine::generic::quality::Sampled,
+    preset: &str,
+) {
+    let share_z = |(k, n): (u64, u64), p: f64| {
+        if n == 0 || p == 0.0 || p == 1.0 {
+            assert!(
+                n == 0 || k as f64 == p * n as f64,
+                "{preset}: {k} of {n} against {p}"
+            );
+            return 0.0;
+        }
+        (k as f64 / n as f64 - p) / (p * (1.0 - p) / n as f64).sqrt()
+    };
+    let wins = sampled.win_rate();
+    let won = (sampled.wins, sampled.games);
+    let lost = (sampled.games - sampled.wins, sampled.games);
+    let mut z = vec![
+        ("win", share_z(won, q.figures.win)),
+        ("comeback", share_z(sampled.comebacks(), q.comeback_rate())),
+        (
+            "heartbreak",
+            share_z(sampled.heartbreaks(), q.heartbreak_rate()),
+        ),
+    ];
+    let (mean, se) = sampled.skill_loss();
+    if se > 0.0 {
+        z.push(("skill loss", (mean - q.skill_loss) / se));
+    } else {
+        assert!((mean - q.skill_loss).abs() < 1e-12, "{preset}");
+    }
+    let s = sampled.suspense_interval();
+    z.push((
+        "suspense",
+        (s.value - q.suspense()) / ((s.high - s.low) / (2.0 * 1.96)),
+    ));
+    let decided = q.decided(raven_core::games::PHASES);
+    let counts = sampled.decided();
+    for (stage, (&won_k, &lost_k)) in counts[0].iter().zip(&counts[1]).enumerate() {
+        let exact = if stage == raven_core::games::PHASES {
+            decided.from_start
+        } else {
+            decided.by_stage[stage]
+        };
+        z.push(("decided (win)", share_z((won_k, won.0), exact[0])));
+        z.push(("decided (loss)", share_z((lost_k, lost.0), exact[1])));
+    }
+    for rolls in [true, false] {
+        let median = q.length_quantile(0.5)[usize::from(!rolls)] as usize;
+        let exact: f64 = q.lengths(rolls).iter().take(median + 1).sum();
+        let within: u64 = sampled.lengths(rolls).iter().take(median + 1).sum();
+        z.push(("length", share_z((within, sampled.games), exact)));
+    }
+    for (what, z) in z {
+        assert!(z.abs() < 4.0, "{preset}: {what}: z = {z} (wins {wins:?})");
+    }
+}

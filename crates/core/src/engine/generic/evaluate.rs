@@ -38,33 +38,7 @@ impl<G: Game> Compiled<G> {
     fn new(game: &G, policy: &dyn Policy<G>, budget: Budget<'_>) -> Result<Self, Stop> {
         let program = Program::compile(game, Rule::Follow(policy), budget)?;
         check_cancel(&budget)?;
-        // Play ends for sure iff from every position it reaches an end can be reached; the
-        // positions that can are found from the ends backwards, as a fixed point.
-        let mut ends = vec![false; program.len()];
-        loop {
-            let mut changed = false;
-            for &id in &program.order {
-                let place = program.place(id);
-                if !ends[id as usize]
-                    && program.branches_at(place).flat_map(|(_, t)| t).any(|t| {
-                        let target = program.target_at(place, t);
-                        target >= END || ends[target as usize]
-                    })
-                {
-                    ends[id as usize] = true;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        if let Some(id) = ends.iter().position(|&e| !e) {
-            return Err(Stop::Endless {
-                strategy: policy.name().to_string(),
-                position: format!("{:?}", program.position(game, id as u32)),
-            });
-        }
+        ends_surely(&program, game, policy)?;
         Ok(Compiled { program })
     }
 
@@ -83,6 +57,40 @@ impl<G: Game> Compiled<G> {
 
     fn figures(&self, game: &G, name: &str) -> Figures {
         figures(&self.program, game, name, None)
+    }
+}
+
+/// Whether `policy`'s play, compiled as `program`, ends for sure: from every position it
+/// reaches an end can be reached (found from the ends backwards, as a fixed point); if not,
+/// the strategy is refused.
+pub(super) fn ends_surely<G: Game>(
+    program: &Program<G>,
+    game: &G,
+    policy: &dyn Policy<G>,
+) -> Result<(), Stop> {
+    let mut ends = vec![false; program.len()];
+    loop {
+        let mut changed = false;
+        for &id in &program.order {
+            if !ends[id as usize]
+                && program
+                    .terms(id)
+                    .any(|(target, _)| target >= END || ends[target as usize])
+            {
+                ends[id as usize] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    match ends.iter().position(|&e| !e) {
+        Some(id) => Err(Stop::Endless {
+            strategy: policy.name().to_string(),
+            position: format!("{:?}", program.position(game, id as u32)),
+        }),
+        None => Ok(()),
     }
 }
 

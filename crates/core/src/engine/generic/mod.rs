@@ -7,6 +7,8 @@
 //! - [`figures`]: a policy's figures, replayed from a program;
 //! - [`evaluate`]: a strategy's exact figures and its regret by kind of decision;
 //! - [`sample`]: Monte Carlo, each game its own seeded stream;
+//! - [`distributions`]: a strategy's figures over all its games (spreads, comebacks, where
+//!   games are decided, lengths), exactly;
 //! - [`quality`]: luck and skill, tension and length, from optimal play's value along games;
 //! - [`ledger`]: one game's luck and skill, step by step.
 //!
@@ -16,6 +18,7 @@
 //! rounding: for a strategy, its values; for the solve, optimal play's, where play that never
 //! ends counts as lost.
 
+pub mod distributions;
 pub mod evaluate;
 pub mod figures;
 pub mod ledger;

@@ -126,6 +126,20 @@ impl<G: Game> Program<G> {
         Compiler::new(game, rule, budget).run()
     }
 
+    /// Compiles `policy`'s play of `game` with every chance point stored, so that every step
+    /// of a game is one term: a replay then sees each roll and each decision apart (luck and
+    /// skill step by step, [`super::quality`]), where [`Program::compile`] folds the chance
+    /// points a game does not store into the sums that pass through them.
+    pub fn compile_steps(
+        game: &G,
+        policy: &dyn Policy<G>,
+        budget: Budget<'_>,
+    ) -> Result<Self, Stop> {
+        let mut compiler = Compiler::new(game, Rule::Follow(policy), budget);
+        compiler.every_step = true;
+        compiler.run()
+    }
+
     /// A program with nothing compiled yet.
     fn empty(best: bool) -> Self {
         Program {
@@ -276,6 +290,23 @@ impl<G: Game> Program<G> {
         }
     }
 
+    /// Every term of `id`, each as what it reads (an id or an end) and its weight: in a
+    /// strategy's program, where a position is one branch, the steps play takes from it.
+    #[inline]
+    pub(super) fn terms(&self, id: u32) -> impl Iterator<Item = (u32, f64)> + '_ {
+        let place = self.place(id);
+        let row = place.row as usize;
+        // A row's branches are consecutive, and so are their terms.
+        let terms = self.term_start[self.branch_start[row] as usize] as usize
+            ..self.term_start[self.branch_start[row + 1] as usize] as usize;
+        terms.map(move |t| {
+            (
+                self.target_at(place, t),
+                self.weights[self.weight[t] as usize],
+            )
+        })
+    }
+
     /// The branches of `id` as term ranges (read their targets with [`Program::target_at`]).
     pub(super) fn branches(
         &self,
@@ -339,6 +370,8 @@ struct Compiler<'g, 'r, G: Game> {
     met: u32,
     searched: u32,
     found: u32,
+    /// Whether every chance point is stored ([`Program::compile_steps`]).
+    every_step: bool,
 }
 
 /// How many stored positions [`Compiler::recent`] remembers.
@@ -384,6 +417,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             met: 0,
             searched: 0,
             found: 0,
+            every_step: false,
         }
     }
 
@@ -413,6 +447,11 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             }
         }
         self.settle_order();
+        if !self.program.best {
+            // A strategy's program is never looked up by key ([`Program::id`]).
+            self.program.ids = FxHashMap::default();
+            self.program.template = None;
+        }
         Ok(self.program)
     }
 
@@ -424,6 +463,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         self.recent.clear();
         let mut options = Vec::new();
         let mut mix = Vec::new();
+        let (mut moves, mut weights) = (Vec::new(), Vec::new());
         while next < self.program.positions.len() {
             if next.is_multiple_of(4096) {
                 check_cancel(&self.budget)?;
@@ -454,8 +494,10 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                             }
                         }
                         Rule::Follow(policy) => {
-                            let moves: Vec<G::Option> = options.iter().map(|&(m, _)| m).collect();
-                            let mut weights = vec![0.0; moves.len()];
+                            moves.clear();
+                            moves.extend(options.iter().map(|&(m, _)| m));
+                            weights.clear();
+                            weights.resize(moves.len(), 0.0);
                             policy.weigh(self.game, &pos, &moves, &mut weights);
                             let mut rolls = 0.0;
                             for (&(_, o), &w) in options.iter().zip(&weights) {
@@ -565,7 +607,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
         let target = match self.game.point(&pos) {
             Point::Over(end) => end_target(end),
-            Point::Chance if !self.game.stored(&pos) => {
+            Point::Chance if !self.every_step && !self.game.stored(&pos) => {
                 *rolls += w;
                 let game = self.game;
                 let from = self.pending.len();

@@ -10,6 +10,7 @@
 use rand::Rng;
 
 use super::Stop;
+use super::distributions::{Distributions, distributions};
 use super::evaluate::regret;
 use super::figures::Figures;
 use super::sample::{play, stream};
@@ -133,7 +134,7 @@ impl Course {
 }
 
 /// `μ` in whole points.
-fn points(mu: f64) -> u8 {
+pub(super) fn points(mu: f64) -> u8 {
     (mu * 100.0).round().clamp(0.0, 100.0) as u8
 }
 
@@ -365,6 +366,18 @@ impl Sampled {
         )
     }
 
+    /// Wins, and losses, by the stage they were decided in ([`Course::decided`]); the last
+    /// entry, from the start.
+    pub fn decided(&self) -> [[u64; PHASES + 1]; 2] {
+        self.decided
+    }
+
+    /// Games by their number of rolls (`rolls`), or of decisions: index `k` holds the games of
+    /// `k`.
+    pub fn lengths(&self, rolls: bool) -> &[u64] {
+        if rolls { &self.rolls } else { &self.decisions }
+    }
+
     /// The sum over games of the squared changes of `μ`, and of the steps.
     pub fn squares_and_steps(&self) -> [f64; 2] {
         [self.squares[0], self.steps[0]]
@@ -380,20 +393,20 @@ fn count(histogram: &mut Vec<u64>, k: u32) {
     histogram[k] += 1;
 }
 
-/// The smallest `k` at or below which at least `q` of the histogram's games lie.
-fn quantile(histogram: &[u64], q: f64) -> u32 {
-    let n: u64 = histogram.iter().sum();
-    let mut below = 0;
+/// The smallest `k` at or below which at least `q` of the histogram's games (or chances) lie.
+fn quantile(histogram: &[f64], q: f64) -> u32 {
+    let n: f64 = histogram.iter().sum();
+    let mut below = 0.0;
     for (k, &g) in histogram.iter().enumerate() {
         below += g;
-        if below as f64 >= q * n as f64 && below > 0 {
+        if below >= q * n && below > 0.0 {
             return k as u32;
         }
     }
     0
 }
 
-/// A strategy's quality figures.
+/// A strategy's quality figures, every one exact.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Quality {
     /// The strategy's exact figures (win probability, decisions and rolls per game).
@@ -405,100 +418,86 @@ pub struct Quality {
     /// Decisions per game whose options' optimal values differ by at least 1 point, and by 5
     /// ([`super::evaluate::Regret::meaningful`]).
     pub meaningful: [f64; 2],
-    /// The sampled games.
-    pub sampled: Sampled,
+    /// What its games are like, over all of them ([`super::distributions`]).
+    pub games: Distributions,
 }
 
-/// Where the sampled games were decided: wins and losses (in that order) by stage.
+/// Where games are decided: the shares of wins and of losses (in that order) by stage.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decided {
-    /// Per stage ([`Game::phases`]): wins, losses decided there.
-    pub by_stage: Vec<[u64; 2]>,
+    /// Per stage ([`Game::phases`]): the shares of wins, and of losses, decided there.
+    pub by_stage: Vec<[f64; 2]>,
     /// Decided from the start: the start already within [`DECIDED`] of the result.
-    pub from_start: [u64; 2],
-    /// All wins, all losses.
-    pub of: [u64; 2],
+    pub from_start: [f64; 2],
+}
+
+/// `part` of `whole`, 0 where there is no whole.
+fn share(part: f64, whole: f64) -> f64 {
+    if whole > 0.0 { part / whole } else { 0.0 }
 }
 
 impl Quality {
-    /// The share of the spread of results over games that chance explains
-    /// ([`Sampled::luck_share`]).
+    /// The share of the spread of results over games that chance explains: the variance of
+    /// luck over the variances of luck and of skill (1 where decisions never move `μ`, as under
+    /// optimal play; defined as 1 when neither moves).
     pub fn luck_share(&self) -> f64 {
-        self.sampled.luck_share()
+        let (l, k) = (self.games.luck_variance(), self.games.skill_variance());
+        if l + k == 0.0 { 1.0 } else { l / (l + k) }
     }
 
-    /// The root-mean-square change of `μ` per step, over every step of every sampled game.
+    /// The root-mean-square change of `μ` per step, over every step of every game: the mean
+    /// of a game's squared changes over its mean steps.
     pub fn suspense(&self) -> f64 {
-        self.suspense_interval().value
+        share(self.games.squares, self.games.steps).sqrt()
     }
 
-    /// Wins where `μ` fell to [`COMEBACK`] or lower on the way, and all wins.
-    pub fn comebacks(&self) -> (u64, u64) {
-        self.sampled.comebacks()
+    /// The share of wins where `μ` fell to [`COMEBACK`] or lower on the way.
+    pub fn comeback_rate(&self) -> f64 {
+        share(self.games.comebacks, self.games.win)
     }
 
-    /// Losses where `μ` rose to [`HEARTBREAK`] or higher on the way, and all losses.
-    pub fn heartbreaks(&self) -> (u64, u64) {
-        self.sampled.heartbreaks()
+    /// The share of losses where `μ` rose to [`HEARTBREAK`] or higher on the way.
+    pub fn heartbreak_rate(&self) -> f64 {
+        share(self.games.heartbreaks, 1.0 - self.games.win)
     }
 
-    /// [`Quality::suspense`] with its 95% interval ([`Sampled::suspense_interval`]).
-    pub fn suspense_interval(&self) -> Interval {
-        self.sampled.suspense_interval()
-    }
-
-    /// The comeback rate ([`Quality::comebacks`]) with its 95% Wilson interval.
-    pub fn comeback_rate(&self) -> Interval {
-        self.sampled.comeback_rate()
-    }
-
-    /// The heartbreak rate ([`Quality::heartbreaks`]) with its 95% Wilson interval.
-    pub fn heartbreak_rate(&self) -> Interval {
-        self.sampled.heartbreak_rate()
-    }
-
-    /// The mean of the sampled skill losses (`−skill`) and its standard error.
-    pub fn sampled_skill_loss(&self) -> (f64, f64) {
-        self.sampled.skill_loss()
-    }
-
-    /// Where the sampled games were decided, over `stages` stages.
+    /// Where games are decided, over `stages` stages.
     pub fn decided(&self, stages: usize) -> Decided {
-        let s = &self.sampled;
+        let d = &self.games.decided;
+        let of = [self.games.win, 1.0 - self.games.win];
+        let shares = |i: usize| [share(d[0][i], of[0]), share(d[1][i], of[1])];
         Decided {
-            by_stage: (0..stages)
-                .map(|i| [s.decided[0][i], s.decided[1][i]])
-                .collect(),
-            from_start: [s.decided[0][PHASES], s.decided[1][PHASES]],
-            of: [s.wins, s.games - s.wins],
+            by_stage: (0..stages).map(shares).collect(),
+            from_start: shares(PHASES),
         }
     }
 
-    /// The `q`-quantile of rolls per game, and of decisions, over the sampled games.
+    /// The `q`-quantile of rolls per game, and of decisions.
     pub fn length_quantile(&self, q: f64) -> [u32; 2] {
         [
-            quantile(&self.sampled.rolls, q),
-            quantile(&self.sampled.decisions, q),
+            quantile(&self.games.rolls, q),
+            quantile(&self.games.decisions, q),
         ]
     }
 
-    /// Games by their number of rolls (`rolls`), or of decisions: index `k` holds the games of
-    /// `k`.
-    pub fn lengths(&self, rolls: bool) -> &[u64] {
+    /// The chance of each number of rolls per game (`rolls`), or of decisions: index `k`
+    /// holds that of `k`.
+    pub fn lengths(&self, rolls: bool) -> &[f64] {
         if rolls {
-            &self.sampled.rolls
+            &self.games.rolls
         } else {
-            &self.sampled.decisions
+            &self.games.decisions
         }
     }
 
     /// The quartiles of `μ` on entering stage `stage`, over the won games (`won`) or the
-    /// lost, in whole points, and how many games entered it; none if none did.
-    pub fn entering(&self, stage: usize, won: bool) -> Option<([u32; 3], u64)> {
+    /// lost, in whole points, and the chance of a game that enters it and ends so; none if
+    /// none does.
+    pub fn entering(&self, stage: usize, won: bool) -> Option<([u32; 3], f64)> {
         let at = (stage * 2 + usize::from(!won)) * POINTS;
-        let bins = &self.sampled.entered[at..at + POINTS];
-        let n: u64 = bins.iter().sum();
-        (n > 0).then(|| {
+        let bins = &self.games.entered[at..at + POINTS];
+        let n: f64 = bins.iter().sum();
+        (n > 0.0).then(|| {
             (
                 [
                     quantile(bins, 0.25),
@@ -624,23 +623,22 @@ pub fn courses<G: Game, O: Optimum<G> + ?Sized>(
         .collect()
 }
 
-/// The quality figures of `policy` on a solved game: exact expectations, and `games` games
-/// sampled under `seed` ([`courses`]).
+/// The quality figures of `policy` on a solved game, every one exact: its regret by kind of
+/// decision ([`regret`]) and what its games are like ([`distributions`]).
 pub fn quality<G: Game, O: Optimum<G> + ?Sized>(
     solved: &O,
     policy: &dyn Policy<G>,
-    games: u64,
-    seed: u64,
     budget: Budget<'_>,
 ) -> Result<Quality, Stop> {
     let game = solved.game();
-    let (figures, lost) = regret(game, policy, solved, budget)?;
+    let (_, lost) = regret(game, policy, solved, budget)?;
+    let (figures, games) = distributions(solved, policy, budget)?;
     Ok(Quality {
         figures,
         skill_loss: lost.by_kind.iter().sum(),
         start: solved.start(),
         meaningful: lost.meaningful,
-        sampled: Sampled::gather(games, |i| course(solved, policy, &mut stream(seed, i))),
+        games,
     })
 }
 

@@ -29,24 +29,8 @@ pub(super) struct Replay<'a> {
 pub(super) fn settle<G: Game>(program: &Program<G>, replay: &Replay<'_>) -> (Vec<f64>, u64) {
     let mut values = vec![0.0f64; program.len()];
     let mut sweeps = 0u64;
-    // A position's place in the settling order: a layer whose positions read only ends, lower
-    // layers and positions settled before them in this layer needs one sweep.
-    let mut rank = vec![0u32; program.len()];
-    for (i, &id) in program.order.iter().enumerate() {
-        rank[id as usize] = i as u32;
-    }
-    for layer in program.layer_start.windows(2) {
-        let ids = &program.order[layer[0] as usize..layer[1] as usize];
-        let once = ids.iter().all(|&id| {
-            let place = program.place(id);
-            program
-                .branches_at(place)
-                .flat_map(|(_, terms)| terms)
-                .all(|t| {
-                    let target = program.target_at(place, t);
-                    target >= END || rank[target as usize] < rank[id as usize]
-                })
-        });
+    for (ids, once) in layers(program) {
+        let ids = &program.order[ids];
         // Apart for a program without blocks: there an id is its row.
         sweeps += if program.has_blocks() {
             sweep::<G, true>(program, replay, &mut values, ids, once)
@@ -55,6 +39,134 @@ pub(super) fn settle<G: Game>(program: &Program<G>, replay: &Replay<'_>) -> (Vec
         };
     }
     (values, sweeps)
+}
+
+/// A layer of a program: its range in the settling order, and whether one sweep settles it.
+pub(super) type Layer = (std::ops::Range<usize>, bool);
+
+/// Each layer of `program` as its range in the settling order, lowest first, and whether one
+/// sweep settles it: a layer whose positions read only ends, lower layers and positions settled
+/// before them in this layer.
+pub(super) fn layers<G: Game>(program: &Program<G>) -> Vec<Layer> {
+    let mut rank = vec![0u32; program.len()];
+    for (i, &id) in program.order.iter().enumerate() {
+        rank[id as usize] = i as u32;
+    }
+    program
+        .layer_start
+        .windows(2)
+        .map(|layer| {
+            let range = layer[0] as usize..layer[1] as usize;
+            let once = program.order[range.clone()].iter().all(|&id| {
+                program
+                    .terms(id)
+                    .all(|(target, _)| target >= END || rank[target as usize] < rank[id as usize])
+            });
+            (range, once)
+        })
+        .collect()
+}
+
+/// Settles `K` values at every stored position of a strategy's program (one branch a
+/// position), `at(id, values)` being those of `id` from the values of what it reads: layer by
+/// layer from the lowest, a layer play can return to swept until no value moves by more than
+/// rounding ([`moved`]).
+pub(super) fn settle_by<G: Game, const K: usize>(
+    program: &Program<G>,
+    layers: &[Layer],
+    at: impl Fn(u32, &[[f64; K]]) -> [f64; K],
+) -> Vec<[f64; K]> {
+    let mut values = vec![[0.0f64; K]; program.len()];
+    for (ids, once) in layers {
+        let (ids, once) = (&program.order[ids.clone()], *once);
+        loop {
+            let mut changed = false;
+            for &id in ids {
+                let v = at(id, &values);
+                let old = &values[id as usize];
+                changed |= !once && old.iter().zip(&v).any(|(&a, &b)| moved(a, b));
+                values[id as usize] = v;
+            }
+            if once || !changed {
+                break;
+            }
+        }
+    }
+    values
+}
+
+/// Whether a value swept from `old` to `new` moved by more than its rounding: a fixed point of
+/// a sweep whose sums may fall as well as rise (a replay with rewards of both signs) is met
+/// to the last bits, where the sweeps may go on trading them.
+pub(super) fn moved(old: f64, new: f64) -> bool {
+    (new - old).abs() > 4.0 * f64::EPSILON * old.abs().max(new.abs())
+}
+
+/// The expected visits of every stored position of a strategy's program in one game from the
+/// start (each at most 1 where play never returns to a position), play stopping at the
+/// positions where `goes_on` fails (visited, not left): layer by layer from the start's, each
+/// position's visits passed on to what it reads; a layer play can return to swept until its
+/// visits stop moving ([`moved`]).
+pub(super) fn visits<G: Game>(
+    program: &Program<G>,
+    layers: &[Layer],
+    goes_on: &dyn Fn(u32) -> bool,
+) -> Vec<f64> {
+    let mut visits = vec![0.0f64; program.len()];
+    visits[0] = 1.0;
+    // Each id's layer, by its place in `layers`.
+    let mut layer_of = vec![0u32; program.len()];
+    for (l, (ids, _)) in layers.iter().enumerate() {
+        for &id in &program.order[ids.clone()] {
+            layer_of[id as usize] = l as u32;
+        }
+    }
+    let mut next = vec![0.0f64; program.len()];
+    for (l, (ids, once)) in layers.iter().enumerate().rev() {
+        let ids = &program.order[ids.clone()];
+        let l = l as u32;
+        if !once {
+            // What flows in from above stays; what the layer passes round settles.
+            let inflow: Vec<f64> = ids.iter().map(|&id| visits[id as usize]).collect();
+            loop {
+                for (&id, &v) in ids.iter().zip(&inflow) {
+                    next[id as usize] = v;
+                }
+                for &id in ids {
+                    let v = visits[id as usize];
+                    if !goes_on(id) {
+                        continue;
+                    }
+                    for (target, w) in program.terms(id) {
+                        if target < END && layer_of[target as usize] == l {
+                            next[target as usize] += v * w;
+                        }
+                    }
+                }
+                let mut changed = false;
+                for &id in ids {
+                    changed |= moved(visits[id as usize], next[id as usize]);
+                    visits[id as usize] = next[id as usize];
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
+        // Readers before what they read: the reverse of the settling order.
+        for &id in ids.iter().rev() {
+            let v = visits[id as usize];
+            if v == 0.0 || !goes_on(id) {
+                continue;
+            }
+            for (target, w) in program.terms(id) {
+                if target < END && (*once || layer_of[target as usize] != l) {
+                    visits[target as usize] += v * w;
+                }
+            }
+        }
+    }
+    visits
 }
 
 /// Sweeps the positions `ids` of one layer until a sweep changes nothing, or once where `once`:
