@@ -390,7 +390,7 @@ function acomputeQuality() {
   const { job } = aview;
   const rules = { game: 'annulus', preset: astate.preset, rules: aoverrides() };
   const requests = [{ name: 'optimal' }, ...aview.sources].map((source) => ({
-    op: 'quality', ...rules, strategies: [source], players: [A_SENTENCE_PLAYERS], games: QUALITY_GAMES,
+    op: 'quality', ...rules, strategies: [source], players: [A_SENTENCE_PLAYERS],
   }));
   // One challenge of the first strategy shown (optimal play's if none), as the chance saw it.
   requests.push({ op: 'ledger', ...rules, strategy: aview.sources[0] || { name: 'optimal' }, players: A_SENTENCE_PLAYERS });

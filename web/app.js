@@ -623,7 +623,7 @@ function computeAfter() {
   const rules = { preset: state.preset, rules: overrides() };
   const stealths = [view.quality.axis['data-stealth']];
   for (const source of [{ name: 'optimal' }, ...view.sources]) {
-    requests.push({ op: 'quality', ...rules, strategies: [source], stealths, games: QUALITY_GAMES });
+    requests.push({ op: 'quality', ...rules, strategies: [source], stealths });
   }
   const focus = view.sources.find((s) => s.name === state.focus) || view.sources[0] || { name: 'optimal' };
   requests.push({ op: 'ledger', ...rules, strategy: focus, stealth: stealths[0] });
@@ -653,24 +653,19 @@ function deal(requests) {
 
 // ---------------------------------------------------------------- is it a good game?
 
-// Sampled games per strategy for "Is it a good game?": the sampled shares within about a
-// point, seconds per strategy in a browser (`raven quality --games 20000` gives the same).
-const QUALITY_GAMES = 20000;
-
 const fixed = (digits, unit = '') => (x) => `${x.toFixed(digits)}${unit}`;
 const share = (digits) => (x) => `${(100 * x).toFixed(digits)}%`;
-// The figures, by `raven quality --out`'s column names: exact ones from the engines'
-// expectations, sampled ones (monte-carlo, in italics) from QUALITY_GAMES games.
+// The figures, by `raven quality --out`'s column names, every one exact.
 const QUALITY_COLUMNS = [
   { key: 'win_rate', head: 'wins', method: 'exact', text: share(1) },
-  { key: 'luck_share', head: 'luck', method: 'monte-carlo', text: share(0) },
-  { key: 'suspense', head: 'suspense', method: 'monte-carlo', text: (x) => `${(100 * x).toFixed(1)} pp` },
-  { key: 'comeback_rate', head: 'comebacks', method: 'monte-carlo', text: share(1) },
-  { key: 'heartbreak_rate', head: 'heartbreaks', method: 'monte-carlo', text: share(1) },
+  { key: 'luck_share', head: 'luck', method: 'exact', text: share(0) },
+  { key: 'suspense', head: 'suspense', method: 'exact', text: (x) => `${(100 * x).toFixed(1)} pp` },
+  { key: 'comeback_rate', head: 'comebacks', method: 'exact', text: share(1) },
+  { key: 'heartbreak_rate', head: 'heartbreaks', method: 'exact', text: share(1) },
   { key: 'mean_rolls', head: 'rolls', method: 'exact', text: fixed(1) },
-  { key: 'rolls_median', head: 'median rolls', method: 'monte-carlo', text: fixed(0) },
+  { key: 'rolls_median', head: 'median rolls', method: 'exact', text: fixed(0) },
   { key: 'mean_decisions', head: 'decisions', method: 'exact', text: fixed(1) },
-  { key: 'decisions_median', head: 'median decisions', method: 'monte-carlo', text: fixed(0) },
+  { key: 'decisions_median', head: 'median decisions', method: 'exact', text: fixed(0) },
   { key: 'skill_loss', head: 'lost to choices', method: 'exact', text: (x) => `${(100 * x).toFixed(2)} pp` },
 ];
 
@@ -678,7 +673,7 @@ const QUALITY_COLUMNS = [
 // (`data-stealth` or `data-players` and its value), the errors, and the state the table
 // carries (`idle`, `computing`, `done`, `error`).
 function newQuality(job, axis) {
-  return { job, axis, got: new Map(), ledger: null, errors: [], state: 'idle', games: QUALITY_GAMES, seed: null, timing: null };
+  return { job, axis, got: new Map(), ledger: null, errors: [], state: 'idle', timing: null };
 }
 
 // The quality figures' computation starts: timed for whoever measures the page.
@@ -690,10 +685,8 @@ function qualityStarted(q, game) {
 
 function qualityMessage(q, m) {
   if (m.type === 'ledger') q.ledger = m;
-  else if (m.type === 'quality') {
-    q.got.set(`${m.method}|${m.strategy}`, m);
-    q.seed = m.seed;
-  } else if (m.type === 'error') q.errors.push(m);
+  else if (m.type === 'quality') q.got.set(`${m.method}|${m.strategy}`, m);
+  else if (m.type === 'error') q.errors.push(m);
 }
 
 function qualityFinished(q) {
@@ -705,12 +698,11 @@ function qualityFinished(q) {
 // heading naming `where`.
 function qualityPanel(prefix, q, methods, where, decisions) {
   $(`${prefix}quality-title`).textContent = `Is it a good game? ${where}`;
-  const seed = q.seed === null ? '' : `, seed ${q.seed}`;
   $(`${prefix}quality-legend`).textContent = `Luck: the share of the spread of results the dice explain (the rest is the ${decisions}). `
     + 'Suspense: how far the chance of winning moves per roll or decision, on average. '
     + 'Comebacks: wins after the chance fell to 20% or lower; heartbreaks: losses after it rose to 80% or higher. '
     + `Rolls and ${decisions}: per game. Lost to choices: points of winning chance (of 100) the ${decisions} cost against optimal play. `
-    + `In italics: sampled from ${q.games.toLocaleString('en')} games${seed}, as raven quality gives them; the rest exact.`;
+    + 'Every figure exact, over every game, as raven quality gives it.';
   showError(`${prefix}quality-error`, q.errors.map((e) => e.message).join('\n'));
   const table = $(`${prefix}quality`);
   table.dataset.state = q.state;

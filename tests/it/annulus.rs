@@ -989,8 +989,6 @@ fn annulus_decided_shares_use_each_designs_stages() {
         "1,2",
         "--strategy",
         "planner",
-        "--games",
-        "500",
         "--decided",
         &out_s,
         "-q",

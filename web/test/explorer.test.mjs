@@ -494,10 +494,9 @@ test('with more than two strategies chosen the sentence names the best of them',
   }
 });
 
-// `raven quality … --games 20000 --out -` (the page's games and the command line's seed): its
-// rows as objects by column name.
+// `raven quality … --out -`: its rows as objects by column name.
 function cliQuality(args) {
-  const csv = execFileSync(raven, ['quality', '--games', '20000', '--threads', '1', '-q', '--out', '-', ...args], { encoding: 'utf8' });
+  const csv = execFileSync(raven, ['quality', '--threads', '1', '-q', '--out', '-', ...args], { encoding: 'utf8' });
   const [header, ...lines] = csv.trim().split('\n');
   const cols = header.split(',');
   return lines.map((l) => Object.fromEntries(l.split(',').map((f, i) => [cols[i], f])));
@@ -514,9 +513,8 @@ async function qualityCells(selector, job) {
 }
 
 // The page's figures against the command line's rows: every figure of every strategy shown,
-// each the command line's to its twelve significant digits, exact or sampled as marked.
+// each the command line's to its twelve significant digits, every one marked exact.
 function sameQuality(cells, expected, axis, label) {
-  const SAMPLED = ['luck_share', 'suspense', 'comeback_rate', 'heartbreak_rate', 'rolls_median', 'decisions_median'];
   const figures = [...new Set(cells.map((c) => c.figure))];
   assert.equal(figures.length, 10, `${label}: ten figures`);
   assert.equal(cells.length, figures.length * expected.length, `${label}: every strategy's figures`);
@@ -525,7 +523,7 @@ function sameQuality(cells, expected, axis, label) {
       const c = cells.find((x) => x.strategy === r.strategy && x.figure === figure);
       assert.ok(c && c.value !== undefined, `${label}: ${r.strategy} ${figure} shown`);
       assert.equal(c[axis], r[axis], `${label}: ${r.strategy} ${figure} at ${axis} ${r[axis]}`);
-      assert.equal(c.method, SAMPLED.includes(figure) ? 'monte-carlo' : 'exact', `${label}: ${figure}'s method`);
+      assert.equal(c.method, 'exact', `${label}: ${figure}'s method`);
       assert.equal(Number(Number(c.value).toPrecision(12)), Number(r[figure]), `${label}: ${r.strategy} ${figure}: page ${c.value}, CLI ${r[figure]}`);
     }
   }
@@ -542,7 +540,7 @@ test('"Is it a good game?" gives raven quality\'s figures and moves with a rule'
   measured.qualityPrintedMs = first.done - first.started;
   const strategies = ['--strategy', `optimal,${DEFAULT.join(',')}`, '--stealth', '10'];
   sameQuality(printedCells, cliQuality(strategies), 'stealth', 'printed game');
-  assert.match(await page.$eval('#quality-legend', (e) => e.textContent), /sampled from 20,000 games, seed 20261122/);
+  assert.match(await page.$eval('#quality-legend', (e) => e.textContent), /Every figure exact/);
   // One game of the focus strategy (the reference at stealth 10), as `raven play` plays and
   // sums it: the start, what the dice gave, what the decisions gave up, to its printed digit.
   const ledger = Object.fromEntries(await page.$$eval('#ledger-text [data-figure]', (xs) => xs.map((x) => [x.dataset.figure, Number(x.dataset.value)])));

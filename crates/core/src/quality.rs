@@ -3,7 +3,6 @@
 //! each strategy decomposed, evaluated exactly and sampled along optimal play's win
 //! probability `μ` by the game's own loop.
 
-use crate::engine::decisions::decisions_of_each;
 use crate::engine::generic::distributions::distributions;
 use crate::engine::generic::quality::{Course, Quality, Sampled, Step};
 use crate::engine::generic::{Optimum, Stop};
@@ -174,10 +173,10 @@ impl Start {
 }
 
 /// The quality of `strategies` (`None`: optimal play) at `stealths` under `rules`, strategy
-/// by strategy, every figure exact: optimal play solved once, each strategy decomposed exactly
-/// (its skill loss and meaningful decisions) and replayed along `μ` by the engines for any
-/// game ([`distributions`]); and `games` games sampled under `seed` to split them by how they
-/// started ([`Assessed::by_start`]; none sampled where `games` is 0).
+/// by strategy, every figure exact: optimal play solved once, each strategy's play replayed
+/// along `μ` by the engines for any game ([`distributions`]); and `games` games sampled under
+/// `seed` to split them by how they started ([`Assessed::by_start`]; none sampled where
+/// `games` is 0).
 pub fn assess(
     rules: &Rules,
     strategies: &[(String, Option<&dyn Strategy>)],
@@ -195,8 +194,7 @@ pub fn assess(
         .map(|(_, s)| s.unwrap_or(&table))
         .collect();
     // Each row's replay: one compile each, serial inside, so the rows side by side, each
-    // within its share of the budget, the largest (the highest stealths) first; and beside
-    // them the decompositions, whose parts take turns.
+    // within its share of the budget, the largest (the highest stealths) first.
     let mut pairs: Vec<(usize, usize)> = (0..each.len())
         .flat_map(|s| (0..stealths.len()).map(move |t| (s, t)))
         .collect();
@@ -205,32 +203,26 @@ pub fn assess(
         max_states: budget.max_states / current_num_threads().clamp(1, pairs.len().max(1)),
         ..budget
     };
-    let (decomposed, replayed) = join(
-        || decisions_of_each(rules, &each, stealths, budget),
-        || {
-            pairs
-                .par_iter()
-                .map(|&(s, t)| {
-                    let mu = Mu {
-                        game: PurpleRaven {
-                            rules: *rules,
-                            stealth: stealths[t],
-                        },
-                        solver: &solver,
-                    };
-                    distributions(&mu, &AsPolicy(each[s]), share)
-                })
-                .collect::<Result<Vec<_>, Stop>>()
-        },
-    );
-    let (decomposed, replayed) = (decomposed?, replayed?);
+    let replayed = pairs
+        .par_iter()
+        .map(|&(s, t)| {
+            let mu = Mu {
+                game: PurpleRaven {
+                    rules: *rules,
+                    stealth: stealths[t],
+                },
+                solver: &solver,
+            };
+            distributions(&mu, &AsPolicy(each[s]), share)
+        })
+        .collect::<Result<Vec<_>, Stop>>()?;
     // Back in order: strategy by strategy, each at every stealth.
     let mut replayed: Vec<_> = pairs.into_iter().zip(replayed).collect();
     replayed.sort_by_key(|&(pair, _)| pair);
     budget.check_cancel()?;
     let mut rows = Vec::new();
     for ((s, t), (figures, games_of)) in replayed {
-        let (d, stealth, strategy) = (&decomposed[s][t], stealths[t], each[s]);
+        let (stealth, strategy) = (stealths[t], each[s]);
         let game = PurpleRaven {
             rules: *rules,
             stealth,
@@ -252,13 +244,7 @@ pub fn assess(
         rows.push(Assessed {
             strategy: strategies[s].0.clone(),
             stealth,
-            quality: Quality {
-                figures,
-                skill_loss: d.by_kind.regret.iter().sum(),
-                start: d.optimal,
-                meaningful: d.by_kind.meaningful,
-                games: games_of,
-            },
+            quality: Quality::new(figures, games_of),
             by_start,
         });
     }
@@ -279,6 +265,11 @@ impl Optimum<PurpleRaven> for Mu<'_> {
 
     fn value(&self, pos: &State) -> f64 {
         self.solver.value(pos)
+    }
+
+    /// Kept by canonical class ([`Solver::options`]): a class met again costs a lookup.
+    fn option_values(&self, pos: &State) -> Vec<(Action, f64)> {
+        self.solver.options(pos)
     }
 }
 

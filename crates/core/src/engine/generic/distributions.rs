@@ -9,7 +9,7 @@
 //! depends on how a position was reached (the stage it was entered at) is summed over the
 //! positions' expected visits from the start.
 
-use super::evaluate::ends_surely;
+use super::evaluate::{MEANINGFUL, ends_surely};
 use super::figures::Figures;
 use super::program::{CHANCE, END, Program};
 use super::quality::{COMEBACK, DECIDED, HEARTBREAK, POINTS, points};
@@ -23,8 +23,13 @@ use crate::par::*;
 /// The figures of a strategy that are distributions over its games, exactly.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Distributions {
+    /// Optimal play's win probability at the start.
+    pub start: f64,
     /// The probability of a win.
     pub win: f64,
+    /// Decisions per game whose options' optimal values differ by at least [`MEANINGFUL`]`[i]`:
+    /// where the choice is real.
+    pub meaningful: [f64; 2],
     /// The mean of a game's luck (the sum of `μ`'s changes at rolls) and of its square.
     pub luck: [f64; 2],
     /// The mean of a game's skill (the sum at decisions) and of its square.
@@ -53,7 +58,9 @@ impl Distributions {
     /// A game that never starts: nothing won, nothing counted (every figure defined).
     pub fn none() -> Self {
         Distributions {
+            start: 0.0,
             win: 0.0,
+            meaningful: [0.0; 2],
             luck: [0.0; 2],
             skill: [0.0; 2],
             squares: 0.0,
@@ -65,6 +72,12 @@ impl Distributions {
             decisions: Vec::new(),
             entered: vec![0.0; PHASES * 2 * POINTS],
         }
+    }
+
+    /// Points lost to decisions per game, in expectation: the regret, exactly.
+    pub fn skill_loss(&self) -> f64 {
+        // Optimal play's +0 rather than −0.
+        0.0 - self.skill[0]
     }
 
     /// The variance of a game's luck.
@@ -89,19 +102,30 @@ pub fn distributions<G: Game, O: Optimum<G> + ?Sized>(
     let p = Program::compile_steps(game, policy, budget)?;
     check_cancel(&budget)?;
     ends_surely(&p, game, policy)?;
+    let chance = |id: u32| p.kind_of(id) == CHANCE;
+    let layers = layers(&p);
+    // The lengths of games apart from the rest, side by side with it.
+    let (lengths, replayed) = join(
+        || lengths(&p, &layers, &chance),
+        || along(&p, &layers, solved, policy.name(), budget),
+    );
+    let (figures, mut games) = replayed?;
+    [games.rolls, games.decisions] = lengths;
+    Ok((figures, games))
+}
+
+/// Everything but the lengths of games ([`distributions`]) from `p`, the program of the
+/// strategy `name` playing the game `solved` solved, with its layers.
+fn along<G: Game, O: Optimum<G> + ?Sized>(
+    p: &Program<G>,
+    layers: &[Layer],
+    solved: &O,
+    name: &str,
+    budget: Budget<'_>,
+) -> Result<(Figures, Distributions), Stop> {
+    let game = solved.game();
     let n = p.len();
     let chance = |id: u32| p.kind_of(id) == CHANCE;
-    // The stage of every stored position, and `μ` at its decisions (read from the solve; a
-    // chance point's is what its outcomes give, settled below).
-    let (stage, decision_mu): (Vec<u8>, Vec<f64>) = (0..n as u32)
-        .into_par_iter()
-        .map(|id| {
-            let pos = p.position(game, id);
-            let mu = if chance(id) { 0.0 } else { solved.value(&pos) };
-            (game.phase(&pos), mu)
-        })
-        .unzip();
-    check_cancel(&budget)?;
     // Settled together from the end backwards, at each position (at an end, `end`'s): `μ`,
     // the chance of a win, the skill still to come in expectation, and the chance of a win
     // (or a loss) with `μ` within DECIDED of it from here to the end.
@@ -110,20 +134,44 @@ pub fn distributions<G: Game, O: Optimum<G> + ?Sized>(
         let won = f64::from(u8::from(t == END));
         [won, won, 0.0, won, 1.0 - won]
     };
+    // The stage of every stored position; at a decision, `μ` and whether the choice is real
+    // (its options' values read from the solve; a chance point's `μ` is what its outcomes
+    // give, settled below).
+    let (stage, first): (Vec<(u8, u8)>, Vec<[f64; 5]>) = (0..n as u32)
+        .into_par_iter()
+        .map(|id| {
+            let pos = p.position(game, id);
+            let (mut mu, mut real) = (0.0, 0u8);
+            if !chance(id) {
+                let (worst, best) = solved
+                    .option_values(&pos)
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(_, v)| {
+                        (lo.min(v), hi.max(v))
+                    });
+                mu = best;
+                for (k, least) in MEANINGFUL.iter().enumerate() {
+                    real |= u8::from(best - worst >= *least) << k;
+                }
+            }
+            ((game.phase(&pos), real), [mu, 0.0, 0.0, 0.0, 0.0])
+        })
+        .unzip();
+    let (stage, real): (Vec<u8>, Vec<u8>) = stage.into_iter().unzip();
+    check_cancel(&budget)?;
     // A step's change of `μ`: at a decision, one as good as the best gives up nothing,
     // whatever the last bits say.
     let change = |roll: bool, from: f64, to: f64| {
         let c = to - from;
         if !roll && c.abs() <= ROUNDING { 0.0 } else { c }
     };
-    let layers = layers(&p);
-    let settled = settle_by(&p, &layers, |id, values| {
+    let settled = settle_by(p, layers, first, |id, values| {
         let read = |t: u32| if t >= END { end(t) } else { values[t as usize] };
         let roll = chance(id);
         let here = if roll {
             p.terms(id).map(|(t, w)| w * read(t)[mu]).sum()
         } else {
-            decision_mu[id as usize]
+            values[id as usize][mu]
         };
         let mut v = [here, 0.0, 0.0, 0.0, 0.0];
         for (t, w) in p.terms(id) {
@@ -146,13 +194,12 @@ pub fn distributions<G: Game, O: Optimum<G> + ?Sized>(
         }
         v
     });
-    drop(decision_mu);
     check_cancel(&budget)?;
     let at = |id: u32, k: usize| settled[id as usize][k];
     let read = |t: u32, k: usize| if t >= END { end(t)[k] } else { at(t, k) };
 
     // Summed over every step of every game, each position weighed by its expected visits.
-    let visited = visits(&p, &layers, &|_| true);
+    let visited = visits(p, layers, &|_| true);
     let mut sums = Sums::default();
     let mut losses = vec![0.0; game.causes().len()];
     let mut decided = [[0.0; PHASES + 1]; 2];
@@ -169,7 +216,16 @@ pub fn distributions<G: Game, O: Optimum<G> + ?Sized>(
         }
         let roll = chance(id);
         sums.steps[usize::from(!roll)] += v;
+        for (k, meaningful) in sums.meaningful.iter_mut().enumerate() {
+            if real[id as usize] >> k & 1 == 1 {
+                *meaningful += v;
+            }
+        }
+        // The chance of a win, and of a loss, with `μ` near it all the way after here.
+        let mut near_after = [0.0; 2];
         for (t, w) in p.terms(id) {
+            near_after[0] += w * read(t, near_win);
+            near_after[1] += w * read(t, near_loss);
             let c = change(roll, here, read(t, mu));
             sums.squares += v * w * c * c;
             if roll {
@@ -194,13 +250,12 @@ pub fn distributions<G: Game, O: Optimum<G> + ?Sized>(
             }
         }
         // Decided here: the last position far from the result, all after it near.
-        for (result, near, far) in [
-            (0, near_win, here < 1.0 - DECIDED),
-            (1, near_loss, here > DECIDED),
-        ] {
+        for (result, far) in [here < 1.0 - DECIDED, here > DECIDED]
+            .into_iter()
+            .enumerate()
+        {
             if far {
-                let after: f64 = p.terms(id).map(|(t, w)| w * read(t, near)).sum();
-                decided[result][usize::from(s)] += v * after;
+                decided[result][usize::from(s)] += v * near_after[result];
             }
         }
     }
@@ -209,7 +264,7 @@ pub fn distributions<G: Game, O: Optimum<G> + ?Sized>(
     // A win with `μ` at COMEBACK or lower on the way: summed where it first gets there, each
     // game once; a loss with `μ` at HEARTBREAK or higher likewise.
     let first_at = |there: &dyn Fn(f64) -> bool, result: &dyn Fn(u32) -> f64| -> f64 {
-        let before = visits(&p, &layers, &|id| !there(at(id, mu)));
+        let before = visits(p, layers, &|id| !there(at(id, mu)));
         (0..n as u32)
             .filter(|&id| there(at(id, mu)))
             .map(|id| before[id as usize] * result(id))
@@ -218,11 +273,10 @@ pub fn distributions<G: Game, O: Optimum<G> + ?Sized>(
     let comebacks = first_at(&|m| m <= COMEBACK, &|id| at(id, win));
     let heartbreaks = first_at(&|m| m >= HEARTBREAK, &|id| 1.0 - at(id, win));
     check_cancel(&budget)?;
-    let [rolls, decisions] = lengths(&p, &layers, &chance);
     let (win_rate, skill) = (at(0, win), at(0, skill_left));
     Ok((
         Figures {
-            strategy: policy.name().to_string(),
+            strategy: name.to_string(),
             win: win_rate,
             losses,
             decisions: sums.steps[1],
@@ -230,7 +284,9 @@ pub fn distributions<G: Game, O: Optimum<G> + ?Sized>(
             positions: n,
         },
         Distributions {
+            start: at(0, mu),
             win: win_rate,
+            meaningful: sums.meaningful,
             luck: [sums.luck, sums.luck2],
             skill: [skill, sums.skill2],
             squares: sums.squares,
@@ -238,8 +294,8 @@ pub fn distributions<G: Game, O: Optimum<G> + ?Sized>(
             comebacks,
             heartbreaks,
             decided,
-            rolls,
-            decisions,
+            rolls: Vec::new(),
+            decisions: Vec::new(),
             entered,
         },
     ))
@@ -257,6 +313,8 @@ struct Sums {
     luck2: f64,
     /// Skill's square.
     skill2: f64,
+    /// Decisions whose options' values differ by at least [`MEANINGFUL`]`[k]`.
+    meaningful: [f64; 2],
 }
 
 /// A decision's change of `μ` within this of none is none: the same value summed in another
@@ -365,8 +423,23 @@ fn lengths<G: Game>(p: &Program<G>, layers: &[Layer], roll: &dyn Fn(u32) -> bool
     });
     let mut ended: [Counts; 2] = Default::default();
     let mut pass = |id: u32, f: &mut Frontier| {
-        if let Some(c) = f.take(id) {
+        if let Some(mut c) = f.take(id) {
             let by = [u32::from(roll(id)), u32::from(!roll(id))];
+            // Play that goes one way only, to a position nothing reached yet, takes the counts
+            // along as they are, one further.
+            let mut terms = p.terms(id);
+            if let (Some((t, w)), None) = (terms.next(), terms.next())
+                && t < END
+                && w == 1.0
+                && f.slot[t as usize] == NO_SLOT
+            {
+                for (c, by) in c.iter_mut().zip(by) {
+                    c.first += by;
+                }
+                std::mem::swap(f.at(t), &mut c);
+                f.recycle(c);
+                return;
+            }
             for (t, w) in p.terms(id) {
                 let into = if t >= END { &mut ended } else { f.at(t) };
                 for k in 0..2 {

@@ -11,7 +11,6 @@ use rand::Rng;
 
 use super::Stop;
 use super::distributions::{Distributions, distributions};
-use super::evaluate::regret;
 use super::figures::Figures;
 use super::sample::{play, stream};
 use super::solve::Optimum;
@@ -422,6 +421,19 @@ pub struct Quality {
     pub games: Distributions,
 }
 
+impl Quality {
+    /// The quality of a strategy whose exact figures are `figures` and its games `games`.
+    pub fn new(figures: Figures, games: Distributions) -> Quality {
+        Quality {
+            figures,
+            skill_loss: games.skill_loss(),
+            start: games.start,
+            meaningful: games.meaningful,
+            games,
+        }
+    }
+}
+
 /// Where games are decided: the shares of wins and of losses (in that order) by stage.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decided {
@@ -623,23 +635,15 @@ pub fn courses<G: Game, O: Optimum<G> + ?Sized>(
         .collect()
 }
 
-/// The quality figures of `policy` on a solved game, every one exact: its regret by kind of
-/// decision ([`regret`]) and what its games are like ([`distributions`]).
+/// The quality figures of `policy` on a solved game, every one exact, from one replay of its
+/// play ([`distributions`]).
 pub fn quality<G: Game, O: Optimum<G> + ?Sized>(
     solved: &O,
     policy: &dyn Policy<G>,
     budget: Budget<'_>,
 ) -> Result<Quality, Stop> {
-    let game = solved.game();
-    let (_, lost) = regret(game, policy, solved, budget)?;
     let (figures, games) = distributions(solved, policy, budget)?;
-    Ok(Quality {
-        figures,
-        skill_loss: lost.by_kind.iter().sum(),
-        start: solved.start(),
-        meaningful: lost.meaningful,
-        games,
-    })
+    Ok(Quality::new(figures, games))
 }
 
 #[cfg(test)]

@@ -68,15 +68,16 @@ pub(super) fn layers<G: Game>(program: &Program<G>) -> Vec<Layer> {
 }
 
 /// Settles `K` values at every stored position of a strategy's program (one branch a
-/// position), `at(id, values)` being those of `id` from the values of what it reads: layer by
-/// layer from the lowest, a layer play can return to swept until no value moves by more than
-/// rounding ([`moved`]).
+/// position), from `values` (by id; what `at` may read of a position before it is settled),
+/// `at(id, values)` being those of `id` from the values of what it reads: layer by layer from
+/// the lowest, a layer play can return to swept until no value moves by more than rounding
+/// ([`moved`]).
 pub(super) fn settle_by<G: Game, const K: usize>(
     program: &Program<G>,
     layers: &[Layer],
+    mut values: Vec<[f64; K]>,
     at: impl Fn(u32, &[[f64; K]]) -> [f64; K],
 ) -> Vec<[f64; K]> {
-    let mut values = vec![[0.0f64; K]; program.len()];
     for (ids, once) in layers {
         let (ids, once) = (&program.order[ids.clone()], *once);
         loop {
@@ -114,14 +115,18 @@ pub(super) fn visits<G: Game>(
 ) -> Vec<f64> {
     let mut visits = vec![0.0f64; program.len()];
     visits[0] = 1.0;
-    // Each id's layer, by its place in `layers`.
-    let mut layer_of = vec![0u32; program.len()];
-    for (l, (ids, _)) in layers.iter().enumerate() {
-        for &id in &program.order[ids.clone()] {
-            layer_of[id as usize] = l as u32;
+    // Where play can return to a position: each id's layer, by its place in `layers`, and
+    // the visits of the sweep under way.
+    let cycles = layers.iter().any(|(_, once)| !once);
+    let mut layer_of = vec![0u32; if cycles { program.len() } else { 0 }];
+    let mut next = vec![0.0f64; layer_of.len()];
+    if cycles {
+        for (l, (ids, _)) in layers.iter().enumerate() {
+            for &id in &program.order[ids.clone()] {
+                layer_of[id as usize] = l as u32;
+            }
         }
     }
-    let mut next = vec![0.0f64; program.len()];
     for (l, (ids, once)) in layers.iter().enumerate().rev() {
         let ids = &program.order[ids.clone()];
         let l = l as u32;
