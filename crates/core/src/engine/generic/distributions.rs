@@ -34,7 +34,7 @@ pub struct Distributions {
     pub luck: [f64; 2],
     /// The mean of a game's skill (the sum at decisions) and of its square.
     pub skill: [f64; 2],
-    /// The mean over games of the sum of `μ`'s squared changes, and of the steps taken.
+    /// The mean over games of the sum of `μ`'s squared changes.
     pub squares: f64,
     /// Steps (rolls and decisions) per game, in expectation.
     pub steps: f64,
@@ -55,25 +55,6 @@ pub struct Distributions {
 }
 
 impl Distributions {
-    /// A game that never starts: nothing won, nothing counted (every figure defined).
-    pub fn none() -> Self {
-        Distributions {
-            start: 0.0,
-            win: 0.0,
-            meaningful: [0.0; 2],
-            luck: [0.0; 2],
-            skill: [0.0; 2],
-            squares: 0.0,
-            steps: 0.0,
-            comebacks: 0.0,
-            heartbreaks: 0.0,
-            decided: [[0.0; PHASES + 1]; 2],
-            rolls: Vec::new(),
-            decisions: Vec::new(),
-            entered: vec![0.0; PHASES * 2 * POINTS],
-        }
-    }
-
     /// Points lost to decisions per game, in expectation: the regret, exactly.
     pub fn skill_loss(&self) -> f64 {
         // Optimal play's +0 rather than −0.

@@ -4,15 +4,17 @@
 //! Along a game under any strategy, `μ` moves at a chance point by luck (its expected change
 //! there is 0) and at a decision by the points the choice gives up (in expectation, the
 //! strategy's regret); at the end it is the result. So, game by game,
-//! `μ(start) + luck + skill = result`. Expectations are exact (replays of the strategy's
-//! program); what is a distribution over games (spreads, suspense, comebacks) is sampled.
+//! `μ(start) + luck + skill = result`. A strategy's figures are exact, over all its games
+//! ([`super::distributions`]); one game's course ([`course`]) follows `μ` step by step, and
+//! sampled courses are summed ([`Sampled`]) where games are split by how they started, and
+//! as an oracle for the exact figures.
 
 use rand::Rng;
 
 use super::Stop;
 use super::distributions::{Distributions, distributions};
 use super::figures::Figures;
-use super::sample::{play, stream};
+use super::sample::play;
 use super::solve::Optimum;
 use crate::engine::Budget;
 use crate::games::{End, Game, PHASES, Point, Policy};
@@ -157,8 +159,6 @@ pub struct Sampled {
     /// Wins after `μ` fell to [`COMEBACK`], losses after it rose to [`HEARTBREAK`].
     comebacks: u64,
     heartbreaks: u64,
-    /// The largest skill a game gave up.
-    pub skill_most: f64,
     /// Wins and losses by the stage they were decided in; the last entry, from the start.
     decided: [[u64; PHASES + 1]; 2],
     /// Games by their number of rolls, and of decisions.
@@ -180,7 +180,6 @@ impl Default for Sampled {
             cross: 0.0,
             comebacks: 0,
             heartbreaks: 0,
-            skill_most: 0.0,
             decided: [[0; PHASES + 1]; 2],
             rolls: Vec::new(),
             decisions: Vec::new(),
@@ -206,7 +205,6 @@ impl Sampled {
         self.cross += c.squares * steps;
         self.comebacks += u64::from(c.won && c.low <= COMEBACK);
         self.heartbreaks += u64::from(!c.won && c.high >= HEARTBREAK);
-        self.skill_most = self.skill_most.max(-c.skill);
         let result = usize::from(!c.won);
         self.decided[result][c.decided().map_or(PHASES, usize::from)] += 1;
         count(&mut self.rolls, c.rolls);
@@ -231,7 +229,6 @@ impl Sampled {
         self.cross += other.cross;
         self.comebacks += other.comebacks;
         self.heartbreaks += other.heartbreaks;
-        self.skill_most = self.skill_most.max(other.skill_most);
         for (a, b) in self.decided.iter_mut().zip(&other.decided) {
             for (a, b) in a.iter_mut().zip(b) {
                 *a += b;
@@ -621,20 +618,6 @@ pub fn course<G: Game, O: Optimum<G> + ?Sized>(
     c
 }
 
-/// `games` games of `policy` sampled under `seed`, each followed by `μ` (the same courses on
-/// any thread count).
-pub fn courses<G: Game, O: Optimum<G> + ?Sized>(
-    solved: &O,
-    policy: &dyn Policy<G>,
-    games: u64,
-    seed: u64,
-) -> Vec<Course> {
-    (0..games)
-        .into_par_iter()
-        .map(|i| course(solved, policy, &mut stream(seed, i)))
-        .collect()
-}
-
 /// The quality figures of `policy` on a solved game, every one exact, from one replay of its
 /// play ([`distributions`]).
 pub fn quality<G: Game, O: Optimum<G> + ?Sized>(
@@ -695,7 +678,6 @@ mod tests {
                 )
             };
             assert_eq!(counts(&sum), counts(&total));
-            assert_eq!(sum.skill_most, total.skill_most);
             let sums = |s: &Sampled| {
                 [
                     s.luck[0],
