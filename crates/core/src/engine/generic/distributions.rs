@@ -12,13 +12,29 @@
 use super::evaluate::{MEANINGFUL, ends_surely};
 use super::figures::Figures;
 use super::program::{CHANCE, END, Program};
-use super::quality::{COMEBACK, DECIDED, HEARTBREAK, POINTS, points};
 use super::settle::{Layer, layers, settle_by, visits};
 use super::solve::Optimum;
 use super::{Stop, check_cancel};
 use crate::engine::Budget;
 use crate::games::{Game, PHASES, Policy};
 use crate::par::*;
+
+/// `μ` where a game is as good as decided: within this of its result from there to the end.
+pub const DECIDED: f64 = 0.1;
+
+/// A comeback: a won game whose `μ` fell to this or lower on the way.
+pub const COMEBACK: f64 = 0.2;
+
+/// A heartbreak: a lost game whose `μ` rose to this or higher on the way.
+pub const HEARTBREAK: f64 = 0.8;
+
+/// Bins of `μ` on entering a stage: one per whole point, 0 to 100.
+pub const POINTS: usize = 101;
+
+/// `μ` in whole points.
+pub(super) fn points(mu: f64) -> u8 {
+    (mu * 100.0).round().clamp(0.0, 100.0) as u8
+}
 
 /// The figures of a strategy that are distributions over its games, exactly.
 #[derive(Clone, Debug, PartialEq)]

@@ -12,7 +12,8 @@
 use rand::Rng;
 
 use super::Stop;
-use super::distributions::{Distributions, distributions};
+use super::distributions::{COMEBACK, DECIDED, HEARTBREAK, POINTS};
+use super::distributions::{Distributions, distributions, points};
 use super::figures::Figures;
 use super::sample::play;
 use super::solve::Optimum;
@@ -21,20 +22,8 @@ use crate::games::{End, Game, PHASES, Point, Policy};
 use crate::par::*;
 use crate::stats::wilson;
 
-/// `μ` where a game is as good as decided: within this of its result from there to the end.
-pub const DECIDED: f64 = 0.1;
-
-/// A comeback: a won game whose `μ` fell to this or lower on the way.
-pub const COMEBACK: f64 = 0.2;
-
-/// A heartbreak: a lost game whose `μ` rose to this or higher on the way.
-pub const HEARTBREAK: f64 = 0.8;
-
 /// [`Course::entered`] of a stage the game never entered.
 const NOT_ENTERED: u8 = u8::MAX;
-
-/// Bins of `μ` on entering a stage: one per whole point, 0 to 100.
-pub const POINTS: usize = 101;
 
 /// One sampled game's course, as `μ` saw it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -132,11 +121,6 @@ impl Course {
     pub fn decided(&self) -> Option<u8> {
         self.far[usize::from(!self.won)]
     }
-}
-
-/// `μ` in whole points.
-pub(super) fn points(mu: f64) -> u8 {
-    (mu * 100.0).round().clamp(0.0, 100.0) as u8
 }
 
 /// What sampled games show, summed: the same sums, bit for bit, on any thread count (games
