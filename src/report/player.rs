@@ -21,7 +21,7 @@ pub const FILE: &str = "tuned.toml";
 
 /// The bundled file of knobs with the highest mean exact win probability over the headline
 /// stealths under `rules` (reference, strategies without a file and the rule cards aside:
-/// the cards are [`cards`]'), if any.
+/// the cards are [`super::card::cards`]'), if any.
 pub fn best_file(balance: &Balance, rules: Rules) -> Option<(&str, f64)> {
     let mut best: Option<(&str, f64)> = None;
     for name in &balance.strategies {

@@ -1,11 +1,11 @@
-//! Engines for any game of [`crate::games`]: they drive a game through the [`Game`] interface
+//! Engines for any game of [`crate::games`]: they drive a game through the [`Game`](crate::games::Game) interface
 //! and know nothing of its rules.
 //!
 //! - [`program`]: the one compiler, positions to a layered program of weighted sums;
 //! - [`settle`]: values settled layer by layer, cycles inside a layer to their fixed point;
-//! - [`solve`]: optimal play (the best option at every decision), option values, the policy;
+//! - [`solve`](mod@solve): optimal play (the best option at every decision), option values, the policy;
 //! - [`figures`]: a policy's figures, replayed from a program;
-//! - [`evaluate`]: a strategy's exact figures and its regret by kind of decision;
+//! - [`evaluate`](mod@evaluate): a strategy's exact figures and its regret by kind of decision;
 //! - [`sample`]: Monte Carlo, each game its own seeded stream;
 //! - [`distributions`]: a strategy's figures over all its games (spreads, comebacks, where
 //!   games are decided, lengths), exactly;

@@ -1,7 +1,7 @@
 //! The one compiler from a game's positions to a layered program: every stored position
 //! reachable from the start, each as the weighted sums it is (one per option at a decision,
 //! one at a chance point), with the positions it reads as dense ids. Exact evaluation, the
-//! optimal solve and the figures replay it ([`super::solve`], [`super::evaluate`]).
+//! optimal solve and the figures replay it ([`super::solve`](mod@super::solve), [`super::evaluate`](mod@super::evaluate)).
 
 use rustc_hash::FxHashMap;
 
