@@ -287,3 +287,38 @@ fn purple_raven_groups_by_start_partition_a_row_s_games_on_any_thread_count() {
         }
     }
 }
+
+/// Luck is fair: at every chance point a game meets, optimal play's win probability is the
+/// probability-weighted sum of what its outcomes leave (1e-12), so its expected change there
+/// is 0 — the start's deal of complications once, then every roll of 200 games.
+#[test]
+fn purple_raven_luck_has_mean_zero_at_every_chance_point_met() {
+    use raven_core::engine::generic::sample::{play, stream};
+    use raven_core::games::Point;
+    use raven_core::strategy::AsPolicy;
+    let rules = Rules::preset("main-text").unwrap();
+    let solver = Solver::new(rules);
+    solve_within(&solver, &[STEALTH], &Budget::UNLIMITED).unwrap();
+    let game = PurpleRaven {
+        rules,
+        stealth: STEALTH,
+    };
+    let mut checked = 0;
+    for i in 0..200 {
+        play(
+            &game,
+            &AsPolicy(&ReferenceStrategy),
+            &mut stream(3, i),
+            &mut |pos| {
+                if game.point(pos) == Point::Chance && (i == 0 || *pos != game.start()) {
+                    let mut sum = 0.0;
+                    game.outcomes(pos, &mut |next, p| sum += p * solver.value(&next));
+                    let mu = solver.value(pos);
+                    assert!((sum - mu).abs() < 1e-12, "{pos:?}: {sum} against {mu}");
+                    checked += 1;
+                }
+            },
+        );
+    }
+    assert!(checked > 2000, "{checked} chance points");
+}
