@@ -742,8 +742,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         let layers: Vec<u32> = (0..self.program.len() as u32)
             .map(|id| self.program.layer_of(self.game, id))
             .collect();
-        let mut order: Vec<u32> = (0..layers.len() as u32).collect();
-        order.sort_unstable_by_key(|&id| (layers[id as usize], std::cmp::Reverse(id)));
+        let mut order = by_layer(&layers);
         let mut starts = Vec::new();
         for (i, &id) in order.iter().enumerate() {
             if i == 0 || layers[id as usize] != layers[order[i - 1] as usize] {
@@ -816,6 +815,36 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     }
 }
 
+/// The ids `0..layers.len()` by layer (`layers[id]`), lowest first, and inside a layer latest
+/// first: counted into their layers where the layers are few beside the ids (a game's usually
+/// are), else sorted.
+fn by_layer(layers: &[u32]) -> Vec<u32> {
+    let (Some(&low), Some(&high)) = (layers.iter().min(), layers.iter().max()) else {
+        return Vec::new();
+    };
+    let span = (high - low) as usize + 1;
+    if span > layers.len() {
+        let mut order: Vec<u32> = (0..layers.len() as u32).collect();
+        order.sort_unstable_by_key(|&id| (layers[id as usize], std::cmp::Reverse(id)));
+        return order;
+    }
+    // Where each layer's ids start, then each id in place, latest first.
+    let mut start = vec![0usize; span + 1];
+    for &l in layers {
+        start[(l - low) as usize + 1] += 1;
+    }
+    for i in 1..=span {
+        start[i] += start[i - 1];
+    }
+    let mut order = vec![0u32; layers.len()];
+    for id in (0..layers.len()).rev() {
+        let at = &mut start[(layers[id] - low) as usize];
+        order[*at] = id as u32;
+        *at += 1;
+    }
+    order
+}
+
 /// Where a depth-first walk over a layer stands with a position.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Seen {
@@ -829,5 +858,28 @@ pub(super) fn end_target(end: End) -> u32 {
     match end {
         End::Win => END,
         End::Loss(c) => END + 1 + u32::from(c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::by_layer;
+
+    /// Counted into layers or sorted, the order is the same: by layer, latest id first.
+    #[test]
+    fn ids_by_layer_are_ordered_as_sorting_orders_them() {
+        let mut h = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| {
+            h ^= h >> 29;
+            h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            h ^= h >> 32;
+            (h % m) as u32
+        };
+        for (n, spread) in [(0, 1), (1, 1), (50, 3), (500, 40), (40, 1_000_000)] {
+            let layers: Vec<u32> = (0..n).map(|_| 7 + next(spread)).collect();
+            let mut sorted: Vec<u32> = (0..n as u32).collect();
+            sorted.sort_by_key(|&id| (layers[id as usize], std::cmp::Reverse(id)));
+            assert_eq!(by_layer(&layers), sorted, "{n} ids over {spread} layers");
+        }
     }
 }
