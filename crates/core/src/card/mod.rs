@@ -9,8 +9,15 @@
 //! The search ([`search`]) then, rule after rule: takes the costliest positions of the card so
 //! far, sums the costs of those with the same specific rule, makes each of the costliest
 //! specific rules as general as it can without losing value (through the more general rules in
-//! the rulebook's order, taking each that keeps or raises the exact value), and adds the one of
-//! highest value, until the card holds `max_rules` or the best gains less than `min_gain`.
+//! the rulebook's order, taking each that keeps or raises the exact value), adds the rules
+//! built from the top (where the game lists every decision a card reaches: see [`Situation`]),
+//! and adds the one of highest value, until the card holds `max_rules` or the best gains less
+//! than `min_gain`.
+//!
+//! The two ways find different rules: a costly position is one place where much is lost, while
+//! some decisions lose a little at each of very many places (the main character, over every
+//! deal of complications) — only a sum over every decision reached, by the facts a rule reads,
+//! finds those.
 //!
 //! Every candidate is evaluated exactly; candidates are evaluated in parallel, and every choice
 //! among them goes to the highest value, ties to the first in a fixed order, so the same inputs
@@ -57,6 +64,184 @@ pub trait Rulebook: Sync {
 
     /// `card` with `rule` added where it is read (before the rules it should overrule).
     fn with(&self, card: &[Self::Rule], rule: Self::Rule) -> Vec<Self::Rule>;
+
+    /// Whether `stop` says only that a card is too large to value exactly: that card is then
+    /// no candidate, and the search goes on.
+    fn too_large(&self, _stop: &Self::Stop) -> bool {
+        false
+    }
+
+    /// The kinds of decision rules answer, each with its facts and its number of options (in
+    /// the orders [`Rulebook::situations`] and [`Rulebook::build`] use), for the search from
+    /// the top; none: the game offers no such search.
+    fn shapes(&self) -> Vec<Shape> {
+        Vec::new()
+    }
+
+    /// Every decision `card` reaches, as the search from the top reads it.
+    fn situations(&self, _card: &[Self::Rule]) -> Result<Vec<Situation>, Self::Stop> {
+        Ok(Vec::new())
+    }
+
+    /// The rule for decisions of kind `kind` where every condition holds (a fact's index in
+    /// its [`Shape`], and the set of its values allowed), answered with option `option`.
+    fn build(
+        &self,
+        _kind: usize,
+        _conditions: &[(usize, u128)],
+        _option: usize,
+    ) -> Option<Self::Rule> {
+        None
+    }
+}
+
+/// A kind of decision as the search from the top reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shape {
+    /// Its facts.
+    pub facts: Vec<FactShape>,
+    /// How many options a rule may answer it with.
+    pub options: usize,
+}
+
+/// A fact a condition may read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FactShape {
+    /// Whether its values are ordered, so that a condition may be a range (at most, at least).
+    pub ordered: bool,
+    /// Sets of values a condition may allow besides a single value (bit `v` for value `v`).
+    pub groups: Vec<u128>,
+}
+
+/// A decision a card reaches: its kind, each of the kind's facts there (a value below 128),
+/// and what each option would gain there in place of the card's answer, per game (reach × the
+/// difference of the option values under optimal play afterwards; 0 where it does not apply).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Situation {
+    /// The kind's index in [`Rulebook::shapes`].
+    pub kind: usize,
+    /// The value of each of the kind's facts.
+    pub facts: Vec<u32>,
+    /// What each option gains.
+    pub gains: Vec<f64>,
+}
+
+/// How many rules from the top are valued exactly at each step.
+const FROM_THE_TOP: usize = 8;
+
+/// Rules built from the top, the most promising first, at most `count`: for each kind and
+/// option, from the rule with no condition, the condition that raises the estimated gain most
+/// is added while it raises it by more than a hundredth of `worth` — the estimate being the
+/// sum of the option's gains over the decisions the rule matches — and the rule is kept if its
+/// estimate reaches `worth` (what a rule must gain to be added). Decisions with the same facts are
+/// summed first, in the order of their facts, so the estimates do not depend on the order the
+/// decisions come in.
+fn from_the_top<B: Rulebook>(
+    book: &B,
+    situations: &[Situation],
+    count: usize,
+    worth: f64,
+) -> Vec<B::Rule> {
+    // A condition must raise the estimate by a hundredth of what a rule must gain.
+    let least = worth / 100.0;
+    let shapes = book.shapes();
+    let mut table: std::collections::BTreeMap<(usize, &[u32]), Vec<f64>> = Default::default();
+    for s in situations {
+        let gains = table
+            .entry((s.kind, &s.facts[..]))
+            .or_insert_with(|| vec![0.0; s.gains.len()]);
+        for (g, x) in gains.iter_mut().zip(&s.gains) {
+            *g += x;
+        }
+    }
+    // By kind and option: the decisions where the option changes anything.
+    let pairs: Vec<(usize, usize)> = (shapes.iter().enumerate())
+        .flat_map(|(k, shape)| (0..shape.options).map(move |o| (k, o)))
+        .collect();
+    let mut found: Vec<(usize, f64, Option<B::Rule>)> = pairs
+        .into_par_iter()
+        .map(|(kind, option)| {
+            let shape = &shapes[kind];
+            let rows: Vec<(&[u32], f64)> = (table.range((kind, &[][..])..))
+                .take_while(|((k, _), _)| *k == kind)
+                .map(|((_, facts), gains)| (*facts, gains[option]))
+                .filter(|(_, g)| *g != 0.0)
+                .collect();
+            let (conditions, estimate) = narrowed(shape, rows, least);
+            if estimate < worth {
+                return (kind, estimate, None);
+            }
+            (kind, estimate, book.build(kind, &conditions, option))
+        })
+        .collect();
+    // The most promising first; of options that gain the same everywhere (they name the same
+    // answer in other words), the first.
+    found.sort_by(|a, b| b.1.total_cmp(&a.1));
+    found.dedup_by(|b, a| a.0 == b.0 && a.1 == b.1);
+    (found.into_iter())
+        .filter_map(|(_, _, top)| top)
+        .take(count)
+        .collect()
+}
+
+/// The conditions ([`from_the_top`]) that give `rows` (facts, gain) the highest sum, added
+/// one at a time while each raises it by more than `least`, and that sum.
+fn narrowed(shape: &Shape, mut rows: Vec<(&[u32], f64)>, least: f64) -> (Vec<(usize, u128)>, f64) {
+    let sum = |rows: &[(&[u32], f64)]| rows.iter().map(|(_, g)| g).sum::<f64>();
+    let mut estimate = sum(&rows);
+    let mut conditions: Vec<(usize, u128)> = Vec::new();
+    loop {
+        let mut best: Option<(f64, usize, u128)> = None;
+        for (f, fact) in shape.facts.iter().enumerate() {
+            if conditions.iter().any(|&(c, _)| c == f) {
+                continue;
+            }
+            let mut by_value = [0.0f64; 128];
+            let mut present = 0u128;
+            for (facts, g) in &rows {
+                let v = facts[f].min(127) as usize;
+                by_value[v] += g;
+                present |= 1 << v;
+            }
+            let mut sets: Vec<u128> = Vec::new();
+            let mut rest = present;
+            while rest != 0 {
+                let v = rest.trailing_zeros();
+                rest &= rest - 1;
+                sets.push(1 << v);
+                if fact.ordered {
+                    sets.push(if v == 127 {
+                        u128::MAX
+                    } else {
+                        (1u128 << (v + 1)) - 1
+                    });
+                    sets.push(!((1u128 << v) - 1));
+                }
+            }
+            sets.extend(fact.groups.iter().filter(|&&g| g & present != 0));
+            for set in sets {
+                let mut total = 0.0;
+                let mut bits = set & present;
+                while bits != 0 {
+                    total += by_value[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                }
+                if best.is_none_or(|(b, _, _)| total > b) {
+                    best = Some((total, f, set));
+                }
+            }
+        }
+        match best {
+            Some((total, f, set)) if total > estimate + least => {
+                rows.retain(|(facts, _)| set >> facts[f].min(127) & 1 == 1);
+                conditions.push((f, set));
+                estimate = sum(&rows);
+            }
+            _ => break,
+        }
+    }
+    conditions.sort_unstable();
+    (conditions, estimate)
 }
 
 /// How far to search.
@@ -159,19 +344,26 @@ pub fn search<B: Rulebook>(
             .take(limits.spots)
             .map(|(r, _)| r)
             .collect();
-        if starts.is_empty() {
+        let situations = book.situations(&found.card)?;
+        let tops = from_the_top(book, &situations, FROM_THE_TOP, limits.min_gain);
+        drop(situations);
+        if starts.is_empty() && tops.is_empty() {
             break;
         }
         let card = &found.card;
         // Values of this step's candidates by their text: climbs from different positions
         // often meet the same rule.
         let memo: Mutex<HashMap<String, Vec<f64>>> = Mutex::new(HashMap::new());
+        // A card too large to value is worth nothing here.
         let value = |rule: &B::Rule| -> Result<Vec<f64>, B::Stop> {
             let key = rule.to_string();
             if let Some(v) = memo.lock().expect("memo").get(&key) {
                 return Ok(v.clone());
             }
-            let v = book.value(&book.with(card, rule.clone()))?;
+            let v = match book.value(&book.with(card, rule.clone())) {
+                Err(stop) if book.too_large(&stop) => vec![f64::NEG_INFINITY; base.len()],
+                v => v?,
+            };
             evaluated.fetch_add(1, Ordering::Relaxed);
             memo.lock().expect("memo").insert(key, v.clone());
             Ok(v)
@@ -205,8 +397,12 @@ pub fn search<B: Rulebook>(
                 Ok((rule, values))
             })
             .collect();
+        let topped: Vec<Climbed<B::Rule, B::Stop>> = tops
+            .into_par_iter()
+            .map(|rule| Ok((rule.clone(), value(&rule)?)))
+            .collect();
         let mut best: Option<(B::Rule, Vec<f64>)> = None;
-        for result in climbed {
+        for result in climbed.into_iter().chain(topped) {
             let (rule, values) = result?;
             if best.as_ref().is_none_or(|(_, b)| mean(&values) > mean(b)) {
                 best = Some((rule, values));
@@ -318,6 +514,97 @@ mod tests {
         assert_eq!(rungs(5), vec![0, 1, 2, 4, 5]);
         assert_eq!(rungs(8), vec![0, 1, 2, 4, 8]);
         assert_eq!(rungs(20), vec![0, 1, 2, 4, 8, 16, 20]);
+    }
+
+    /// A rulebook of one kind of decision, read only from the top: an ordered fact and a
+    /// fact of two values, two options; a rule is its conditions and option.
+    struct Table(Vec<Situation>);
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct Planted(Vec<(usize, u128)>, usize);
+
+    impl std::fmt::Display for Planted {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "{:?}", self)
+        }
+    }
+
+    impl Rulebook for Table {
+        type Rule = Planted;
+        type Spot = ();
+        type Stop = ();
+        fn value(&self, _: &[Planted]) -> Result<Vec<f64>, ()> {
+            Ok(vec![0.0])
+        }
+        fn costliest(&self, _: &[Planted], _: usize) -> Result<Vec<()>, ()> {
+            Ok(Vec::new())
+        }
+        fn cost(&self, _: &()) -> f64 {
+            0.0
+        }
+        fn specific(&self, _: &()) -> Option<Planted> {
+            None
+        }
+        fn generalisations(&self, _: &Planted) -> Vec<Planted> {
+            Vec::new()
+        }
+        fn with(&self, card: &[Planted], rule: Planted) -> Vec<Planted> {
+            std::iter::once(rule).chain(card.iter().cloned()).collect()
+        }
+        fn shapes(&self) -> Vec<Shape> {
+            let fact = |ordered| FactShape {
+                ordered,
+                groups: Vec::new(),
+            };
+            vec![Shape {
+                facts: vec![fact(true), fact(false)],
+                options: 2,
+            }]
+        }
+        fn situations(&self, _: &[Planted]) -> Result<Vec<Situation>, ()> {
+            Ok(self.0.clone())
+        }
+        fn build(
+            &self,
+            kind: usize,
+            conditions: &[(usize, u128)],
+            option: usize,
+        ) -> Option<Planted> {
+            assert_eq!(kind, 0);
+            Some(Planted(conditions.to_vec(), option))
+        }
+    }
+
+    /// Option 1 gains 1 wherever the ordered fact is at most 2 and loses 2 above it; the other
+    /// fact is 0 wherever it gains. From the top: "at most 2 → option 1", worth 3 (the same
+    /// decisions twice over are summed); the other fact adds nothing and is left out. Option 0
+    /// never gains and makes no rule.
+    #[test]
+    fn the_search_from_the_top_narrows_to_where_an_option_gains() {
+        let mut situations = Vec::new();
+        for v in 0..6u32 {
+            for w in 0..2u32 {
+                let gain = match (v <= 2, w) {
+                    (true, 0) => 1.0,
+                    (true, _) => 0.0,
+                    (false, _) => -2.0,
+                };
+                situations.push(Situation {
+                    kind: 0,
+                    facts: vec![v, w],
+                    gains: vec![0.0, gain],
+                });
+            }
+        }
+        let book = Table(situations);
+        let found = from_the_top(&book, &book.0, 8, 1e-7);
+        assert_eq!(found, vec![Planted(vec![(0, 0b111)], 1)]);
+        // Each decision twice: the estimate sums them.
+        let twice: Vec<Situation> = book.0.iter().chain(&book.0).cloned().collect();
+        let rows: Vec<(&[u32], f64)> = twice.iter().map(|s| (&s.facts[..], s.gains[1])).collect();
+        let (conditions, estimate) = narrowed(&book.shapes()[0], rows, 1e-9);
+        assert_eq!(conditions, vec![(0, 0b111)]);
+        assert_eq!(estimate, 6.0);
     }
 
     /// A card of three rules valued as the sum of what each adds (1, 3 and 2 points), but the

@@ -10,7 +10,11 @@ use crate::strategy::FileStrategy;
 use crate::strategy::file::Spec;
 use crate::strategy::file::card::{Card, Choose, Condition, Fact, MainPick, Rule, Who};
 
-use super::Rulebook;
+use std::collections::BTreeMap;
+
+use super::{FactShape, Rulebook, Shape, Situation};
+use crate::engine::decisions::EVERY;
+use crate::par::*;
 
 /// The bundled files of the card under a preset's rules (`strategies/`): the knob file the
 /// search starts from by default, and the card `raven card` found from it there.
@@ -55,7 +59,7 @@ fn facts(kind: DecisionKind) -> &'static [Fact] {
     const MEDIC: Fact = Fact::Member(Character::Medic);
     match kind {
         K::MainCharacter => &[F::Needs(Character::Medic)],
-        K::RecruitTarget => &[F::Members, F::Wounds, MEDIC, F::Stealth],
+        K::RecruitTarget => &[F::Members, F::Wounds, MEDIC, F::Easy, F::Stealth],
         K::RecruitRoller => &[
             F::Attempts,
             F::Members,
@@ -124,6 +128,7 @@ fn options(kind: DecisionKind) -> Vec<Choose> {
         K::MainCharacter => [
             MainPick::FirstTarget,
             MainPick::MostNeeded,
+            MainPick::MostNeededNotMedic,
             MainPick::HardestToRecruit,
         ]
         .map(Choose::MainBy)
@@ -164,6 +169,37 @@ fn options(kind: DecisionKind) -> Vec<Choose> {
             }
             out
         }
+    }
+}
+
+/// Each option's gains summed by kind of decision and the facts there.
+type Sums = BTreeMap<(usize, Vec<u32>), Vec<f64>>;
+
+/// How the search from the top reads `fact`: counts are ordered, healths have their groups.
+fn shape(fact: Fact) -> FactShape {
+    match fact {
+        Fact::Stealth
+        | Fact::Tough
+        | Fact::Left
+        | Fact::Successes
+        | Fact::Attempts
+        | Fact::Members
+        | Fact::Able
+        | Fact::Wounds
+        | Fact::Wounded
+        | Fact::Incapacitated
+        | Fact::Easy => FactShape {
+            ordered: true,
+            groups: Vec::new(),
+        },
+        Fact::MainHealth | Fact::FinaleHealth | Fact::Member(_) => FactShape {
+            ordered: false,
+            groups: HEALTH_WIDER.to_vec(),
+        },
+        _ => FactShape {
+            ordered: false,
+            groups: Vec::new(),
+        },
     }
 }
 
@@ -269,6 +305,93 @@ impl Rulebook for PurpleRaven<'_> {
         out
     }
 
+    fn too_large(&self, stop: &Halt) -> bool {
+        matches!(stop, Halt::TooLarge(_))
+    }
+
+    fn shapes(&self) -> Vec<Shape> {
+        DecisionKind::ALL
+            .iter()
+            .map(|&kind| Shape {
+                facts: facts(kind).iter().map(|&f| shape(f)).collect(),
+                options: options(kind).len(),
+            })
+            .collect()
+    }
+
+    fn situations(&self, card: &[Rule]) -> Result<Vec<Situation>, Halt> {
+        let strategy = self.strategy(card);
+        let found = self
+            .solved
+            .decisions_keeping(&strategy, self.budget, EVERY)?;
+        let starts = found.len() as f64;
+        let spots: Vec<Costly> = found.into_iter().flat_map(|d| d.top).collect();
+        let options: Vec<Vec<Choose>> = DecisionKind::ALL.iter().map(|&k| options(k)).collect();
+        let solver = self.solved.solver();
+        // Decisions with the same facts summed, a fixed chunk at a time and the chunks in
+        // order: the same sums on any number of threads.
+        let chunks: Vec<Sums> = spots
+            .par_chunks(1 << 14)
+            .map(|chunk| {
+                let mut sums: Sums = BTreeMap::new();
+                for spot in chunk {
+                    let kind = spot.kind();
+                    let (state, decision) = (&spot.state, spot.decision);
+                    let values = solver.options(state);
+                    let value = |a| values.iter().find(|(b, _)| *b == a).map(|(_, v)| *v);
+                    let facts = (facts(kind).iter())
+                        .map(|f| u32::from(f.value(state, &self.rules, decision)))
+                        .collect();
+                    let choices = &options[kind as usize];
+                    let gains = (sums.entry((kind as usize, facts)))
+                        .or_insert_with(|| vec![0.0; choices.len()]);
+                    for (gain, &choose) in gains.iter_mut().zip(choices) {
+                        if let Some(v) = (self.base.resolve(choose, state, &self.rules, decision))
+                            .and_then(value)
+                        {
+                            *gain += spot.reach * (v - spot.chosen_value) / starts;
+                        }
+                    }
+                }
+                sums
+            })
+            .collect();
+        let mut sums: Sums = BTreeMap::new();
+        for chunk in chunks {
+            for (key, gains) in chunk {
+                match sums.entry(key) {
+                    std::collections::btree_map::Entry::Vacant(e) => {
+                        e.insert(gains);
+                    }
+                    std::collections::btree_map::Entry::Occupied(mut e) => {
+                        for (g, x) in e.get_mut().iter_mut().zip(gains) {
+                            *g += x;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(sums
+            .into_iter()
+            .map(|((kind, facts), gains)| Situation { kind, facts, gains })
+            .collect())
+    }
+
+    fn build(&self, kind: usize, conditions: &[(usize, u128)], option: usize) -> Option<Rule> {
+        let kind = *DecisionKind::ALL.get(kind)?;
+        let facts = facts(kind);
+        Some(Rule {
+            kind,
+            conditions: (conditions.iter())
+                .map(|&(f, allowed)| Condition {
+                    fact: facts[f],
+                    allowed,
+                })
+                .collect(),
+            choose: *options(kind).get(option)?,
+        })
+    }
+
     fn with(&self, card: &[Rule], rule: Rule) -> Vec<Rule> {
         // First among its kind: it overrules the rules found before it where it matches, and
         // those it overrules everywhere go (they could never decide again).
@@ -319,6 +442,9 @@ pub fn sentence(rule: &Rule) -> String {
         }
         Choose::MainBy(MainPick::MostNeeded) => {
             "take the speciality most complications call for".to_string()
+        }
+        Choose::MainBy(MainPick::MostNeededNotMedic) => {
+            "take the speciality most complications call for, never the Medic".to_string()
         }
         Choose::MainBy(MainPick::HardestToRecruit) => {
             "take the character whose complication is their own".to_string()

@@ -196,6 +196,7 @@ impl Point {
             MainRule::Fixed(c) => speciality(c),
             MainRule::Random => quoted("random"),
             MainRule::MostNeeded => quoted("most-needed"),
+            MainRule::MostNeededNotMedic => quoted("most-needed-not-medic"),
             MainRule::HardestToRecruit => quoted("hardest-to-recruit"),
             MainRule::FirstTarget => quoted("first-target"),
         };

@@ -52,14 +52,20 @@ impl Costly {
     }
 }
 
+/// Keep every decision reached ([`Costliest::new`]).
+pub const EVERY: usize = usize::MAX;
+
 /// A term smaller than this is rounding between equal options, not a position worth listing.
 pub(super) const NEGLIGIBLE: f64 = 1e-12;
 
-/// The costliest positions met so far (`keep` at most: [`TOP`] for a listing).
+/// The costliest positions met so far (`keep` at most: [`TOP`] for a listing; [`EVERY`]:
+/// every decision reached, those played as well as optimal play too, unsorted).
 pub(super) struct Costliest {
     keep: usize,
     /// A min-heap on the term: the cheapest of the kept ones is dropped first.
     top: BinaryHeap<Reverse<ByRegret>>,
+    /// Under [`EVERY`]: every decision, in the order met (no order is asked for).
+    every: Vec<Costly>,
 }
 
 /// A [`Costly`] ordered by its term, equal terms by their position: which of them are kept
@@ -97,7 +103,8 @@ impl Costliest {
     pub(super) fn new(keep: usize) -> Costliest {
         Costliest {
             keep,
-            top: BinaryHeap::with_capacity(keep + 1),
+            top: BinaryHeap::with_capacity(keep.min(TOP) + 1),
+            every: Vec::new(),
         }
     }
 
@@ -112,6 +119,9 @@ impl Costliest {
     /// The term a position must reach to be kept (and exceed, or equal a kept one's and come
     /// first: [`ByRegret`]).
     pub(super) fn bar(&self) -> f64 {
+        if self.keep == EVERY {
+            return f64::NEG_INFINITY;
+        }
         self.cheapest()
             .map_or(NEGLIGIBLE, |cheapest| cheapest.0.regret())
     }
@@ -151,6 +161,10 @@ impl Costliest {
             best_value,
             chosen_value,
         };
+        if self.keep == EVERY {
+            self.every.push(costly);
+            return;
+        }
         let costly = ByRegret(costly);
         let kept = match self.cheapest() {
             Some(cheapest) => costly > *cheapest,
@@ -164,8 +178,11 @@ impl Costliest {
         }
     }
 
-    /// The kept positions, costliest first.
+    /// The kept positions, costliest first (under [`EVERY`], in the order met).
     pub(super) fn into_sorted(self) -> Vec<Costly> {
+        if self.keep == EVERY {
+            return self.every;
+        }
         // Ascending on `Reverse`: the largest term first.
         self.top
             .into_sorted_vec()

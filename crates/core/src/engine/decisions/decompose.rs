@@ -96,7 +96,8 @@ impl Solved {
     }
 
     /// [`Solved::decisions`] with the `keep` costliest positions at each stealth listed
-    /// instead of [`TOP`](super::TOP): where a search for rules of thumb looks.
+    /// instead of [`TOP`](super::TOP), or every decision reached with [`EVERY`](super::EVERY)
+    /// (unsorted): where a search for rules of thumb looks.
     pub fn decisions_keeping<S: Strategy + ?Sized>(
         &self,
         strategy: &S,

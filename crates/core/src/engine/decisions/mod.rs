@@ -36,6 +36,6 @@ mod decompose;
 mod kinds;
 mod layered;
 
-pub use costliest::{Costly, TOP};
+pub use costliest::{Costly, EVERY, TOP};
 pub use decompose::{Decisions, Solved, decisions, decisions_of_each};
 pub use kinds::{ByKind, MATTERS};

@@ -481,6 +481,8 @@ impl Who {
 pub enum MainPick {
     /// `most-needed`.
     MostNeeded,
+    /// `most-needed-not-medic`.
+    MostNeededNotMedic,
     /// `hardest-to-recruit`.
     HardestToRecruit,
     /// `first-target`.
@@ -525,6 +527,7 @@ impl fmt::Display for Choose {
             Choose::Treat(p, Some(g)) => write!(f, "treat {} by {}", p.name(), g.name()),
             Choose::MainBy(rule) => f.write_str(match rule {
                 MainPick::MostNeeded => "most-needed",
+                MainPick::MostNeededNotMedic => "most-needed-not-medic",
                 MainPick::HardestToRecruit => "hardest-to-recruit",
                 MainPick::FirstTarget => "first-target",
             }),
@@ -537,7 +540,9 @@ impl fmt::Display for Choose {
 fn options_of(kind: DecisionKind) -> &'static str {
     use DecisionKind as K;
     match kind {
-        K::MainCharacter => "a speciality, most-needed, hardest-to-recruit or first-target",
+        K::MainCharacter => {
+            "a speciality, most-needed, most-needed-not-medic, hardest-to-recruit or first-target"
+        }
         K::RecruitTarget => "stop, easiest, or a speciality",
         K::RecruitRoller => "stop, specialist, least-wounded, main, finale, or a speciality",
         K::RunType => "a speciality but medic",
@@ -1049,6 +1054,9 @@ fn parse_option(kind: DecisionKind, words: &[Token<'_>], end: usize) -> Result<C
     };
     let choose = match (kind, &texts[..]) {
         (K::MainCharacter, ["most-needed"]) => Choose::MainBy(MainPick::MostNeeded),
+        (K::MainCharacter, ["most-needed-not-medic"]) => {
+            Choose::MainBy(MainPick::MostNeededNotMedic)
+        }
         (K::MainCharacter, ["hardest-to-recruit"]) => Choose::MainBy(MainPick::HardestToRecruit),
         (K::MainCharacter, ["first-target"]) => Choose::MainBy(MainPick::FirstTarget),
         (K::MainCharacter, [c]) => Choose::Pick(Character::parse(c).ok_or_else(bad)?),

@@ -133,20 +133,22 @@ impl Spec {
 
     /// R7: the main character `rule` picks (`None`: uniformly at random).
     pub(super) fn main_by(&self, state: &State, rule: MainRule) -> Option<Character> {
-        let most_needed = || {
+        let most_needed_of = |among: &[Character]| {
             // Fewest-numbered among the highest counts: max_by_key keeps the last maximum,
             // so scan in reverse order.
-            Character::ALL.into_iter().rev().max_by_key(|c| {
+            among.iter().copied().rev().max_by_key(|c| {
                 Character::ALL
                     .into_iter()
                     .filter(|o| o != c && state.complication(*o) == Some(*c))
                     .count()
             })
         };
+        let most_needed = || most_needed_of(&Character::ALL);
         match rule {
             MainRule::Fixed(c) => Some(c),
             MainRule::Random => None,
             MainRule::MostNeeded => most_needed(),
+            MainRule::MostNeededNotMedic => most_needed_of(&Character::ALL[..5]),
             MainRule::HardestToRecruit => Character::ALL
                 .into_iter()
                 .find(|c| state.complication(*c) == Some(*c))
@@ -340,6 +342,7 @@ impl Spec {
             (Choose::MainBy(pick), Decision::MainCharacter) => {
                 let rule = match pick {
                     MainPick::MostNeeded => MainRule::MostNeeded,
+                    MainPick::MostNeededNotMedic => MainRule::MostNeededNotMedic,
                     MainPick::HardestToRecruit => MainRule::HardestToRecruit,
                     MainPick::FirstTarget => MainRule::FirstTarget,
                 };

@@ -130,6 +130,9 @@ pub enum MainRule {
     /// The character whose speciality matches the most complications rolled for the other
     /// five (they roll 3 dice on the most recruitment checks); ties to the lowest number.
     MostNeeded,
+    /// As `MostNeeded` among the five who are not the Medic: the Medic's speciality never
+    /// comes up in the run (R10) and first aid needs no main character.
+    MostNeededNotMedic,
     /// The lowest-numbered character whose complication is their own speciality (no one
     /// could ever roll 3 dice to recruit them); if there is none, as `MostNeeded`.
     HardestToRecruit,
@@ -145,12 +148,13 @@ impl TryFrom<String> for MainRule {
         match text.as_str() {
             "random" => Ok(MainRule::Random),
             "most-needed" => Ok(MainRule::MostNeeded),
+            "most-needed-not-medic" => Ok(MainRule::MostNeededNotMedic),
             "hardest-to-recruit" => Ok(MainRule::HardestToRecruit),
             "first-target" => Ok(MainRule::FirstTarget),
             _ => Character::parse(&text).map(MainRule::Fixed).ok_or_else(|| {
                 format!(
                     "'{text}' is not a main-character rule (allowed: random, most-needed, \
-                     hardest-to-recruit, first-target, or a speciality: {})",
+                     most-needed-not-medic, hardest-to-recruit, first-target, or a speciality: {})",
                     speciality_names()
                 )
             }),

@@ -75,6 +75,29 @@ fn main_most_needed_counts_the_others_complications() {
     );
 }
 
+/// Complications under which the Medic is the most needed (Hacker, Spy and Sniper need a
+/// medic) and the Spy the most needed of the other five (Demolitions and Mechanic need a spy).
+const MEDIC_MOST_NEEDED: [Character; 6] = [M, M, M, Sp, Sp, H];
+
+#[test]
+fn main_most_needed_not_medic_passes_over_the_medic() {
+    let state = State::with_complications(10, MEDIC_MOST_NEEDED);
+    assert_eq!(
+        act("[main]\ncharacter = \"most-needed\"", &state),
+        Action::Main(M)
+    );
+    assert_eq!(
+        act("[main]\ncharacter = \"most-needed-not-medic\"", &state),
+        Action::Main(Sp)
+    );
+    // Where the Medic is not the most needed, the same as most-needed.
+    let other = State::with_complications(10, COMPS);
+    assert_eq!(
+        act("[main]\ncharacter = \"most-needed-not-medic\"", &other),
+        Action::Main(Sn)
+    );
+}
+
 #[test]
 fn main_hardest_to_recruit_is_whose_complication_is_their_own() {
     let own = State::with_complications(10, [Sn, Sn, H, D, Me, H]);
@@ -1267,6 +1290,12 @@ fn rule_options_read_the_complications() {
     };
     let start = State::with_complications(10, COMPS);
     check("main-character", "-> most-needed", &start, Action::Main(Sn));
+    check(
+        "main-character",
+        "-> most-needed-not-medic",
+        &State::with_complications(10, MEDIC_MOST_NEEDED),
+        Action::Main(Sp),
+    );
     let own = State::with_complications(10, [Sn, Sn, H, D, Me, H]);
     check(
         "main-character",
