@@ -399,7 +399,7 @@ pub fn search<B: Rulebook>(
             .collect();
         let topped: Vec<Climbed<B::Rule, B::Stop>> = tops
             .into_par_iter()
-            .map(|rule| Ok((rule.clone(), value(&rule)?)))
+            .map(|rule| value(&rule).map(|v| (rule, v)))
             .collect();
         let mut best: Option<(B::Rule, Vec<f64>)> = None;
         for result in climbed.into_iter().chain(topped) {
