@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::report::table::{self, Align, Table};
 use crate::strategy::file::card::kind_name;
 use crate::strategy::{Strategy, bundled};
-use crate::tune::Point;
+use crate::tune::{Point, changed};
 
 use super::args::{ExactEngineArgs, RulesArgs, stealth_list};
 use super::output::AtomicFile;
@@ -78,21 +78,21 @@ pub fn run(args: &CardArgs) -> Result<()> {
     let spinner = Progress::spinner("card: solving optimal play", args.exact.quiet);
     let solved = pool.install(|| Solved::new(&rules, &stealths, &budget))?;
     spinner.label("card: rules added".to_string());
-    let book = PurpleRaven {
+    let book = PurpleRaven::new(
         rules,
-        stealths: stealths.clone(),
-        base: base.spec().clone(),
-        solved: &solved,
+        stealths.clone(),
+        base.spec().clone(),
+        &solved,
         budget,
-    };
+    )?;
     let limits = Limits {
         max_rules: usize::from(args.max_rules),
         min_gain: args.min_gain / 100.0,
         spots: usize::from(args.spots),
     };
     let added = std::sync::atomic::AtomicUsize::new(0);
-    let found = pool.install(|| {
-        search(&book, limits, &|_| {
+    let (found, book) = pool.install(|| {
+        search(book, limits, &|_| {
             let n = added.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             spinner.label(format!("{n}"));
         })
@@ -121,6 +121,7 @@ pub fn run(args: &CardArgs) -> Result<()> {
         axis: "stealth",
         points: &stealths,
         from: &from,
+        changed: &changed(base.spec(), &book.base),
         sentence: &|r| sentence(r),
         kind: &|r| kind_name(r.kind).to_string(),
     };
@@ -143,7 +144,8 @@ pub fn run(args: &CardArgs) -> Result<()> {
             "The rule card that `raven card` found under rules {rules}, mean over stealth {}:\n\
              {}.\n\
              rules: {}\n\
-             The knobs are those of {from}; each rule's comment says what it gained when added.",
+             The knobs are those of {from}{}\n\
+             Each rule's comment says what it gained when added.",
             stealth_list(&stealths),
             values
                 .iter()
@@ -151,9 +153,10 @@ pub fn run(args: &CardArgs) -> Result<()> {
                 .map(|(v, s)| format!("{:.2}% at {s}", 100.0 * v))
                 .collect::<Vec<_>>()
                 .join(", "),
-            found.card.len()
+            found.card.len(),
+            changes(&found)
         );
-        let mut body = Point::of(base.spec()).file(
+        let mut body = Point::of(&book.base).file(
             &header,
             &format!(
                 "rule card by raven card for {rules} at stealth {}",
@@ -170,8 +173,12 @@ pub fn run(args: &CardArgs) -> Result<()> {
         let html = shown.page(
             "Operation Purple Raven",
             &format!(
-                "Rules {rules}, starting stealth {}; knobs of {from}; found by raven card.",
-                stealth_list(&stealths)
+                "Rules {rules}, starting stealth {}; knobs of {from}{}; found by raven card.",
+                stealth_list(&stealths),
+                match found.knobs.len() {
+                    0 => String::new(),
+                    n => format!(", {n} of them changed by the search"),
+                }
             ),
         );
         page.writer().extend_from_slice(html.as_bytes());
@@ -183,7 +190,26 @@ pub fn run(args: &CardArgs) -> Result<()> {
     super::output::to_stdout(text.as_bytes())
 }
 
-/// The card written by `--out` reads back as the strategy the search valued.
+/// The knobs the search changed behind the rules, as a clause of the file's header: each
+/// change with what it gained and when.
+fn changes<R>(found: &Found<R>) -> String {
+    if found.knobs.is_empty() {
+        return ".".to_string();
+    }
+    let mut text = ", but for those the search changed behind the rules when no rule gained \
+                    enough (each change with what it gained):"
+        .to_string();
+    for k in &found.knobs {
+        text += &format!(
+            "\n  {} ({:+.2} points, after rule {})",
+            k.change,
+            100.0 * k.gain,
+            k.after
+        );
+    }
+    text
+}
+
 /// A card found for either game, as its `card` command shows it: `points` the values of the
 /// game's axis searched (`axis`: starting stealth, players), `optimal` optimal play's value at
 /// each, `from` the file whose knobs play behind the rules.
@@ -196,8 +222,10 @@ pub struct Shown<'a, R> {
     pub axis: &'a str,
     /// Its values searched.
     pub points: &'a [u8],
-    /// The knobs behind the rules.
+    /// The file the knobs behind the rules came from.
     pub from: &'a str,
+    /// The knobs that differ from that file's (`section.key = value`).
+    pub changed: &'a [String],
     /// A rule as a sentence for a person.
     pub sentence: &'a dyn Fn(&R) -> String,
     /// The kind of decision a rule is for.
@@ -242,6 +270,20 @@ impl<R: PartialEq + std::fmt::Display> Shown<'_, R> {
             text += &format!(
                 "  ({gone} rule(s) found earlier, overruled everywhere by later ones, are left off)\n"
             );
+        }
+        if !found.knobs.is_empty() {
+            text += &format!(
+                "\nknobs of {from} changed behind the rules, when no rule gained enough (points \
+                 gained, rules on the card then)\n"
+            );
+            for k in &found.knobs {
+                text += &format!(
+                    "     {:+.2}  {}  (after rule {})\n",
+                    100.0 * k.gain,
+                    k.change,
+                    k.after
+                );
+            }
         }
         let mut ladder = Table::new(
             std::iter::once(("rules added".to_string(), Align::Left))
@@ -310,6 +352,7 @@ impl<R: PartialEq + std::fmt::Display> Shown<'_, R> {
             game,
             inputs,
             from: self.from,
+            changed: self.changed,
             rules: &sentences,
             axis: self.axis,
             points: self.points,

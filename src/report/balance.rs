@@ -63,8 +63,10 @@ pub struct ShownCard {
     pub rules: Rules,
     /// The bundled card ([`crate::card::bundled_card`]).
     pub name: &'static str,
-    /// The knob file behind its rules.
+    /// The knob file its knobs started from.
     pub from: &'static str,
+    /// Its knobs that differ from that file's (`section.key = value`).
+    pub changed: Vec<String>,
     /// Its rules by worth and its ladder, at the headline stealths.
     pub ranked: Ranked<Rule>,
     /// Optimal play's win probability at the headline stealths.

@@ -12,6 +12,7 @@ use crate::card::{bundled_card, mean, rank, sentence};
 use crate::engine::{Budget, Halt, exact_within};
 use crate::strategy::file::card::{Card, Rule, kind_name};
 use crate::strategy::{FileStrategy, OPTIMAL, bundled};
+use crate::tune::changed;
 
 use super::balance::{Balance, ShownCard, exact_of};
 use super::chart::{Series, line_chart};
@@ -24,6 +25,8 @@ pub struct CardPage<'a> {
     pub inputs: &'a str,
     /// The file whose knobs play where no rule matches, as the card names it.
     pub from: &'a str,
+    /// The knobs that differ from that file's (`section.key = value`).
+    pub changed: &'a [String],
     /// The rules by worth: the sentence, the kind of decision, the points it gained.
     pub rules: &'a [(String, String, f64)],
     /// The game's axis, as a column names it (`stealth`, `players`).
@@ -124,12 +127,22 @@ svg {{ max-width: 100%; height: auto; }}
 <h1>{title}</h1>
 <p class="inputs">{inputs}</p>
 <p>At each decision, read the rules of its kind from the top: the first that holds says what to
-do. Where none holds, play as <b>{from}</b> does.</p>
+do. Where none holds, play as <b>{from}</b> does{changed}.</p>
 <ol>
 "#,
         title = escape(&title),
         inputs = escape(card.inputs),
         from = escape(card.from),
+        changed = match card.changed {
+            [] => String::new(),
+            changed => format!(
+                ", but for {}",
+                (changed.iter())
+                    .map(|c| format!("<code>{}</code>", escape(c)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        },
     );
     for (sentence, kind, gain) in card.rules {
         let _ = writeln!(
@@ -189,6 +202,7 @@ impl ShownCard {
                 self.from
             ),
             from: self.from,
+            changed: &self.changed,
             rules: &rules,
             axis: "stealth",
             points: headline,
@@ -228,10 +242,15 @@ pub fn cards(balance: &Balance, budget: Budget<'_>) -> Result<Vec<ShownCard>, Ha
             let run = exact_within(&rules, &strategy, &balance.headline, budget)?;
             Ok(run.expectations.iter().map(|e| e.win).collect())
         };
+        let changed = match bundled(from) {
+            Some(Ok(knobs)) => changed(knobs.spec(), file.spec()),
+            _ => Vec::new(),
+        };
         out.push(ShownCard {
             rules,
             name,
             from,
+            changed,
             ranked: rank(&file.spec().card.rules, value)?,
             optimal,
         });
@@ -340,7 +359,8 @@ pub fn section(balance: &Balance) -> String {
          A strategy file's knobs each read one or two facts; a rule of thumb may read several: \
          *when the main character is healthy, skip first aid*. `raven card` adds such rules \
          one at a time in front of the best file of knobs, each the one that gains the most \
-         exact win probability, and prints the card. The cards it found are bundled: \
+         exact win probability (and, when no rule gains enough, changes the knobs behind them \
+         where that gains), and prints the card. The cards it found are bundled: \
          `--strategy card` plays the one for main-text. Each rule's worth below is what the \
          whole card loses without it (points of win probability, mean over stealth {}); the \
          ladder keeps the most valuable rules only, so it shows how few a player needs.\n",
@@ -353,13 +373,17 @@ pub fn section(balance: &Balance) -> String {
             .collect();
         let _ = writeln!(
             md,
-            "**Under {}**, the card `{}` ([{}]({}) to print): the knobs of `{}` and {} rules, \
+            "**Under {}**, the card `{}` ([{}]({}) to print): the knobs of `{}`{} and {} rules, \
              short of optimal play by {:.1} points on average ({}).\n",
             c.rules,
             c.name,
             c.file(),
             c.file(),
             c.from,
+            match &c.changed[..] {
+                [] => String::new(),
+                changed => format!(" (but for `{}`)", changed.join("`, `")),
+            },
             c.ranked.by_worth.len(),
             100.0 * c.short(),
             gaps.join(", ")
@@ -425,6 +449,7 @@ mod tests {
             game: "Operation Purple Raven",
             inputs: "rules main-text",
             from: "tuned",
+            changed: &["recruit.order = [\"spy\"]".to_string()],
             rules: &rules,
             axis: "stealth",
             points: &[8, 10],
@@ -434,6 +459,9 @@ mod tests {
         });
         assert!(html.contains("When a &amp; b, stop. <span class=\"worth\">(+1.23 points)"));
         assert!(html.contains("Pass &lt;always&gt;."));
+        assert!(html.contains(
+            "play as <b>tuned</b> does, but for <code>recruit.order = [&quot;spy&quot;]</code>."
+        ));
         assert!(html.contains("<td>63.00%</td>"));
         assert!(html.contains("<tr><td>optimal play</td><td>55.00%</td><td>70.00%</td></tr>"));
         assert!(html.contains("<svg") && !html.contains("<?xml"));

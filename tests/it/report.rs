@@ -770,7 +770,8 @@ fn the_quality_section_reads_its_csvs_and_they_are_raven_quality_s() {
 }
 
 /// The rule card section reads back each bundled card exactly: its whole card is
-/// `raven exact`'s value of the bundled file, the ladder's first rung the file's knobs alone,
+/// `raven exact`'s value of the bundled file, the ladder's first rung the file's knobs alone
+/// (any that differ from the knob file it started from named),
 /// each rule's worth what the card loses without it, every rule and rung in the README as in
 /// the CSVs, and a page to print per card.
 #[test]
@@ -818,12 +819,20 @@ fn the_rule_card_section_reads_back_the_bundled_cards_exactly() {
                 "{card}: the whole card {a} against {b}"
             );
         }
-        let knobs = value(&bundled(from).unwrap().unwrap());
+        // The first rung: the card's knobs alone, those of `from` but for the ones the
+        // search changed, which the section names.
+        let mut alone = file.spec().clone();
+        alone.card = Card::new(Vec::new());
+        let knobs = value(&FileStrategy::from_spec(card, alone.clone()));
         for (a, b) in rung(0).iter().zip(&knobs) {
             assert!(
                 (a - b).abs() < 1e-12,
-                "{card}: no rules {a} against {from}'s {b}"
+                "{card}: no rules {a} against its knobs' {b}"
             );
+        }
+        let tuned = bundled(from).unwrap().unwrap();
+        for change in raven::tune::changed(tuned.spec(), &alone) {
+            assert!(readme.contains(&change), "{card}: {change} unsaid");
         }
         // Each rule's worth, by removing it from the file's card; listed by worth.
         let listed: Vec<_> = rules_of.iter().filter(|r| r["card"] == card).collect();

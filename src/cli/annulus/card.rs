@@ -90,7 +90,7 @@ pub fn run(args: &CardArgs) -> Result<()> {
         min_gain: args.min_gain / 100.0,
         spots: usize::from(args.spots),
     };
-    let found = pool.install(|| search(&book, limits, &|_| ()))?;
+    let (found, book) = pool.install(|| search(book, limits, &|_| ()))?;
     spinner.finish();
     let searched = started.elapsed().as_secs_f64();
     let optimal: Vec<f64> = solved.iter().map(|s| s.start()).collect();
@@ -102,6 +102,7 @@ pub fn run(args: &CardArgs) -> Result<()> {
         axis: "players",
         points: &players,
         from: &from,
+        changed: &[],
         sentence: &|r| r.sentence(),
         kind: &|_| "adjust".to_string(),
     };

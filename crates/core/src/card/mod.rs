@@ -11,8 +11,10 @@
 //! specific rules as general as it can without losing value (through the more general rules in
 //! the rulebook's order, taking each that keeps or raises the exact value), adds the rules
 //! built from the top (where the game lists every decision a card reaches: see [`Situation`]),
-//! and adds the one of highest value, until the card holds `max_rules` or the best gains less
-//! than `min_gain`.
+//! and adds the one of highest value. When no rule gains `min_gain` (or the card holds
+//! `max_rules`), it sweeps the knobs of the base where the game offers them
+//! ([`Rulebook::knob`]): each knob in turn takes its best value behind the card where that gains
+//! `min_gain`; if one moved, it goes back to rules, and otherwise it stops.
 //!
 //! The two ways find different rules: a costly position is one place where much is lost, while
 //! some decisions lose a little at each of very many places (the main character, over every
@@ -64,6 +66,16 @@ pub trait Rulebook: Sync {
 
     /// `card` with `rule` added where it is read (before the rules it should overrule).
     fn with(&self, card: &[Self::Rule], rule: Self::Rule) -> Vec<Self::Rule>;
+
+    /// The rulebooks whose base differs from this one's in knob `knob` alone, one for each
+    /// other value worth trying, each with the change in a few words; `None` past the last
+    /// knob (and for every knob where the base is fixed).
+    fn knob(&self, _knob: usize) -> Option<Vec<(String, Self)>>
+    where
+        Self: Sized,
+    {
+        None
+    }
 
     /// Whether `stop` says only that a card is too large to value exactly: that card is then
     /// no candidate, and the search goes on.
@@ -126,6 +138,10 @@ pub struct Situation {
     pub gains: Vec<f64>,
 }
 
+/// Conditions as the search from the top builds them: a fact's index in its [`Shape`], and
+/// the set of its values allowed.
+type Conditions = Vec<(usize, u128)>;
+
 /// How many rules from the top are valued exactly at each step.
 const FROM_THE_TOP: usize = 8;
 
@@ -133,7 +149,8 @@ const FROM_THE_TOP: usize = 8;
 /// option, from the rule with no condition, the condition that raises the estimated gain most
 /// is added while it raises it by more than a hundredth of `worth` — the estimate being the
 /// sum of the option's gains over the decisions the rule matches — and the rule is kept if its
-/// estimate reaches `worth` (what a rule must gain to be added). Decisions with the same facts are
+/// estimate reaches `worth` (what a rule must gain to be added); of rules with the same
+/// conditions, only the most promising option. Decisions with the same facts are
 /// summed first, in the order of their facts, so the estimates do not depend on the order the
 /// decisions come in.
 fn from_the_top<B: Rulebook>(
@@ -158,7 +175,8 @@ fn from_the_top<B: Rulebook>(
     let pairs: Vec<(usize, usize)> = (shapes.iter().enumerate())
         .flat_map(|(k, shape)| (0..shape.options).map(move |o| (k, o)))
         .collect();
-    let mut found: Vec<(usize, f64, Option<B::Rule>)> = pairs
+    // (estimate, (kind, conditions), option)
+    let mut found: Vec<(f64, (usize, Conditions), usize)> = pairs
         .into_par_iter()
         .map(|(kind, option)| {
             let shape = &shapes[kind];
@@ -168,18 +186,17 @@ fn from_the_top<B: Rulebook>(
                 .filter(|(_, g)| *g != 0.0)
                 .collect();
             let (conditions, estimate) = narrowed(shape, rows, least);
-            if estimate < worth {
-                return (kind, estimate, None);
-            }
-            (kind, estimate, book.build(kind, &conditions, option))
+            (estimate, (kind, conditions), option)
         })
         .collect();
-    // The most promising first; of options that gain the same everywhere (they name the same
-    // answer in other words), the first.
-    found.sort_by(|a, b| b.1.total_cmp(&a.1));
-    found.dedup_by(|b, a| a.0 == b.0 && a.1 == b.1);
+    // The most promising first, one option for the same conditions: the most promising, of
+    // equals (options that name the same answer in other words) the first.
+    found.retain(|(estimate, _, _)| *estimate >= worth);
+    found.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut seen = std::collections::HashSet::new();
     (found.into_iter())
-        .filter_map(|(_, _, top)| top)
+        .filter(|(_, situation, _)| seen.insert(situation.clone()))
+        .filter_map(|(_, (kind, conditions), option)| book.build(kind, &conditions, option))
         .take(count)
         .collect()
 }
@@ -285,16 +302,35 @@ pub struct Found<R> {
     pub added: Vec<Added<R>>,
     /// The card: the rules in the order they are read.
     pub card: Vec<R>,
+    /// The knobs changed behind the rules, in the order changed.
+    pub knobs: Vec<Changed>,
     /// Candidates evaluated exactly.
     pub evaluated: usize,
 }
 
+/// A knob of the base changed by the search ([`Rulebook::knob`]) when no rule gained enough:
+/// knobs that were best with no rules need not be best behind them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Changed {
+    /// The change in a few words.
+    pub change: String,
+    /// How many rules the card held when it was made.
+    pub after: usize,
+    /// The card's value at each point once it was made.
+    pub values: Vec<f64>,
+    /// What it gained: the mean over the points, in win probability.
+    pub gain: f64,
+}
+
 impl<R> Found<R> {
-    /// The value at each stealth with the first `n` rules added (the ladder's rungs).
+    /// The value at each point once the first `n` rules were added and the knobs changed
+    /// before the next (the ladder's rungs).
     pub fn with_rules(&self, n: usize) -> &[f64] {
-        match n.min(self.added.len()) {
-            0 => &self.base,
-            n => &self.added[n - 1].values,
+        let n = n.min(self.added.len());
+        match (self.knobs.iter().rev().find(|k| k.after == n), n) {
+            (Some(changed), _) => &changed.values,
+            (None, 0) => &self.base,
+            (None, n) => &self.added[n - 1].values,
         }
     }
 }
@@ -307,120 +343,193 @@ pub fn mean(values: &[f64]) -> f64 {
 /// How many of the costliest positions the search reads per candidate it climbs from.
 const LOOK: usize = 40;
 
-/// A climb's rule and its values at each stealth, or why it stopped.
-type Climbed<R, E> = Result<(R, Vec<f64>), E>;
+/// A rule and the card's value with it at each point.
+type Valued<R> = (R, Vec<f64>);
+
+/// A climb's rule and its values at each point, or why it stopped.
+type Climbed<R, E> = Result<Valued<R>, E>;
+
+/// The best rule to add to `card` (valued at `points` points), from the climbs and from the
+/// top, or `None` when no candidate is found.
+fn best_rule<B: Rulebook>(
+    book: &B,
+    card: &[B::Rule],
+    points: usize,
+    limits: Limits,
+    evaluated: &AtomicUsize,
+) -> Result<Option<Valued<B::Rule>>, B::Stop> {
+    // The specific rules of the costliest positions, positions with the same one together:
+    // their costs summed, the costliest `spots` of them (ties: the first met).
+    let spots = book.costliest(card, limits.spots * LOOK)?;
+    let mut summed: Vec<(B::Rule, f64)> = Vec::new();
+    for spot in &spots {
+        if let Some(rule) = book.specific(spot) {
+            let cost = book.cost(spot);
+            match summed.iter_mut().find(|(r, _)| *r == rule) {
+                Some((_, c)) => *c += cost,
+                None => summed.push((rule, cost)),
+            }
+        }
+    }
+    summed.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let starts: Vec<B::Rule> = (summed.into_iter())
+        .take(limits.spots)
+        .map(|(r, _)| r)
+        .collect();
+    let situations = book.situations(card)?;
+    let tops = from_the_top(book, &situations, FROM_THE_TOP, limits.min_gain);
+    drop(situations);
+    if starts.is_empty() && tops.is_empty() {
+        return Ok(None);
+    }
+    // Values of this step's candidates by their text: climbs from different positions often
+    // meet the same rule.
+    let memo: Mutex<HashMap<String, Vec<f64>>> = Mutex::new(HashMap::new());
+    let value = |rule: &B::Rule| -> Result<Vec<f64>, B::Stop> {
+        let key = rule.to_string();
+        if let Some(v) = memo.lock().expect("memo").get(&key) {
+            return Ok(v.clone());
+        }
+        let v = valued(book, &book.with(card, rule.clone()), points)?;
+        // Counted once however many climbs met it at the same time: the same count on any
+        // number of threads.
+        if memo.lock().expect("memo").insert(key, v.clone()).is_none() {
+            evaluated.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(v)
+    };
+    let climbed: Vec<Climbed<B::Rule, B::Stop>> = starts
+        .into_par_iter()
+        .map(|rule| {
+            let mut rule = rule;
+            let mut values = value(&rule)?;
+            // Through the more general rules in order, taking each that keeps the value and
+            // going on from there, in passes until a pass takes none.
+            loop {
+                let mut changed = false;
+                let mut general = book.generalisations(&rule);
+                let mut i = 0;
+                while i < general.len() {
+                    let v = value(&general[i])?;
+                    if mean(&v) >= mean(&values) {
+                        rule = general.swap_remove(i);
+                        values = v;
+                        general = book.generalisations(&rule);
+                        changed = true;
+                    } else {
+                        i += 1;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            Ok((rule, values))
+        })
+        .collect();
+    let topped: Vec<Climbed<B::Rule, B::Stop>> = tops
+        .into_par_iter()
+        .map(|rule| value(&rule).map(|v| (rule, v)))
+        .collect();
+    let mut best: Option<Valued<B::Rule>> = None;
+    for result in climbed.into_iter().chain(topped) {
+        let (rule, values) = result?;
+        if best.as_ref().is_none_or(|(_, b)| mean(&values) > mean(b)) {
+            best = Some((rule, values));
+        }
+    }
+    Ok(best)
+}
+
+/// The value of `card` under `book`; a card too large to value is worth nothing here.
+fn valued<B: Rulebook>(book: &B, card: &[B::Rule], points: usize) -> Result<Vec<f64>, B::Stop> {
+    match book.value(card) {
+        Err(stop) if book.too_large(&stop) => Ok(vec![f64::NEG_INFINITY; points]),
+        v => v,
+    }
+}
 
 /// The greedy search ([module documentation](self)). `on_rule` hears of each rule added.
+/// Returns what was found and the rulebook over the base the card ends on (its knobs
+/// changed where a sweep changed them).
 pub fn search<B: Rulebook>(
-    book: &B,
+    book: B,
     limits: Limits,
     on_rule: &(dyn Fn(&Added<B::Rule>) + Sync),
-) -> Result<Found<B::Rule>, B::Stop> {
+) -> Result<(Found<B::Rule>, B), B::Stop> {
+    let mut book = book;
     let base = book.value(&[])?;
     let mut found = Found {
         base: base.clone(),
         added: Vec::new(),
         card: Vec::new(),
+        knobs: Vec::new(),
         evaluated: 1,
     };
     let mut current = mean(&base);
+    let points = base.len();
     let evaluated = AtomicUsize::new(0);
-    while found.added.len() < limits.max_rules {
-        // The specific rules of the costliest positions, positions with the same one
-        // together: their costs summed, the costliest `spots` of them (ties: the first met).
-        let spots = book.costliest(&found.card, limits.spots * LOOK)?;
-        let mut summed: Vec<(B::Rule, f64)> = Vec::new();
-        for spot in &spots {
-            if let Some(rule) = book.specific(spot) {
-                let cost = book.cost(spot);
-                match summed.iter_mut().find(|(r, _)| *r == rule) {
-                    Some((_, c)) => *c += cost,
-                    None => summed.push((rule, cost)),
-                }
-            }
+    // The number of rules on the card at the last sweep over the knobs.
+    let mut swept: Option<usize> = None;
+    loop {
+        if found.added.len() < limits.max_rules
+            && let Some((rule, values)) = best_rule(&book, &found.card, points, limits, &evaluated)?
+            && mean(&values) - current >= limits.min_gain
+        {
+            let gain = mean(&values) - current;
+            current = mean(&values);
+            found.card = book.with(&found.card, rule.clone());
+            let added = Added { rule, values, gain };
+            on_rule(&added);
+            found.added.push(added);
+            continue;
         }
-        summed.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let starts: Vec<B::Rule> = (summed.into_iter())
-            .take(limits.spots)
-            .map(|(r, _)| r)
-            .collect();
-        let situations = book.situations(&found.card)?;
-        let tops = from_the_top(book, &situations, FROM_THE_TOP, limits.min_gain);
-        drop(situations);
-        if starts.is_empty() && tops.is_empty() {
+        // No rule gains enough: unless the card is as it was at the last sweep, a sweep over
+        // the knobs behind the rules, each taking its best value (ties: the first) with the
+        // others held, again from there while that gains enough.
+        if swept == Some(found.added.len()) {
             break;
         }
-        let card = &found.card;
-        // Values of this step's candidates by their text: climbs from different positions
-        // often meet the same rule.
-        let memo: Mutex<HashMap<String, Vec<f64>>> = Mutex::new(HashMap::new());
-        // A card too large to value is worth nothing here.
-        let value = |rule: &B::Rule| -> Result<Vec<f64>, B::Stop> {
-            let key = rule.to_string();
-            if let Some(v) = memo.lock().expect("memo").get(&key) {
-                return Ok(v.clone());
-            }
-            let v = match book.value(&book.with(card, rule.clone())) {
-                Err(stop) if book.too_large(&stop) => vec![f64::NEG_INFINITY; base.len()],
-                v => v?,
-            };
-            evaluated.fetch_add(1, Ordering::Relaxed);
-            memo.lock().expect("memo").insert(key, v.clone());
-            Ok(v)
-        };
-        let climbed: Vec<Climbed<B::Rule, B::Stop>> = starts
-            .into_par_iter()
-            .map(|rule| {
-                let mut rule = rule;
-                let mut values = value(&rule)?;
-                // Through the more general rules in order, taking each that keeps the value
-                // and going on from there, in passes until a pass takes none.
-                loop {
-                    let mut changed = false;
-                    let mut general = book.generalisations(&rule);
-                    let mut i = 0;
-                    while i < general.len() {
-                        let v = value(&general[i])?;
-                        if mean(&v) >= mean(&values) {
-                            rule = general.swap_remove(i);
-                            values = v;
-                            general = book.generalisations(&rule);
-                            changed = true;
-                        } else {
-                            i += 1;
-                        }
-                    }
-                    if !changed {
-                        break;
-                    }
+        swept = Some(found.added.len());
+        let mut moved = false;
+        let mut knob = 0;
+        while let Some(mut alternatives) = book.knob(knob) {
+            let values = alternatives
+                .par_iter()
+                .map(|(_, b)| {
+                    evaluated.fetch_add(1, Ordering::Relaxed);
+                    valued(b, &found.card, points)
+                })
+                .collect::<Result<Vec<_>, B::Stop>>()?;
+            let mut best: Option<usize> = None;
+            for (i, v) in values.iter().enumerate() {
+                if best.is_none_or(|b| mean(v) > mean(&values[b])) {
+                    best = Some(i);
                 }
-                Ok((rule, values))
-            })
-            .collect();
-        let topped: Vec<Climbed<B::Rule, B::Stop>> = tops
-            .into_par_iter()
-            .map(|rule| value(&rule).map(|v| (rule, v)))
-            .collect();
-        let mut best: Option<(B::Rule, Vec<f64>)> = None;
-        for result in climbed.into_iter().chain(topped) {
-            let (rule, values) = result?;
-            if best.as_ref().is_none_or(|(_, b)| mean(&values) > mean(b)) {
-                best = Some((rule, values));
+            }
+            let gain = best.map_or(f64::NEG_INFINITY, |b| mean(&values[b]) - current);
+            match best {
+                Some(best) if gain >= limits.min_gain => {
+                    let (change, rebased) = alternatives.swap_remove(best);
+                    book = rebased;
+                    current = mean(&values[best]);
+                    found.knobs.push(Changed {
+                        change,
+                        after: found.added.len(),
+                        values: values[best].clone(),
+                        gain,
+                    });
+                    moved = true;
+                }
+                _ => knob += 1,
             }
         }
-        let Some((rule, values)) = best else { break };
-        let gain = mean(&values) - current;
-        if gain < limits.min_gain {
+        if !moved {
             break;
         }
-        current = mean(&values);
-        found.card = book.with(&found.card, rule.clone());
-        let added = Added { rule, values, gain };
-        on_rule(&added);
-        found.added.push(added);
     }
     found.evaluated += evaluated.into_inner();
-    Ok(found)
+    Ok((found, book))
 }
 
 /// A card read back: each rule with what it is worth on the whole card, and the ladder of the
@@ -558,7 +667,7 @@ mod tests {
             };
             vec![Shape {
                 facts: vec![fact(true), fact(false)],
-                options: 2,
+                options: 3,
             }]
         }
         fn situations(&self, _: &[Planted]) -> Result<Vec<Situation>, ()> {
@@ -578,7 +687,8 @@ mod tests {
     /// Option 1 gains 1 wherever the ordered fact is at most 2 and loses 2 above it; the other
     /// fact is 0 wherever it gains. From the top: "at most 2 → option 1", worth 3 (the same
     /// decisions twice over are summed); the other fact adds nothing and is left out. Option 0
-    /// never gains and makes no rule.
+    /// never gains and makes no rule; option 2 gains half as much where option 1 does, under
+    /// the same conditions, and gives way to it.
     #[test]
     fn the_search_from_the_top_narrows_to_where_an_option_gains() {
         let mut situations = Vec::new();
@@ -592,19 +702,88 @@ mod tests {
                 situations.push(Situation {
                     kind: 0,
                     facts: vec![v, w],
-                    gains: vec![0.0, gain],
+                    gains: vec![0.0, gain, gain / 2.0],
                 });
             }
         }
         let book = Table(situations);
         let found = from_the_top(&book, &book.0, 8, 1e-7);
         assert_eq!(found, vec![Planted(vec![(0, 0b111)], 1)]);
+        // Without option 1, option 2 is the rule.
+        let halves: Vec<Situation> = (book.0.iter())
+            .map(|s| Situation {
+                gains: vec![0.0, 0.0, s.gains[2]],
+                ..s.clone()
+            })
+            .collect();
+        let found = from_the_top(&book, &halves, 8, 1e-7);
+        assert_eq!(found, vec![Planted(vec![(0, 0b111)], 2)]);
         // Each decision twice: the estimate sums them.
         let twice: Vec<Situation> = book.0.iter().chain(&book.0).cloned().collect();
         let rows: Vec<(&[u32], f64)> = twice.iter().map(|s| (&s.facts[..], s.gains[1])).collect();
         let (conditions, estimate) = narrowed(&book.shapes()[0], rows, 1e-9);
         assert_eq!(conditions, vec![(0, 0b111)]);
         assert_eq!(estimate, 6.0);
+    }
+
+    /// A rulebook whose base is one knob of two values: 0 is best with no rules (50% against
+    /// 40%), 1 behind rule 7 (70% against 60%), the only rule there is.
+    struct Knobbed(u8);
+
+    impl Rulebook for Knobbed {
+        type Rule = u8;
+        type Spot = ();
+        type Stop = ();
+        fn value(&self, card: &[u8]) -> Result<Vec<f64>, ()> {
+            let v = match (card.contains(&7), self.0) {
+                (false, 0) => 0.5,
+                (false, _) => 0.4,
+                (true, 0) => 0.6,
+                (true, _) => 0.7,
+            };
+            Ok(vec![v])
+        }
+        fn costliest(&self, _: &[u8], _: usize) -> Result<Vec<()>, ()> {
+            Ok(vec![()])
+        }
+        fn cost(&self, _: &()) -> f64 {
+            1.0
+        }
+        fn specific(&self, _: &()) -> Option<u8> {
+            Some(7)
+        }
+        fn generalisations(&self, _: &u8) -> Vec<u8> {
+            Vec::new()
+        }
+        fn with(&self, card: &[u8], rule: u8) -> Vec<u8> {
+            std::iter::once(rule).chain(card.iter().copied()).collect()
+        }
+        fn knob(&self, knob: usize) -> Option<Vec<(String, Self)>> {
+            (knob == 0).then(|| vec![(format!("knob = {}", 1 - self.0), Knobbed(1 - self.0))])
+        }
+    }
+
+    /// The knob stays while no rule is on the card, moves once rule 7 is, and the ladder's
+    /// rung for one rule is the card with the knob moved; then nothing gains and the search
+    /// stops.
+    #[test]
+    fn a_knob_best_without_rules_moves_behind_them() {
+        let limits = Limits {
+            max_rules: 5,
+            min_gain: 1e-9,
+            spots: 1,
+        };
+        let (found, book) = search(Knobbed(0), limits, &|_| {}).unwrap();
+        assert_eq!(found.card, vec![7]);
+        assert_eq!(found.added.len(), 1);
+        assert_eq!(found.added[0].values, vec![0.6]);
+        assert_eq!(found.knobs.len(), 1);
+        assert_eq!(found.knobs[0].change, "knob = 1");
+        assert_eq!(found.knobs[0].after, 1);
+        assert!((found.knobs[0].gain - 0.1).abs() < 1e-12);
+        assert_eq!(book.0, 1);
+        assert_eq!(found.with_rules(0), &[0.5]);
+        assert_eq!(found.with_rules(1), &[0.7]);
     }
 
     /// A card of three rules valued as the sum of what each adds (1, 3 and 2 points), but the

@@ -9,6 +9,7 @@ use crate::rules::Rules;
 use crate::strategy::FileStrategy;
 use crate::strategy::file::Spec;
 use crate::strategy::file::card::{Card, Choose, Condition, Fact, MainPick, Rule, Who};
+use crate::tune::{KNOBS, Point, one_knob_away};
 
 use std::collections::BTreeMap;
 
@@ -37,11 +38,52 @@ pub struct PurpleRaven<'a> {
     /// Optimal play at those stealths: the option values that say what a position's best
     /// answer is.
     pub solved: &'a Solved,
-    /// Each exact evaluation's limit.
-    pub budget: Budget<'a>,
+    /// Each exact evaluation's limit: the user's, or [`GROWTH`] times the positions the base
+    /// reaches (at least [`FEWEST`]) if that is lower.
+    budget: Budget<'a>,
 }
 
-impl PurpleRaven<'_> {
+/// How many times the positions of the base a card may reach and still be valued. A rule
+/// that makes play reach many more positions than the base (a third recruit, say) plays a
+/// game the knobs behind it were not tuned for, and costs many times the others to value:
+/// the search leaves it out.
+pub const GROWTH: usize = 8;
+
+/// The least limit [`GROWTH`] sets, in positions: a base that reaches few positions leaves
+/// its rules room all the same.
+pub const FEWEST: usize = 1 << 21;
+
+impl<'a> PurpleRaven<'a> {
+    /// The rulebook over `base` at `stealths`: the base is valued once here, to set the
+    /// limit of every card's evaluation.
+    pub fn new(
+        rules: Rules,
+        stealths: Vec<u8>,
+        base: Spec,
+        solved: &'a Solved,
+        budget: Budget<'a>,
+    ) -> Result<Self, Halt> {
+        let run = exact_within(
+            &rules,
+            &FileStrategy::from_spec("base", base.clone()),
+            &stealths,
+            budget,
+        )?;
+        let budget = Budget {
+            max_states: budget
+                .max_states
+                .min(run.states.saturating_mul(GROWTH).max(FEWEST)),
+            ..budget
+        };
+        Ok(PurpleRaven {
+            rules,
+            stealths,
+            base,
+            solved,
+            budget,
+        })
+    }
+
     /// The base with `card` before its own rules.
     pub fn strategy(&self, card: &[Rule]) -> FileStrategy {
         let mut spec = self.base.clone();
@@ -305,6 +347,28 @@ impl Rulebook for PurpleRaven<'_> {
         out
     }
 
+    fn knob(&self, knob: usize) -> Option<Vec<(String, Self)>> {
+        let name = KNOBS.get(knob)?.name();
+        let alternatives = one_knob_away(&Point::of(&self.base), &self.rules, &self.stealths, knob)
+            .into_iter()
+            .filter_map(|point| {
+                let mut base = point.spec()?;
+                base.description.clone_from(&self.base.description);
+                base.card = self.base.card.clone();
+                let change = format!("{name} = {}", point.0[knob]);
+                Some((
+                    change,
+                    PurpleRaven {
+                        stealths: self.stealths.clone(),
+                        base,
+                        ..*self
+                    },
+                ))
+            })
+            .collect();
+        Some(alternatives)
+    }
+
     fn too_large(&self, stop: &Halt) -> bool {
         matches!(stop, Halt::TooLarge(_))
     }
@@ -505,6 +569,37 @@ mod tests {
     use crate::card::{Limits, search};
     use crate::rules::MAIN_TEXT;
 
+    /// Recruiting the easiest character whenever there is room takes play to more than
+    /// [`GROWTH`] times the positions of `tuned` (36 times at stealth 8): no candidate. A rule
+    /// that keeps the team is valued as `exact` values it.
+    #[test]
+    fn a_card_far_larger_than_its_base_is_no_candidate() {
+        let stealths = vec![8];
+        let solved = Solved::new(&MAIN_TEXT, &stealths, &Budget::UNLIMITED).expect("solved");
+        let tuned = crate::strategy::bundled("tuned")
+            .expect("bundled")
+            .expect("valid");
+        let base = tuned.spec().clone();
+        let book = PurpleRaven::new(MAIN_TEXT, stealths, base, &solved, Budget::UNLIMITED)
+            .expect("tuned is small");
+        let rule = |kind, text| crate::strategy::file::card::parse_rule(kind, text).unwrap();
+        let grows = rule(DecisionKind::RecruitTarget, "-> easiest");
+        let stop = book.value(&[grows]).expect_err("too large");
+        assert!(book.too_large(&stop));
+        let keeps = rule(
+            DecisionKind::RunRoller,
+            "when medic = wounded -> specialist",
+        );
+        let run = exact_within(
+            &MAIN_TEXT,
+            &book.strategy(std::slice::from_ref(&keeps)),
+            &[8],
+            Budget::UNLIMITED,
+        )
+        .unwrap();
+        assert_eq!(book.value(&[keeps]).unwrap(), vec![run.expectations[0].win]);
+    }
+
     /// A lone operative (team size 1) whose file makes the Medic the main character and never
     /// gives first aid: optimal play is a non-Medic main character who gives first aid during
     /// the run and never in the finale — two rules on the file. The search finds them, and
@@ -541,19 +636,20 @@ mod tests {
                 "the planted card is optimal: {p} vs {o}"
             );
         }
-        let book = PurpleRaven {
+        let book = PurpleRaven::new(
             rules,
-            stealths: stealths.to_vec(),
-            base: base.spec().clone(),
-            solved: &solved,
-            budget: Budget::UNLIMITED,
-        };
+            stealths.to_vec(),
+            base.spec().clone(),
+            &solved,
+            Budget::UNLIMITED,
+        )
+        .expect("small");
         let limits = Limits {
             max_rules: 5,
             min_gain: 1e-9,
             spots: 4,
         };
-        let found = search(&book, limits, &|_| {}).expect("small");
+        let (found, book) = search(book, limits, &|_| {}).expect("small");
         // A rule found later may overrule an earlier one everywhere, which then goes.
         assert_eq!(found.card.len(), 2, "{:?}", found.card);
         let n = found.added.len();
@@ -565,8 +661,10 @@ mod tests {
         }
         // The values claimed are those of the card played.
         assert_eq!(exact(&book.strategy(&found.card)), found.with_rules(n));
-        // Each rule's worth adds up to the gap closed.
-        let gained: f64 = found.added.iter().map(|a| a.gain).sum();
+        // Each rule's worth, and each knob's, adds up to the gap closed.
+        let gained: f64 = (found.added.iter().map(|a| a.gain))
+            .chain(found.knobs.iter().map(|k| k.gain))
+            .sum();
         let closed = crate::card::mean(found.with_rules(n)) - crate::card::mean(&found.base);
         assert!((gained - closed).abs() < 1e-12);
     }

@@ -801,6 +801,25 @@ pub fn knob_costs(
 }
 
 /// Every point one knob change away from `point`, with the knob changed.
+/// The knobs of `to` whose values differ from `from`'s, each as `section.key = value` (in
+/// [`KNOBS`] order): what a card's knobs changed from the file it started from.
+pub fn changed(from: &Spec, to: &Spec) -> Vec<String> {
+    let (from, to) = (Point::of(from), Point::of(to));
+    (KNOBS.iter().zip(from.0.iter().zip(&to.0)))
+        .filter(|(_, (a, b))| a != b)
+        .map(|(knob, (_, b))| format!("{} = {b}", knob.name()))
+        .collect()
+}
+
+/// The points that differ from `point` in knob `knob` alone, at the values the search tries
+/// under `rules` at `stealths` (each knob's bounds are those of [`tune`]).
+pub fn one_knob_away(point: &Point, rules: &Rules, stealths: &[u8], knob: usize) -> Vec<Point> {
+    neighbours(point, Bounds::new(rules, stealths), &[knob])
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect()
+}
+
 fn neighbours(point: &Point, bounds: Bounds, knobs: &[usize]) -> Vec<(usize, Point)> {
     knobs
         .iter()
