@@ -138,6 +138,16 @@ pub struct Situation {
     pub gains: Vec<f64>,
 }
 
+/// The values at most `v` (bit `u` for value `u`; `v` below 128).
+pub(crate) fn at_most(v: u32) -> u128 {
+    u128::MAX >> (127 - v)
+}
+
+/// The values at least `v` (`v` below 128).
+pub(crate) fn at_least(v: u32) -> u128 {
+    u128::MAX << v
+}
+
 /// Conditions as the search from the top builds them: a fact's index in its [`Shape`], and
 /// the set of its values allowed.
 type Conditions = Vec<(usize, u128)>;
@@ -227,12 +237,7 @@ fn narrowed(shape: &Shape, mut rows: Vec<(&[u32], f64)>, least: f64) -> (Vec<(us
                 rest &= rest - 1;
                 sets.push(1 << v);
                 if fact.ordered {
-                    sets.push(if v == 127 {
-                        u128::MAX
-                    } else {
-                        (1u128 << (v + 1)) - 1
-                    });
-                    sets.push(!((1u128 << v) - 1));
+                    sets.extend([at_most(v), at_least(v)]);
                 }
             }
             sets.extend(fact.groups.iter().filter(|&&g| g & present != 0));

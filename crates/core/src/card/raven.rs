@@ -13,7 +13,7 @@ use crate::tune::{KNOBS, Point, one_knob_away};
 
 use std::collections::BTreeMap;
 
-use super::{FactShape, Rulebook, Shape, Situation};
+use super::{FactShape, Rulebook, Shape, Situation, at_least, at_most};
 use crate::engine::decisions::EVERY;
 use crate::par::*;
 
@@ -217,7 +217,8 @@ fn options(kind: DecisionKind) -> Vec<Choose> {
 /// Each option's gains summed by kind of decision and the facts there.
 type Sums = BTreeMap<(usize, Vec<u32>), Vec<f64>>;
 
-/// How the search from the top reads `fact`: counts are ordered, healths have their groups.
+/// How the search reads `fact`, from the top and in generalising a rule: counts are ordered
+/// (a condition may become a range), healths have their groups.
 fn shape(fact: Fact) -> FactShape {
     match fact {
         Fact::Stealth
@@ -313,35 +314,16 @@ impl Rulebook for PurpleRaven<'_> {
                     out.push(wider);
                 }
             };
-            match c.fact {
-                Fact::Stealth
-                | Fact::Tough
-                | Fact::Left
-                | Fact::Successes
-                | Fact::Attempts
-                | Fact::Members
-                | Fact::Able
-                | Fact::Wounds
-                | Fact::Wounded
-                | Fact::Incapacitated => {
-                    let hi = 127 - c.allowed.leading_zeros();
-                    let lo = c.allowed.trailing_zeros();
-                    // At most the highest value, at least the lowest.
-                    widen(if hi >= 127 {
-                        u128::MAX
-                    } else {
-                        (1u128 << (hi + 1)) - 1
-                    });
-                    widen(!((1u128 << lo) - 1));
+            let shape = shape(c.fact);
+            if shape.ordered {
+                // At most the highest value, at least the lowest.
+                widen(at_most(127 - c.allowed.leading_zeros()));
+                widen(at_least(c.allowed.trailing_zeros()));
+            }
+            for wider in shape.groups {
+                if wider & c.allowed == c.allowed {
+                    widen(wider);
                 }
-                Fact::MainHealth | Fact::FinaleHealth | Fact::Member(_) => {
-                    for wider in HEALTH_WIDER {
-                        if wider & c.allowed == c.allowed {
-                            widen(wider);
-                        }
-                    }
-                }
-                _ => {}
             }
         }
         out

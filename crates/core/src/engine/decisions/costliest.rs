@@ -58,19 +58,22 @@ pub const EVERY: usize = usize::MAX;
 /// A term smaller than this is rounding between equal options, not a position worth listing.
 pub(super) const NEGLIGIBLE: f64 = 1e-12;
 
-/// The costliest positions met so far (`keep` at most: [`TOP`] for a listing; [`EVERY`]:
-/// every decision reached, those played as well as optimal play too, unsorted).
-pub(super) struct Costliest {
-    keep: usize,
-    /// A min-heap on the term: the cheapest of the kept ones is dropped first.
-    top: BinaryHeap<Reverse<ByRegret>>,
-    /// Under [`EVERY`]: every decision, in the order met (no order is asked for).
-    every: Vec<Costly>,
+/// The positions met so far that a listing keeps.
+pub(super) enum Costliest {
+    /// The `keep` costliest ([`TOP`] for a listing).
+    Top {
+        keep: usize,
+        /// A min-heap on the term: the cheapest of the kept ones is dropped first.
+        heap: BinaryHeap<Reverse<ByRegret>>,
+    },
+    /// Every decision reached, those played as well as optimal play too, in the order met
+    /// (no order is asked for): [`EVERY`].
+    Every(Vec<Costly>),
 }
 
 /// A [`Costly`] ordered by its term, equal terms by their position: which of them are kept
 /// does not depend on the order they are met in.
-struct ByRegret(Costly);
+pub(super) struct ByRegret(Costly);
 
 impl ByRegret {
     /// The position told apart as far as a strategy can: the counters too.
@@ -101,17 +104,19 @@ impl Ord for ByRegret {
 impl Costliest {
     /// Nothing found yet.
     pub(super) fn new(keep: usize) -> Costliest {
-        Costliest {
-            keep,
-            top: BinaryHeap::with_capacity(keep.min(TOP) + 1),
-            every: Vec::new(),
+        match keep {
+            EVERY => Costliest::Every(Vec::new()),
+            keep => Costliest::Top {
+                keep,
+                heap: BinaryHeap::with_capacity(keep.min(TOP) + 1),
+            },
         }
     }
 
     /// The cheapest position kept, once `keep` are: the one a new position must beat.
     fn cheapest(&self) -> Option<&ByRegret> {
-        match self.top.peek() {
-            Some(Reverse(cheapest)) if self.top.len() == self.keep => Some(cheapest),
+        match self {
+            Costliest::Top { keep, heap } if heap.len() == *keep => heap.peek().map(|r| &r.0),
             _ => None,
         }
     }
@@ -119,11 +124,12 @@ impl Costliest {
     /// The term a position must reach to be kept (and exceed, or equal a kept one's and come
     /// first: [`ByRegret`]).
     pub(super) fn bar(&self) -> f64 {
-        if self.keep == EVERY {
-            return f64::NEG_INFINITY;
+        match self {
+            Costliest::Every(_) => f64::NEG_INFINITY,
+            Costliest::Top { .. } => {
+                (self.cheapest()).map_or(NEGLIGIBLE, |cheapest| cheapest.0.regret())
+            }
         }
-        self.cheapest()
-            .map_or(NEGLIGIBLE, |cheapest| cheapest.0.regret())
     }
 
     /// Adds the term of `state`, a decision point `decision` answered with `choice` and
@@ -161,34 +167,32 @@ impl Costliest {
             best_value,
             chosen_value,
         };
-        if self.keep == EVERY {
-            self.every.push(costly);
-            return;
-        }
         let costly = ByRegret(costly);
         let kept = match self.cheapest() {
             Some(cheapest) => costly > *cheapest,
             None => costly.0.regret() > NEGLIGIBLE,
         };
-        if kept {
-            self.top.push(Reverse(costly));
-            if self.top.len() > self.keep {
-                self.top.pop();
+        match self {
+            Costliest::Every(every) => every.push(costly.0),
+            Costliest::Top { keep, heap } if kept => {
+                heap.push(Reverse(costly));
+                if heap.len() > *keep {
+                    heap.pop();
+                }
             }
+            Costliest::Top { .. } => {}
         }
     }
 
     /// The kept positions, costliest first (under [`EVERY`], in the order met).
     pub(super) fn into_sorted(self) -> Vec<Costly> {
-        if self.keep == EVERY {
-            return self.every;
+        match self {
+            Costliest::Every(every) => every,
+            // Ascending on `Reverse`: the largest term first.
+            Costliest::Top { heap, .. } => (heap.into_sorted_vec().into_iter())
+                .map(|Reverse(ByRegret(c))| c)
+                .collect(),
         }
-        // Ascending on `Reverse`: the largest term first.
-        self.top
-            .into_sorted_vec()
-            .into_iter()
-            .map(|Reverse(ByRegret(c))| c)
-            .collect()
     }
 }
 
