@@ -352,6 +352,9 @@ struct Compiler<'g, 'r, G: Game> {
     program: Program<G>,
     /// Scratch: the terms of the branch being compiled.
     terms: Vec<(u32, f64)>,
+    /// Scratch: where each target is in `terms`, once they are too many to search
+    /// ([`FEW_TERMS`]); a branch through many chance points that are not stored has hundreds.
+    slots: FxHashMap<u32, u32>,
     /// Scratch: the outcomes of the chance points being expanded, innermost last.
     pending: Vec<(G::Pos, f64)>,
     /// Under [`Rule::Best`], the ids found by the game's [`Game::index`]: a table per group,
@@ -373,6 +376,10 @@ struct Compiler<'g, 'r, G: Game> {
     /// Whether every chance point is stored ([`Program::compile_steps`]).
     every_step: bool,
 }
+
+/// Up to how many terms a branch's are searched for a target, rather than looked up
+/// ([`Compiler::slots`]).
+const FEW_TERMS: usize = 16;
 
 /// How many stored positions [`Compiler::recent`] remembers.
 const RECENT: usize = 8;
@@ -409,6 +416,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             weight_ids: FxHashMap::default(),
             program: Program::empty(best),
             terms: Vec::new(),
+            slots: FxHashMap::default(),
             pending: Vec::new(),
             by_index: FxHashMap::default(),
             recent: Vec::with_capacity(RECENT),
@@ -583,6 +591,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
 
     /// Closes the branch whose terms are in `self.terms`.
     fn branch(&mut self, rolls: f64) {
+        self.slots.clear();
         for (target, w) in self.terms.drain(..) {
             let next = self.weight_ids.len() as u32;
             let wid = *self.weight_ids.entry(w.to_bits()).or_insert(next);
@@ -647,9 +656,23 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
 
     /// Adds `w` to the branch's term for `target`, a new term if there is none.
     fn add_term(&mut self, target: u32, w: f64) {
-        match self.terms.iter_mut().find(|(t, _)| *t == target) {
-            Some((_, sum)) => *sum += w,
-            None => self.terms.push((target, w)),
+        if self.terms.len() < FEW_TERMS {
+            match self.terms.iter_mut().find(|(t, _)| *t == target) {
+                Some((_, sum)) => *sum += w,
+                None => self.terms.push((target, w)),
+            }
+            return;
+        }
+        if self.slots.is_empty() {
+            self.slots
+                .extend(self.terms.iter().enumerate().map(|(i, &(t, _))| (t, i as u32)));
+        }
+        let next = self.terms.len() as u32;
+        let slot = *self.slots.entry(target).or_insert(next);
+        if slot == next {
+            self.terms.push((target, w));
+        } else {
+            self.terms[slot as usize].1 += w;
         }
     }
 
