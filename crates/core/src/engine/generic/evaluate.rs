@@ -4,7 +4,7 @@
 
 use super::figures::{Figures, figures};
 use super::program::{CHANCE, END, Program, Rule};
-use super::settle::{self, Replay};
+use super::settle;
 use super::solve::Optimum;
 use super::{Stop, check_cancel};
 use crate::engine::Budget;
@@ -40,19 +40,6 @@ impl<G: Game> Compiled<G> {
         check_cancel(&budget)?;
         ends_surely(&program, game, policy)?;
         Ok(Compiled { program })
-    }
-
-    fn settle(&self, ends: &[f64], reward: &(dyn Fn(u32, usize) -> f64 + Sync)) -> f64 {
-        settle::settle(
-            &self.program,
-            &Replay {
-                ends,
-                best: false,
-                reward,
-                only: None,
-            },
-        )
-        .0[0]
     }
 
     fn figures(&self, game: &G, name: &str) -> Figures {
@@ -140,33 +127,27 @@ pub fn regret<G: Game, O: Optimum<G> + ?Sized>(
             (gap, best - worst)
         })
         .unzip();
-    let none = vec![0.0; 1 + game.causes().len()];
+    // The points given up at each kind, then the decisions of each kind and the real ones:
+    // figures that end at 0 whatever the end, each earned at the decisions it counts.
     let kinds = game.kinds().len();
-    let by_kind = (0..kinds)
-        .map(|k| {
-            compiled.settle(&none, &|id, _| {
-                if usize::from(p.kind_of(id)) == k {
-                    gap[id as usize]
-                } else {
-                    0.0
-                }
-            })
-        })
-        .collect();
-    let reach = (0..kinds)
-        .map(|k| {
-            compiled.settle(&none, &|id, _| {
-                f64::from(u8::from(usize::from(p.kind_of(id)) == k))
-            })
-        })
-        .collect();
-    let meaningful = MEANINGFUL.map(|least| {
-        compiled.settle(&none, &|id, _| {
-            f64::from(u8::from(
-                p.kind_of(id) != CHANCE && spread[id as usize] >= least,
-            ))
-        })
+    let none = |n: usize| vec![vec![0.0; 1 + game.causes().len()]; n];
+    let by_kind = settle::settle_sums(p, None, &none(kinds), &|id, _, earned| {
+        earned.fill(0.0);
+        if p.kind_of(id) != CHANCE {
+            earned[usize::from(p.kind_of(id))] = gap[id as usize];
+        }
     });
+    let counted = settle::settle_sums(p, None, &none(kinds + 2), &|id, _, earned| {
+        earned.fill(0.0);
+        if p.kind_of(id) != CHANCE {
+            earned[usize::from(p.kind_of(id))] = 1.0;
+            for (m, &least) in MEANINGFUL.iter().enumerate() {
+                earned[kinds + m] = f64::from(u8::from(spread[id as usize] >= least));
+            }
+        }
+    });
+    let reach = counted[..kinds].to_vec();
+    let meaningful = [counted[kinds], counted[kinds + 1]];
     Ok((
         figures,
         Regret {

@@ -2,7 +2,7 @@
 //! how many decisions and rolls a game takes, each a replay with other end values and rewards.
 
 use super::program::{CHANCE, Program};
-use super::settle::{self, Replay};
+use super::settle;
 use crate::games::Game;
 
 /// A strategy's exact figures from the start.
@@ -30,37 +30,30 @@ pub(super) fn figures<G: Game>(
     name: &str,
     only: Option<&[u8]>,
 ) -> Figures {
-    let settle = |ends: &[f64], reward: &(dyn Fn(u32, usize) -> f64 + Sync)| {
-        settle::settle(
-            p,
-            &Replay {
-                ends,
-                best: false,
-                reward,
-                only,
-            },
-        )
-        .0[0]
-    };
-    {
-        let causes = game.causes().len();
-        let unit = |i: usize| {
+    let causes = game.causes().len();
+    // The win, each cause of a loss, decisions and rolls: one replay settles them all.
+    let (decisions, rolls) = (causes + 1, causes + 2);
+    let ends: Vec<Vec<f64>> = (0..causes + 3)
+        .map(|i| {
             let mut e = vec![0.0; 1 + causes];
-            e[i] = 1.0;
+            if i <= causes {
+                e[i] = 1.0;
+            }
             e
-        };
-        let none = vec![0.0; 1 + causes];
-        Figures {
-            strategy: name.to_string(),
-            win: settle(&unit(0), &|_, _| 0.0),
-            losses: (0..causes)
-                .map(|c| settle(&unit(1 + c), &|_, _| 0.0))
-                .collect(),
-            decisions: settle(&none, &|id, _| f64::from(u8::from(p.kind_of(id) != CHANCE))),
-            rolls: settle(&none, &|id, b| {
-                p.rolls[b] + f64::from(u8::from(p.kind_of(id) == CHANCE))
-            }),
-            positions: p.len(),
-        }
+        })
+        .collect();
+    let v = settle::settle_sums(p, only, &ends, &|id, b, earned| {
+        let chance = p.kind_of(id) == CHANCE;
+        earned.fill(0.0);
+        earned[decisions] = f64::from(u8::from(!chance));
+        earned[rolls] = p.rolls[b] + f64::from(u8::from(chance));
+    });
+    Figures {
+        strategy: name.to_string(),
+        win: v[0],
+        losses: v[1..=causes].to_vec(),
+        decisions: v[decisions],
+        rolls: v[rolls],
+        positions: p.len(),
     }
 }

@@ -664,8 +664,12 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             return;
         }
         if self.slots.is_empty() {
-            self.slots
-                .extend(self.terms.iter().enumerate().map(|(i, &(t, _))| (t, i as u32)));
+            self.slots.extend(
+                self.terms
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(t, _))| (t, i as u32)),
+            );
         }
         let next = self.terms.len() as u32;
         let slot = *self.slots.entry(target).or_insert(next);

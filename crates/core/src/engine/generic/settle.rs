@@ -41,6 +41,141 @@ pub(super) fn settle<G: Game>(program: &Program<G>, replay: &Replay<'_>) -> (Vec
     (values, sweeps)
 }
 
+/// Settles several figures of a replay that sums a position's branches (a strategy's program,
+/// or the solve's with the branch `only` names at each decision), a few in one pass over the
+/// program: figure `k` values the ends as `ends[k]` does, and `reward(id, branch, earned)`
+/// writes what the branch earns towards each figure into `earned[k]`. Returns each figure's
+/// value at the start.
+///
+/// Each figure's arithmetic is the one [`settle`] does for it alone, in the same order, and a
+/// layer is swept until none of the figures of the pass moves (a sweep that moves no value of
+/// a figure moves none again), so each is bit-for-bit [`settle`]'s: one pass reads a term's
+/// weight and target once for all of its figures.
+pub(super) fn settle_sums<G: Game>(
+    program: &Program<G>,
+    only: Option<&[u8]>,
+    ends: &[Vec<f64>],
+    reward: &(dyn Fn(u32, usize, &mut [f64]) + Sync),
+) -> Vec<f64> {
+    let layers = layers(program);
+    let mut start = Vec::with_capacity(ends.len());
+    let sums = Sums {
+        program,
+        layers: &layers,
+        only,
+        ends,
+        reward,
+    };
+    for from in (0..ends.len()).step_by(AT_ONCE) {
+        if ends.len() - from == 1 {
+            start.extend(sums.pass::<1>(from));
+        } else {
+            start.extend(sums.pass::<AT_ONCE>(from));
+        }
+    }
+    start
+}
+
+/// How many figures [`settle_sums`] settles in one pass: more read each term fewer times, but
+/// each keeps a value per position while the pass runs, beside the program (which takes about
+/// ten values' room a position), so two halve the reads for little more memory.
+const AT_ONCE: usize = 2;
+
+/// What [`settle_sums`] settles.
+struct Sums<'a, G: Game> {
+    program: &'a Program<G>,
+    layers: &'a [Layer],
+    only: Option<&'a [u8]>,
+    ends: &'a [Vec<f64>],
+    reward: &'a (dyn Fn(u32, usize, &mut [f64]) + Sync),
+}
+
+impl<G: Game> Sums<'_, G> {
+    /// Figures `from..from + K`, settled in one pass: their values at the start.
+    fn pass<const K: usize>(&self, from: usize) -> [f64; K] {
+        let p = self.program;
+        let ends: [&[f64]; K] = std::array::from_fn(|k| self.ends[from + k].as_slice());
+        let mut values = vec![[0.0f64; K]; p.len()];
+        let mut earned = vec![0.0f64; self.ends.len()];
+        for (ids, once) in self.layers {
+            let ids = &p.order[ids.clone()];
+            loop {
+                let mut changed = false;
+                for &id in ids {
+                    let v = if p.has_blocks() {
+                        let place = p.place(id);
+                        if place.block == NO_BLOCK {
+                            self.sums(&values, &ends, &mut earned, from, id, place.row, |t| {
+                                p.target[t]
+                            })
+                        } else {
+                            self.sums(&values, &ends, &mut earned, from, id, place.row, |t| {
+                                p.block_target(place, t)
+                            })
+                        }
+                    } else {
+                        self.sums(&values, &ends, &mut earned, from, id, id, |t| p.target[t])
+                    };
+                    if v != values[id as usize] {
+                        values[id as usize] = v;
+                        changed = true;
+                    }
+                }
+                if *once || !changed {
+                    break;
+                }
+            }
+        }
+        values[0]
+    }
+
+    /// The figures of `id` (at row `row`) from the values of what it reads, term `t` reading
+    /// `target(t)`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn sums<const K: usize>(
+        &self,
+        values: &[[f64; K]],
+        ends: &[&[f64]; K],
+        earned: &mut [f64],
+        from: usize,
+        id: u32,
+        row: u32,
+        target: impl Fn(usize) -> u32,
+    ) -> [f64; K] {
+        let p = self.program;
+        let decision = p.kind[row as usize] != CHANCE;
+        let only = self.only.filter(|_| decision).map(|o| o[id as usize]);
+        let mut total = [0.0f64; K];
+        for (i, (b, terms)) in p.branches_of_row(row).enumerate() {
+            if only.is_some_and(|o| usize::from(o) != i) {
+                continue;
+            }
+            (self.reward)(id, b, earned);
+            let mut sum: [f64; K] = std::array::from_fn(|k| earned[from + k]);
+            for t in terms {
+                let w = p.weights[p.weight[t] as usize];
+                let target = target(t);
+                if target >= END {
+                    let end = (target - END) as usize;
+                    for k in 0..K {
+                        sum[k] += w * ends[k][end];
+                    }
+                } else {
+                    let read = &values[target as usize];
+                    for k in 0..K {
+                        sum[k] += w * read[k];
+                    }
+                }
+            }
+            for k in 0..K {
+                total[k] += sum[k];
+            }
+        }
+        total
+    }
+}
+
 /// A layer of a program: its range in the settling order, and whether one sweep settles it.
 pub(super) type Layer = (std::ops::Range<usize>, bool);
 
@@ -284,4 +419,129 @@ pub(super) fn branch_value<G: Game>(
             program.weights[program.weight[t] as usize] * v
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Budget;
+    use crate::engine::generic::program::Rule;
+    use crate::games::{End, Point, Uniform};
+
+    /// A walk on 0..=6 that can return to where it was: from `Step(x)` a step up with
+    /// probability 1/3, else down; at `Choose(x)` a safe move back to `Step(x)` or a bold one,
+    /// lost (the second cause) one time in four, else two up. 6 wins, 0 loses.
+    struct Walk;
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    enum At {
+        Step(u8),
+        Choose(u8),
+        Bold(u8),
+        End(Option<u8>),
+    }
+
+    fn to(x: u8) -> At {
+        match x {
+            0 => At::End(Some(0)),
+            6.. => At::End(None),
+            x => At::Choose(x),
+        }
+    }
+
+    impl Game for Walk {
+        type Pos = At;
+        type Option = bool;
+        type Key = At;
+        fn name(&self) -> &'static str {
+            "walk"
+        }
+        fn kinds(&self) -> &'static [&'static str] {
+            &["bold-or-safe"]
+        }
+        fn causes(&self) -> &'static [&'static str] {
+            &["fell", "bold"]
+        }
+        fn start(&self) -> At {
+            At::Step(3)
+        }
+        fn point(&self, pos: &At) -> Point {
+            match *pos {
+                At::Choose(_) => Point::Decision(0),
+                At::End(None) => Point::Over(End::Win),
+                At::End(Some(c)) => Point::Over(End::Loss(c)),
+                _ => Point::Chance,
+            }
+        }
+        fn outcomes(&self, pos: &At, each: &mut impl FnMut(At, f64)) {
+            match *pos {
+                At::Step(x) => {
+                    each(to(x + 1), 1.0 / 3.0);
+                    each(to(x - 1), 2.0 / 3.0);
+                }
+                At::Bold(x) => {
+                    each(At::End(Some(1)), 0.25);
+                    each(to(x + 2), 0.75);
+                }
+                _ => unreachable!(),
+            }
+        }
+        fn options(&self, pos: &At, each: &mut impl FnMut(bool, At)) {
+            let At::Choose(x) = *pos else { unreachable!() };
+            each(false, At::Step(x));
+            each(true, At::Bold(x));
+        }
+        fn layer(&self, _: &At) -> u32 {
+            0
+        }
+        fn stored(&self, pos: &At) -> bool {
+            !matches!(pos, At::Bold(_))
+        }
+        fn key(&self, pos: &At) -> At {
+            *pos
+        }
+    }
+
+    /// Settled together, each figure is bit for bit what it is settled alone, where play
+    /// returns to positions (many sweeps) and on a program followed by its first branches.
+    #[test]
+    fn figures_settled_together_are_those_settled_alone() {
+        let unit = |i: usize| {
+            let mut e = vec![0.0; 3];
+            e[i] = 1.0;
+            e
+        };
+        let ends = vec![unit(0), unit(1), unit(2), vec![0.0; 3], vec![0.0; 3]];
+        for rule in [Rule::Follow(&Uniform), Rule::Best] {
+            let p = Program::compile(&Walk, rule, Budget::UNLIMITED).unwrap();
+            let firsts = vec![0u8; p.len()];
+            let only = (p.best).then_some(firsts.as_slice());
+            let earns = |id: u32, b: usize, k: usize| match k {
+                3 => f64::from(u8::from(p.kind_of(id) != CHANCE)),
+                4 => p.rolls[b] + 0.5 * f64::from(u8::from(p.kind_of(id) == CHANCE)),
+                _ => 0.0,
+            };
+            let together = settle_sums(&p, only, &ends, &|id, b, earned| {
+                for (k, e) in earned.iter_mut().enumerate() {
+                    *e = earns(id, b, k);
+                }
+            });
+            for (k, ends) in ends.iter().enumerate() {
+                let (values, sweeps) = settle(
+                    &p,
+                    &Replay {
+                        ends,
+                        best: false,
+                        reward: &|id, b| earns(id, b, k),
+                        only,
+                    },
+                );
+                if k == 0 {
+                    assert!(sweeps > 10, "play returns to positions: {sweeps} sweeps");
+                }
+                assert_eq!(values[0].to_bits(), together[k].to_bits(), "figure {k}");
+            }
+            assert!((together[0] + together[1] + together[2] - 1.0).abs() < 1e-12);
+        }
+    }
 }
