@@ -10,32 +10,19 @@
 use super::program::{CHANCE, END, NO_BLOCK, Program};
 use crate::games::Game;
 
-/// What a replay computes at each stored position.
-pub(super) struct Replay<'a> {
-    /// The value of each end: `[win, loss by cause 0, 1, …]`.
-    pub ends: &'a [f64],
-    /// The best branch at a decision (the solve), or their sum (a strategy's program, whose
-    /// decisions are one branch).
-    pub best: bool,
-    /// Added to a position's value: what it earns on the way, by id and branch (the rolls a
-    /// branch passes, a decision's cost…).
-    pub reward: &'a (dyn Fn(u32, usize) -> f64 + Sync),
-    /// At each decision, the one branch to follow (by id: its index among the position's
-    /// branches), instead of the best or the sum: a policy replayed on the solve's program.
-    pub only: Option<&'a [u8]>,
-}
-
-/// Settles every value of `program` under `replay`: returns them by id, and the sweeps spent.
-pub(super) fn settle<G: Game>(program: &Program<G>, replay: &Replay<'_>) -> (Vec<f64>, u64) {
+/// Settles optimal play's values over `program` (compiled keeping every option apart): the
+/// best option at each decision, the sum at a chance point, end `e` worth `ends[e]`. Returns
+/// them by id, and the sweeps spent.
+pub(super) fn settle<G: Game>(program: &Program<G>, ends: &[f64]) -> (Vec<f64>, u64) {
     let mut values = vec![0.0f64; program.len()];
     let mut sweeps = 0u64;
     for (ids, once) in layers(program) {
         let ids = &program.order[ids];
         // Apart for a program without blocks: there an id is its row.
         sweeps += if program.has_blocks() {
-            sweep::<G, true>(program, replay, &mut values, ids, once)
+            sweep::<G, true>(program, ends, &mut values, ids, once)
         } else {
-            sweep::<G, false>(program, replay, &mut values, ids, once)
+            sweep::<G, false>(program, ends, &mut values, ids, once)
         };
     }
     (values, sweeps)
@@ -313,7 +300,7 @@ pub(super) fn visits<G: Game>(
 /// returns the sweeps spent. `BLOCKS`: whether the program has blocks.
 fn sweep<G: Game, const BLOCKS: bool>(
     program: &Program<G>,
-    replay: &Replay<'_>,
+    ends: &[f64],
     values: &mut [f64],
     ids: &[u32],
     once: bool,
@@ -324,9 +311,9 @@ fn sweep<G: Game, const BLOCKS: bool>(
         let mut changed = false;
         for &id in ids {
             let v = if BLOCKS {
-                value_at(program, replay, values, id)
+                value_at(program, ends, values, id)
             } else {
-                value_by(program, replay, values, id, id, |t| program.target[t])
+                value_by(program, ends, values, id, |t| program.target[t])
             };
             if v != values[id as usize] {
                 values[id as usize] = v;
@@ -339,22 +326,20 @@ fn sweep<G: Game, const BLOCKS: bool>(
     }
 }
 
-/// The value of `id` from the values of what it reads.
+/// Optimal play's value of `id` from the values of what it reads ([`settle`]).
 #[inline]
 pub(super) fn value_at<G: Game>(
     program: &Program<G>,
-    replay: &Replay<'_>,
+    ends: &[f64],
     values: &[f64],
     id: u32,
 ) -> f64 {
     let place = program.place(id);
     // Apart, so that a position in no block reads its targets as they are.
     if place.block == NO_BLOCK {
-        value_by(program, replay, values, id, place.row, |t| {
-            program.target[t]
-        })
+        value_by(program, ends, values, place.row, |t| program.target[t])
     } else {
-        value_by(program, replay, values, id, place.row, |t| {
+        value_by(program, ends, values, place.row, |t| {
             program.block_target(place, t)
         })
     }
@@ -364,38 +349,32 @@ pub(super) fn value_at<G: Game>(
 #[inline(always)]
 fn value_by<G: Game>(
     program: &Program<G>,
-    replay: &Replay<'_>,
+    ends: &[f64],
     values: &[f64],
-    id: u32,
     row: u32,
     target: impl Fn(usize) -> u32,
 ) -> f64 {
     let read = |target: u32| {
         if target >= END {
-            replay.ends[(target - END) as usize]
+            ends[(target - END) as usize]
         } else {
             values[target as usize]
         }
     };
-    let mut best = f64::NEG_INFINITY;
-    let mut total = 0.0;
-    let decision = program.kind[row as usize] != CHANCE;
-    let only = replay.only.filter(|_| decision).map(|o| o[id as usize]);
-    for (i, (b, terms)) in program.branches_of_row(row).enumerate() {
-        if only.is_some_and(|o| usize::from(o) != i) {
-            continue;
-        }
-        let mut sum = (replay.reward)(id, b);
+    let chance = program.kind[row as usize] == CHANCE;
+    let (mut best, mut total) = (f64::NEG_INFINITY, 0.0);
+    for (_, terms) in program.branches_of_row(row) {
+        let mut sum = 0.0;
         for t in terms {
             sum += program.weights[program.weight[t] as usize] * read(target(t));
         }
-        if replay.best && decision {
-            best = best.max(sum);
-        } else {
+        if chance {
             total += sum;
+        } else {
+            best = best.max(sum);
         }
     }
-    if replay.best && decision { best } else { total }
+    if chance { total } else { best }
 }
 
 /// The value of branch `i` of `id` (an option of a decision) from the values of what it reads.
@@ -502,6 +481,27 @@ mod tests {
         }
     }
 
+    /// The value of the walk from its start under uniform play, end `e` worth `ends[e]`, by
+    /// value iteration over its positions by hand.
+    #[allow(clippy::needless_range_loop)]
+    fn uniform_walk(ends: &[f64]) -> f64 {
+        let (mut step, mut choose) = ([0.0f64; 7], [0.0f64; 7]);
+        let at = |choose: &[f64; 7], x: usize| match x {
+            0 => ends[1],
+            6.. => ends[0],
+            x => choose[x],
+        };
+        for _ in 0..5000 {
+            for x in 1..6 {
+                step[x] = at(&choose, x + 1) / 3.0 + 2.0 * at(&choose, x - 1) / 3.0;
+            }
+            for x in 1..6 {
+                choose[x] = 0.5 * step[x] + 0.5 * (0.25 * ends[2] + 0.75 * at(&choose, x + 2));
+            }
+        }
+        step[3]
+    }
+
     /// Settled together, each figure is bit for bit what it is settled alone, where play
     /// returns to positions (many sweeps) and on a program followed by its first branches.
     #[test]
@@ -526,22 +526,22 @@ mod tests {
                     *e = earns(id, b, k);
                 }
             });
-            for (k, ends) in ends.iter().enumerate() {
-                let (values, sweeps) = settle(
-                    &p,
-                    &Replay {
-                        ends,
-                        best: false,
-                        reward: &|id, b| earns(id, b, k),
-                        only,
-                    },
-                );
-                if k == 0 {
-                    assert!(sweeps > 10, "play returns to positions: {sweeps} sweeps");
-                }
-                assert_eq!(values[0].to_bits(), together[k].to_bits(), "figure {k}");
+            for (k, alone) in ends.iter().enumerate() {
+                let alone = settle_sums(&p, only, std::slice::from_ref(alone), &|id, b, e| {
+                    e[0] = earns(id, b, k)
+                });
+                assert_eq!(alone[0].to_bits(), together[k].to_bits(), "figure {k}");
             }
             assert!((together[0] + together[1] + together[2] - 1.0).abs() < 1e-12);
+            if !p.best {
+                for (k, e) in ends[..3].iter().enumerate() {
+                    let by_hand = uniform_walk(e);
+                    assert!((together[k] - by_hand).abs() < 1e-12, "{k}: {by_hand}");
+                }
+            }
         }
+        // Play returns to positions: no order settles the walk in one sweep.
+        let p = Program::compile(&Walk, Rule::Follow(&Uniform), Budget::UNLIMITED).unwrap();
+        assert!(layers(&p).iter().all(|(_, once)| !once));
     }
 }

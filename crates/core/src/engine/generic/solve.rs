@@ -5,7 +5,7 @@
 use super::Stop;
 use super::figures::{Figures, figures};
 use super::program::{CHANCE, Program, Rule};
-use super::settle::{Replay, branch_value, settle, value_at};
+use super::settle::{branch_value, settle, value_at};
 use crate::engine::Budget;
 use crate::games::{Game, Point, Policy, options_of};
 
@@ -47,21 +47,11 @@ fn win_ends<G: Game>(game: &G) -> Vec<f64> {
     ends
 }
 
-/// The solve's replay: the best option at every decision, nothing earned on the way.
-fn best_of(ends: &[f64]) -> Replay<'_> {
-    Replay {
-        ends,
-        best: true,
-        reward: &|_, _| 0.0,
-        only: None,
-    }
-}
-
 /// Solves `game` from its start: the win probability of optimal play everywhere it can reach.
 pub fn solve<'g, G: Game>(game: &'g G, budget: Budget<'_>) -> Result<Solved<'g, G>, Stop> {
     let program = Program::compile(game, Rule::Best, budget)?;
     let ends = win_ends(game);
-    let (values, sweeps) = settle(&program, &best_of(&ends));
+    let (values, sweeps) = settle(&program, &ends);
     Ok(Solved {
         game,
         program,
@@ -121,10 +111,8 @@ impl<'g, G: Game> Solved<'g, G> {
     /// fixed point holds. For tests.
     pub fn settled(&self) -> bool {
         let ends = win_ends(self.game);
-        let replay = best_of(&ends);
-        (0..self.program.len() as u32).all(|id| {
-            value_at(&self.program, &replay, &self.values, id) == self.values[id as usize]
-        })
+        (0..self.program.len() as u32)
+            .all(|id| value_at(&self.program, &ends, &self.values, id) == self.values[id as usize])
     }
 
     /// Optimal play's figures (losses by cause, decisions and rolls per game): the solve's
