@@ -147,7 +147,7 @@ pub fn regret<G: Game, O: Optimum<G> + ?Sized>(
         }
     });
     let reach = counted[..kinds].to_vec();
-    let meaningful = [counted[kinds], counted[kinds + 1]];
+    let meaningful = std::array::from_fn(|m| counted[kinds + m]);
     Ok((
         figures,
         Regret {
