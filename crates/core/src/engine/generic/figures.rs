@@ -31,7 +31,7 @@ pub(super) fn figures<G: Game>(
     only: Option<&[u8]>,
 ) -> Figures {
     let causes = game.causes().len();
-    // The win, each cause of a loss, decisions and rolls: one replay settles them all.
+    // The win, each cause of a loss, decisions and rolls, settled together.
     let (decisions, rolls) = (causes + 1, causes + 2);
     let ends: Vec<Vec<f64>> = (0..causes + 3)
         .map(|i| {

@@ -60,6 +60,9 @@ pub struct Program<G: Game> {
     pub(super) order: Vec<u32>,
     /// Where each layer starts in `order`; one past the last at the end.
     pub(super) layer_start: Vec<u32>,
+    /// Per layer: whether one sweep settles it, its positions ordered after what they read
+    /// (play never returns to one of them).
+    pub(super) once: Vec<bool>,
     /// The rule the program was compiled under.
     pub(super) best: bool,
     /// Ids by the game's key of the position (canonical under [`Rule::Best`]); where layers
@@ -153,6 +156,7 @@ impl<G: Game> Program<G> {
             weights: Vec::new(),
             order: Vec::new(),
             layer_start: Vec::new(),
+            once: Vec::new(),
             best,
             ids: FxHashMap::default(),
             template: None,
@@ -764,7 +768,11 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         Ok(id)
     }
 
-    /// Groups the ids by layer, lowest first, and inside a layer latest found first.
+    /// Groups the ids by layer, lowest first, and inside a layer latest found first, or after
+    /// what they read where play never returns to one of them (one sweep then settles it).
+    // Once per compile, kept out of `run`: inlined there, it took the stepping loop's
+    // inlining with it.
+    #[inline(never)]
     fn settle_order(&mut self) {
         let layers: Vec<u32> = (0..self.program.len() as u32)
             .map(|id| self.program.layer_of(self.game, id))
@@ -781,14 +789,18 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         // one sweep settles the layer ([`super::settle`]); a layer with a cycle keeps the
         // order found.
         let mut seen = vec![Seen::Not; layers.len()];
+        let mut once = Vec::with_capacity(starts.len());
         for w in starts.windows(2) {
             let segment = &mut order[w[0] as usize..w[1] as usize];
-            if let Some(sorted) = self.reads_first(segment, &layers, &mut seen) {
+            let sorted = self.reads_first(segment, &layers, &mut seen);
+            once.push(sorted.is_some());
+            if let Some(sorted) = sorted {
                 segment.copy_from_slice(&sorted);
             }
         }
         self.program.order = order;
         self.program.layer_start = starts;
+        self.program.once = once;
         self.program.ids = std::mem::take(&mut self.ids);
     }
 

@@ -34,15 +34,15 @@ pub(super) fn settle<G: Game>(program: &Program<G>, ends: &[f64]) -> (Vec<f64>, 
 /// writes what the branch earns towards each figure into `earned[k]`. Returns each figure's
 /// value at the start.
 ///
-/// Each figure's arithmetic is the one [`settle`] does for it alone, in the same order, and a
-/// layer is swept until none of the figures of the pass moves (a sweep that moves no value of
-/// a figure moves none again), so each is bit-for-bit [`settle`]'s: one pass reads a term's
-/// weight and target once for all of its figures.
+/// Each figure's arithmetic is the one a pass of it alone does, in the same order, and a layer
+/// is swept until none of the figures of the pass moves (a sweep that moves no value of a
+/// figure moves none again), so each is bit for bit the figure settled alone: one pass reads a
+/// term's weight and target once for all of its figures.
 pub(super) fn settle_sums<G: Game>(
     program: &Program<G>,
     only: Option<&[u8]>,
     ends: &[Vec<f64>],
-    reward: &(dyn Fn(u32, usize, &mut [f64]) + Sync),
+    reward: &impl Fn(u32, usize, &mut [f64]),
 ) -> Vec<f64> {
     let layers = layers(program);
     let mut start = Vec::with_capacity(ends.len());
@@ -64,20 +64,20 @@ pub(super) fn settle_sums<G: Game>(
 }
 
 /// How many figures [`settle_sums`] settles in one pass: more read each term fewer times, but
-/// each keeps a value per position while the pass runs, beside the program (which takes about
-/// ten values' room a position), so two halve the reads for little more memory.
+/// each keeps a value per position while the pass runs, beside the program, which takes the
+/// room of several values a position: two halve the reads for little more memory.
 const AT_ONCE: usize = 2;
 
 /// What [`settle_sums`] settles.
-struct Sums<'a, G: Game> {
+struct Sums<'a, G: Game, R> {
     program: &'a Program<G>,
     layers: &'a [Layer],
     only: Option<&'a [u8]>,
     ends: &'a [Vec<f64>],
-    reward: &'a (dyn Fn(u32, usize, &mut [f64]) + Sync),
+    reward: &'a R,
 }
 
-impl<G: Game> Sums<'_, G> {
+impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
     /// Figures `from..from + K`, settled in one pass: their values at the start.
     fn pass<const K: usize>(&self, from: usize) -> [f64; K] {
         let p = self.program;
@@ -167,25 +167,14 @@ impl<G: Game> Sums<'_, G> {
 pub(super) type Layer = (std::ops::Range<usize>, bool);
 
 /// Each layer of `program` as its range in the settling order, lowest first, and whether one
-/// sweep settles it: a layer whose positions read only ends, lower layers and positions settled
-/// before them in this layer.
+/// sweep settles it (its positions read only ends, lower layers and positions settled before
+/// them in this layer), as the compiler found it.
 pub(super) fn layers<G: Game>(program: &Program<G>) -> Vec<Layer> {
-    let mut rank = vec![0u32; program.len()];
-    for (i, &id) in program.order.iter().enumerate() {
-        rank[id as usize] = i as u32;
-    }
     program
         .layer_start
         .windows(2)
-        .map(|layer| {
-            let range = layer[0] as usize..layer[1] as usize;
-            let once = program.order[range.clone()].iter().all(|&id| {
-                program
-                    .terms(id)
-                    .all(|(target, _)| target >= END || rank[target as usize] < rank[id as usize])
-            });
-            (range, once)
-        })
+        .zip(&program.once)
+        .map(|(w, &once)| (w[0] as usize..w[1] as usize, once))
         .collect()
 }
 
@@ -409,8 +398,9 @@ mod tests {
 
     /// A walk on 0..=6 that can return to where it was: from `Step(x)` a step up with
     /// probability 1/3, else down; at `Choose(x)` a safe move back to `Step(x)` or a bold one,
-    /// lost (the second cause) one time in four, else two up. 6 wins, 0 loses.
-    struct Walk;
+    /// lost (the second cause) one time in four, else two up. 6 wins, 0 loses. `Walk(false)`
+    /// never steps down: a step that is not up loses, and play never returns.
+    struct Walk(bool);
 
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     enum At {
@@ -456,7 +446,7 @@ mod tests {
             match *pos {
                 At::Step(x) => {
                     each(to(x + 1), 1.0 / 3.0);
-                    each(to(x - 1), 2.0 / 3.0);
+                    each(if self.0 { to(x - 1) } else { to(0) }, 2.0 / 3.0);
                 }
                 At::Bold(x) => {
                     each(At::End(Some(1)), 0.25);
@@ -513,7 +503,7 @@ mod tests {
         };
         let ends = vec![unit(0), unit(1), unit(2), vec![0.0; 3], vec![0.0; 3]];
         for rule in [Rule::Follow(&Uniform), Rule::Best] {
-            let p = Program::compile(&Walk, rule, Budget::UNLIMITED).unwrap();
+            let p = Program::compile(&Walk(true), rule, Budget::UNLIMITED).unwrap();
             let firsts = vec![0u8; p.len()];
             let only = (p.best).then_some(firsts.as_slice());
             let earns = |id: u32, b: usize, k: usize| match k {
@@ -541,7 +531,37 @@ mod tests {
             }
         }
         // Play returns to positions: no order settles the walk in one sweep.
-        let p = Program::compile(&Walk, Rule::Follow(&Uniform), Budget::UNLIMITED).unwrap();
+        let p = Program::compile(&Walk(true), Rule::Follow(&Uniform), Budget::UNLIMITED).unwrap();
         assert!(layers(&p).iter().all(|(_, once)| !once));
+    }
+
+    /// Whether one sweep settles a layer, as the compiler found it, is what reading every
+    /// term in the settling order says: a walk that returns and one that does not.
+    #[test]
+    fn a_layer_is_settled_in_one_sweep_where_every_read_comes_first() {
+        for back in [true, false] {
+            for rule in [Rule::Follow(&Uniform), Rule::Best] {
+                let p = Program::compile(&Walk(back), rule, Budget::UNLIMITED).unwrap();
+                let mut rank = vec![0usize; p.len()];
+                for (i, &id) in p.order.iter().enumerate() {
+                    rank[id as usize] = i;
+                }
+                let read: Vec<Layer> = p
+                    .layer_start
+                    .windows(2)
+                    .map(|w| {
+                        let range = w[0] as usize..w[1] as usize;
+                        let once = p.order[range.clone()].iter().all(|&id| {
+                            p.terms(id).all(|(target, _)| {
+                                target >= END || rank[target as usize] < rank[id as usize]
+                            })
+                        });
+                        (range, once)
+                    })
+                    .collect();
+                assert_eq!(layers(&p), read, "back {back}");
+                assert!(read.iter().all(|(_, once)| *once != back), "back {back}");
+            }
+        }
     }
 }
