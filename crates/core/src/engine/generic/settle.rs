@@ -89,19 +89,16 @@ impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
             loop {
                 let mut changed = false;
                 for &id in ids {
-                    let v = if p.has_blocks() {
-                        let place = p.place(id);
-                        if place.block == NO_BLOCK {
-                            self.sums(&values, &ends, &mut earned, from, id, place.row, |t| {
-                                p.target[t]
-                            })
-                        } else {
-                            self.sums(&values, &ends, &mut earned, from, id, place.row, |t| {
-                                p.block_target(place, t)
-                            })
-                        }
+                    // As `settle` reads them: an id in no block reads its targets as they are.
+                    let place = p.place(id);
+                    let v = if place.block == NO_BLOCK {
+                        self.sums(&values, &ends, &mut earned, from, id, place.row, |t| {
+                            p.target[t]
+                        })
                     } else {
-                        self.sums(&values, &ends, &mut earned, from, id, id, |t| p.target[t])
+                        self.sums(&values, &ends, &mut earned, from, id, place.row, |t| {
+                            p.block_target(place, t)
+                        })
                     };
                     if v != values[id as usize] {
                         values[id as usize] = v;
