@@ -9,7 +9,7 @@
 //! stored; time the whole process beside `solvetime` (the own solver alone) or `raven exact
 //! --strategy NAME`.
 use raven::engine::Budget;
-use raven::engine::generic::{Optimum, evaluate, solve};
+use raven::engine::generic::{Optimum, evaluate_from, solve};
 use raven::game::interface::PurpleRaven;
 use raven::rules::Rules;
 use raven::strategy::{AsPolicy, resolve};
@@ -51,13 +51,23 @@ fn main() {
         println!("{} positions", solved.positions());
         return;
     };
-    for stealth in stealths {
-        let game = PurpleRaven { rules, stealth };
-        let f =
-            evaluate(&game, &AsPolicy(strategy.as_ref()), Budget::UNLIMITED).expect("evaluated");
-        println!(
-            "stealth {stealth}: {:.12} ({} positions)",
-            f.win, f.positions
-        );
+    // One program for every start, as for the solve.
+    let game = PurpleRaven {
+        rules,
+        stealth: *stealths.iter().max().expect("a stealth"),
+    };
+    let starts: Vec<_> = (stealths.iter())
+        .map(|&stealth| PurpleRaven { rules, stealth }.start())
+        .collect();
+    let figures = evaluate_from(
+        &game,
+        &AsPolicy(strategy.as_ref()),
+        &starts,
+        Budget::UNLIMITED,
+    )
+    .expect("evaluated");
+    for (stealth, f) in stealths.iter().zip(&figures) {
+        println!("stealth {stealth}: {:.12}", f.win);
     }
+    println!("{} positions", figures[0].positions);
 }

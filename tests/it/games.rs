@@ -4,7 +4,7 @@
 //! nothing but this file knowing its rules.
 
 use raven_core::engine::Budget;
-use raven_core::engine::generic::{Optimum, evaluate, regret, simulate, solve};
+use raven_core::engine::generic::{Optimum, evaluate, evaluate_from, regret, simulate, solve};
 use raven_core::games::{End, Game, Point, Policy};
 
 /// The total so far and what happens next.
@@ -19,7 +19,11 @@ enum Pos {
     Over(bool),
 }
 
-struct PassTen;
+/// With `decisions_stored` false, a strategy is played through its decisions, which are
+/// reached from one roll each.
+struct PassTen {
+    decisions_stored: bool,
+}
 
 impl Game for PassTen {
     type Pos = Pos;
@@ -82,7 +86,11 @@ impl Game for PassTen {
         }
     }
     fn stored(&self, pos: &Pos) -> bool {
-        !matches!(pos, Pos::Stopped(_))
+        match pos {
+            Pos::Stopped(_) => false,
+            Pos::Decide(_) => self.decisions_stored,
+            _ => true,
+        }
     }
     fn key(&self, pos: &Pos) -> u64 {
         match *pos {
@@ -133,7 +141,9 @@ fn start(f: impl Fn(u8) -> f64) -> f64 {
 
 #[test]
 fn a_third_game_is_solved_evaluated_sampled_and_decomposed_by_the_same_engines() {
-    let game = PassTen;
+    let game = PassTen {
+        decisions_stored: true,
+    };
     let solved = solve(&game, Budget::UNLIMITED).unwrap();
     let exact_best = start(best);
     assert!(
@@ -159,6 +169,40 @@ fn a_third_game_is_solved_evaluated_sampled_and_decomposed_by_the_same_engines()
         assert!(z.abs() < 4.0, "stop at {k}: z = {z}");
         // Every game rolls once more than it decides, and stopping rolls the d10.
         assert!((f.rolls - f.decisions - 1.0).abs() < 1e-12);
+        // Played through its decisions, the strategy has the same figures from fewer positions;
+        // its regret, which keeps them, the same too.
+        let through = PassTen {
+            decisions_stored: false,
+        };
+        let g = evaluate(&through, &policy, Budget::UNLIMITED).unwrap();
+        assert!(g.positions < f.positions, "{} {}", g.positions, f.positions);
+        for (a, b) in [
+            (g.win, f.win),
+            (g.decisions, f.decisions),
+            (g.rolls, f.rolls),
+        ]
+        .into_iter()
+        .chain(g.losses.iter().copied().zip(f.losses.iter().copied()))
+        {
+            assert!((a - b).abs() < 1e-15, "stop at {k}: {a} {b}");
+        }
+        let solved = solve(&through, Budget::UNLIMITED).unwrap();
+        let (_, s) = regret(&through, &policy, &solved, Budget::UNLIMITED).unwrap();
+        assert!((s.by_kind[0] - r.by_kind[0]).abs() < 1e-15);
+        assert_eq!(s.reach, r.reach);
+        // From several starts at once, each as from it alone: from a total of 5 (or 9), the
+        // next roll's average.
+        let starts = [Pos::Roll(5), Pos::Roll(0), Pos::Roll(9)];
+        let each = evaluate_from(&through, &policy, &starts, Budget::UNLIMITED).unwrap();
+        let from_five = (1..=5).map(|d| follow(k, 5 + d)).sum::<f64>() / 6.0;
+        for (e, closed) in each.iter().zip([from_five, closed, follow(k, 10) / 6.0]) {
+            assert!(
+                (e.win - closed).abs() < 1e-15,
+                "stop at {k}: {} {closed}",
+                e.win
+            );
+        }
+        assert!((each[1].decisions - f.decisions).abs() < 1e-15);
     }
 }
 
@@ -229,15 +273,45 @@ fn purple_raven_on_the_interface_agrees_with_its_own_engines() {
                 }
                 continue;
             }
-            let random = RandomStrategy;
-            let mine = evaluate(&game, &AsPolicy(&random), Budget::UNLIMITED).unwrap();
-            let exact = raven_core::engine::exact(&rules, &random, &[stealth]).expectations[0];
-            assert!(
-                (mine.win - exact.win).abs() < 1e-12,
-                "{preset} {stealth}: {} {}",
-                mine.win,
-                exact.win
-            );
+            // Evaluated, a strategy is played through the decisions the game does not store;
+            // its regret keeps them: the same figures either way, and the own engine's win.
+            let strategies: [&dyn raven_core::strategy::Strategy; 2] =
+                [&RandomStrategy, &raven_core::strategy::ReferenceStrategy];
+            for strategy in strategies {
+                let policy = AsPolicy(strategy);
+                let mine = evaluate(&game, &policy, Budget::UNLIMITED).unwrap();
+                let exact = raven_core::engine::exact(&rules, strategy, &[stealth]).expectations[0];
+                let name = format!("{preset} {stealth} {}", strategy.name());
+                assert!((mine.win - exact.win).abs() < 1e-12, "{name}");
+                let (kept, _) = regret(&game, &policy, &solved, Budget::UNLIMITED).unwrap();
+                assert!(mine.positions < kept.positions, "{name}");
+                let pairs = [
+                    (mine.win, kept.win),
+                    (mine.decisions, kept.decisions),
+                    (mine.rolls, kept.rolls),
+                ];
+                for (a, b) in pairs
+                    .into_iter()
+                    .chain(mine.losses.iter().copied().zip(kept.losses))
+                {
+                    // Decisions per game run to 17: each figure to 1e-12 of its size.
+                    assert!((a - b).abs() < 1e-12 * b.max(1.0), "{name}: {a} {b}");
+                }
+                // Every start at once, stealth 4's layers from 2 up copies of one template for
+                // a strategy that reads stealth as the rules do: each as evaluated alone.
+                let starts: Vec<_> = (0..=4)
+                    .map(|s| PurpleRaven { rules, stealth: s }.start())
+                    .collect();
+                let top = PurpleRaven { rules, stealth: 4 };
+                let all = evaluate_from(&top, &policy, &starts, Budget::UNLIMITED).unwrap();
+                assert_eq!(
+                    all[usize::from(stealth)].win.to_bits(),
+                    mine.win.to_bits(),
+                    "{name}"
+                );
+                let alone = evaluate(&top, &policy, Budget::UNLIMITED).unwrap();
+                assert_eq!(all[4].win.to_bits(), alone.win.to_bits(), "{name}");
+            }
         }
     }
 }

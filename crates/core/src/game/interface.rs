@@ -165,12 +165,11 @@ impl Game for PurpleRaven {
         pos.with_stealth(layer as u8)
     }
 
-    /// Decision points, the start, and the chance points [`worth_memoising`] keeps: a check
-    /// that follows a decision is reached from that decision only.
+    /// The start and the positions [`worth_memoising`] keeps: a check that follows a
+    /// decision is reached from that decision only, the choice of main character from the one
+    /// complication roll, a run type to pick from its one roll.
     fn stored(&self, pos: &State) -> bool {
-        worth_memoising(pos)
-            || !matches!(pos.node(&self.rules), Node::Chance(_))
-            || matches!(pos.step(), Step::Complications)
+        worth_memoising(pos) || matches!(pos.step(), Step::Complications)
     }
 
     /// A run or finale position by its roles ([`super::canon::dense_class`]): a chunk and

@@ -102,8 +102,11 @@ pub trait Game: Sync + Send {
     fn relayer(&self, pos: &Self::Pos, _layer: u32) -> Self::Pos {
         *pos
     }
-    /// Whether the engines keep a value for `pos`. Every decision point must be stored; a
-    /// chance point that is not is valued as the sum of what it leads to, each time it is met.
+    /// Whether the engines keep a value for `pos`, a position reached from many places. One
+    /// that is not stored is valued each time it is met: a chance point as the sum of what it
+    /// leads to, a decision point a strategy is followed through as what its answer leads to
+    /// (optimal play and the regret keep every decision point). Play from a position that is
+    /// not stored must reach a stored one or an end without returning to it.
     fn stored(&self, _pos: &Self::Pos) -> bool {
         true
     }

@@ -29,22 +29,17 @@ pub struct Regret {
 /// What makes a decision real: its options' optimal values differ by 1 point, or by 5.
 pub const MEANINGFUL: [f64; 2] = [0.01, 0.05];
 
-/// A strategy compiled, with the check that its play always ends.
-struct Compiled<G: Game> {
-    program: Program<G>,
-}
-
-impl<G: Game> Compiled<G> {
-    fn new(game: &G, policy: &dyn Policy<G>, budget: Budget<'_>) -> Result<Self, Stop> {
-        let program = Program::compile(game, Rule::Follow(policy), budget)?;
-        check_cancel(&budget)?;
-        ends_surely(&program, game, policy)?;
-        Ok(Compiled { program })
-    }
-
-    fn figures(&self, game: &G, name: &str) -> Figures {
-        figures(&self.program, game, name, None)
-    }
+/// `policy`'s play of `game` compiled, refused if it may not end.
+fn checked<G: Game>(
+    program: Result<Program<G>, Stop>,
+    game: &G,
+    policy: &dyn Policy<G>,
+    budget: Budget<'_>,
+) -> Result<Program<G>, Stop> {
+    let program = program?;
+    check_cancel(&budget)?;
+    ends_surely(&program, game, policy)?;
+    Ok(program)
 }
 
 /// Whether `policy`'s play, compiled as `program`, ends for sure: from every position it
@@ -87,7 +82,35 @@ pub fn evaluate<G: Game>(
     policy: &dyn Policy<G>,
     budget: Budget<'_>,
 ) -> Result<Figures, Stop> {
-    Ok(Compiled::new(game, policy, budget)?.figures(game, policy.name()))
+    Ok(evaluate_from(game, policy, &[game.start()], budget)?.remove(0))
+}
+
+/// The exact figures of `policy` playing `game` from each of `starts` (the starts of the
+/// game under other settings of its layer, say), in their order: one program for them all,
+/// so what their plays share is compiled and settled once.
+pub fn evaluate_from<G: Game>(
+    game: &G,
+    policy: &dyn Policy<G>,
+    starts: &[G::Pos],
+    budget: Budget<'_>,
+) -> Result<Vec<Figures>, Stop> {
+    // The program's first start is the highest.
+    let mut order: Vec<usize> = (0..starts.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(game.layer(&starts[i])));
+    let sorted: Vec<G::Pos> = order.iter().map(|&i| starts[i]).collect();
+    let program = Program::compile_from(game, Rule::Follow(policy), &sorted, budget);
+    let program = checked(program, game, policy, budget)?;
+    let mut by_start: Vec<Option<Figures>> = vec![None; starts.len()];
+    for (&i, f) in order
+        .iter()
+        .zip(figures(&program, game, policy.name(), None))
+    {
+        by_start[i] = Some(f);
+    }
+    Ok(by_start
+        .into_iter()
+        .map(|f| f.expect("each start"))
+        .collect())
 }
 
 /// The exact figures of `policy` and where its points go against optimal play (`solved`).
@@ -97,9 +120,14 @@ pub fn regret<G: Game, O: Optimum<G> + ?Sized>(
     solved: &O,
     budget: Budget<'_>,
 ) -> Result<(Figures, Regret), Stop> {
-    let compiled = Compiled::new(game, policy, budget)?;
-    let figures = compiled.figures(game, policy.name());
-    let p = &compiled.program;
+    let program = checked(
+        Program::compile_decisions(game, policy, budget),
+        game,
+        policy,
+        budget,
+    )?;
+    let p = &program;
+    let figures = figures(p, game, policy.name(), None).remove(0);
     // At each decision the strategy reaches, the points its answer gives up in expectation.
     // And how far apart its options' values lie: each decision's options valued once.
     let (gap, spread): (Vec<f64>, Vec<f64>) = (0..p.len())
@@ -136,7 +164,8 @@ pub fn regret<G: Game, O: Optimum<G> + ?Sized>(
         if p.kind_of(id) != CHANCE {
             earned[usize::from(p.kind_of(id))] = gap[id as usize];
         }
-    });
+    })
+    .remove(0);
     let counted = settle::settle_sums(p, None, &none(kinds + 2), &|id, _, earned| {
         earned.fill(0.0);
         if p.kind_of(id) != CHANCE {
@@ -145,7 +174,8 @@ pub fn regret<G: Game, O: Optimum<G> + ?Sized>(
                 earned[kinds + m] = f64::from(u8::from(spread[id as usize] >= least));
             }
         }
-    });
+    })
+    .remove(0);
     let reach = counted[..kinds].to_vec();
     let meaningful = std::array::from_fn(|m| counted[kinds + m]);
     Ok((

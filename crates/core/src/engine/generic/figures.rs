@@ -22,14 +22,15 @@ pub struct Figures {
     pub positions: usize,
 }
 
-/// The figures of the program's one policy from its start: a strategy's program (`only` none)
-/// or the solve's with the branch `only` names at each decision.
+/// The figures of the program's one policy from each of its starts ([`Program::roots`]): a
+/// strategy's program (`only` none) or the solve's with the branch `only` names at each
+/// decision.
 pub(super) fn figures<G: Game>(
     p: &Program<G>,
     game: &G,
     name: &str,
     only: Option<&[u8]>,
-) -> Figures {
+) -> Vec<Figures> {
     let causes = game.causes().len();
     // The win, each cause of a loss, decisions and rolls, settled together.
     let (decisions, rolls) = (causes + 1, causes + 2);
@@ -42,18 +43,21 @@ pub(super) fn figures<G: Game>(
             e
         })
         .collect();
-    let v = settle::settle_sums(p, only, &ends, &|id, b, earned| {
+    let by_start = settle::settle_sums(p, only, &ends, &|id, b, earned| {
         let chance = p.kind_of(id) == CHANCE;
         earned.fill(0.0);
-        earned[decisions] = f64::from(u8::from(!chance));
+        earned[decisions] = p.passed(b) + f64::from(u8::from(!chance));
         earned[rolls] = p.rolls[b] + f64::from(u8::from(chance));
     });
-    Figures {
-        strategy: name.to_string(),
-        win: v[0],
-        losses: v[1..=causes].to_vec(),
-        decisions: v[decisions],
-        rolls: v[rolls],
-        positions: p.len(),
-    }
+    by_start
+        .into_iter()
+        .map(|v| Figures {
+            strategy: name.to_string(),
+            win: v[0],
+            losses: v[1..=causes].to_vec(),
+            decisions: v[decisions],
+            rolls: v[rolls],
+            positions: p.len(),
+        })
+        .collect()
 }

@@ -30,7 +30,7 @@ pub mod solve;
 
 use crate::engine::Budget;
 
-pub use evaluate::{Regret, evaluate, regret};
+pub use evaluate::{Regret, evaluate, evaluate_from, regret};
 pub use figures::Figures;
 pub use program::{Program, Rule};
 pub use sample::{Tally, simulate, simulate_range};

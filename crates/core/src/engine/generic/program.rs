@@ -20,8 +20,19 @@ pub enum Rule<'a, G: Game> {
     Best,
     /// Follow this strategy: a decision becomes one sum, its options weighted by the
     /// strategy's answer. Positions are stored as the strategy sees them ([`Policy::view`]),
-    /// not in canonical form, since a strategy may tell mirror images apart.
+    /// not in canonical form, since a strategy may tell mirror images apart. A decision point
+    /// the game does not store is played through, as a chance point is.
     Follow(&'a dyn Policy<G>),
+}
+
+/// Which points a program stores besides those the game stores ([`Game::stored`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// Every decision point too: its options are valued apart (optimal play) or its answer
+    /// is weighed against them (the regret).
+    Decisions,
+    /// Every point, so that a replay sees each roll and each decision apart.
+    Every,
 }
 
 /// Bytes a stored position takes while it is compiled and solved, at most: its position, its
@@ -29,8 +40,8 @@ pub enum Rule<'a, G: Game> {
 /// [`Program::bytes`] does).
 pub const BYTES_PER_POSITION: u64 = 320;
 
-/// A compiled game: stored positions by dense id (0 is the start), their sums, and the order in
-/// which values settle (lowest layer first).
+/// A compiled game: stored positions by dense id (0 is the start, the first of
+/// [`Program::roots`]), their sums, and the order in which values settle (lowest layer first).
 ///
 /// Where layers play alike ([`Game::alike_from`]) the ids of those layers are blocks, one per
 /// layer, each a copy of one template: the template is kept once, as the program's first rows,
@@ -48,6 +59,9 @@ pub struct Program<G: Game> {
     /// Per branch: the chance points it passes through without storing them, in expectation
     /// (a trigger roll between a decision and what it leads to, say).
     pub(super) rolls: Vec<f64>,
+    /// Per branch: the decision points it passes through without storing them, in
+    /// expectation ([`Program::passed`]); empty where no branch passes one, as in the solve's.
+    passed: Vec<f64>,
     /// Per term: the id read, or an end ([`END`]); in a template's row, read through
     /// [`Program::target_at`].
     pub(super) target: Vec<u32>,
@@ -63,6 +77,8 @@ pub struct Program<G: Game> {
     /// Per layer: whether one sweep settles it, its positions ordered after what they read
     /// (play never returns to one of them).
     pub(super) once: Vec<bool>,
+    /// The ids of the starts it was compiled from ([`Program::compile_from`]).
+    pub(super) roots: Vec<u32>,
     /// The rule the program was compiled under.
     pub(super) best: bool,
     /// Ids by the game's key of the position (canonical under [`Rule::Best`]); where layers
@@ -126,7 +142,34 @@ pub(super) const CHANCE: u8 = u8::MAX;
 impl<G: Game> Program<G> {
     /// Compiles `game` from its start under `rule`, refusing before it grows past `budget`.
     pub fn compile(game: &G, rule: Rule<'_, G>, budget: Budget<'_>) -> Result<Self, Stop> {
-        Compiler::new(game, rule, budget).run()
+        Self::compile_from(game, rule, &[game.start()], budget)
+    }
+
+    /// Compiles `game` from each of `starts` under `rule`, together: what play from them
+    /// shares is compiled once. The first start is at the highest layer of them all; the
+    /// starts' ids are [`Program::roots`], in their order.
+    pub fn compile_from(
+        game: &G,
+        rule: Rule<'_, G>,
+        starts: &[G::Pos],
+        budget: Budget<'_>,
+    ) -> Result<Self, Stop> {
+        let keep = match rule {
+            Rule::Best => Some(Keep::Decisions),
+            Rule::Follow(_) => None,
+        };
+        Compiler::new(game, rule, keep, budget).run(starts)
+    }
+
+    /// Compiles `policy`'s play of `game` with every decision point stored, so that a replay
+    /// can weigh each answer against its options ([`super::evaluate::regret`]).
+    pub(super) fn compile_decisions(
+        game: &G,
+        policy: &dyn Policy<G>,
+        budget: Budget<'_>,
+    ) -> Result<Self, Stop> {
+        Compiler::new(game, Rule::Follow(policy), Some(Keep::Decisions), budget)
+            .run(&[game.start()])
     }
 
     /// Compiles `policy`'s play of `game` with every chance point stored, so that every step
@@ -138,9 +181,7 @@ impl<G: Game> Program<G> {
         policy: &dyn Policy<G>,
         budget: Budget<'_>,
     ) -> Result<Self, Stop> {
-        let mut compiler = Compiler::new(game, Rule::Follow(policy), budget);
-        compiler.every_step = true;
-        compiler.run()
+        Compiler::new(game, Rule::Follow(policy), Some(Keep::Every), budget).run(&[game.start()])
     }
 
     /// A program with nothing compiled yet.
@@ -151,12 +192,14 @@ impl<G: Game> Program<G> {
             branch_start: vec![0],
             term_start: vec![0],
             rolls: Vec::new(),
+            passed: Vec::new(),
             target: Vec::new(),
             weight: Vec::new(),
             weights: Vec::new(),
             order: Vec::new(),
             layer_start: Vec::new(),
             once: Vec::new(),
+            roots: Vec::new(),
             best,
             ids: FxHashMap::default(),
             template: None,
@@ -196,6 +239,12 @@ impl<G: Game> Program<G> {
                 block: NO_BLOCK,
             }
         }
+    }
+
+    /// The decision points branch `b` passes through without storing them, in expectation.
+    #[inline]
+    pub(super) fn passed(&self, b: usize) -> f64 {
+        self.passed.get(b).copied().unwrap_or(0.0)
     }
 
     /// Whether any id is in a block.
@@ -361,6 +410,12 @@ struct Compiler<'g, 'r, G: Game> {
     slots: FxHashMap<u32, u32>,
     /// Scratch: the outcomes of the chance points being expanded, innermost last.
     pending: Vec<(G::Pos, f64)>,
+    /// Scratch: the options of the decision points being followed, innermost last, each as
+    /// where it leads with the strategy's weight, and as the option the strategy weighs; and
+    /// the innermost one's weights.
+    choices: Vec<(G::Pos, f64)>,
+    moves: Vec<G::Option>,
+    answer: Vec<f64>,
     /// Under [`Rule::Best`], the ids found by the game's [`Game::index`]: a table per group,
     /// [`UNSEEN`] where none is found yet.
     by_index: FxHashMap<u64, Box<[u32]>>,
@@ -377,8 +432,15 @@ struct Compiler<'g, 'r, G: Game> {
     met: u32,
     searched: u32,
     found: u32,
-    /// Whether every chance point is stored ([`Program::compile_steps`]).
-    every_step: bool,
+    /// What is stored besides what the game stores.
+    keep: Option<Keep>,
+}
+
+/// What a branch passes through without storing it, in expectation.
+#[derive(Default)]
+struct Passed {
+    rolls: f64,
+    decisions: f64,
 }
 
 /// Up to how many terms a branch's are searched for a target, rather than looked up
@@ -409,7 +471,7 @@ struct Below<G: Game> {
 }
 
 impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
-    fn new(game: &'g G, rule: Rule<'r, G>, budget: Budget<'r>) -> Self {
+    fn new(game: &'g G, rule: Rule<'r, G>, keep: Option<Keep>, budget: Budget<'r>) -> Self {
         let best = matches!(rule, Rule::Best);
         Compiler {
             game,
@@ -422,6 +484,9 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             terms: Vec::new(),
             slots: FxHashMap::default(),
             pending: Vec::new(),
+            choices: Vec::new(),
+            moves: Vec::new(),
+            answer: Vec::new(),
             by_index: FxHashMap::default(),
             recent: Vec::with_capacity(RECENT),
             recent_next: 0,
@@ -429,17 +494,20 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             met: 0,
             searched: 0,
             found: 0,
-            every_step: false,
+            keep,
         }
     }
 
-    fn run(mut self) -> Result<Program<G>, Stop> {
-        let start = self.game.start();
+    fn run(mut self, starts: &[G::Pos]) -> Result<Program<G>, Stop> {
         assert!(
-            self.game.stored(&start),
+            starts.iter().all(|s| self.game.stored(s)),
             "a game's start must be a stored position"
         );
-        let top = self.game.layer(&start);
+        let top = self.game.layer(&starts[0]);
+        assert!(
+            starts.iter().all(|s| self.game.layer(s) <= top),
+            "the first start is at the highest layer"
+        );
         // Layers play alike from where the game and the strategy both play them alike.
         let alike = match self.rule {
             Rule::Best => self.game.alike_from(),
@@ -451,10 +519,13 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         };
         match alike {
             Some(from) if top > from => {
-                self.run_alike(start, from, top)?;
+                self.run_alike(starts, from, top)?;
             }
             _ => {
-                self.id(start)?;
+                for &start in starts {
+                    let id = self.id(start)?;
+                    self.program.roots.push(id);
+                }
                 self.compile(0)?;
             }
         }
@@ -475,7 +546,6 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         self.recent.clear();
         let mut options = Vec::new();
         let mut mix = Vec::new();
-        let (mut moves, mut weights) = (Vec::new(), Vec::new());
         while next < self.program.positions.len() {
             if next.is_multiple_of(4096) {
                 check_cancel(&self.budget)?;
@@ -486,38 +556,29 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                     self.program.kind.push(CHANCE);
                     // The point itself counts where it is stored (`evaluate`); what it passes
                     // through on the way counts here.
-                    let mut rolls = 0.0;
+                    let mut passed = Passed::default();
                     self.game.outcomes(&pos, &mut |o, p| mix.push((o, p)));
                     for (o, p) in mix.drain(..) {
-                        self.expand(o, p, &mut rolls)?;
+                        self.expand(o, p, &mut passed)?;
                     }
-                    self.branch(rolls);
+                    self.branch(passed);
                 }
                 Point::Decision(kind) => {
                     self.program.kind.push(kind);
-                    options.clear();
-                    self.game.options(&pos, &mut |o, p| options.push((o, p)));
                     match self.rule {
                         Rule::Best => {
-                            for &(_, o) in &options {
-                                let mut rolls = 0.0;
-                                self.expand(o, 1.0, &mut rolls)?;
-                                self.branch(rolls);
+                            options.clear();
+                            self.game.options(&pos, &mut |_, p| options.push(p));
+                            for &o in &options {
+                                let mut passed = Passed::default();
+                                self.expand(o, 1.0, &mut passed)?;
+                                self.branch(passed);
                             }
                         }
                         Rule::Follow(policy) => {
-                            moves.clear();
-                            moves.extend(options.iter().map(|&(m, _)| m));
-                            weights.clear();
-                            weights.resize(moves.len(), 0.0);
-                            policy.weigh(self.game, &pos, &moves, &mut weights);
-                            let mut rolls = 0.0;
-                            for (&(_, o), &w) in options.iter().zip(&weights) {
-                                if w > 0.0 {
-                                    self.expand(o, w, &mut rolls)?;
-                                }
-                            }
-                            self.branch(rolls);
+                            let mut passed = Passed::default();
+                            self.follow(policy, &pos, 1.0, &mut passed)?;
+                            self.branch(passed);
                         }
                     }
                 }
@@ -535,14 +596,23 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// the template (every position of layer `from` that play from any alike layer reaches,
     /// moved to `from`) stepped once, laid out as a block of ids for every layer from `top`
     /// down to `from` ([`Blocks`]), then the layers below stepped as usual.
-    fn run_alike(&mut self, start: G::Pos, from: u32, top: u32) -> Result<(), Stop> {
+    fn run_alike(&mut self, starts: &[G::Pos], from: u32, top: u32) -> Result<(), Stop> {
         self.below = Some(Below {
             from,
             ids: FxHashMap::default(),
             positions: Vec::new(),
             up: Vec::new(),
         });
-        self.id(self.game.relayer(&start, from))?;
+        // A start in an alike layer is a row of the template for now.
+        let mut roots = Vec::with_capacity(starts.len());
+        for start in starts {
+            let layer = self.game.layer(start);
+            roots.push(if layer >= from {
+                Some((layer, self.id(self.game.relayer(start, from))?))
+            } else {
+                None
+            });
+        }
         self.compile(0)?;
         let below = self.below.take().expect("the template's reads below");
         let size = self.program.positions.len() as u32;
@@ -589,12 +659,19 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 }
             }
         }
+        for (start, root) in starts.iter().zip(roots) {
+            let id = match root {
+                Some((layer, row)) => self.program.blocks.base(layer) + row,
+                None => self.id(*start)?,
+            };
+            self.program.roots.push(id);
+        }
         let next = self.program.kind.len();
         self.compile(next)
     }
 
     /// Closes the branch whose terms are in `self.terms`.
-    fn branch(&mut self, rolls: f64) {
+    fn branch(&mut self, passed: Passed) {
         self.slots.clear();
         for (target, w) in self.terms.drain(..) {
             let next = self.weight_ids.len() as u32;
@@ -608,35 +685,43 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         self.program
             .term_start
             .push(self.program.target.len() as u32);
-        self.program.rolls.push(rolls);
+        self.program.rolls.push(passed.rolls);
+        let p = &mut self.program;
+        if passed.decisions != 0.0 || !p.passed.is_empty() {
+            p.passed.resize(p.rolls.len() - 1, 0.0);
+            p.passed.push(passed.decisions);
+        }
     }
 
     /// Adds `pos`, reached with probability `w`, to the branch: a stored position or an end as
-    /// one term, a chance point that is not stored as the terms of what it leads to.
-    fn expand(&mut self, pos: G::Pos, w: f64, rolls: &mut f64) -> Result<(), Stop> {
+    /// one term, a point that is not stored as the terms of what it leads to.
+    fn expand(&mut self, pos: G::Pos, w: f64, passed: &mut Passed) -> Result<(), Stop> {
         if let Some(id) = self.recent_id(&pos) {
             self.add_term(id, w);
             return Ok(());
         }
         let target = match self.game.point(&pos) {
             Point::Over(end) => end_target(end),
-            Point::Chance if !self.every_step && !self.game.stored(&pos) => {
-                *rolls += w;
+            Point::Chance if self.keep != Some(Keep::Every) && !self.game.stored(&pos) => {
+                passed.rolls += w;
                 let game = self.game;
                 let from = self.pending.len();
                 game.outcomes(&pos, &mut |o, p| self.pending.push((o, p)));
                 for i in from..self.pending.len() {
                     let (o, p) = self.pending[i];
-                    self.expand(o, w * p, rolls)?;
+                    self.expand(o, w * p, passed)?;
                 }
                 self.pending.truncate(from);
                 return Ok(());
             }
-            point => {
-                assert!(
-                    matches!(point, Point::Chance) || self.game.stored(&pos),
-                    "a game must store every decision point: {pos:?}"
-                );
+            Point::Decision(_) if self.keep.is_none() && !self.game.stored(&pos) => {
+                let Rule::Follow(policy) = self.rule else {
+                    unreachable!("optimal play keeps every decision point")
+                };
+                passed.decisions += w;
+                return self.follow(policy, &pos, w, passed);
+            }
+            _ => {
                 debug_assert!(
                     self.game.layer(&pos)
                         <= self
@@ -655,6 +740,38 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             }
         };
         self.add_term(target, w);
+        Ok(())
+    }
+
+    /// Adds what `policy`'s answer at decision point `pos`, reached with probability `w`,
+    /// leads to.
+    fn follow(
+        &mut self,
+        policy: &dyn Policy<G>,
+        pos: &G::Pos,
+        w: f64,
+        passed: &mut Passed,
+    ) -> Result<(), Stop> {
+        let from = self.choices.len();
+        let (game, choices, moves) = (self.game, &mut self.choices, &mut self.moves);
+        game.options(pos, &mut |m, next| {
+            moves.push(m);
+            choices.push((next, 0.0));
+        });
+        self.answer.clear();
+        self.answer.resize(self.moves.len() - from, 0.0);
+        policy.weigh(game, pos, &self.moves[from..], &mut self.answer);
+        for (choice, &a) in self.choices[from..].iter_mut().zip(&self.answer) {
+            choice.1 = a;
+        }
+        for i in from..self.choices.len() {
+            let (next, a) = self.choices[i];
+            if a > 0.0 {
+                self.expand(next, w * a, passed)?;
+            }
+        }
+        self.choices.truncate(from);
+        self.moves.truncate(from);
         Ok(())
     }
 
@@ -788,11 +905,25 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         // Inside a layer play never returns to, what a position reads comes first, so that
         // one sweep settles the layer ([`super::settle`]); a layer with a cycle keeps the
         // order found.
+        // The blocks of alike layers are copies of one template, and so is their order: the
+        // template's rows in the order found for the first block met, or none with a cycle.
+        let mut template: Option<Option<Vec<u32>>> = None;
         let mut seen = vec![Seen::Not; layers.len()];
         let mut once = Vec::with_capacity(starts.len());
         for w in starts.windows(2) {
             let segment = &mut order[w[0] as usize..w[1] as usize];
-            let sorted = self.reads_first(segment, &layers, &mut seen);
+            let place = self.program.place(segment[0]);
+            let sorted = if place.block == NO_BLOCK {
+                self.reads_first(segment, &layers, &mut seen)
+            } else {
+                let base = place.block * self.program.blocks.size;
+                let rows = template.get_or_insert_with(|| {
+                    let sorted = self.reads_first(segment, &layers, &mut seen)?;
+                    Some(sorted.iter().map(|&id| id - base).collect())
+                });
+                rows.as_ref()
+                    .map(|rows| rows.iter().map(|&row| base + row).collect())
+            };
             once.push(sorted.is_some());
             if let Some(sorted) = sorted {
                 segment.copy_from_slice(&sorted);

@@ -32,7 +32,7 @@ pub(super) fn settle<G: Game>(program: &Program<G>, ends: &[f64]) -> (Vec<f64>, 
 /// or the solve's with the branch `only` names at each decision), a few in one pass over the
 /// program: figure `k` values the ends as `ends[k]` does, and `reward(id, branch, earned)`
 /// writes what the branch earns towards each figure into `earned[k]`. Returns each figure's
-/// value at the start.
+/// value at each start ([`Program::roots`]), by start.
 ///
 /// Each figure's arithmetic is the one a pass of it alone does, in the same order, and a layer
 /// is swept until none of the figures of the pass moves (a sweep that moves no value of a
@@ -43,9 +43,9 @@ pub(super) fn settle_sums<G: Game>(
     only: Option<&[u8]>,
     ends: &[Vec<f64>],
     reward: &impl Fn(u32, usize, &mut [f64]),
-) -> Vec<f64> {
+) -> Vec<Vec<f64>> {
     let layers = layers(program);
-    let mut start = Vec::with_capacity(ends.len());
+    let mut start = vec![Vec::with_capacity(ends.len()); program.roots.len()];
     let sums = Sums {
         program,
         layers: &layers,
@@ -55,9 +55,13 @@ pub(super) fn settle_sums<G: Game>(
     };
     for from in (0..ends.len()).step_by(AT_ONCE) {
         if ends.len() - from == 1 {
-            start.extend(sums.pass::<1>(from));
+            for (start, v) in start.iter_mut().zip(sums.pass::<1>(from)) {
+                start.extend(v);
+            }
         } else {
-            start.extend(sums.pass::<AT_ONCE>(from));
+            for (start, v) in start.iter_mut().zip(sums.pass::<AT_ONCE>(from)) {
+                start.extend(v);
+            }
         }
     }
     start
@@ -78,8 +82,8 @@ struct Sums<'a, G: Game, R> {
 }
 
 impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
-    /// Figures `from..from + K`, settled in one pass: their values at the start.
-    fn pass<const K: usize>(&self, from: usize) -> [f64; K] {
+    /// Figures `from..from + K`, settled in one pass: their values at each start.
+    fn pass<const K: usize>(&self, from: usize) -> Vec<[f64; K]> {
         let p = self.program;
         let ends: [&[f64]; K] = std::array::from_fn(|k| self.ends[from + k].as_slice());
         let mut values = vec![[0.0f64; K]; p.len()];
@@ -110,7 +114,7 @@ impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
                 }
             }
         }
-        values[0]
+        p.roots.iter().map(|&id| values[id as usize]).collect()
     }
 
     /// The figures of `id` (at row `row`) from the values of what it reads, term `t` reading
@@ -512,12 +516,13 @@ mod tests {
                 for (k, e) in earned.iter_mut().enumerate() {
                     *e = earns(id, b, k);
                 }
-            });
+            })
+            .remove(0);
             for (k, alone) in ends.iter().enumerate() {
                 let alone = settle_sums(&p, only, std::slice::from_ref(alone), &|id, b, e| {
                     e[0] = earns(id, b, k)
                 });
-                assert_eq!(alone[0].to_bits(), together[k].to_bits(), "figure {k}");
+                assert_eq!(alone[0][0].to_bits(), together[k].to_bits(), "figure {k}");
             }
             assert!((together[0] + together[1] + together[2] - 1.0).abs() < 1e-12);
             if !p.best {

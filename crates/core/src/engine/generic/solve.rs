@@ -77,13 +77,14 @@ impl<G: Game> Optimum<G> for Solved<'_, G> {
     /// class may meet, in play, a position whose form the solve never stored: it is worked
     /// out from what it leads to, as a position not stored is.
     fn value(&self, pos: &G::Pos) -> f64 {
+        let point = self.game.point(pos);
+        // The solve stores every decision point.
         let stored = || {
-            self.game
-                .stored(pos)
+            (matches!(point, Point::Decision(_)) || self.game.stored(pos))
                 .then(|| self.program.id(self.game, pos))
                 .flatten()
         };
-        match self.game.point(pos) {
+        match point {
             Point::Over(end) => f64::from(u8::from(end == crate::games::End::Win)),
             _ if let Some(id) = stored() => self.values[id as usize],
             Point::Chance => {
@@ -138,7 +139,7 @@ impl<'g, G: Game> Solved<'g, G> {
                 best.0
             })
             .collect();
-        figures(p, self.game, "optimal", Some(&best))
+        figures(p, self.game, "optimal", Some(&best)).remove(0)
     }
 
     /// The stored positions and their values (canonical forms), and whether each is a
