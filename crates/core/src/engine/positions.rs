@@ -5,6 +5,7 @@ use crate::game::{State, Step};
 use crate::rules::Rules;
 use crate::strategy::{Sight, Strategy};
 
+use crate::game::interface::side_reached_once;
 pub use crate::game::worth_memoising;
 
 /// Whether a key for `sight` tells the number of attempts at `state` apart.
@@ -19,23 +20,6 @@ pub(super) fn counts_attempts(state: &State, sight: Sight) -> bool {
 pub(super) fn kept(state: &State, sight: impl FnOnce() -> Sight) -> bool {
     // The step first: the strategy's sight is dearer, and only side challenges ask for it.
     !(side_reached_once(state) && counts_attempts(state, sight()))
-}
-
-/// Whether a side challenge position is reached from one place only, once its key tells the
-/// number of attempts apart: the first side challenge before any attempt comes from its one
-/// roll of side types (the second one is met from many), and a first retry from its one
-/// failed attempt. Only after two failures, which may come in either order (a wound then a
-/// lost stealth point, or the reverse), can two paths meet.
-#[inline]
-fn side_reached_once(state: &State) -> bool {
-    match state.step() {
-        Step::Side { index, .. } => match state.attempts() {
-            0 => index == 0,
-            1 => true,
-            _ => false,
-        },
-        _ => false,
-    }
 }
 
 /// Whether `strategy`'s answers at the first side challenge that follows `state` (a roll of

@@ -3,7 +3,7 @@
 //! is a rule: every answer is the state machine's.
 
 use super::canon::Labels;
-use super::key::pack_as;
+use super::key::{counted, pack_as, split_health};
 use super::{
     Action, Aid, Character, DecisionKind, Health, LossCause, Node, Outcome, Phase, State, Step,
     Team,
@@ -43,6 +43,23 @@ pub fn worth_memoising(state: &State) -> bool {
                 | Step::RunCheck { .. }
                 | Step::SideCheck { .. }
         )
+}
+
+/// Whether a side challenge position is reached from one place only, once its key tells the
+/// number of attempts apart: the first side challenge before any attempt comes from its one
+/// roll of side types (the second one is met from many), and a first retry from its one
+/// failed attempt. Only after two failures, which may come in either order (a wound then a
+/// lost stealth point, or the reverse), can two paths meet.
+#[inline]
+pub fn side_reached_once(state: &State) -> bool {
+    match state.step() {
+        Step::Side { index, .. } => match state.attempts() {
+            0 => index == 0,
+            1 => true,
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 /// Operation Purple Raven under `rules`, from a starting stealth.
@@ -144,6 +161,12 @@ impl Game for PurpleRaven {
         }
     }
 
+    /// A side challenge reached from one place ([`side_reached_once`]), where the form it is
+    /// stored in tells the attempts apart.
+    fn reached_once(&self, pos: &State, seen: impl Fn(&State) -> State) -> bool {
+        side_reached_once(pos) && seen(&pos.with_counters(1, pos.failures())).attempts() == 1
+    }
+
     /// The class of `pos` under relabelling the five non-medic characters, without the
     /// counters and the information the rules never read again ([`super::canon::canonical`]).
     fn canonical(&self, pos: &State) -> State {
@@ -165,8 +188,9 @@ impl Game for PurpleRaven {
         pos.with_stealth(layer as u8)
     }
 
-    /// The start and the positions [`worth_memoising`] keeps: a check that follows a
-    /// decision is reached from that decision only, the choice of main character from the one
+    /// The start and the positions [`worth_memoising`] keeps but for a side challenge
+    /// reached from one place ([`side_reached_once`]): a check that follows a decision is
+    /// reached from that decision only, the choice of main character from the one
     /// complication roll, a run type to pick from its one roll.
     fn stored(&self, pos: &State) -> bool {
         worth_memoising(pos) || matches!(pos.step(), Step::Complications)
@@ -191,9 +215,21 @@ impl Game for PurpleRaven {
         let roles = super::canon::roles(pos)?;
         let class = super::canon::dense_class(pos, &roles)?;
         Some(Index {
-            group: u64::from(class.chunk) << 8 | u64::from(pos.stealth()),
+            group: u128::from(class.chunk) << 8 | u128::from(pos.stealth()),
             offset: class.index,
             width: class.width,
+        })
+    }
+
+    /// The key's shape (all but the members' health) as the group, their health as the
+    /// offset ([`split_health`]): positions a wound apart lie side by side.
+    fn place(&self, pos: &State) -> Option<Index> {
+        let (packed, attempts, failures) = self.key(pos);
+        let split = split_health(counted(packed, (attempts, failures)));
+        Some(Index {
+            group: split.shape,
+            offset: split.index as u32,
+            width: split.size as u32,
         })
     }
 
@@ -209,7 +245,7 @@ impl Game for PurpleRaven {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{options_of, outcomes_of};
+    use crate::games::{Policy, options_of, outcomes_of};
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -251,6 +287,54 @@ mod tests {
                 assert!(forms.len() > 300, "{preset} {stealth}: {}", forms.len());
             }
         }
+    }
+
+    /// A strategy's program plays through a side challenge at its first retry where it tells
+    /// attempts apart (the reference), and stores it where it does not (random play, which
+    /// forgets them and so meets one such form from many places); the same figures either way.
+    #[test]
+    fn a_side_challenge_reached_once_is_played_through() {
+        use crate::engine::Budget;
+        use crate::engine::generic::{Program, Rule};
+        use crate::strategy::{AsPolicy, RandomStrategy, ReferenceStrategy};
+        let game = PurpleRaven {
+            rules: Rules::preset("main-text").unwrap(),
+            stealth: 1,
+        };
+        let retries = |strategy: &dyn crate::strategy::Strategy| {
+            let policy = AsPolicy(strategy);
+            let p = Program::compile(&game, Rule::Follow(&policy), Budget::UNLIMITED).unwrap();
+            let side = |s: &State| matches!(s.step(), Step::Side { .. });
+            let all = (0..p.len() as u32).map(|id| p.position(&game, id));
+            all.filter(|s| side(s) && s.attempts() == 1).count()
+        };
+        assert_eq!(retries(&ReferenceStrategy), 0);
+        // Random play's form of a first retry forgets the attempt: it is not reached once.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let retry = std::iter::repeat_with(|| {
+            let mut pos = game.start();
+            while !matches!(pos.step(), Step::Side { .. }) || pos.attempts() != 1 {
+                let next = match game.point(&pos) {
+                    Point::Over(_) => return None,
+                    Point::Chance => outcomes_of(&game, &pos).into_iter().map(|o| o.0).collect(),
+                    Point::Decision(_) => options_of(&game, &pos)
+                        .into_iter()
+                        .map(|o| o.1)
+                        .collect::<Vec<_>>(),
+                };
+                pos = next[(rng.next_u64() % next.len() as u64) as usize];
+            }
+            Some(pos)
+        })
+        .flatten()
+        .next()
+        .unwrap();
+        let seen = |s: &dyn crate::strategy::Strategy| {
+            game.reached_once(&retry, |p| AsPolicy(s).view(&game, p))
+        };
+        assert!(seen(&ReferenceStrategy));
+        assert!(!seen(&RandomStrategy));
+        assert!(!game.reached_once(&retry.with_counters(2, 0), |p| *p));
     }
 
     #[test]

@@ -110,6 +110,14 @@ pub trait Game: Sync + Send {
     fn stored(&self, _pos: &Self::Pos) -> bool {
         true
     }
+    /// Whether stored position `pos` is reached from one place only in the form a strategy's
+    /// program stores it in (`seen` of a position: as the strategy sees it, [`Policy::view`]),
+    /// so that the program plays through it rather than store it: a game may know a position
+    /// reached from one place, which a form that forgets more may merge with others. The
+    /// default: no.
+    fn reached_once(&self, _pos: &Self::Pos, _seen: impl Fn(&Self::Pos) -> Self::Pos) -> bool {
+        false
+    }
     /// A position that optimal play values the same as `pos`, the same for every position of
     /// one symmetry class (mirror images, relabellings). The default: none.
     fn canonical(&self, pos: &Self::Pos) -> Self::Pos {
@@ -122,6 +130,14 @@ pub trait Game: Sync + Send {
     /// which is most of what stepping a game costs besides the game itself. A class may have
     /// several places, or none (`None`). The default: none.
     fn index(&self, _pos: &Self::Pos) -> Option<Index> {
+        None
+    }
+    /// Where stored position `pos` itself lies in a dense layout of the game's choosing: two
+    /// positions at the same group and offset are equal. A strategy's program then finds a
+    /// position's id in a table per group instead of by its key: positions met one after
+    /// another, which differ in little, share a cache line where their keys would be hashed
+    /// far apart, and no table of keys is kept. The default: none.
+    fn place(&self, _pos: &Self::Pos) -> Option<Index> {
         None
     }
     /// The position as a compact value (an integer, say): two positions of one game and design
@@ -137,11 +153,11 @@ pub trait Game: Sync + Send {
 /// The most stages a game may name ([`Game::phases`]).
 pub const PHASES: usize = 16;
 
-/// A place in a game's dense layout of canonical forms ([`Game::index`]).
+/// A place in a dense layout of a game's choosing ([`Game::index`], [`Game::place`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Index {
     /// The group: any number.
-    pub group: u64,
+    pub group: u128,
     /// The place in the group, below its width.
     pub offset: u32,
     /// The group's width, the same wherever the group is met.

@@ -44,16 +44,27 @@ fn checked<G: Game>(
 
 /// Whether `policy`'s play, compiled as `program`, ends for sure: from every position it
 /// reaches an end can be reached (found from the ends backwards, as a fixed point); if not,
-/// the strategy is refused.
+/// the strategy is refused. Play from a layer it never returns to in leaves it, and layers
+/// never rise: only the positions of layers with a cycle are checked.
 pub(super) fn ends_surely<G: Game>(
     program: &Program<G>,
     game: &G,
     policy: &dyn Policy<G>,
 ) -> Result<(), Stop> {
-    let mut ends = vec![false; program.len()];
+    if program.once.iter().all(|&once| once) {
+        return Ok(());
+    }
+    let mut ends = vec![true; program.len()];
+    let cycles: Vec<u32> = (settle::layers(program).into_iter())
+        .filter(|(_, once)| !once)
+        .flat_map(|(ids, _)| program.order[ids].iter().copied())
+        .collect();
+    for &id in &cycles {
+        ends[id as usize] = false;
+    }
     loop {
         let mut changed = false;
-        for &id in &program.order {
+        for &id in &cycles {
             if !ends[id as usize]
                 && program
                     .terms(id)

@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap;
 
 use super::{Stop, check_cancel};
 use crate::engine::Budget;
-use crate::games::{End, Game, Point, Policy};
+use crate::games::{End, Game, Index, Point, Policy};
 
 /// A target at or above this is an end, not a position: `END` a win, `END + 1 + c` a loss by
 /// cause `c`.
@@ -127,6 +127,20 @@ pub(super) struct Place {
     pub(super) row: u32,
     /// The block (0 the top layer's), or [`NO_BLOCK`].
     pub(super) block: u32,
+}
+
+/// Slots for one value an id where a replay settles layer by layer and reads only the
+/// starts' values at the end ([`Program::ring`]): each id in no block has a slot of its own,
+/// and the blocks share the slots of a few, in turn, each block's values kept while a higher
+/// block may still read them.
+#[derive(Clone, Copy)]
+pub(super) struct Ring {
+    /// How many blocks' values are kept: a block's own and those it may read.
+    blocks: u32,
+    /// What an id in no block exceeds its slot by.
+    pub(super) low: u32,
+    /// The slots.
+    pub(super) slots: usize,
 }
 
 /// [`Place::block`] of a position in no block.
@@ -316,6 +330,60 @@ impl<G: Game> Program<G> {
         }
     }
 
+    /// Where a replay that settles layer by layer and reads only the starts' values at the
+    /// end keeps each value while it may still be read ([`Ring`]).
+    pub(super) fn ring(&self) -> Ring {
+        if !self.has_blocks() {
+            return Ring {
+                blocks: 1,
+                low: 0,
+                slots: self.len(),
+            };
+        }
+        let b = &self.blocks;
+        // A block reads its own layer and those its template reads below it, moved up.
+        let drop = b.below_layer.iter().map(|&l| b.from - l).max().unwrap_or(0);
+        let blocks = (drop + 1).min(b.top - b.from + 1);
+        Ring {
+            blocks,
+            low: self.blocked - blocks * b.size,
+            slots: (blocks * b.size) as usize + self.len() - self.blocked as usize,
+        }
+    }
+
+    /// The slot of `id` in a [`Ring`], at `place`.
+    #[inline]
+    pub(super) fn slot(&self, id: u32, place: Place, ring: Ring) -> usize {
+        if place.block == NO_BLOCK {
+            (id - ring.low) as usize
+        } else {
+            ((place.block % ring.blocks) * self.blocks.size + place.row) as usize
+        }
+    }
+
+    /// The slot in a [`Ring`] of what term `t` of the position at `place` reads, or an end.
+    #[inline]
+    pub(super) fn slot_at(&self, place: Place, t: usize, ring: Ring) -> u32 {
+        let target = self.target[t];
+        if target >= END {
+            return target;
+        }
+        if place.block == NO_BLOCK {
+            return target - ring.low;
+        }
+        let b = &self.blocks;
+        if target < BELOW {
+            return (place.block % ring.blocks) * b.size + target;
+        }
+        let below = (target - BELOW) as usize;
+        let lands = b.below_layer[below] + (b.top - place.block - b.from);
+        if lands >= b.from {
+            ((b.top - lands) % ring.blocks) * b.size + b.up[below]
+        } else {
+            b.low[below * b.from as usize + lands as usize] - ring.low
+        }
+    }
+
     /// The program's size in memory, roughly.
     pub fn bytes(&self) -> u64 {
         (self.positions.len() * (size_of::<G::Pos>() + 1 + 4)
@@ -416,9 +484,11 @@ struct Compiler<'g, 'r, G: Game> {
     choices: Vec<(G::Pos, f64)>,
     moves: Vec<G::Option>,
     answer: Vec<f64>,
-    /// Under [`Rule::Best`], the ids found by the game's [`Game::index`]: a table per group,
-    /// [`UNSEEN`] where none is found yet.
-    by_index: FxHashMap<u64, Box<[u32]>>,
+    /// The ids found by the game's dense layout ([`Game::index`] under [`Rule::Best`],
+    /// [`Game::place`] for a strategy): each group's first slot in `place_ids`, and per group a
+    /// slot per place, [`UNSEEN`] where no id is found yet.
+    places: FxHashMap<u128, usize>,
+    place_ids: Vec<u32>,
     /// The stored positions met last and their ids, the oldest at `recent_next` once full:
     /// the same position is often met again at once (outcomes that do the same, one outcome
     /// after several options), and then it is neither stepped nor looked up again.
@@ -456,7 +526,7 @@ const WINDOW: u32 = 1 << 14;
 const PAYS: u32 = 16;
 const PROBE: u32 = 16;
 
-/// [`Compiler::by_index`] where no id is found yet.
+/// [`Compiler::place_ids`] where no id is found yet.
 const UNSEEN: u32 = u32::MAX;
 
 /// The positions a template reads below its own layer, each with the template's index of the
@@ -487,7 +557,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             choices: Vec::new(),
             moves: Vec::new(),
             answer: Vec::new(),
-            by_index: FxHashMap::default(),
+            places: FxHashMap::default(),
+            place_ids: Vec::new(),
             recent: Vec::with_capacity(RECENT),
             recent_next: 0,
             search_recent: true,
@@ -627,7 +698,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
         self.program.template = Some(std::mem::take(&mut self.ids));
         // What the template read below `from` is stepped now, under ids of its own.
-        self.by_index.clear();
+        self.places = FxHashMap::default();
+        self.place_ids = Vec::new();
         self.program.blocks = Blocks {
             size,
             from,
@@ -700,45 +772,66 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             self.add_term(id, w);
             return Ok(());
         }
-        let target = match self.game.point(&pos) {
-            Point::Over(end) => end_target(end),
-            Point::Chance if self.keep != Some(Keep::Every) && !self.game.stored(&pos) => {
-                passed.rolls += w;
-                let game = self.game;
-                let from = self.pending.len();
-                game.outcomes(&pos, &mut |o, p| self.pending.push((o, p)));
-                for i in from..self.pending.len() {
-                    let (o, p) = self.pending[i];
-                    self.expand(o, w * p, passed)?;
-                }
-                self.pending.truncate(from);
-                return Ok(());
-            }
-            Point::Decision(_) if self.keep.is_none() && !self.game.stored(&pos) => {
-                let Rule::Follow(policy) = self.rule else {
-                    unreachable!("optimal play keeps every decision point")
-                };
-                passed.decisions += w;
-                return self.follow(policy, &pos, w, passed);
-            }
-            _ => {
-                debug_assert!(
-                    self.game.layer(&pos)
-                        <= self
-                            .game
-                            .layer(&self.program.positions[self.program.kind.len() - 1]),
-                    "a layer rose: {pos:?}"
-                );
-                let id = self.id(pos)?;
-                if self.recent.len() < RECENT {
-                    self.recent.push((pos, id));
-                } else {
-                    self.recent[self.recent_next] = (pos, id);
-                }
-                self.recent_next = (self.recent_next + 1) % RECENT;
-                id
-            }
+        let point = self.game.point(&pos);
+        if let Point::Over(end) = point {
+            self.add_term(end_target(end), w);
+            return Ok(());
+        }
+        let mut through = match (point, self.keep) {
+            (Point::Chance, Some(Keep::Every)) | (Point::Decision(_), Some(_)) => false,
+            _ => !self.game.stored(&pos),
         };
+        // A strategy's program plays through a position reached from one place in the form
+        // it would be stored in.
+        let mut seen = None;
+        if !through && self.keep.is_none() {
+            let Rule::Follow(policy) = self.rule else {
+                unreachable!("optimal play keeps every decision point")
+            };
+            let game = self.game;
+            through = game.reached_once(&pos, |p| policy.view(game, p));
+            seen = Some(policy.view(game, &pos));
+        }
+        if through {
+            match point {
+                Point::Decision(_) => {
+                    let Rule::Follow(policy) = self.rule else {
+                        unreachable!("optimal play keeps every decision point")
+                    };
+                    passed.decisions += w;
+                    return self.follow(policy, &pos, w, passed);
+                }
+                _ => {
+                    passed.rolls += w;
+                    let game = self.game;
+                    let from = self.pending.len();
+                    game.outcomes(&pos, &mut |o, p| self.pending.push((o, p)));
+                    for i in from..self.pending.len() {
+                        let (o, p) = self.pending[i];
+                        self.expand(o, w * p, passed)?;
+                    }
+                    self.pending.truncate(from);
+                    return Ok(());
+                }
+            }
+        }
+        debug_assert!(
+            self.game.layer(&pos)
+                <= self
+                    .game
+                    .layer(&self.program.positions[self.program.kind.len() - 1]),
+            "a layer rose: {pos:?}"
+        );
+        let target = match seen {
+            Some(form) => self.id_of(form)?,
+            None => self.id(pos)?,
+        };
+        if self.recent.len() < RECENT {
+            self.recent.push((pos, target));
+        } else {
+            self.recent[self.recent_next] = (pos, target);
+        }
+        self.recent_next = (self.recent_next + 1) % RECENT;
         self.add_term(target, w);
         Ok(())
     }
@@ -827,34 +920,43 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// need be. While a template is stepped, a position below its layer is a [`BELOW`] read,
     /// and the same position moved up to the template's layer joins the template.
     fn id(&mut self, pos: G::Pos) -> Result<u32, Stop> {
-        let index = match self.rule {
-            Rule::Best => self.game.index(&pos),
-            Rule::Follow(_) => None,
-        };
-        let Some(index) = index else {
-            return self.id_by_key(pos);
-        };
-        let table = self
-            .by_index
-            .entry(index.group)
-            .or_insert_with(|| vec![UNSEEN; index.width as usize].into_boxed_slice());
-        let seen = table[index.offset as usize];
-        if seen != UNSEEN {
-            return Ok(seen);
+        match self.rule {
+            // Where the game tells where a canonical form lies without finding it.
+            Rule::Best => match self.game.index(&pos) {
+                Some(index) => self.by_place(index, |c| c.id_of(c.game.canonical(&pos))),
+                None => self.id_of(self.game.canonical(&pos)),
+            },
+            Rule::Follow(policy) => self.id_of(policy.view(self.game, &pos)),
         }
-        let id = self.id_by_key(pos)?;
-        if let Some(table) = self.by_index.get_mut(&index.group) {
-            table[index.offset as usize] = id;
+    }
+
+    /// The id at `index` of the dense layout ([`Compiler::places`]), `miss` finding it where
+    /// none is found yet.
+    #[inline]
+    fn by_place(
+        &mut self,
+        index: Index,
+        miss: impl FnOnce(&mut Self) -> Result<u32, Stop>,
+    ) -> Result<u32, Stop> {
+        let ids = &mut self.place_ids;
+        let first = *self.places.entry(index.group).or_insert_with(|| {
+            let first = ids.len();
+            ids.resize(first + index.width as usize, UNSEEN);
+            first
+        });
+        let slot = first + index.offset as usize;
+        if self.place_ids[slot] != UNSEEN {
+            return Ok(self.place_ids[slot]);
         }
+        let id = miss(self)?;
+        self.place_ids[slot] = id;
         Ok(id)
     }
 
-    /// [`Compiler::id`] by the key of the position's canonical form.
-    fn id_by_key(&mut self, pos: G::Pos) -> Result<u32, Stop> {
-        let pos = match self.rule {
-            Rule::Best => self.game.canonical(&pos),
-            Rule::Follow(policy) => policy.view(self.game, &pos),
-        };
+    /// [`Compiler::id`] of `pos` in the form it is stored in: by its place in the game's
+    /// dense layout of positions where a strategy's program has one ([`Game::place`]), else
+    /// by its key.
+    fn id_of(&mut self, pos: G::Pos) -> Result<u32, Stop> {
         if let Some(below) = &self.below
             && self.game.layer(&pos) < below.from
         {
@@ -871,6 +973,12 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             below.up.push(up);
             return Ok(BELOW | b);
         }
+        // One position at one place: a place met first is a new position.
+        if !self.program.best
+            && let Some(place) = self.game.place(&pos)
+        {
+            return self.by_place(place, |c| c.new_id(pos));
+        }
         let next = self.program.id_of_row(self.program.positions.len() as u32);
         let id = *self.ids.entry(self.game.key(&pos)).or_insert(next);
         if id == next {
@@ -883,6 +991,19 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             self.program.positions.push(pos);
         }
         Ok(id)
+    }
+
+    /// A new id for stored position `pos`.
+    fn new_id(&mut self, pos: G::Pos) -> Result<u32, Stop> {
+        let next = self.program.id_of_row(self.program.positions.len() as u32);
+        if u64::from(next) >= self.budget.max_states as u64 || next >= BELOW {
+            return Err(Stop::TooLarge {
+                needs: self.game.stored_bound().map(|n| n * BYTES_PER_POSITION),
+                allowed: self.budget.max_states as u64 * BYTES_PER_POSITION,
+            });
+        }
+        self.program.positions.push(pos);
+        Ok(next)
     }
 
     /// Groups the ids by layer, lowest first, and inside a layer latest found first, or after

@@ -7,7 +7,7 @@
 //! position, the plain value in a layer it never returns to (there one sweep settles it, and
 //! none is spent to confirm it).
 
-use super::program::{CHANCE, END, NO_BLOCK, Program};
+use super::program::{CHANCE, END, NO_BLOCK, Place, Program};
 use crate::games::Game;
 
 /// Settles optimal play's values over `program` (compiled keeping every option apart): the
@@ -54,14 +54,16 @@ pub(super) fn settle_sums<G: Game>(
         reward,
     };
     for from in (0..ends.len()).step_by(AT_ONCE) {
-        if ends.len() - from == 1 {
-            for (start, v) in start.iter_mut().zip(sums.pass::<1>(from)) {
-                start.extend(v);
+        let mut extend = |at: Vec<&[f64]>| {
+            for (start, v) in start.iter_mut().zip(at) {
+                start.extend_from_slice(v);
             }
-        } else {
-            for (start, v) in start.iter_mut().zip(sums.pass::<AT_ONCE>(from)) {
-                start.extend(v);
-            }
+        };
+        match ends.len() - from {
+            1 => extend(sums.pass::<1>(from).iter().map(|v| &v[..]).collect()),
+            2 => extend(sums.pass::<2>(from).iter().map(|v| &v[..]).collect()),
+            3 => extend(sums.pass::<3>(from).iter().map(|v| &v[..]).collect()),
+            _ => extend(sums.pass::<AT_ONCE>(from).iter().map(|v| &v[..]).collect()),
         }
     }
     start
@@ -70,7 +72,7 @@ pub(super) fn settle_sums<G: Game>(
 /// How many figures [`settle_sums`] settles in one pass: more read each term fewer times, but
 /// each keeps a value per position while the pass runs, beside the program, which takes the
 /// room of several values a position: two halve the reads for little more memory.
-const AT_ONCE: usize = 2;
+const AT_ONCE: usize = 4;
 
 /// What [`settle_sums`] settles.
 struct Sums<'a, G: Game, R> {
@@ -86,8 +88,13 @@ impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
     fn pass<const K: usize>(&self, from: usize) -> Vec<[f64; K]> {
         let p = self.program;
         let ends: [&[f64]; K] = std::array::from_fn(|k| self.ends[from + k].as_slice());
-        let mut values = vec![[0.0f64; K]; p.len()];
+        // Only the starts' values are wanted: a block's values are kept while a block above
+        // may read them, in a ring.
+        let ring = p.ring();
+        let mut values = vec![[0.0f64; K]; ring.slots];
         let mut earned = vec![0.0f64; self.ends.len()];
+        let roots: Vec<Place> = p.roots.iter().map(|&id| p.place(id)).collect();
+        let mut at_roots = vec![[0.0f64; K]; roots.len()];
         for (ids, once) in self.layers {
             let ids = &p.order[ids.clone()];
             loop {
@@ -97,15 +104,21 @@ impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
                     let place = p.place(id);
                     let v = if place.block == NO_BLOCK {
                         self.sums(&values, &ends, &mut earned, from, id, place.row, |t| {
-                            p.target[t]
+                            let target = p.target[t];
+                            if target >= END {
+                                target
+                            } else {
+                                target - ring.low
+                            }
                         })
                     } else {
                         self.sums(&values, &ends, &mut earned, from, id, place.row, |t| {
-                            p.block_target(place, t)
+                            p.slot_at(place, t, ring)
                         })
                     };
-                    if v != values[id as usize] {
-                        values[id as usize] = v;
+                    let slot = p.slot(id, place, ring);
+                    if v != values[slot] {
+                        values[slot] = v;
                         changed = true;
                     }
                 }
@@ -113,8 +126,15 @@ impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
                     break;
                 }
             }
+            // The starts of a block are read before a lower block takes its slots.
+            let block = p.place(ids[0]).block;
+            for ((&id, &place), at) in p.roots.iter().zip(&roots).zip(&mut at_roots) {
+                if place.block == block || place.block == NO_BLOCK {
+                    *at = values[p.slot(id, place, ring)];
+                }
+            }
         }
-        p.roots.iter().map(|&id| values[id as usize]).collect()
+        at_roots
     }
 
     /// The figures of `id` (at row `row`) from the values of what it reads, term `t` reading
