@@ -53,26 +53,31 @@ pub(super) fn settle_sums<G: Game>(
         ends,
         reward,
     };
-    for from in (0..ends.len()).step_by(AT_ONCE) {
-        let mut extend = |at: Vec<&[f64]>| {
-            for (start, v) in start.iter_mut().zip(at) {
-                start.extend_from_slice(v);
-            }
+    // More figures a pass read each term fewer times, but each keeps a value a slot of the
+    // ring ([`Program::ring`]) while the pass runs, beside the program, which takes the room of
+    // several values a position: two values a position at most, so four figures a pass where
+    // the ring keeps half the positions' values or fewer, else two.
+    let at_once = if 2 * program.ring().slots <= program.len() {
+        4
+    } else {
+        2
+    };
+    let mut from = 0;
+    while from < ends.len() {
+        let n = at_once.min(ends.len() - from);
+        let at: Vec<Vec<f64>> = match n {
+            1 => sums.pass::<1>(from).iter().map(|v| v.to_vec()).collect(),
+            2 => sums.pass::<2>(from).iter().map(|v| v.to_vec()).collect(),
+            3 => sums.pass::<3>(from).iter().map(|v| v.to_vec()).collect(),
+            _ => sums.pass::<4>(from).iter().map(|v| v.to_vec()).collect(),
         };
-        match ends.len() - from {
-            1 => extend(sums.pass::<1>(from).iter().map(|v| &v[..]).collect()),
-            2 => extend(sums.pass::<2>(from).iter().map(|v| &v[..]).collect()),
-            3 => extend(sums.pass::<3>(from).iter().map(|v| &v[..]).collect()),
-            _ => extend(sums.pass::<AT_ONCE>(from).iter().map(|v| &v[..]).collect()),
+        for (start, v) in start.iter_mut().zip(at) {
+            start.extend(v);
         }
+        from += n;
     }
     start
 }
-
-/// How many figures [`settle_sums`] settles in one pass: more read each term fewer times, but
-/// each keeps a value per position while the pass runs, beside the program, which takes the
-/// room of several values a position: two halve the reads for little more memory.
-const AT_ONCE: usize = 4;
 
 /// What [`settle_sums`] settles.
 struct Sums<'a, G: Game, R> {
