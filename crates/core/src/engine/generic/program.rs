@@ -982,19 +982,20 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         let next = self.program.id_of_row(self.program.positions.len() as u32);
         let id = *self.ids.entry(self.game.key(&pos)).or_insert(next);
         if id == next {
-            if u64::from(next) >= self.budget.max_states as u64 || next >= BELOW {
-                return Err(Stop::TooLarge {
-                    needs: self.game.stored_bound().map(|n| n * BYTES_PER_POSITION),
-                    allowed: self.budget.max_states as u64 * BYTES_PER_POSITION,
-                });
-            }
-            self.program.positions.push(pos);
+            self.admit(pos)?;
         }
         Ok(id)
     }
 
     /// A new id for stored position `pos`.
     fn new_id(&mut self, pos: G::Pos) -> Result<u32, Stop> {
+        let next = self.program.id_of_row(self.program.positions.len() as u32);
+        self.admit(pos)?;
+        Ok(next)
+    }
+
+    /// Stores `pos` under the next id, if the budget allows one more.
+    fn admit(&mut self, pos: G::Pos) -> Result<(), Stop> {
         let next = self.program.id_of_row(self.program.positions.len() as u32);
         if u64::from(next) >= self.budget.max_states as u64 || next >= BELOW {
             return Err(Stop::TooLarge {
@@ -1003,7 +1004,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             });
         }
         self.program.positions.push(pos);
-        Ok(next)
+        Ok(())
     }
 
     /// Groups the ids by layer, lowest first, and inside a layer latest found first, or after
