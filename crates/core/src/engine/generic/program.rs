@@ -143,6 +143,14 @@ pub(super) struct Ring {
     pub(super) slots: usize,
 }
 
+/// Where a template's read lands for one of its copies ([`Program::lands`]).
+enum Lands {
+    /// Block `.0`'s row `.1`.
+    Block(u32, u32),
+    /// An id in no block.
+    Id(u32),
+}
+
 /// [`Place::block`] of a position in no block.
 pub(super) const NO_BLOCK: u32 = u32::MAX;
 
@@ -315,18 +323,28 @@ impl<G: Game> Program<G> {
     pub(super) fn block_target(&self, place: Place, t: usize) -> u32 {
         let target = self.target[t];
         if target >= END {
-            target
-        } else if target < BELOW {
-            place.block * self.blocks.size + target
+            return target;
+        }
+        match self.lands(place, target) {
+            Lands::Block(block, row) => block * self.blocks.size + row,
+            Lands::Id(id) => id,
+        }
+    }
+
+    /// Where `target`, a position a template's term reads, lands for the template's copy at
+    /// `place`: a row of a block, or an id in no block.
+    #[inline]
+    fn lands(&self, place: Place, target: u32) -> Lands {
+        let b = &self.blocks;
+        if target < BELOW {
+            return Lands::Block(place.block, target);
+        }
+        let below = (target - BELOW) as usize;
+        let lands = b.below_layer[below] + (b.top - place.block - b.from);
+        if lands >= b.from {
+            Lands::Block(b.top - lands, b.up[below])
         } else {
-            let b = &self.blocks;
-            let below = (target - BELOW) as usize;
-            let lands = b.below_layer[below] + (b.top - place.block - b.from);
-            if lands >= b.from {
-                b.base(lands) + b.up[below]
-            } else {
-                b.low[below * b.from as usize + lands as usize]
-            }
+            Lands::Id(b.low[below * b.from as usize + lands as usize])
         }
     }
 
@@ -371,16 +389,9 @@ impl<G: Game> Program<G> {
         if place.block == NO_BLOCK {
             return target - ring.low;
         }
-        let b = &self.blocks;
-        if target < BELOW {
-            return (place.block % ring.blocks) * b.size + target;
-        }
-        let below = (target - BELOW) as usize;
-        let lands = b.below_layer[below] + (b.top - place.block - b.from);
-        if lands >= b.from {
-            ((b.top - lands) % ring.blocks) * b.size + b.up[below]
-        } else {
-            b.low[below * b.from as usize + lands as usize] - ring.low
+        match self.lands(place, target) {
+            Lands::Block(block, row) => (block % ring.blocks) * self.blocks.size + row,
+            Lands::Id(id) => id - ring.low,
         }
     }
 
