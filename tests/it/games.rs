@@ -237,8 +237,9 @@ fn the_generic_engine_names_no_game() {
 /// Operation Purple Raven behind the same interface: the generic solve agrees with raven's own
 /// solver, and the generic exact evaluation of random play with raven's own exact engine, at
 /// low stealth under both presets; at stealth 4 the layers from 2 up are copied from one
-/// stepped template ([`Game::alike_from`]), and the solve, and the value of every position
-/// met in a few played games (the advisor's), still agree.
+/// stepped template ([`Game::alike_from`]), and so is stealth 1, a lost point there settled
+/// anew at 0 ([`Game::replayed_from`]), and the solve, and the value of every position met
+/// in a few played games (the advisor's), still agree.
 #[test]
 fn purple_raven_on_the_interface_agrees_with_its_own_engines() {
     use raven_core::engine::generic::OptimalPolicy;
@@ -314,6 +315,15 @@ fn purple_raven_on_the_interface_agrees_with_its_own_engines() {
             }
         }
     }
+    // Where being discovered gives an option back (a finale penalty above the penalty while
+    // discovered), stealth 1 is not replayed from 2 but stepped: the solve still agrees.
+    let mut rules = Rules::preset("main-text").unwrap();
+    rules.design.finale_penalty = 2;
+    let game = PurpleRaven { rules, stealth: 4 };
+    assert_eq!(game.replayed_from(), game.alike_from());
+    let theirs = raven_core::engine::solve(&Solver::new(rules), &[4])[0].value;
+    let mine = solve(&game, Budget::UNLIMITED).unwrap().start();
+    assert!((mine - theirs).abs() < 1e-12, "{mine} {theirs}");
 }
 
 /// A game with no decision at all: one d6, won on 4 or more. Every quality figure is defined:

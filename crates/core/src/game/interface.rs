@@ -184,8 +184,22 @@ impl Game for PurpleRaven {
         Some(u32::from(super::canon::ALIKE_FROM_STEALTH))
     }
 
+    /// Stealth 1 plays like 2 until a point is lost onto 0, where the rules read the team as
+    /// discovered ([`super::canon::one_lower`]), under the rules where that gives no option
+    /// back ([`super::canon::stealth_one_plays_like_two`]).
+    fn replayed_from(&self) -> Option<u32> {
+        let from = super::canon::ALIKE_FROM_STEALTH;
+        let one = super::canon::stealth_one_plays_like_two(&self.rules);
+        Some(u32::from(if one { from - 1 } else { from }))
+    }
+
     fn relayer(&self, pos: &State, layer: u32) -> State {
-        pos.with_stealth(layer as u8)
+        // A point lost onto 0 discovers the team, and the position is settled anew (R2, R13).
+        if layer == 0 && pos.stealth() > 0 {
+            super::canon::one_lower(&pos.with_stealth(1), &self.rules)
+        } else {
+            pos.with_stealth(layer as u8)
+        }
     }
 
     /// The start and the positions [`worth_memoising`] keeps but for a side challenge

@@ -97,8 +97,19 @@ pub trait Game: Sync + Send {
     fn alike_from(&self) -> Option<u32> {
         None
     }
-    /// `pos` moved to layer `layer` ([`Game::alike_from`]); called only where a game has
-    /// alike layers.
+    /// The lowest layer at which play is that of the layers from [`Game::alike_from`] up until
+    /// it leaves them, at or below `alike_from`: for any position `p` of an alike layer and a
+    /// layer `l` from here up, `relayer(p, l)` has `p`'s point, options and outcomes, each
+    /// leading to the `relayer` of where `p`'s lead, moved by as many layers, and `relayer`
+    /// back to `p`'s layer gives `p`. What play reaches below is a layer the game reads apart:
+    /// `relayer` to it gives the position play lands on (settled anew, say). The engines then
+    /// step none of these layers either: most of a compile where the alike layers are few.
+    /// The default: `alike_from`.
+    fn replayed_from(&self) -> Option<u32> {
+        self.alike_from()
+    }
+    /// `pos` moved to layer `layer` ([`Game::alike_from`], [`Game::replayed_from`]); called
+    /// only where a game has alike layers.
     fn relayer(&self, pos: &Self::Pos, _layer: u32) -> Self::Pos {
         *pos
     }

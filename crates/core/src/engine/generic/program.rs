@@ -43,8 +43,8 @@ pub const BYTES_PER_POSITION: u64 = 320;
 /// A compiled game: stored positions by dense id (0 is the start, the first of
 /// [`Program::roots`]), their sums, and the order in which values settle (lowest layer first).
 ///
-/// Where layers play alike ([`Game::alike_from`]) the ids of those layers are blocks, one per
-/// layer, each a copy of one template: the template is kept once, as the program's first rows,
+/// Where layers play alike ([`Game::alike_from`]) the ids of those layers, and of those that
+/// replay them ([`Game::replayed_from`]), are blocks, one per layer, each a copy of one template: the template is kept once, as the program's first rows,
 /// and a block's position reads its sums there, its targets moved to its block ([`Place`]).
 /// Every other id has a row of its own. Most of a solve's memory is what the blocks would take.
 pub struct Program<G: Game> {
@@ -96,7 +96,7 @@ pub struct Program<G: Game> {
 }
 
 /// The layout of the layers that play alike ([`Game::alike_from`]): one block of ids per
-/// layer from the top down to `from`, each the template's positions in the template's order,
+/// layer from the top down to `bottom`, each the template's positions in the template's order,
 /// then the ids of the layers below, a row each.
 #[derive(Default)]
 struct Blocks {
@@ -104,13 +104,15 @@ struct Blocks {
     size: u32,
     /// The lowest alike layer (where the template was stepped).
     from: u32,
+    /// The lowest layer the template is replayed at ([`Game::replayed_from`]), `from` or below.
+    bottom: u32,
     /// The start's layer, the highest.
     top: u32,
     /// Per position a template reads below its layer ([`BELOW`]): its layer.
     below_layer: Vec<u32>,
     /// … its index in the template, moved up to the template's layer.
     up: Vec<u32>,
-    /// … the id where it lands when that is below `from`, at `below * from + layer`.
+    /// … the id (or end) where it lands when that is below `bottom`, at `below * from + layer`.
     low: Vec<u32>,
 }
 
@@ -147,7 +149,7 @@ pub(super) struct Ring {
 enum Lands {
     /// Block `.0`'s row `.1`.
     Block(u32, u32),
-    /// An id in no block.
+    /// An id in no block, or an end.
     Id(u32),
 }
 
@@ -340,8 +342,9 @@ impl<G: Game> Program<G> {
             return Lands::Block(place.block, target);
         }
         let below = (target - BELOW) as usize;
-        let lands = b.below_layer[below] + (b.top - place.block - b.from);
-        if lands >= b.from {
+        // The layer read is as far below the block's as the template's read is below it.
+        let lands = b.below_layer[below] + (b.top - place.block) - b.from;
+        if lands >= b.bottom {
             Lands::Block(b.top - lands, b.up[below])
         } else {
             Lands::Id(b.low[below * b.from as usize + lands as usize])
@@ -361,7 +364,7 @@ impl<G: Game> Program<G> {
         let b = &self.blocks;
         // A block reads its own layer and those its template reads below it, moved up.
         let drop = b.below_layer.iter().map(|&l| b.from - l).max().unwrap_or(0);
-        let blocks = (drop + 1).min(b.top - b.from + 1);
+        let blocks = (drop + 1).min(b.top - b.bottom + 1);
         Ring {
             blocks,
             low: self.blocked - blocks * b.size,
@@ -391,6 +394,7 @@ impl<G: Game> Program<G> {
         }
         match self.lands(place, target) {
             Lands::Block(block, row) => (block % ring.blocks) * self.blocks.size + row,
+            Lands::Id(end) if end >= END => end,
             Lands::Id(id) => id - ring.low,
         }
     }
@@ -413,7 +417,7 @@ impl<G: Game> Program<G> {
         let pos = game.canonical(pos);
         let b = &self.blocks;
         match &self.template {
-            Some(template) if game.layer(&pos) >= b.from => {
+            Some(template) if game.layer(&pos) >= b.bottom => {
                 let layer = game.layer(&pos);
                 let index = template.get(&game.key(&game.relayer(&pos, b.from)))?;
                 (layer <= b.top).then(|| b.base(layer) + index)
@@ -590,18 +594,18 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             starts.iter().all(|s| self.game.layer(s) <= top),
             "the first start is at the highest layer"
         );
-        // Layers play alike from where the game and the strategy both play them alike.
+        // Layers play alike from where the game and the strategy both play them alike, and
+        // are replayed down to where the game replays them, if the strategy answers alike there.
+        let game = self.game;
+        let replayed = |from: u32| game.replayed_from().unwrap_or(from).min(from);
         let alike = match self.rule {
-            Rule::Best => self.game.alike_from(),
-            Rule::Follow(policy) => self
-                .game
-                .alike_from()
-                .zip(policy.alike_from(self.game))
-                .map(|(g, p)| g.max(p)),
+            Rule::Best => game.alike_from().map(|from| (from, replayed(from))),
+            Rule::Follow(policy) => (game.alike_from().zip(policy.alike_from(game)))
+                .map(|(g, p)| (g.max(p), replayed(g).max(p).min(g.max(p)))),
         };
         match alike {
-            Some(from) if top > from => {
-                self.run_alike(starts, from, top)?;
+            Some((from, bottom)) if top > from => {
+                self.run_alike(starts, (from, bottom), top)?;
             }
             _ => {
                 for &start in starts {
@@ -674,11 +678,17 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         Ok(())
     }
 
-    /// Compiles a game whose layers from `from` up play alike, from a start at layer `top`:
-    /// the template (every position of layer `from` that play from any alike layer reaches,
-    /// moved to `from`) stepped once, laid out as a block of ids for every layer from `top`
-    /// down to `from` ([`Blocks`]), then the layers below stepped as usual.
-    fn run_alike(&mut self, starts: &[G::Pos], from: u32, top: u32) -> Result<(), Stop> {
+    /// Compiles a game whose layers from `from` up play alike, replayed down to `bottom`,
+    /// from a start at layer `top`: the template (every position of layer `from` that play
+    /// from any such layer reaches, moved to `from`) stepped once, laid out as a block of ids
+    /// for every layer from `top` down to `bottom` ([`Blocks`]), then the layers below stepped
+    /// as usual.
+    fn run_alike(
+        &mut self,
+        starts: &[G::Pos],
+        (from, bottom): (u32, u32),
+        top: u32,
+    ) -> Result<(), Stop> {
         self.below = Some(Below {
             from,
             ids: FxHashMap::default(),
@@ -689,7 +699,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         let mut roots = Vec::with_capacity(starts.len());
         for start in starts {
             let layer = self.game.layer(start);
-            roots.push(if layer >= from {
+            roots.push(if layer >= bottom {
                 Some((layer, self.id(self.game.relayer(start, from))?))
             } else {
                 None
@@ -698,7 +708,14 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         self.compile(0)?;
         let below = self.below.take().expect("the template's reads below");
         let size = self.program.positions.len() as u32;
-        let count = top - from + 1;
+        let count = top - bottom + 1;
+        assert!(
+            below
+                .positions
+                .iter()
+                .all(|p| self.game.layer(p) + bottom >= from),
+            "a game replays its alike layers down to where their play would read below layer 0"
+        );
         if u64::from(count) * u64::from(size)
             >= (self.budget.max_states as u64).min(u64::from(BELOW))
         {
@@ -714,6 +731,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         self.program.blocks = Blocks {
             size,
             from,
+            bottom,
             top,
             below_layer: below.positions.iter().map(|p| self.game.layer(p)).collect(),
             up: below.up,
@@ -721,11 +739,11 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         };
         self.program.blocked = size * count;
         self.program.shift = size * count - size;
-        // Where a block reads below `from`: ids found block by block from the top, in the
+        // Where a block reads below `bottom`: ids found block by block from the top, in the
         // order of the template's terms (the layers below are stepped in that order).
-        for layer in (from..=top).rev() {
+        for layer in (bottom..=top).rev() {
             check_cancel(&self.budget)?;
-            if layer - from >= from {
+            if layer >= from + bottom {
                 continue;
             }
             for t in 0..self.program.target.len() {
@@ -734,11 +752,15 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                     continue;
                 }
                 let b = (target - BELOW) as usize;
-                let lands = self.program.blocks.below_layer[b] + (layer - from);
+                let lands = self.program.blocks.below_layer[b] + layer - from;
                 let at = b * from as usize + lands as usize;
-                if lands < from && self.program.blocks.low[at] == NO_BLOCK {
-                    let id = self.id(self.game.relayer(&below.positions[b], lands))?;
-                    self.program.blocks.low[at] = id;
+                if lands < bottom && self.program.blocks.low[at] == NO_BLOCK {
+                    // Settled anew there, the position may be an end.
+                    let pos = self.game.relayer(&below.positions[b], lands);
+                    self.program.blocks.low[at] = match self.game.point(&pos) {
+                        Point::Over(end) => end_target(end),
+                        _ => self.id(pos)?,
+                    };
                 }
             }
         }
@@ -788,14 +810,17 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             self.add_term(end_target(end), w);
             return Ok(());
         }
+        // While a template is stepped, what play reaches below the alike layers is read, not
+        // played through: the game vouches for the template's steps only where they are alike.
+        let leaves = (self.below.as_ref()).is_some_and(|b| self.game.layer(&pos) < b.from);
         let mut through = match (point, self.keep) {
             (Point::Chance, Some(Keep::Every)) | (Point::Decision(_), Some(_)) => false,
-            _ => !self.game.stored(&pos),
+            _ => !leaves && !self.game.stored(&pos),
         };
         // A strategy's program plays through a position reached from one place in the form
         // it would be stored in.
         let mut seen = None;
-        if !through && self.keep.is_none() {
+        if !through && !leaves && self.keep.is_none() {
             let Rule::Follow(policy) = self.rule else {
                 unreachable!("optimal play keeps every decision point")
             };
