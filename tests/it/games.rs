@@ -326,6 +326,34 @@ fn purple_raven_on_the_interface_agrees_with_its_own_engines() {
     assert!((mine - theirs).abs() < 1e-12, "{mine} {theirs}");
 }
 
+/// Every bundled Purple Raven strategy file, evaluated from stealth 5 by the engines for any
+/// game (the layers it answers alike copies of one template, the decisions it answers with
+/// one option passed on), wins as often as its own exact engine says.
+#[test]
+fn every_bundled_strategy_agrees_with_the_own_exact_engine() {
+    use raven_core::game::interface::PurpleRaven;
+    use raven_core::rules::Rules;
+    use raven_core::strategy::{AsPolicy, BUNDLED, resolve};
+    let rules = Rules::preset("main-text").unwrap();
+    let top = PurpleRaven { rules, stealth: 5 };
+    let starts: Vec<_> = [5, 3, 1]
+        .map(|stealth| PurpleRaven { rules, stealth }.start())
+        .to_vec();
+    for (name, _) in BUNDLED {
+        let strategy = resolve(name).unwrap();
+        let theirs = raven_core::engine::exact(&rules, strategy.as_ref(), &[5, 3, 1]);
+        let mine = evaluate_from(
+            &top,
+            &AsPolicy(strategy.as_ref()),
+            &starts,
+            Budget::UNLIMITED,
+        );
+        for (m, t) in mine.unwrap().iter().zip(&theirs.expectations) {
+            assert!((m.win - t.win).abs() < 1e-12, "{name}: {} {}", m.win, t.win);
+        }
+    }
+}
+
 /// A game with no decision at all: one d6, won on 4 or more. Every quality figure is defined:
 /// the dice explain everything, no decision is real, the suspense is the one roll's.
 #[test]

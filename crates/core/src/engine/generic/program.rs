@@ -513,6 +513,8 @@ struct Compiler<'g, 'r, G: Game> {
     /// with that position's id, marked: meeting it passes a decision.
     recent: Vec<(G::Pos, u32, bool)>,
     recent_next: usize,
+    /// Positions remembered in `recent` so far (wrapping).
+    remembered: u32,
     /// Whether `recent` is searched at every position; where it seldom holds the position
     /// (a game whose positions rarely repeat at once), only at one in [`PROBE`], to see if
     /// that changes.
@@ -584,6 +586,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             place_ids: Vec::new(),
             recent: Vec::with_capacity(RECENT),
             recent_next: 0,
+            remembered: 0,
             search_recent: true,
             met: 0,
             searched: 0,
@@ -639,6 +642,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     fn compile(&mut self, mut next: usize) -> Result<(), Stop> {
         // Ids found before are not this run's (those of a template's reads below it).
         self.recent.clear();
+        self.recent_next = 0;
         let mut options = Vec::new();
         let mut mix = Vec::new();
         while next < self.program.positions.len() {
@@ -853,14 +857,15 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 && let Some(next) = self.forced(policy, &pos)
             {
                 passed.decisions += w;
-                let at = self.recent_next;
+                let remembered = self.remembered;
                 self.passing = true;
                 let read = self.expand(next, w, passed);
                 self.passing = false;
                 read?;
                 // Where `next` was read as one id, the decision is remembered as reading it.
-                if self.recent_next != at && self.recent[at].0 == next {
-                    let id = self.recent[at].1;
+                let last = (self.recent_next + RECENT - 1) % RECENT;
+                if self.remembered == remembered.wrapping_add(1) && self.recent[last].0 == next {
+                    let id = self.recent[last].1;
                     self.remember(pos, id, true);
                 }
                 return Ok(());
@@ -915,6 +920,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             self.recent[self.recent_next] = (pos, id, passes);
         }
         self.recent_next = (self.recent_next + 1) % RECENT;
+        self.remembered = self.remembered.wrapping_add(1);
     }
 
     /// Adds what `policy`'s answer at decision point `pos`, reached with probability `w`,
