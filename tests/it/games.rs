@@ -326,9 +326,9 @@ fn purple_raven_on_the_interface_agrees_with_its_own_engines() {
     assert!((mine - theirs).abs() < 1e-12, "{mine} {theirs}");
 }
 
-/// Every bundled Purple Raven strategy file, evaluated from stealth 5 by the engines for any
-/// game (the layers it answers alike copies of one template, the decisions it answers with
-/// one option passed on), wins as often as its own exact engine says.
+/// Every bundled Purple Raven strategy file, evaluated from stealth 5, 3 and 1 at once by the
+/// engines for any game (the layers it answers alike copies of one template, what the template
+/// reads below them stepped apart), wins as often as its own exact engine says.
 #[test]
 fn every_bundled_strategy_agrees_with_the_own_exact_engine() {
     use raven_core::game::interface::PurpleRaven;

@@ -21,9 +21,7 @@ pub enum Rule<'a, G: Game> {
     /// Follow this strategy: a decision becomes one sum, its options weighted by the
     /// strategy's answer. Positions are stored as the strategy sees them ([`Policy::view`]),
     /// not in canonical form, since a strategy may tell mirror images apart. A decision point
-    /// the game does not store is played through, as a chance point is, and so is one the
-    /// strategy answers with one option that leads to a stored position: it is worth what
-    /// that position is.
+    /// the game does not store is played through, as a chance point is.
     Follow(&'a dyn Policy<G>),
 }
 
@@ -508,13 +506,9 @@ struct Compiler<'g, 'r, G: Game> {
     place_ids: Vec<u32>,
     /// The stored positions met last and their ids, the oldest at `recent_next` once full:
     /// the same position is often met again at once (outcomes that do the same, one outcome
-    /// after several options), and then it is neither stepped nor looked up again. A decision
-    /// passed on to the one position its answer leads to ([`Compiler::forced`]) is there too,
-    /// with that position's id, marked: meeting it passes a decision.
-    recent: Vec<(G::Pos, u32, bool)>,
+    /// after several options), and then it is neither stepped nor looked up again.
+    recent: Vec<(G::Pos, u32)>,
     recent_next: usize,
-    /// Positions remembered in `recent` so far (wrapping).
-    remembered: u32,
     /// Whether `recent` is searched at every position; where it seldom holds the position
     /// (a game whose positions rarely repeat at once), only at one in [`PROBE`], to see if
     /// that changes.
@@ -525,8 +519,6 @@ struct Compiler<'g, 'r, G: Game> {
     found: u32,
     /// What is stored besides what the game stores.
     keep: Option<Keep>,
-    /// Whether a decision is being passed on to where its answer leads ([`Compiler::forced`]).
-    passing: bool,
 }
 
 /// What a branch passes through without storing it, in expectation.
@@ -586,13 +578,11 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             place_ids: Vec::new(),
             recent: Vec::with_capacity(RECENT),
             recent_next: 0,
-            remembered: 0,
             search_recent: true,
             met: 0,
             searched: 0,
             found: 0,
             keep,
-            passing: false,
         }
     }
 
@@ -815,11 +805,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// Adds `pos`, reached with probability `w`, to the branch: a stored position or an end as
     /// one term, a point that is not stored as the terms of what it leads to.
     fn expand(&mut self, pos: G::Pos, w: f64, passed: &mut Passed) -> Result<(), Stop> {
-        if let Some((id, passes)) = self.recent_id(&pos) {
+        if let Some(id) = self.recent_id(&pos) {
             self.add_term(id, w);
-            if passes {
-                passed.decisions += w;
-            }
             return Ok(());
         }
         let point = self.game.point(&pos);
@@ -847,29 +834,6 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             };
             let game = self.game;
             through = game.reached_once(&pos, |p| policy.view(game, p));
-            // A decision the strategy answers with one option that leads to a stored position
-            // is worth what that position is: it is passed, not stored. That position is read
-            // as it is, never passed on in turn: answers passed on one to the next would
-            // recurse, and for ever where they lead back to the decision.
-            if !through
-                && !self.passing
-                && let Point::Decision(_) = point
-                && let Some(next) = self.forced(policy, &pos)
-            {
-                passed.decisions += w;
-                let remembered = self.remembered;
-                self.passing = true;
-                let read = self.expand(next, w, passed);
-                self.passing = false;
-                read?;
-                // Where `next` was read as one id, the decision is remembered as reading it.
-                let last = (self.recent_next + RECENT - 1) % RECENT;
-                if self.remembered == remembered.wrapping_add(1) && self.recent[last].0 == next {
-                    let id = self.recent[last].1;
-                    self.remember(pos, id, true);
-                }
-                return Ok(());
-            }
             seen = Some(policy.view(game, &pos));
         }
         if through {
@@ -906,21 +870,14 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             Some(form) => self.id_of(form)?,
             None => self.id(pos)?,
         };
-        self.remember(pos, target, false);
-        self.add_term(target, w);
-        Ok(())
-    }
-
-    /// Remembers `pos` as read as `id` ([`Compiler::recent`]), passing a decision or not.
-    #[inline]
-    fn remember(&mut self, pos: G::Pos, id: u32, passes: bool) {
         if self.recent.len() < RECENT {
-            self.recent.push((pos, id, passes));
+            self.recent.push((pos, target));
         } else {
-            self.recent[self.recent_next] = (pos, id, passes);
+            self.recent[self.recent_next] = (pos, target);
         }
         self.recent_next = (self.recent_next + 1) % RECENT;
-        self.remembered = self.remembered.wrapping_add(1);
+        self.add_term(target, w);
+        Ok(())
     }
 
     /// Adds what `policy`'s answer at decision point `pos`, reached with probability `w`,
@@ -932,36 +889,6 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         w: f64,
         passed: &mut Passed,
     ) -> Result<(), Stop> {
-        let from = self.weigh(policy, pos);
-        for i in from..self.choices.len() {
-            let (next, a) = self.choices[i];
-            if a > 0.0 {
-                self.expand(next, w * a, passed)?;
-            }
-        }
-        self.choices.truncate(from);
-        self.moves.truncate(from);
-        Ok(())
-    }
-
-    /// Where `policy`'s answer at decision point `pos` leads, if it is one option, to a
-    /// stored position that is not an end.
-    fn forced(&mut self, policy: &dyn Policy<G>, pos: &G::Pos) -> Option<G::Pos> {
-        let from = self.weigh(policy, pos);
-        let mut answered = self.choices[from..].iter().filter(|&&(_, a)| a > 0.0);
-        let one = match (answered.next(), answered.next()) {
-            (Some(&(next, 1.0)), None) => Some(next),
-            _ => None,
-        };
-        self.choices.truncate(from);
-        self.moves.truncate(from);
-        let game = self.game;
-        one.filter(|next| !matches!(game.point(next), Point::Over(_)) && game.stored(next))
-    }
-
-    /// Pushes `policy`'s answer at decision point `pos` onto [`Compiler::choices`]: each
-    /// option's position and weight, from the index returned.
-    fn weigh(&mut self, policy: &dyn Policy<G>, pos: &G::Pos) -> usize {
         let from = self.choices.len();
         let (game, choices, moves) = (self.game, &mut self.choices, &mut self.moves);
         game.options(pos, &mut |m, next| {
@@ -974,7 +901,15 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         for (choice, &a) in self.choices[from..].iter_mut().zip(&self.answer) {
             choice.1 = a;
         }
-        from
+        for i in from..self.choices.len() {
+            let (next, a) = self.choices[i];
+            if a > 0.0 {
+                self.expand(next, w * a, passed)?;
+            }
+        }
+        self.choices.truncate(from);
+        self.moves.truncate(from);
+        Ok(())
     }
 
     /// Adds `w` to the branch's term for `target`, a new term if there is none.
@@ -1006,14 +941,16 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// The id of `pos` if it is among the stored positions met last and `recent` is searched
     /// here ([`Compiler::search_recent`]).
     #[inline]
-    fn recent_id(&mut self, pos: &G::Pos) -> Option<(u32, bool)> {
+    fn recent_id(&mut self, pos: &G::Pos) -> Option<u32> {
         self.met = self.met.wrapping_add(1);
         if !self.search_recent && !self.met.is_multiple_of(PROBE) {
             return None;
         }
-        let id = (self.recent.iter())
-            .find(|(p, _, _)| p == pos)
-            .map(|&(_, id, passes)| (id, passes));
+        let id = self
+            .recent
+            .iter()
+            .find(|(p, _)| p == pos)
+            .map(|&(_, id)| id);
         self.searched += 1;
         self.found += u32::from(id.is_some());
         if self.searched == WINDOW {
