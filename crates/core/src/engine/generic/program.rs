@@ -533,7 +533,7 @@ struct Passed {
 const FEW_TERMS: usize = 16;
 
 /// How many stored positions [`Compiler::recent`] remembers.
-const RECENT: usize = 8;
+const RECENT: usize = 4;
 
 /// Searches of [`Compiler::recent`] after which it is judged: searched at every position for
 /// the next window if one in [`PAYS`] found the position, else at one in [`PROBE`].
