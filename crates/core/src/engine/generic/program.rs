@@ -44,8 +44,9 @@ pub const BYTES_PER_POSITION: u64 = 320;
 /// [`Program::roots`]), their sums, and the order in which values settle (lowest layer first).
 ///
 /// Where layers play alike ([`Game::alike_from`]) the ids of those layers, and of those that
-/// replay them ([`Game::replayed_from`]), are blocks, one per layer, each a copy of one template: the template is kept once, as the program's first rows,
-/// and a block's position reads its sums there, its targets moved to its block ([`Place`]).
+/// replay them ([`Game::replayed_from`]), are blocks, one per layer, each a copy of one
+/// template: the template is kept once, as the program's first rows, and a block's position
+/// reads its sums there, its targets moved to its block ([`Place`]).
 /// Every other id has a row of its own. Most of a solve's memory is what the blocks would take.
 pub struct Program<G: Game> {
     /// The stored positions, by row ([`Program::row`]); a template's at the template's layer.
@@ -550,7 +551,8 @@ const UNSEEN: u32 = u32::MAX;
 struct Below<G: Game> {
     /// The template's layer.
     from: u32,
-    /// The lowest layer the game plays alike ([`Game::alike_from`]), `from` or below.
+    /// The lowest layer the game plays alike ([`Game::alike_from`]), `from` or below (a
+    /// strategy may answer alike only higher up).
     game_from: u32,
     ids: FxHashMap<G::Key, u32>,
     positions: Vec<G::Pos>,
@@ -599,12 +601,14 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         // Layers play alike from where the game and the strategy both play them alike, and
         // are replayed down to where the game replays them, if the strategy answers alike there.
         let game = self.game;
-        let replayed = |from: u32| game.replayed_from().unwrap_or(from).min(from);
-        let alike = match self.rule {
-            Rule::Best => game.alike_from().map(|from| (from, replayed(from))),
-            Rule::Follow(policy) => (game.alike_from().zip(policy.alike_from(game)))
-                .map(|(g, p)| (g.max(p), replayed(g).max(p).min(g.max(p)))),
+        let policy = match self.rule {
+            Rule::Best => Some(0),
+            Rule::Follow(policy) => policy.alike_from(game),
         };
+        let alike = (game.alike_from().zip(policy)).map(|(g, p)| {
+            let replayed = game.replayed_from().unwrap_or(g).min(g);
+            (g.max(p), replayed.max(p))
+        });
         match alike {
             Some((from, bottom)) if top > from => {
                 self.run_alike(starts, (from, bottom), top)?;
@@ -694,7 +698,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     ) -> Result<(), Stop> {
         self.below = Some(Below {
             from,
-            game_from: self.game.alike_from().unwrap_or(from).min(from),
+            game_from: (self.game.alike_from()).expect("a game whose layers play alike"),
             ids: FxHashMap::default(),
             positions: Vec::new(),
             up: Vec::new(),
