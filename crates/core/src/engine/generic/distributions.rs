@@ -11,8 +11,8 @@
 
 use super::evaluate::{MEANINGFUL, ends_surely};
 use super::figures::Figures;
-use super::program::{CHANCE, END, Program};
-use super::settle::{Layer, layers, settle_by, visits};
+use super::program::{CHANCE, END, Layer, Program};
+use super::settle::{layers, settle_by, visits};
 use super::solve::Optimum;
 use super::{Stop, check_cancel};
 use crate::engine::Budget;
@@ -162,7 +162,7 @@ fn along<G: Game, O: Optimum<G> + ?Sized>(
         let c = to - from;
         if !roll && c.abs() <= ROUNDING { 0.0 } else { c }
     };
-    let settled = settle_by(p, layers, first, |id, values| {
+    let settled = settle_by(layers, first, |id, values| {
         let read = |t: u32| if t >= END { end(t) } else { values[t as usize] };
         let roll = chance(id);
         let here = if roll {
@@ -201,11 +201,15 @@ fn along<G: Game, O: Optimum<G> + ?Sized>(
     let mut losses = vec![0.0; game.causes().len()];
     let mut decided = [[0.0; PHASES + 1]; 2];
     let mut entered = vec![0.0; PHASES * 2 * POINTS];
-    let start = (usize::from(stage[0]), usize::from(points(at(0, mu))));
-    entered[start.0 * 2 * POINTS + start.1] += at(0, win);
-    entered[(start.0 * 2 + 1) * POINTS + start.1] += 1.0 - at(0, win);
-    decided[0][PHASES] = at(0, near_win);
-    decided[1][PHASES] = at(0, near_loss);
+    let first = p.start();
+    let start = (
+        usize::from(stage[first as usize]),
+        usize::from(points(at(first, mu))),
+    );
+    entered[start.0 * 2 * POINTS + start.1] += at(first, win);
+    entered[(start.0 * 2 + 1) * POINTS + start.1] += 1.0 - at(first, win);
+    decided[0][PHASES] = at(first, near_win);
+    decided[1][PHASES] = at(first, near_loss);
     for id in 0..n as u32 {
         let (here, v, s) = (at(id, mu), visited[id as usize], stage[id as usize]);
         if v == 0.0 {
@@ -270,7 +274,7 @@ fn along<G: Game, O: Optimum<G> + ?Sized>(
     let comebacks = first_at(&|m| m <= COMEBACK, &|id| at(id, win));
     let heartbreaks = first_at(&|m| m >= HEARTBREAK, &|id| 1.0 - at(id, win));
     check_cancel(&budget)?;
-    let (win_rate, skill) = (at(0, win), at(0, skill_left));
+    let (win_rate, skill) = (at(first, win), at(first, skill_left));
     Ok((
         Figures {
             strategy: name.to_string(),
@@ -281,7 +285,7 @@ fn along<G: Game, O: Optimum<G> + ?Sized>(
             positions: n,
         },
         Distributions {
-            start: at(0, mu),
+            start: at(first, mu),
             win: win_rate,
             meaningful: sums.meaningful,
             luck: [sums.luck, sums.luck2],
@@ -414,7 +418,7 @@ fn lengths<G: Game>(p: &Program<G>, layers: &[Layer], roll: &dyn Fn(u32) -> bool
         slots: Vec::new(),
         free: Vec::new(),
     };
-    *f.at(0) = [0, 1].map(|_| Counts {
+    *f.at(p.start()) = [0, 1].map(|_| Counts {
         first: 0,
         chances: vec![1.0],
     });
@@ -447,27 +451,26 @@ fn lengths<G: Game>(p: &Program<G>, layers: &[Layer], roll: &dyn Fn(u32) -> bool
         }
     };
     for (ids, once) in layers.iter().rev() {
-        let (ids, once) = (&p.order[ids.clone()], *once);
-        if once {
-            for &id in ids.iter().rev() {
+        if *once {
+            for id in ids.clone().rev() {
                 pass(id, &mut f);
             }
             continue;
         }
         // Round after round, what came round again passed on, until it is negligible.
         loop {
-            for &id in ids.iter().rev() {
+            for id in ids.clone().rev() {
                 pass(id, &mut f);
             }
             let left: f64 = ids
-                .iter()
-                .filter_map(|&id| {
+                .clone()
+                .filter_map(|id| {
                     let s = f.slot[id as usize];
                     (s != NO_SLOT).then(|| f.slots[s as usize][0].chances.iter().sum::<f64>())
                 })
                 .sum();
             if left < NEGLIGIBLE {
-                for &id in ids {
+                for id in ids.clone() {
                     f.take(id);
                 }
                 break;

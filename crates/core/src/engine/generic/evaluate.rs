@@ -51,13 +51,13 @@ pub(super) fn ends_surely<G: Game>(
     game: &G,
     policy: &dyn Policy<G>,
 ) -> Result<(), Stop> {
-    if program.once.iter().all(|&once| once) {
+    if program.layers.iter().all(|(_, once)| *once) {
         return Ok(());
     }
     let mut ends = vec![true; program.len()];
     let cycles: Vec<u32> = (settle::layers(program).into_iter())
         .filter(|(_, once)| !once)
-        .flat_map(|(ids, _)| program.order[ids].iter().copied())
+        .flat_map(|(ids, _)| ids)
         .collect();
     for &id in &cycles {
         ends[id as usize] = false;

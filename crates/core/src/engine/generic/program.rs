@@ -40,8 +40,9 @@ enum Keep {
 /// [`Program::bytes`] does).
 pub const BYTES_PER_POSITION: u64 = 320;
 
-/// A compiled game: stored positions by dense id (0 is the start, the first of
-/// [`Program::roots`]), their sums, and the order in which values settle (lowest layer first).
+/// A compiled game: stored positions by dense id (the starts are [`Program::roots`]), their
+/// sums, and the order in which values settle (lowest layer first), which is also the order of
+/// their rows ([`Program::lay_out`]).
 ///
 /// Where layers play alike ([`Game::alike_from`]) the ids of those layers, and of those that
 /// replay them ([`Game::replayed_from`]), are blocks, one per layer, each a copy of one
@@ -70,14 +71,10 @@ pub struct Program<G: Game> {
     pub(super) weight: Vec<u32>,
     /// Every distinct weight.
     pub(super) weights: Vec<f64>,
-    /// Ids in the order values settle: by layer, lowest first; inside a layer, latest found
-    /// first (what a position reads was mostly found after it).
-    pub(super) order: Vec<u32>,
-    /// Where each layer starts in `order`; one past the last at the end.
-    pub(super) layer_start: Vec<u32>,
-    /// Per layer: whether one sweep settles it, its positions ordered after what they read
-    /// (play never returns to one of them).
-    pub(super) once: Vec<bool>,
+    /// The layers in the order values settle, lowest first: each its ids, which settle in
+    /// their order ([`Program::lay_out`]), and whether one sweep settles it, each position
+    /// after what it reads (play never returns to one of them).
+    pub(super) layers: Vec<Layer>,
     /// The ids of the starts it was compiled from ([`Program::compile_from`]).
     pub(super) roots: Vec<u32>,
     /// The rule the program was compiled under.
@@ -221,9 +218,7 @@ impl<G: Game> Program<G> {
             target: Vec::new(),
             weight: Vec::new(),
             weights: Vec::new(),
-            order: Vec::new(),
-            layer_start: Vec::new(),
-            once: Vec::new(),
+            layers: Vec::new(),
             roots: Vec::new(),
             best,
             ids: FxHashMap::default(),
@@ -237,6 +232,12 @@ impl<G: Game> Program<G> {
     /// Stored positions.
     pub fn len(&self) -> usize {
         self.id_of_row(self.positions.len() as u32) as usize
+    }
+
+    /// The id of the (first) start.
+    #[inline]
+    pub(super) fn start(&self) -> u32 {
+        self.roots[0]
     }
 
     /// Whether nothing is stored (never: the start is).
@@ -397,6 +398,136 @@ impl<G: Game> Program<G> {
             Lands::Block(block, row) => (block % ring.blocks) * self.blocks.size + row,
             Lands::Id(end) if end >= END => end,
             Lands::Id(id) => id - ring.low,
+        }
+    }
+
+    /// Renumbers the rows in the order values settle, and lays their sums out in that order:
+    /// a replay then streams through the sums, and what a position reads was mostly settled
+    /// just before it, close by. The template's rows take the order of its blocks', the rows
+    /// of no block that of their ids; ids, targets and maps follow.
+    // Kept out of the compiler's `run`, as `settle_order` is.
+    #[inline(never)]
+    fn lay_out(&mut self, order: Order) {
+        let (size, rows) = (self.blocks.size, self.positions.len());
+        let mut new_row = vec![u32::MAX; rows];
+        let mut next = size;
+        let mut template = 0;
+        for &id in &order.ids {
+            let place = self.place(id);
+            let row = place.row as usize;
+            if place.block == NO_BLOCK {
+                new_row[row] = next;
+                next += 1;
+            } else if new_row[row] == u32::MAX {
+                new_row[row] = template;
+                template += 1;
+            }
+        }
+        // Every block holds every row of the template.
+        debug_assert!(
+            next as usize == rows && template == size,
+            "every row renumbered"
+        );
+        let new_id = |p: &Self, id: u32| {
+            let place = p.place(id);
+            if place.block == NO_BLOCK {
+                new_row[place.row as usize] + p.shift
+            } else {
+                place.block * size + new_row[place.row as usize]
+            }
+        };
+        let mut old_row = vec![0u32; rows];
+        for (old, &new) in new_row.iter().enumerate() {
+            old_row[new as usize] = old as u32;
+        }
+        // Each array is rebuilt and the old one freed before the next: the program is never
+        // held twice.
+        let ranges = |p: &Self, r: u32| {
+            let r = r as usize;
+            let b = p.branch_start[r] as usize..p.branch_start[r + 1] as usize;
+            (
+                b.clone(),
+                p.term_start[b.start] as usize..p.term_start[b.end] as usize,
+            )
+        };
+        self.positions = old_row
+            .iter()
+            .map(|&r| self.positions[r as usize])
+            .collect();
+        self.kind = old_row.iter().map(|&r| self.kind[r as usize]).collect();
+        let by_branch = |p: &Self, of: &[f64]| {
+            let mut laid = Vec::with_capacity(of.len());
+            for &r in &old_row {
+                laid.extend_from_slice(&of[ranges(p, r).0]);
+            }
+            laid
+        };
+        self.rolls = by_branch(self, &self.rolls);
+        if !self.passed.is_empty() {
+            self.passed.resize(self.term_start.len() - 1, 0.0);
+            self.passed = by_branch(self, &self.passed);
+        }
+        // The terms' two arrays share one spare: the old targets hold the weights laid out.
+        let mut laid = Vec::with_capacity(self.target.len());
+        for &r in &old_row {
+            let t = &self.target[ranges(self, r).1];
+            if r < size {
+                laid.extend(
+                    t.iter()
+                        .map(|&t| if t >= BELOW { t } else { new_row[t as usize] }),
+                );
+            } else {
+                laid.extend(
+                    t.iter()
+                        .map(|&t| if t >= END { t } else { new_id(self, t) }),
+                );
+            }
+        }
+        let mut spare = std::mem::replace(&mut self.target, laid);
+        spare.clear();
+        for &r in &old_row {
+            spare.extend_from_slice(&self.weight[ranges(self, r).1]);
+        }
+        self.weight = spare;
+        // The branches' and terms' starts last: the others were read through the old ones.
+        let (mut branch_start, mut term_start) = (vec![0], vec![0]);
+        for &r in &old_row {
+            let (b, _) = ranges(self, r);
+            for b in b {
+                let terms = self.term_start[b + 1] - self.term_start[b];
+                term_start.push(term_start.last().expect("a start") + terms);
+            }
+            branch_start.push(term_start.len() as u32 - 1);
+        }
+        (self.branch_start, self.term_start) = (branch_start, term_start);
+        // Each layer's ids, renumbered in the order they settle, are consecutive.
+        self.layers = (order.starts.windows(2).zip(&order.once))
+            .map(|(w, &once)| {
+                let ids = &order.ids[w[0] as usize..w[1] as usize];
+                let first = new_id(self, ids[0]);
+                debug_assert!(
+                    (ids.iter().enumerate()).all(|(i, &id)| new_id(self, id) == first + i as u32),
+                    "a layer's ids settle in their order"
+                );
+                (first..first + ids.len() as u32, once)
+            })
+            .collect();
+        let roots: Vec<u32> = self.roots.iter().map(|&id| new_id(self, id)).collect();
+        let low: Vec<u32> = (self.blocks.low.iter())
+            .map(|&id| if id >= END { id } else { new_id(self, id) })
+            .collect();
+        let mut ids = std::mem::take(&mut self.ids);
+        for id in ids.values_mut() {
+            *id = new_id(self, *id);
+        }
+        (self.roots, self.blocks.low, self.ids) = (roots, low, ids);
+        for row in self.blocks.up.iter_mut() {
+            *row = new_row[*row as usize];
+        }
+        if let Some(template) = &mut self.template {
+            for row in template.values_mut() {
+                *row = new_row[*row as usize];
+            }
         }
     }
 
@@ -621,13 +752,17 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 self.compile(0)?;
             }
         }
-        self.settle_order();
+        let order = self.settle_order();
         if !self.program.best {
             // A strategy's program is never looked up by key ([`Program::id`]).
             self.program.ids = FxHashMap::default();
             self.program.template = None;
         }
-        Ok(self.program)
+        // Laid out once what only compiling needs is freed.
+        let mut program = std::mem::replace(&mut self.program, Program::empty(false));
+        drop(self);
+        program.lay_out(order);
+        Ok(program)
     }
 
     /// Compiles the positions found from id `next` on, and those they find, in the order
@@ -1060,7 +1195,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     // Once per compile, kept out of `run`: inlined there, it took the stepping loop's
     // inlining with it.
     #[inline(never)]
-    fn settle_order(&mut self) {
+    fn settle_order(&mut self) -> Order {
         let layers: Vec<u32> = (0..self.program.len() as u32)
             .map(|id| self.program.layer_of(self.game, id))
             .collect();
@@ -1099,10 +1234,12 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 segment.copy_from_slice(&sorted);
             }
         }
-        self.program.order = order;
-        self.program.layer_start = starts;
-        self.program.once = once;
         self.program.ids = std::mem::take(&mut self.ids);
+        Order {
+            ids: order,
+            starts,
+            once,
+        }
     }
 
     /// The ids of one layer, each after every id of the layer it reads (a depth-first
@@ -1183,6 +1320,18 @@ fn by_layer(layers: &[u32]) -> Vec<u32> {
         *at += 1;
     }
     order
+}
+
+/// A layer of a program: its ids, in the order they settle, and whether one sweep settles it.
+pub(super) type Layer = (std::ops::Range<u32>, bool);
+
+/// The order in which values settle, as the compiler finds it ([`Compiler::settle_order`]):
+/// ids by layer, lowest first, where each layer starts among them (one past the last at the
+/// end), and per layer whether one sweep settles it.
+struct Order {
+    ids: Vec<u32>,
+    starts: Vec<u32>,
+    once: Vec<bool>,
 }
 
 /// Where a depth-first walk over a layer stands with a position.

@@ -7,7 +7,7 @@
 //! position, the plain value in a layer it never returns to (there one sweep settles it, and
 //! none is spent to confirm it).
 
-use super::program::{CHANCE, END, NO_BLOCK, Place, Program};
+use super::program::{CHANCE, END, Layer, NO_BLOCK, Place, Program};
 use crate::games::Game;
 
 /// Settles optimal play's values over `program` (compiled keeping every option apart): the
@@ -17,7 +17,6 @@ pub(super) fn settle<G: Game>(program: &Program<G>, ends: &[f64]) -> (Vec<f64>, 
     let mut values = vec![0.0f64; program.len()];
     let mut sweeps = 0u64;
     for (ids, once) in layers(program) {
-        let ids = &program.order[ids];
         // Apart for a program without blocks: there an id is its row.
         sweeps += if program.has_blocks() {
             sweep::<G, true>(program, ends, &mut values, ids, once)
@@ -101,10 +100,9 @@ impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
         let roots: Vec<Place> = p.roots.iter().map(|&id| p.place(id)).collect();
         let mut at_roots = vec![[0.0f64; K]; roots.len()];
         for (ids, once) in self.layers {
-            let ids = &p.order[ids.clone()];
             loop {
                 let mut changed = false;
-                for &id in ids {
+                for id in ids.clone() {
                     // As `settle` reads them: an id in no block reads its targets as they are.
                     let place = p.place(id);
                     let v = if place.block == NO_BLOCK {
@@ -132,7 +130,7 @@ impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
                 }
             }
             // The starts of a block are read before a lower block takes its slots.
-            let block = p.place(ids[0]).block;
+            let block = p.place(ids.start).block;
             for ((&id, &place), at) in p.roots.iter().zip(&roots).zip(&mut at_roots) {
                 if place.block == block || place.block == NO_BLOCK {
                     *at = values[p.slot(id, place, ring)];
@@ -189,37 +187,28 @@ impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
     }
 }
 
-/// A layer of a program: its range in the settling order, and whether one sweep settles it.
-pub(super) type Layer = (std::ops::Range<usize>, bool);
-
-/// Each layer of `program` as its range in the settling order, lowest first, and whether one
+/// Each layer of `program`, lowest first: its ids in the order they settle, and whether one
 /// sweep settles it (its positions read only ends, lower layers and positions settled before
 /// them in this layer), as the compiler found it.
 pub(super) fn layers<G: Game>(program: &Program<G>) -> Vec<Layer> {
-    program
-        .layer_start
-        .windows(2)
-        .zip(&program.once)
-        .map(|(w, &once)| (w[0] as usize..w[1] as usize, once))
-        .collect()
+    program.layers.clone()
 }
 
 /// Settles `K` values at every stored position of a strategy's program (one branch a
-/// position), from `values` (by id; what `at` may read of a position before it is settled),
+/// position), its `layers`, from `values` (by id; what `at` may read of a position before it is settled),
 /// `at(id, values)` being those of `id` from the values of what it reads: layer by layer from
 /// the lowest, a layer play can return to swept until no value moves by more than rounding
 /// ([`moved`]).
-pub(super) fn settle_by<G: Game, const K: usize>(
-    program: &Program<G>,
+pub(super) fn settle_by<const K: usize>(
     layers: &[Layer],
     mut values: Vec<[f64; K]>,
     at: impl Fn(u32, &[[f64; K]]) -> [f64; K],
 ) -> Vec<[f64; K]> {
     for (ids, once) in layers {
-        let (ids, once) = (&program.order[ids.clone()], *once);
+        let once = *once;
         loop {
             let mut changed = false;
-            for &id in ids {
+            for id in ids.clone() {
                 let v = at(id, &values);
                 let old = &values[id as usize];
                 changed |= !once && old.iter().zip(&v).any(|(&a, &b)| moved(a, b));
@@ -251,42 +240,31 @@ pub(super) fn visits<G: Game>(
     goes_on: &dyn Fn(u32) -> bool,
 ) -> Vec<f64> {
     let mut visits = vec![0.0f64; program.len()];
-    visits[0] = 1.0;
-    // Where play can return to a position: each id's layer, by its place in `layers`, and
-    // the visits of the sweep under way.
+    visits[program.start() as usize] = 1.0;
+    // Where play can return to a position, the visits of the sweep under way.
     let cycles = layers.iter().any(|(_, once)| !once);
-    let mut layer_of = vec![0u32; if cycles { program.len() } else { 0 }];
-    let mut next = vec![0.0f64; layer_of.len()];
-    if cycles {
-        for (l, (ids, _)) in layers.iter().enumerate() {
-            for &id in &program.order[ids.clone()] {
-                layer_of[id as usize] = l as u32;
-            }
-        }
-    }
-    for (l, (ids, once)) in layers.iter().enumerate().rev() {
-        let ids = &program.order[ids.clone()];
-        let l = l as u32;
+    let mut next = vec![0.0f64; if cycles { program.len() } else { 0 }];
+    for (ids, once) in layers.iter().rev() {
         if !once {
             // What flows in from above stays; what the layer passes round settles.
-            let inflow: Vec<f64> = ids.iter().map(|&id| visits[id as usize]).collect();
+            let inflow: Vec<f64> = ids.clone().map(|id| visits[id as usize]).collect();
             loop {
-                for (&id, &v) in ids.iter().zip(&inflow) {
+                for (id, &v) in ids.clone().zip(&inflow) {
                     next[id as usize] = v;
                 }
-                for &id in ids {
+                for id in ids.clone() {
                     let v = visits[id as usize];
                     if !goes_on(id) {
                         continue;
                     }
                     for (target, w) in program.terms(id) {
-                        if target < END && layer_of[target as usize] == l {
+                        if target < END && ids.contains(&target) {
                             next[target as usize] += v * w;
                         }
                     }
                 }
                 let mut changed = false;
-                for &id in ids {
+                for id in ids.clone() {
                     changed |= moved(visits[id as usize], next[id as usize]);
                     visits[id as usize] = next[id as usize];
                 }
@@ -296,13 +274,13 @@ pub(super) fn visits<G: Game>(
             }
         }
         // Readers before what they read: the reverse of the settling order.
-        for &id in ids.iter().rev() {
+        for id in ids.clone().rev() {
             let v = visits[id as usize];
             if v == 0.0 || !goes_on(id) {
                 continue;
             }
             for (target, w) in program.terms(id) {
-                if target < END && (*once || layer_of[target as usize] != l) {
+                if target < END && (*once || !ids.contains(&target)) {
                     visits[target as usize] += v * w;
                 }
             }
@@ -317,14 +295,14 @@ fn sweep<G: Game, const BLOCKS: bool>(
     program: &Program<G>,
     ends: &[f64],
     values: &mut [f64],
-    ids: &[u32],
+    ids: std::ops::Range<u32>,
     once: bool,
 ) -> u64 {
     let mut sweeps = 0;
     loop {
         sweeps += 1;
         let mut changed = false;
-        for &id in ids {
+        for id in ids.clone() {
             let v = if BLOCKS {
                 value_at(program, ends, values, id)
             } else {
@@ -569,21 +547,25 @@ mod tests {
         for back in [true, false] {
             for rule in [Rule::Follow(&Uniform), Rule::Best] {
                 let p = Program::compile(&Walk(back), rule, Budget::UNLIMITED).unwrap();
-                let mut rank = vec![0usize; p.len()];
-                for (i, &id) in p.order.iter().enumerate() {
-                    rank[id as usize] = i;
+                // Layer by layer, and inside a layer ids settle in their order: the layers'
+                // ids are every id once.
+                let mut ids: Vec<u32> = p.layers.iter().flat_map(|(ids, _)| ids.clone()).collect();
+                ids.sort_unstable();
+                assert!(ids.into_iter().eq(0..p.len() as u32), "back {back}");
+                let mut rank = vec![(0, 0); p.len()];
+                for (l, (ids, _)) in p.layers.iter().enumerate() {
+                    for id in ids.clone() {
+                        rank[id as usize] = (l, id);
+                    }
                 }
-                let read: Vec<Layer> = p
-                    .layer_start
-                    .windows(2)
-                    .map(|w| {
-                        let range = w[0] as usize..w[1] as usize;
-                        let once = p.order[range.clone()].iter().all(|&id| {
+                let read: Vec<Layer> = (p.layers.iter())
+                    .map(|(ids, _)| {
+                        let once = ids.clone().all(|id| {
                             p.terms(id).all(|(target, _)| {
                                 target >= END || rank[target as usize] < rank[id as usize]
                             })
                         });
-                        (range, once)
+                        (ids.clone(), once)
                     })
                     .collect();
                 assert_eq!(layers(&p), read, "back {back}");

@@ -63,7 +63,7 @@ pub fn solve<'g, G: Game>(game: &'g G, budget: Budget<'_>) -> Result<Solved<'g, 
 impl<G: Game> Optimum<G> for Solved<'_, G> {
     /// The win probability of optimal play from the start.
     fn start(&self) -> f64 {
-        self.values[0]
+        self.values[self.program.start() as usize]
     }
 
     /// The game solved.
