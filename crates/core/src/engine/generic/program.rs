@@ -302,16 +302,6 @@ impl<G: Game> Program<G> {
         }
     }
 
-    /// The layer of stored position `id`.
-    fn layer_of(&self, game: &G, id: u32) -> u32 {
-        let place = self.place(id);
-        if place.block == NO_BLOCK {
-            game.layer(&self.positions[place.row as usize])
-        } else {
-            self.blocks.top - place.block
-        }
-    }
-
     /// What term `t` of the position at `place` reads: an id or an end.
     #[inline]
     pub(super) fn target_at(&self, place: Place, t: usize) -> u32 {
@@ -410,22 +400,18 @@ impl<G: Game> Program<G> {
     fn lay_out(&mut self, order: Order) {
         let (size, rows) = (self.blocks.size, self.positions.len());
         let mut new_row = vec![u32::MAX; rows];
-        let mut next = size;
-        let mut template = 0;
-        for &id in &order.ids {
-            let place = self.place(id);
-            let row = place.row as usize;
-            if place.block == NO_BLOCK {
-                new_row[row] = next;
-                next += 1;
-            } else if new_row[row] == u32::MAX {
-                new_row[row] = template;
-                template += 1;
-            }
+        let template = order
+            .template
+            .as_ref()
+            .map(|t| t.as_ref().unwrap_or_else(|t| t));
+        for (rank, &row) in template.into_iter().flatten().enumerate() {
+            new_row[row as usize] = rank as u32;
         }
-        // Every block holds every row of the template.
+        for (rank, &row) in order.others.iter().enumerate() {
+            new_row[row as usize] = size + rank as u32;
+        }
         debug_assert!(
-            next as usize == rows && template == size,
+            new_row.iter().all(|&r| r != u32::MAX),
             "every row renumbered"
         );
         let new_id = |p: &Self, id: u32| {
@@ -500,18 +486,19 @@ impl<G: Game> Program<G> {
             branch_start.push(term_start.len() as u32 - 1);
         }
         (self.branch_start, self.term_start) = (branch_start, term_start);
-        // Each layer's ids, renumbered in the order they settle, are consecutive.
+        // Each layer's ids, renumbered in the order they settle, are consecutive: the layers
+        // below the blocks, then the blocks from the lowest up.
+        let first = size + self.shift;
         self.layers = (order.starts.windows(2).zip(&order.once))
-            .map(|(w, &once)| {
-                let ids = &order.ids[w[0] as usize..w[1] as usize];
-                let first = new_id(self, ids[0]);
-                debug_assert!(
-                    (ids.iter().enumerate()).all(|(i, &id)| new_id(self, id) == first + i as u32),
-                    "a layer's ids settle in their order"
-                );
-                (first..first + ids.len() as u32, once)
-            })
+            .map(|(w, &once)| (first + w[0]..first + w[1], once))
             .collect();
+        if let Some(template) = &order.template {
+            let b = &self.blocks;
+            self.layers.extend((b.bottom..=b.top).map(|layer| {
+                let base = b.base(layer);
+                (base..base + size, template.is_ok())
+            }));
+        }
         let roots: Vec<u32> = self.roots.iter().map(|&id| new_id(self, id)).collect();
         let low: Vec<u32> = (self.blocks.low.iter())
             .map(|&id| if id >= END { id } else { new_id(self, id) })
@@ -1190,45 +1177,49 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         Ok(())
     }
 
-    /// Groups the ids by layer, lowest first, and inside a layer latest found first, or after
-    /// what they read where play never returns to one of them (one sweep then settles it).
+    /// The order in which values settle: the template's rows (one order for every block), then
+    /// the other rows by layer, lowest first; inside a layer latest found first, or after what
+    /// they read where play never returns to one of them (one sweep then settles it).
     // Once per compile, kept out of `run`: inlined there, it took the stepping loop's
     // inlining with it.
     #[inline(never)]
     fn settle_order(&mut self) -> Order {
-        let layers: Vec<u32> = (0..self.program.len() as u32)
-            .map(|id| self.program.layer_of(self.game, id))
+        let p = &self.program;
+        let size = p.blocks.size;
+        let rows = p.positions.len() as u32;
+        let mut seen = vec![Seen::Not; rows as usize];
+        // The template as the lowest block reads it: a read of the same layer is one of its
+        // own ids.
+        let template = (size > 0).then(|| {
+            let block = p.blocks.top - p.blocks.bottom;
+            let base = block * size;
+            let found: Vec<u32> = (0..size).rev().collect();
+            let same = |target: u32| (base..base + size).contains(&target).then(|| target - base);
+            self.reads_first(&found, block, same, &mut seen)
+                .ok_or(found)
+        });
+        // The other rows by layer.
+        let layer_of: Vec<u32> = (size..rows)
+            .map(|row| self.game.layer(&p.positions[row as usize]))
             .collect();
-        let mut order = by_layer(&layers);
+        let mut others: Vec<u32> = by_layer(&layer_of).iter().map(|&i| size + i).collect();
         let mut starts = Vec::new();
-        for (i, &id) in order.iter().enumerate() {
-            if i == 0 || layers[id as usize] != layers[order[i - 1] as usize] {
+        for (i, &row) in others.iter().enumerate() {
+            let layer = layer_of[(row - size) as usize];
+            if i == 0 || layer != layer_of[(others[i - 1] - size) as usize] {
                 starts.push(i as u32);
             }
         }
-        starts.push(order.len() as u32);
-        // Inside a layer play never returns to, what a position reads comes first, so that
-        // one sweep settles the layer ([`super::settle`]); a layer with a cycle keeps the
-        // order found.
-        // The blocks of alike layers are copies of one template, and so is their order: the
-        // template's rows in the order found for the first block met, or none with a cycle.
-        let mut template: Option<Option<Vec<u32>>> = None;
-        let mut seen = vec![Seen::Not; layers.len()];
+        starts.push(others.len() as u32);
         let mut once = Vec::with_capacity(starts.len());
         for w in starts.windows(2) {
-            let segment = &mut order[w[0] as usize..w[1] as usize];
-            let place = self.program.place(segment[0]);
-            let sorted = if place.block == NO_BLOCK {
-                self.reads_first(segment, &layers, &mut seen)
-            } else {
-                let base = place.block * self.program.blocks.size;
-                let rows = template.get_or_insert_with(|| {
-                    let sorted = self.reads_first(segment, &layers, &mut seen)?;
-                    Some(sorted.iter().map(|&id| id - base).collect())
-                });
-                rows.as_ref()
-                    .map(|rows| rows.iter().map(|&row| base + row).collect())
+            let segment = &mut others[w[0] as usize..w[1] as usize];
+            let here = layer_of[(segment[0] - size) as usize];
+            let same = |target: u32| {
+                let row = target.checked_sub(p.shift)?;
+                (row >= size && layer_of[(row - size) as usize] == here).then_some(row)
             };
+            let sorted = self.reads_first(segment, NO_BLOCK, same, &mut seen);
             once.push(sorted.is_some());
             if let Some(sorted) = sorted {
                 segment.copy_from_slice(&sorted);
@@ -1236,53 +1227,59 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
         self.program.ids = std::mem::take(&mut self.ids);
         Order {
-            ids: order,
+            template,
+            others,
             starts,
             once,
         }
     }
 
-    /// The ids of one layer, each after every id of the layer it reads (a depth-first
-    /// postorder from each id in turn), or `None` if play can return to one of them.
-    fn reads_first(&self, layer: &[u32], layers: &[u32], seen: &mut [Seen]) -> Option<Vec<u32>> {
+    /// The rows of one layer (in `block`'s copy where they are the template's), each after
+    /// every row of the layer it reads (a depth-first postorder from each row in turn), or
+    /// `None` if play can return to one of them; `same(target)` is the row an id of the layer
+    /// is at, none for an id of another layer.
+    fn reads_first(
+        &self,
+        layer: &[u32],
+        block: u32,
+        same: impl Fn(u32) -> Option<u32>,
+        seen: &mut [Seen],
+    ) -> Option<Vec<u32>> {
         let p = &self.program;
-        let terms = |place: Place| {
-            let row = place.row as usize;
+        let terms = |row: u32| {
+            let row = row as usize;
             let b = p.branch_start[row] as usize..p.branch_start[row + 1] as usize;
             p.term_start[b.start] as usize..p.term_start[b.end] as usize
         };
-        let here = layers[layer[0] as usize];
+        let place = |row: u32| Place { row, block };
         let mut sorted = Vec::with_capacity(layer.len());
-        let mut stack: Vec<(u32, Place, usize)> = Vec::new();
+        let mut stack: Vec<(u32, usize)> = Vec::new();
         for &root in layer {
             if seen[root as usize] != Seen::Not {
                 continue;
             }
             seen[root as usize] = Seen::OnPath;
-            let place = p.place(root);
-            stack.push((root, place, terms(place).start));
-            while let Some((id, place, next)) = stack.last_mut() {
-                let (id, place, end) = (*id, *place, terms(*place).end);
-                let read = (*next..end).find(|&t| {
-                    let target = p.target_at(place, t);
-                    target < END
-                        && layers[target as usize] == here
-                        && seen[target as usize] != Seen::Done
+            stack.push((root, terms(root).start));
+            while let Some((row, next)) = stack.last_mut() {
+                let (row, end) = (*row, terms(*row).end);
+                let read = (*next..end).find_map(|t| {
+                    let target = p.target_at(place(row), t);
+                    let read = if target < END { same(target) } else { None };
+                    read.filter(|&r| seen[r as usize] != Seen::Done)
+                        .map(|r| (t, r))
                 });
                 match read {
-                    Some(t) => {
+                    Some((t, read)) => {
                         *next = t + 1;
-                        let target = p.target_at(place, t);
-                        if seen[target as usize] == Seen::OnPath {
+                        if seen[read as usize] == Seen::OnPath {
                             return None;
                         }
-                        seen[target as usize] = Seen::OnPath;
-                        let place = p.place(target);
-                        stack.push((target, place, terms(place).start));
+                        seen[read as usize] = Seen::OnPath;
+                        stack.push((read, terms(read).start));
                     }
                     None => {
-                        seen[id as usize] = Seen::Done;
-                        sorted.push(id);
+                        seen[row as usize] = Seen::Done;
+                        sorted.push(row);
                         stack.pop();
                     }
                 }
@@ -1325,12 +1322,16 @@ fn by_layer(layers: &[u32]) -> Vec<u32> {
 /// A layer of a program: its ids, in the order they settle, and whether one sweep settles it.
 pub(super) type Layer = (std::ops::Range<u32>, bool);
 
-/// The order in which values settle, as the compiler finds it ([`Compiler::settle_order`]):
-/// ids by layer, lowest first, where each layer starts among them (one past the last at the
-/// end), and per layer whether one sweep settles it.
+/// The order in which values settle, as the compiler finds it ([`Compiler::settle_order`]).
 struct Order {
-    ids: Vec<u32>,
+    /// The template's rows, where there is a template: in the order its blocks settle, or
+    /// (`Err`) in the order found, latest first, where play can return to one of them.
+    template: Option<Result<Vec<u32>, Vec<u32>>>,
+    /// The other rows by layer, lowest first, each layer in the order it settles.
+    others: Vec<u32>,
+    /// Where each layer starts in `others`; one past the last at the end.
     starts: Vec<u32>,
+    /// Per layer of `others`: whether one sweep settles it.
     once: Vec<bool>,
 }
 
