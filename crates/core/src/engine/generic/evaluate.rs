@@ -170,21 +170,23 @@ pub fn regret<G: Game, O: Optimum<G> + ?Sized>(
     // figures that end at 0 whatever the end, each earned at the decisions it counts.
     let kinds = game.kinds().len();
     let none = |n: usize| vec![vec![0.0; 1 + game.causes().len()]; n];
-    let by_kind = settle::settle_sums(p, None, &none(kinds), &|id, _, earned| {
-        earned.fill(0.0);
-        if p.kind_of(id) != CHANCE {
-            earned[usize::from(p.kind_of(id))] = gap[id as usize];
+    let by_kind = settle::settle_sums(p, None, &none(kinds), &|id, _, k| {
+        let kind = p.kind_of(id);
+        if kind != CHANCE && usize::from(kind) == k {
+            gap[id as usize]
+        } else {
+            0.0
         }
     })
     .remove(0);
-    let counted = settle::settle_sums(p, None, &none(kinds + 2), &|id, _, earned| {
-        earned.fill(0.0);
-        if p.kind_of(id) != CHANCE {
-            earned[usize::from(p.kind_of(id))] = 1.0;
-            for (m, &least) in MEANINGFUL.iter().enumerate() {
-                earned[kinds + m] = f64::from(u8::from(spread[id as usize] >= least));
-            }
-        }
+    let counted = settle::settle_sums(p, None, &none(kinds + 2), &|id, _, k| {
+        let kind = p.kind_of(id);
+        let counts = match k.checked_sub(kinds) {
+            _ if kind == CHANCE => false,
+            None => usize::from(kind) == k,
+            Some(m) => spread[id as usize] >= MEANINGFUL[m],
+        };
+        f64::from(u8::from(counts))
     })
     .remove(0);
     let reach = counted[..kinds].to_vec();

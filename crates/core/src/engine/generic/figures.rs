@@ -43,11 +43,13 @@ pub(super) fn figures<G: Game>(
             e
         })
         .collect();
-    let by_start = settle::settle_sums(p, only, &ends, &|id, b, earned| {
+    let by_start = settle::settle_sums(p, only, &ends, &|id, b, k| {
         let chance = p.kind_of(id) == CHANCE;
-        earned.fill(0.0);
-        earned[decisions] = p.passed(b) + f64::from(u8::from(!chance));
-        earned[rolls] = p.rolls[b] + f64::from(u8::from(chance));
+        match k {
+            _ if k == decisions => p.passed(b) + f64::from(u8::from(!chance)),
+            _ if k == rolls => p.rolls[b] + f64::from(u8::from(chance)),
+            _ => 0.0,
+        }
     });
     by_start
         .into_iter()

@@ -29,8 +29,8 @@ pub(super) fn settle<G: Game>(program: &Program<G>, ends: &[f64]) -> (Vec<f64>, 
 
 /// Settles several figures of a replay that sums a position's branches (a strategy's program,
 /// or the solve's with the branch `only` names at each decision), a few in one pass over the
-/// program: figure `k` values the ends as `ends[k]` does, and `reward(id, branch, earned)`
-/// writes what the branch earns towards each figure into `earned[k]`. Returns each figure's
+/// program: figure `k` values the ends as `ends[k]` does, and `reward(id, branch, k)` is what
+/// the branch earns towards it (worked out where it is added, never stored). Returns each figure's
 /// value at each start ([`Program::roots`]), by start.
 ///
 /// Each figure's arithmetic is the one a pass of it alone does, in the same order, and a layer
@@ -41,7 +41,7 @@ pub(super) fn settle_sums<G: Game>(
     program: &Program<G>,
     only: Option<&[u8]>,
     ends: &[Vec<f64>],
-    reward: &impl Fn(u32, usize, &mut [f64]),
+    reward: &(impl Fn(u32, usize, usize) -> f64 + Sync),
 ) -> Vec<Vec<f64>> {
     let layers = layers(program);
     let mut start = vec![Vec::with_capacity(ends.len()); program.roots.len()];
@@ -87,7 +87,7 @@ struct Sums<'a, G: Game, R> {
     reward: &'a R,
 }
 
-impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
+impl<G: Game, R: Fn(u32, usize, usize) -> f64> Sums<'_, G, R> {
     /// Figures `from..from + K`, settled in one pass: their values at each start.
     fn pass<const K: usize>(&self, from: usize) -> Vec<[f64; K]> {
         let p = self.program;
@@ -96,7 +96,6 @@ impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
         // may read them, in a ring.
         let ring = p.ring();
         let mut values = vec![[0.0f64; K]; ring.slots];
-        let mut earned = vec![0.0f64; self.ends.len()];
         let roots: Vec<Place> = p.roots.iter().map(|&id| p.place(id)).collect();
         let mut at_roots = vec![[0.0f64; K]; roots.len()];
         for (ids, once) in self.layers {
@@ -106,7 +105,7 @@ impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
                     // As `settle` reads them: an id in no block reads its targets as they are.
                     let place = p.place(id);
                     let v = if place.block == NO_BLOCK {
-                        self.sums(&values, &ends, &mut earned, from, id, place.row, |t| {
+                        self.sums(&values, &ends, from, id, place.row, |t| {
                             let target = p.target[t];
                             if target >= END {
                                 target
@@ -115,7 +114,7 @@ impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
                             }
                         })
                     } else {
-                        self.sums(&values, &ends, &mut earned, from, id, place.row, |t| {
+                        self.sums(&values, &ends, from, id, place.row, |t| {
                             p.slot_at(place, t, ring)
                         })
                     };
@@ -148,7 +147,6 @@ impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
         &self,
         values: &[[f64; K]],
         ends: &[&[f64]; K],
-        earned: &mut [f64],
         from: usize,
         id: u32,
         row: u32,
@@ -162,8 +160,7 @@ impl<G: Game, R: Fn(u32, usize, &mut [f64])> Sums<'_, G, R> {
             if only.is_some_and(|o| usize::from(o) != i) {
                 continue;
             }
-            (self.reward)(id, b, earned);
-            let mut sum: [f64; K] = std::array::from_fn(|k| earned[from + k]);
+            let mut sum: [f64; K] = std::array::from_fn(|k| (self.reward)(id, b, from + k));
             for t in terms {
                 let w = p.weights[p.weight[t] as usize];
                 let target = target(t);
@@ -515,15 +512,10 @@ mod tests {
                 4 => p.rolls[b] + 0.5 * f64::from(u8::from(p.kind_of(id) == CHANCE)),
                 _ => 0.0,
             };
-            let together = settle_sums(&p, only, &ends, &|id, b, earned| {
-                for (k, e) in earned.iter_mut().enumerate() {
-                    *e = earns(id, b, k);
-                }
-            })
-            .remove(0);
+            let together = settle_sums(&p, only, &ends, &earns).remove(0);
             for (k, alone) in ends.iter().enumerate() {
-                let alone = settle_sums(&p, only, std::slice::from_ref(alone), &|id, b, e| {
-                    e[0] = earns(id, b, k)
+                let alone = settle_sums(&p, only, std::slice::from_ref(alone), &|id, b, _| {
+                    earns(id, b, k)
                 });
                 assert_eq!(alone[0][0].to_bits(), together[k].to_bits(), "figure {k}");
             }
