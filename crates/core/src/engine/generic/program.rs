@@ -37,8 +37,9 @@ enum Keep {
 
 /// Bytes a stored position takes while it is compiled and solved, at most: its position, its
 /// id by key, its kind, sums and value (a decision's options and their terms count apart, as
-/// [`Program::bytes`] does).
-pub const BYTES_PER_POSITION: u64 = 320;
+/// [`Program::bytes`] does), and the copy of its terms while they are laid out
+/// ([`Program::lay_out`]).
+pub const BYTES_PER_POSITION: u64 = 384;
 
 /// A compiled game: stored positions by dense id (the starts are [`Program::roots`]), their
 /// sums, and the order in which values settle (lowest layer first), which is also the order of
@@ -426,8 +427,8 @@ impl<G: Game> Program<G> {
         for (old, &new) in new_row.iter().enumerate() {
             old_row[new as usize] = old as u32;
         }
-        // Each array is rebuilt and the old one freed before the next: the program is never
-        // held twice.
+        // Each array is rebuilt and the old one freed before the next: one array at a time is
+        // held twice (the largest, the terms', is [`BYTES_PER_POSITION`]'s copy).
         let ranges = |p: &Self, r: u32| {
             let r = r as usize;
             let b = p.branch_start[r] as usize..p.branch_start[r + 1] as usize;
