@@ -12,7 +12,7 @@
 use super::evaluate::{MEANINGFUL, ends_surely};
 use super::figures::Figures;
 use super::program::{CHANCE, END, Layer, Program};
-use super::settle::{layers, settle_by, visits};
+use super::settle::{settle_by, visits};
 use super::solve::Optimum;
 use super::{Stop, check_cancel};
 use crate::engine::Budget;
@@ -100,11 +100,11 @@ pub fn distributions<G: Game, O: Optimum<G> + ?Sized>(
     check_cancel(&budget)?;
     ends_surely(&p, game, policy)?;
     let chance = |id: u32| p.kind_of(id) == CHANCE;
-    let layers = layers(&p);
+    let layers = &p.layers;
     // The lengths of games apart from the rest, side by side with it.
     let (lengths, replayed) = join(
-        || lengths(&p, &layers, &chance),
-        || along(&p, &layers, solved, policy.name(), budget),
+        || lengths(&p, layers, &chance),
+        || along(&p, layers, solved, policy.name(), budget),
     );
     let (figures, mut games) = replayed?;
     [games.rolls, games.decisions] = lengths;

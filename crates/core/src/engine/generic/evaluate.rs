@@ -55,9 +55,9 @@ pub(super) fn ends_surely<G: Game>(
         return Ok(());
     }
     let mut ends = vec![true; program.len()];
-    let cycles: Vec<u32> = (settle::layers(program).into_iter())
+    let cycles: Vec<u32> = (program.layers.iter())
         .filter(|(_, once)| !once)
-        .flat_map(|(ids, _)| ids)
+        .flat_map(|(ids, _)| ids.clone())
         .collect();
     for &id in &cycles {
         ends[id as usize] = false;

@@ -16,7 +16,7 @@ use crate::games::Game;
 pub(super) fn settle<G: Game>(program: &Program<G>, ends: &[f64]) -> (Vec<f64>, u64) {
     let mut values = vec![0.0f64; program.len()];
     let mut sweeps = 0u64;
-    for (ids, once) in layers(program) {
+    for (ids, once) in program.layers.iter().cloned() {
         // Apart for a program without blocks: there an id is its row.
         sweeps += if program.has_blocks() {
             sweep::<G, true>(program, ends, &mut values, ids, once)
@@ -30,8 +30,8 @@ pub(super) fn settle<G: Game>(program: &Program<G>, ends: &[f64]) -> (Vec<f64>, 
 /// Settles several figures of a replay that sums a position's branches (a strategy's program,
 /// or the solve's with the branch `only` names at each decision), a few in one pass over the
 /// program: figure `k` values the ends as `ends[k]` does, and `reward(id, branch, k)` is what
-/// the branch earns towards it (worked out where it is added, never stored). Returns each figure's
-/// value at each start ([`Program::roots`]), by start.
+/// the branch earns towards it (worked out where it is added, never stored). Returns each
+/// figure's value at each start ([`Program::roots`]), by start.
 ///
 /// Each figure's arithmetic is the one a pass of it alone does, in the same order, and a layer
 /// is swept until none of the figures of the pass moves (a sweep that moves no value of a
@@ -41,13 +41,12 @@ pub(super) fn settle_sums<G: Game>(
     program: &Program<G>,
     only: Option<&[u8]>,
     ends: &[Vec<f64>],
-    reward: &(impl Fn(u32, usize, usize) -> f64 + Sync),
+    reward: &impl Fn(u32, usize, usize) -> f64,
 ) -> Vec<Vec<f64>> {
-    let layers = layers(program);
     let mut start = vec![Vec::with_capacity(ends.len()); program.roots.len()];
     let sums = Sums {
         program,
-        layers: &layers,
+        layers: &program.layers,
         only,
         ends,
         reward,
@@ -184,17 +183,10 @@ impl<G: Game, R: Fn(u32, usize, usize) -> f64> Sums<'_, G, R> {
     }
 }
 
-/// Each layer of `program`, lowest first: its ids in the order they settle, and whether one
-/// sweep settles it (its positions read only ends, lower layers and positions settled before
-/// them in this layer), as the compiler found it.
-pub(super) fn layers<G: Game>(program: &Program<G>) -> Vec<Layer> {
-    program.layers.clone()
-}
-
 /// Settles `K` values at every stored position of a strategy's program (one branch a
-/// position), its `layers`, from `values` (by id; what `at` may read of a position before it is settled),
-/// `at(id, values)` being those of `id` from the values of what it reads: layer by layer from
-/// the lowest, a layer play can return to swept until no value moves by more than rounding
+/// position), its `layers`, from `values` (by id; what `at` may read of a position before it
+/// is settled), `at(id, values)` being those of `id` from the values of what it reads: layer by
+/// layer from the lowest, a layer play can return to swept until no value moves by more than rounding
 /// ([`moved`]).
 pub(super) fn settle_by<const K: usize>(
     layers: &[Layer],
@@ -529,7 +521,7 @@ mod tests {
         }
         // Play returns to positions: no order settles the walk in one sweep.
         let p = Program::compile(&Walk(true), Rule::Follow(&Uniform), Budget::UNLIMITED).unwrap();
-        assert!(layers(&p).iter().all(|(_, once)| !once));
+        assert!(p.layers.iter().all(|(_, once)| !once));
     }
 
     /// Whether one sweep settles a layer, as the compiler found it, is what reading every
@@ -560,7 +552,7 @@ mod tests {
                         (ids.clone(), once)
                     })
                     .collect();
-                assert_eq!(layers(&p), read, "back {back}");
+                assert_eq!(p.layers, read, "back {back}");
                 assert!(read.iter().all(|(_, once)| *once != back), "back {back}");
             }
         }
