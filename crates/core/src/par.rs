@@ -5,7 +5,7 @@
 //! every parallel sum is of integers or is summed afterwards in an order fixed by the work.
 
 #[cfg(feature = "parallel")]
-pub use rayon::{current_num_threads, join, prelude::*, scope_fifo};
+pub use rayon::{current_num_threads, in_place_scope_fifo, join, prelude::*, scope_fifo};
 
 #[cfg(not(feature = "parallel"))]
 pub use serial::*;
@@ -46,6 +46,14 @@ mod serial {
         F: FnOnce(&Scope<'scope>) -> R,
     {
         body(&Scope(PhantomData))
+    }
+
+    /// [`scope_fifo`], where rayon's runs `body` on the calling thread too.
+    pub fn in_place_scope_fifo<'scope, F, R>(body: F) -> R
+    where
+        F: FnOnce(&Scope<'scope>) -> R,
+    {
+        scope_fifo(body)
     }
 
     /// `into_par_iter`: the sequential iterator.
@@ -95,6 +103,12 @@ mod serial {
             Self: Iterator<Item = Result<T, E>>,
         {
             self.try_fold(identity(), |acc, item| op(acc, item?))
+        }
+
+        /// Every item through `op`, with one state made by `init`.
+        fn for_each_init<T>(self, init: impl Fn() -> T, op: impl Fn(&mut T, Self::Item)) {
+            let mut state = init();
+            self.for_each(|item| op(&mut state, item));
         }
     }
     impl<I: Iterator> ParallelIterator for I {}

@@ -2,6 +2,7 @@
 //! and know nothing of its rules.
 //!
 //! - [`program`]: the one compiler, positions to a layered program of weighted sums;
+//! - `step`: what a compiled row's branches lead to, stepped on every thread;
 //! - [`settle`]: values settled layer by layer, cycles inside a layer to their fixed point;
 //! - [`solve`](mod@solve): optimal play (the best option at every decision), option values, the policy;
 //! - [`figures`]: a policy's figures, replayed from a program;
@@ -27,6 +28,7 @@ pub mod quality;
 pub mod sample;
 pub mod settle;
 pub mod solve;
+mod step;
 
 use crate::engine::Budget;
 

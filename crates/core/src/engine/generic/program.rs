@@ -5,35 +5,16 @@
 
 use rustc_hash::FxHashMap;
 
+pub use super::step::Rule;
+use super::step::{Keep, Lead, Passed, Shape, Stepped, Stepper};
 use super::{Stop, check_cancel};
 use crate::engine::Budget;
 use crate::games::{End, Game, Index, Point, Policy};
+use crate::par::*;
 
 /// A target at or above this is an end, not a position: `END` a win, `END + 1 + c` a loss by
 /// cause `c`.
 pub(super) const END: u32 = u32::MAX - 256;
-
-/// What a compiled program does at decision points.
-pub enum Rule<'a, G: Game> {
-    /// Keep every option apart (the solve takes the best): positions are stored in the game's
-    /// canonical form, since optimal play values a whole symmetry class alike.
-    Best,
-    /// Follow this strategy: a decision becomes one sum, its options weighted by the
-    /// strategy's answer. Positions are stored as the strategy sees them ([`Policy::view`]),
-    /// not in canonical form, since a strategy may tell mirror images apart. A decision point
-    /// the game does not store is played through, as a chance point is.
-    Follow(&'a dyn Policy<G>),
-}
-
-/// Which points a program stores besides those the game stores ([`Game::stored`]).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Keep {
-    /// Every decision point too: its options are valued apart (optimal play) or its answer
-    /// is weighed against them (the regret).
-    Decisions,
-    /// Every point, so that a replay sees each roll and each decision apart.
-    Every,
-}
 
 /// Bytes a stored position takes while it is compiled and solved, at most: its position, its
 /// id by key, its kind, sums and value (a decision's options and their terms count apart, as
@@ -611,55 +592,25 @@ struct Compiler<'g, 'r, G: Game> {
     /// Scratch: where each target is in `terms`, once they are too many to search
     /// ([`FEW_TERMS`]); a branch through many chance points that are not stored has hundreds.
     slots: FxHashMap<u32, u32>,
-    /// Scratch: the outcomes of the chance points being expanded, innermost last.
-    pending: Vec<(G::Pos, f64)>,
-    /// Scratch: the options of the decision points being followed, innermost last, each as
-    /// where it leads with the strategy's weight, and as the option the strategy weighs; and
-    /// the innermost one's weights.
-    choices: Vec<(G::Pos, f64)>,
-    moves: Vec<G::Option>,
-    answer: Vec<f64>,
     /// The ids found by the game's dense layout ([`Game::index`] under [`Rule::Best`],
     /// [`Game::place`] for a strategy): each group's first slot in `place_ids`, and per group a
     /// slot per place, [`UNSEEN`] where no id is found yet.
     places: FxHashMap<u128, usize>,
     place_ids: Vec<u32>,
-    /// The stored positions met last and their ids, the oldest at `recent_next` once full:
-    /// the same position is often met again at once (outcomes that do the same, one outcome
-    /// after several options), and then it is neither stepped nor looked up again.
-    recent: Vec<(G::Pos, u32)>,
-    recent_next: usize,
-    /// Whether `recent` is searched at every position; where it seldom holds the position
-    /// (a game whose positions rarely repeat at once), only at one in [`PROBE`], to see if
-    /// that changes.
-    search_recent: bool,
-    /// Positions met, and in the current window searches of `recent` and how many found it.
-    met: u32,
-    searched: u32,
-    found: u32,
     /// What is stored besides what the game stores.
     keep: Option<Keep>,
 }
 
-/// What a branch passes through without storing it, in expectation.
-#[derive(Default)]
-struct Passed {
-    rolls: f64,
-    decisions: f64,
-}
+/// Terms stepped at once, about ([`Compiler::compile`]): rows are stepped as many at a time
+/// as had this many terms lately, from [`PIECES`] rows up to [`ROWS`], in [`PIECES`] pieces,
+/// a thread stepping one piece at a time.
+const TERMS: usize = 1 << 12;
+const PIECES: usize = 16;
+const ROWS: usize = 1 << 12;
 
 /// Up to how many terms a branch's are searched for a target, rather than looked up
 /// ([`Compiler::slots`]).
 const FEW_TERMS: usize = 16;
-
-/// How many stored positions [`Compiler::recent`] remembers.
-const RECENT: usize = 4;
-
-/// Searches of [`Compiler::recent`] after which it is judged: searched at every position for
-/// the next window if one in [`PAYS`] found the position, else at one in [`PROBE`].
-const WINDOW: u32 = 1 << 14;
-const PAYS: u32 = 16;
-const PROBE: u32 = 16;
 
 /// [`Compiler::place_ids`] where no id is found yet.
 const UNSEEN: u32 = u32::MAX;
@@ -691,18 +642,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             program: Program::empty(best),
             terms: Vec::new(),
             slots: FxHashMap::default(),
-            pending: Vec::new(),
-            choices: Vec::new(),
-            moves: Vec::new(),
-            answer: Vec::new(),
             places: FxHashMap::default(),
             place_ids: Vec::new(),
-            recent: Vec::with_capacity(RECENT),
-            recent_next: 0,
-            search_recent: true,
-            met: 0,
-            searched: 0,
-            found: 0,
             keep,
         }
     }
@@ -755,55 +696,65 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
 
     /// Compiles the positions found from id `next` on, and those they find, in the order
     /// they are found (breadth first), so that ids are that order and every array grows at
-    /// its end.
+    /// its end. Rows are stepped several at a time on every thread ([`Stepper`]), those after
+    /// them while their terms are given ids, in order, on one ([`TERMS`]).
     fn compile(&mut self, mut next: usize) -> Result<(), Stop> {
-        // Ids found before are not this run's (those of a template's reads below it).
-        self.recent.clear();
-        self.recent_next = 0;
-        let mut options = Vec::new();
-        let mut mix = Vec::new();
-        while next < self.program.positions.len() {
-            if next.is_multiple_of(4096) {
-                check_cancel(&self.budget)?;
-            }
-            let pos = self.program.positions[next];
-            match self.game.point(&pos) {
-                Point::Chance => {
-                    self.program.kind.push(CHANCE);
-                    // The point itself counts where it is stored (`evaluate`); what it passes
-                    // through on the way counts here.
-                    let mut passed = Passed::default();
-                    self.game.outcomes(&pos, &mut |o, p| mix.push((o, p)));
-                    for (o, p) in mix.drain(..) {
-                        self.expand(o, p, &mut passed)?;
-                    }
-                    self.branch(passed);
+        let shape = self.shape();
+        // The rows stepped and not yet taken (`next..end`, in `ready`'s first pieces), and
+        // room for those after them: both kept for the next rows, not allocated anew.
+        let mut end = next;
+        let (mut ready, mut ahead) = (Vec::new(), Vec::new());
+        let mut pieces = 0;
+        let mut rows = Vec::new();
+        let mut chunk = PIECES;
+        loop {
+            check_cancel(&self.budget)?;
+            if next == end {
+                end = self.program.positions.len().min(next + chunk);
+                if next == end {
+                    return Ok(());
                 }
-                Point::Decision(kind) => {
-                    self.program.kind.push(kind);
-                    match self.rule {
-                        Rule::Best => {
-                            options.clear();
-                            self.game.options(&pos, &mut |_, p| options.push(p));
-                            for &o in &options {
-                                let mut passed = Passed::default();
-                                self.expand(o, 1.0, &mut passed)?;
-                                self.branch(passed);
-                            }
-                        }
-                        Rule::Follow(policy) => {
-                            let mut passed = Passed::default();
-                            self.follow(policy, &pos, 1.0, &mut passed)?;
-                            self.branch(passed);
-                        }
-                    }
-                }
-                Point::Over(_) => unreachable!("an end is never stored"),
+                pieces = step(shape, &self.program.positions[next..end], &mut ready);
             }
+            let ready_now = &ready[..pieces];
+            let terms: usize = ready_now.iter().map(|out| out.terms.len()).sum();
+            chunk = ((end - next) * TERMS / terms.max(1)).clamp(PIECES, ROWS);
+            // Rows already found past `end` are stepped on the other threads while `ready`'s
+            // terms get their ids on this one, where what the compile keeps is allocated.
+            let after = self.program.positions.len().min(end + chunk);
+            rows.clear();
+            rows.extend_from_slice(&self.program.positions[end..after]);
+            let mut pieces_ahead = 0;
+            in_place_scope_fifo(|scope| {
+                scope.spawn_fifo(|_| pieces_ahead = step(shape, &rows, &mut ahead));
+                ready_now.iter().try_for_each(|out| self.take(out))
+            })?;
+            // A piece keeps room for its share of the terms, not for the most it ever held.
+            for out in &mut ready[..pieces] {
+                out.terms.shrink_to(4 * TERMS / PIECES);
+            }
+            std::mem::swap(&mut ready, &mut ahead);
+            (pieces, next, end) = (pieces_ahead, end, after);
+        }
+    }
+
+    /// Adds the rows stepped in `out` to the program, each term's id found.
+    fn take(&mut self, out: &Stepped<G::Pos>) -> Result<(), Stop> {
+        let (mut b, mut t) = (0, 0);
+        for &(kind, branches) in &out.rows {
+            self.program.kind.push(kind.unwrap_or(CHANCE));
+            for &(terms, passed) in &out.branches[b..branches as usize] {
+                for &(lead, w) in &out.terms[t..terms as usize] {
+                    let id = self.resolve(lead)?;
+                    self.add_term(id, w);
+                }
+                self.branch(passed);
+                t = terms as usize;
+            }
+            b = branches as usize;
             self.program
                 .branch_start
                 .push(self.program.term_start.len() as u32 - 1);
-            next += 1;
         }
         Ok(())
     }
@@ -929,116 +880,6 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
     }
 
-    /// Adds `pos`, reached with probability `w`, to the branch: a stored position or an end as
-    /// one term, a point that is not stored as the terms of what it leads to.
-    fn expand(&mut self, pos: G::Pos, w: f64, passed: &mut Passed) -> Result<(), Stop> {
-        if let Some(id) = self.recent_id(&pos) {
-            self.add_term(id, w);
-            return Ok(());
-        }
-        let point = self.game.point(&pos);
-        if let Point::Over(end) = point {
-            self.add_term(end_target(end), w);
-            return Ok(());
-        }
-        // While a template is stepped, what play reaches below the layers it is copied to is
-        // read, not played through, where a copy might play it otherwise: below the layers the
-        // game plays alike, and a decision below those the strategy answers alike too.
-        let leaves = (self.below.as_ref()).is_some_and(|b| {
-            let layer = self.game.layer(&pos);
-            layer < b.from && (layer < b.game_from || matches!(point, Point::Decision(_)))
-        });
-        let mut through = match (point, self.keep) {
-            (Point::Chance, Some(Keep::Every)) | (Point::Decision(_), Some(_)) => false,
-            _ => !leaves && !self.game.stored(&pos),
-        };
-        // A strategy's program plays through a position reached from one place in the form
-        // it would be stored in.
-        let mut seen = None;
-        if !through && !leaves && self.keep.is_none() {
-            let Rule::Follow(policy) = self.rule else {
-                unreachable!("optimal play keeps every decision point")
-            };
-            let game = self.game;
-            through = game.reached_once(&pos, |p| policy.view(game, p));
-            seen = Some(policy.view(game, &pos));
-        }
-        if through {
-            match point {
-                Point::Decision(_) => {
-                    let Rule::Follow(policy) = self.rule else {
-                        unreachable!("optimal play keeps every decision point")
-                    };
-                    passed.decisions += w;
-                    return self.follow(policy, &pos, w, passed);
-                }
-                _ => {
-                    passed.rolls += w;
-                    let game = self.game;
-                    let from = self.pending.len();
-                    game.outcomes(&pos, &mut |o, p| self.pending.push((o, p)));
-                    for i in from..self.pending.len() {
-                        let (o, p) = self.pending[i];
-                        self.expand(o, w * p, passed)?;
-                    }
-                    self.pending.truncate(from);
-                    return Ok(());
-                }
-            }
-        }
-        debug_assert!(
-            self.game.layer(&pos)
-                <= self
-                    .game
-                    .layer(&self.program.positions[self.program.kind.len() - 1]),
-            "a layer rose: {pos:?}"
-        );
-        let target = match seen {
-            Some(form) => self.id_of(form)?,
-            None => self.id(pos)?,
-        };
-        if self.recent.len() < RECENT {
-            self.recent.push((pos, target));
-        } else {
-            self.recent[self.recent_next] = (pos, target);
-        }
-        self.recent_next = (self.recent_next + 1) % RECENT;
-        self.add_term(target, w);
-        Ok(())
-    }
-
-    /// Adds what `policy`'s answer at decision point `pos`, reached with probability `w`,
-    /// leads to.
-    fn follow(
-        &mut self,
-        policy: &dyn Policy<G>,
-        pos: &G::Pos,
-        w: f64,
-        passed: &mut Passed,
-    ) -> Result<(), Stop> {
-        let from = self.choices.len();
-        let (game, choices, moves) = (self.game, &mut self.choices, &mut self.moves);
-        game.options(pos, &mut |m, next| {
-            moves.push(m);
-            choices.push((next, 0.0));
-        });
-        self.answer.clear();
-        self.answer.resize(self.moves.len() - from, 0.0);
-        policy.weigh(game, pos, &self.moves[from..], &mut self.answer);
-        for (choice, &a) in self.choices[from..].iter_mut().zip(&self.answer) {
-            choice.1 = a;
-        }
-        for i in from..self.choices.len() {
-            let (next, a) = self.choices[i];
-            if a > 0.0 {
-                self.expand(next, w * a, passed)?;
-            }
-        }
-        self.choices.truncate(from);
-        self.moves.truncate(from);
-        Ok(())
-    }
-
     /// Adds `w` to the branch's term for `target`, a new term if there is none.
     fn add_term(&mut self, target: u32, w: f64) {
         if self.terms.len() < FEW_TERMS {
@@ -1065,39 +906,33 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
     }
 
-    /// The id of `pos` if it is among the stored positions met last and `recent` is searched
-    /// here ([`Compiler::search_recent`]).
-    #[inline]
-    fn recent_id(&mut self, pos: &G::Pos) -> Option<u32> {
-        self.met = self.met.wrapping_add(1);
-        if !self.search_recent && !self.met.is_multiple_of(PROBE) {
-            return None;
-        }
-        let id = self
-            .recent
-            .iter()
-            .find(|(p, _)| p == pos)
-            .map(|&(_, id)| id);
-        self.searched += 1;
-        self.found += u32::from(id.is_some());
-        if self.searched == WINDOW {
-            self.search_recent = self.found * PAYS >= WINDOW;
-            (self.searched, self.found) = (0, 0);
-        }
-        id
-    }
-
     /// The id of stored position `pos` (in canonical form under [`Rule::Best`]), found anew if
     /// need be. While a template is stepped, a position below its layer is a [`BELOW`] read,
     /// and the same position moved up to the template's layer joins the template.
     fn id(&mut self, pos: G::Pos) -> Result<u32, Stop> {
-        match self.rule {
-            // Where the game tells where a canonical form lies without finding it.
-            Rule::Best => match self.game.index(&pos) {
-                Some(index) => self.by_place(index, |c| c.id_of(c.game.canonical(&pos))),
-                None => self.id_of(self.game.canonical(&pos)),
-            },
-            Rule::Follow(policy) => self.id_of(policy.view(self.game, &pos)),
+        let lead = self.shape().lead(&pos, None);
+        self.resolve(lead)
+    }
+
+    /// The id of the position a stepped term leads to ([`Lead`]), found anew if need be.
+    #[inline]
+    fn resolve(&mut self, lead: Lead<G::Pos>) -> Result<u32, Stop> {
+        match lead {
+            Lead::End(end) => Ok(end_target(end)),
+            Lead::Indexed(pos, index) => {
+                self.by_place(index, |c| c.id_of(c.game.canonical(&pos), None))
+            }
+            Lead::Stored(form, place) => self.id_of(form, place),
+        }
+    }
+
+    /// What stepping reads ([`Stepper`]).
+    fn shape(&self) -> Shape<'g, 'r, G> {
+        Shape {
+            game: self.game,
+            rule: self.rule,
+            keep: self.keep,
+            below: (self.below.as_ref()).map(|b| (b.from, b.game_from)),
         }
     }
 
@@ -1124,10 +959,10 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         Ok(id)
     }
 
-    /// [`Compiler::id`] of `pos` in the form it is stored in: by its place in the game's
+    /// [`Compiler::id`] of `pos` in the form it is stored in: by its `place` in the game's
     /// dense layout of positions where a strategy's program has one ([`Game::place`]), else
     /// by its key.
-    fn id_of(&mut self, pos: G::Pos) -> Result<u32, Stop> {
+    fn id_of(&mut self, pos: G::Pos, place: Option<Index>) -> Result<u32, Stop> {
         if let Some(below) = &self.below
             && self.game.layer(&pos) < below.from
         {
@@ -1145,9 +980,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             return Ok(BELOW | b);
         }
         // One position at one place: a place met first is a new position.
-        if !self.program.best
-            && let Some(place) = self.game.place(&pos)
-        {
+        if let Some(place) = place {
             return self.by_place(place, |c| c.new_id(pos));
         }
         let next = self.program.id_of_row(self.program.positions.len() as u32);
@@ -1288,6 +1121,24 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
         Some(sorted)
     }
+}
+
+/// Steps `rows` into the first of `stepped`'s pieces (at most [`PIECES`]), on every thread;
+/// returns how many pieces they fill.
+fn step<G: Game>(
+    shape: Shape<'_, '_, G>,
+    rows: &[G::Pos],
+    stepped: &mut Vec<Stepped<G::Pos>>,
+) -> usize {
+    let piece = rows.len().div_ceil(PIECES).max(1);
+    let pieces = rows.len().div_ceil(piece);
+    if stepped.len() < pieces {
+        stepped.resize_with(pieces, Stepped::default);
+    }
+    (rows.par_chunks(piece))
+        .zip(stepped[..pieces].par_iter_mut())
+        .for_each_init(|| Stepper::new(shape), |s, (rows, out)| s.step(rows, out));
+    pieces
 }
 
 /// The ids `0..layers.len()` by layer (`layers[id]`), lowest first, and inside a layer latest

@@ -1,0 +1,359 @@
+//! Stepping a program's rows: what each branch of a stored position leads to, before the
+//! positions it reads have ids. Stepping plays the game (its points, options and outcomes, a
+//! strategy's answers, the forms positions are stored in), which is most of what a compile
+//! costs and reads nothing the compile writes, so rows are stepped on every thread; the
+//! compiler then finds the ids on one, in the order of the rows and their terms
+//! ([`super::program`]), so that the ids never depend on the threads.
+
+use crate::games::{End, Game, Index, Point, Policy};
+
+/// What a compiled program does at decision points.
+pub enum Rule<'a, G: Game> {
+    /// Keep every option apart (the solve takes the best): positions are stored in the game's
+    /// canonical form, since optimal play values a whole symmetry class alike.
+    Best,
+    /// Follow this strategy: a decision becomes one sum, its options weighted by the
+    /// strategy's answer. Positions are stored as the strategy sees them ([`Policy::view`]),
+    /// not in canonical form, since a strategy may tell mirror images apart. A decision point
+    /// the game does not store is played through, as a chance point is.
+    Follow(&'a dyn Policy<G>),
+}
+
+impl<G: Game> Clone for Rule<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Rule<'_, G> {}
+
+/// Which points a program stores besides those the game stores ([`Game::stored`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Keep {
+    /// Every decision point too: its options are valued apart (optimal play) or its answer
+    /// is weighed against them (the regret).
+    Decisions,
+    /// Every point, so that a replay sees each roll and each decision apart.
+    Every,
+}
+
+/// Where a term of a stepped branch leads, before its id is found.
+#[derive(Clone, Copy)]
+pub(super) enum Lead<P> {
+    /// An end.
+    End(End),
+    /// Under optimal play, a position whose canonical form lies at this place of the game's
+    /// dense layout ([`Game::index`]): put in canonical form only where no id is found there.
+    Indexed(P, Index),
+    /// A position in the form it is stored in, with its place in the game's dense layout
+    /// where a strategy's program has one ([`Game::place`]).
+    Stored(P, Option<Index>),
+}
+
+/// What a branch passes through without storing it, in expectation.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Passed {
+    pub(super) rolls: f64,
+    pub(super) decisions: f64,
+}
+
+/// Rows stepped, one after another.
+pub(super) struct Stepped<P> {
+    /// Per row: its kind of decision (none at a chance point) and one past its last branch.
+    pub(super) rows: Vec<(Option<u8>, u32)>,
+    /// Per branch: one past its last term, and what it passed through.
+    pub(super) branches: Vec<(u32, Passed)>,
+    /// Per term: where it leads, and with what probability.
+    pub(super) terms: Vec<(Lead<P>, f64)>,
+}
+
+impl<P> Default for Stepped<P> {
+    fn default() -> Self {
+        Stepped {
+            rows: Vec::new(),
+            branches: Vec::new(),
+            terms: Vec::new(),
+        }
+    }
+}
+
+impl<P> Stepped<P> {
+    /// Closes the branch whose terms were pushed since the last one closed.
+    fn close(&mut self, passed: Passed) {
+        self.branches.push((self.terms.len() as u32, passed));
+    }
+}
+
+/// What stepping reads: the game, the rule at decision points, what is stored besides what the
+/// game stores, and while a template is stepped its layer and the lowest layer the game plays
+/// alike.
+pub(super) struct Shape<'g, 'r, G: Game> {
+    pub(super) game: &'g G,
+    pub(super) rule: Rule<'r, G>,
+    pub(super) keep: Option<Keep>,
+    pub(super) below: Option<(u32, u32)>,
+}
+
+impl<G: Game> Clone for Shape<'_, '_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Shape<'_, '_, G> {}
+
+impl<G: Game> Shape<'_, '_, G> {
+    /// Where stored position `pos` leads as a term; `seen`, its form as the strategy sees it,
+    /// where that is known already.
+    #[inline]
+    pub(super) fn lead(&self, pos: &G::Pos, seen: Option<G::Pos>) -> Lead<G::Pos> {
+        let game = self.game;
+        let stored = |form: G::Pos| Lead::Stored(form, game.place(&form));
+        match (seen, self.rule) {
+            (Some(form), _) => stored(form),
+            (None, Rule::Follow(policy)) => stored(policy.view(game, pos)),
+            // One place per class: its canonical form is found once, where the place is new.
+            (None, Rule::Best) => match game.index(pos) {
+                Some(index) => Lead::Indexed(*pos, index),
+                None => Lead::Stored(game.canonical(pos), None),
+            },
+        }
+    }
+}
+
+/// How many stored positions [`Stepper::recent`] remembers.
+const RECENT: usize = 4;
+
+/// Searches of [`Stepper::recent`] after which it is judged: searched at every position for
+/// the next window if one in [`PAYS`] found the position, else at one in [`PROBE`].
+const WINDOW: u32 = 1 << 14;
+const PAYS: u32 = 16;
+const PROBE: u32 = 16;
+
+/// Steps rows on one thread, with its scratch.
+pub(super) struct Stepper<'g, 'r, G: Game> {
+    shape: Shape<'g, 'r, G>,
+    /// The layer of the row being stepped: play never rises above it.
+    layer: u32,
+    /// Scratch: the outcomes of the chance points being expanded, innermost last.
+    pending: Vec<(G::Pos, f64)>,
+    /// Scratch: the options of the decision points being followed, innermost last, each as
+    /// where it leads with the strategy's weight, and as the option the strategy weighs; and
+    /// the innermost one's weights.
+    choices: Vec<(G::Pos, f64)>,
+    moves: Vec<G::Option>,
+    answer: Vec<f64>,
+    /// The stored positions met last and where they lead as terms, the oldest at
+    /// `recent_next` once full: the same position is often met again at once (outcomes that
+    /// do the same, one outcome after several options), and then it is not stepped again.
+    recent: Vec<(G::Pos, Lead<G::Pos>)>,
+    recent_next: usize,
+    /// Whether `recent` is searched at every position; where it seldom holds the position
+    /// (a game whose positions rarely repeat at once), only at one in [`PROBE`], to see if
+    /// that changes.
+    search_recent: bool,
+    /// Positions met, and in the current window searches of `recent` and how many found it.
+    met: u32,
+    searched: u32,
+    found: u32,
+}
+
+impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
+    pub(super) fn new(shape: Shape<'g, 'r, G>) -> Self {
+        Stepper {
+            shape,
+            layer: 0,
+            pending: Vec::new(),
+            choices: Vec::new(),
+            moves: Vec::new(),
+            answer: Vec::new(),
+            recent: Vec::with_capacity(RECENT),
+            recent_next: 0,
+            search_recent: true,
+            met: 0,
+            searched: 0,
+            found: 0,
+        }
+    }
+
+    /// Steps `rows` into `out` (what it held before is dropped), each row's branches in the
+    /// order the program keeps them: a chance point's one, a decision's one per option under
+    /// optimal play, one for a strategy.
+    pub(super) fn step(&mut self, rows: &[G::Pos], out: &mut Stepped<G::Pos>) {
+        out.rows.clear();
+        out.branches.clear();
+        out.terms.clear();
+        let game = self.shape.game;
+        for pos in rows {
+            self.layer = game.layer(pos);
+            let kind = match game.point(pos) {
+                Point::Chance => {
+                    // The point itself counts where it is stored (`evaluate`); what it passes
+                    // through on the way counts here.
+                    let mut passed = Passed::default();
+                    self.expand_outcomes(pos, 1.0, &mut passed, out);
+                    out.close(passed);
+                    None
+                }
+                Point::Decision(kind) => {
+                    match self.shape.rule {
+                        Rule::Best => {
+                            let from = self.choices.len();
+                            let choices = &mut self.choices;
+                            game.options(pos, &mut |_, p| choices.push((p, 1.0)));
+                            for i in from..self.choices.len() {
+                                let mut passed = Passed::default();
+                                self.expand(self.choices[i].0, 1.0, &mut passed, out);
+                                out.close(passed);
+                            }
+                            self.choices.truncate(from);
+                        }
+                        Rule::Follow(policy) => {
+                            let mut passed = Passed::default();
+                            self.follow(policy, pos, 1.0, &mut passed, out);
+                            out.close(passed);
+                        }
+                    }
+                    Some(kind)
+                }
+                Point::Over(_) => unreachable!("an end is never stored"),
+            };
+            out.rows.push((kind, out.branches.len() as u32));
+        }
+    }
+
+    /// Adds `pos`, reached with probability `w`, to the branch: a stored position or an end as
+    /// one term, a point that is not stored as the terms of what it leads to.
+    fn expand(&mut self, pos: G::Pos, w: f64, passed: &mut Passed, out: &mut Stepped<G::Pos>) {
+        if let Some(lead) = self.recent_lead(&pos) {
+            out.terms.push((lead, w));
+            return;
+        }
+        let Shape {
+            game, keep, below, ..
+        } = self.shape;
+        let point = game.point(&pos);
+        if let Point::Over(end) = point {
+            out.terms.push((Lead::End(end), w));
+            return;
+        }
+        // While a template is stepped, what play reaches below the layers it is copied to is
+        // read, not played through, where a copy might play it otherwise: below the layers the
+        // game plays alike, and a decision below those the strategy answers alike too.
+        let leaves = below.is_some_and(|(from, game_from)| {
+            let layer = game.layer(&pos);
+            layer < from && (layer < game_from || matches!(point, Point::Decision(_)))
+        });
+        let mut through = match (point, keep) {
+            (Point::Chance, Some(Keep::Every)) | (Point::Decision(_), Some(_)) => false,
+            _ => !leaves && !game.stored(&pos),
+        };
+        // A strategy's program plays through a position reached from one place in the form
+        // it would be stored in.
+        let mut seen = None;
+        if !through && !leaves && keep.is_none() {
+            let Rule::Follow(policy) = self.shape.rule else {
+                unreachable!("optimal play keeps every decision point")
+            };
+            through = game.reached_once(&pos, |p| policy.view(game, p));
+            seen = Some(policy.view(game, &pos));
+        }
+        if through {
+            match point {
+                Point::Decision(_) => {
+                    let Rule::Follow(policy) = self.shape.rule else {
+                        unreachable!("optimal play keeps every decision point")
+                    };
+                    passed.decisions += w;
+                    return self.follow(policy, &pos, w, passed, out);
+                }
+                _ => {
+                    passed.rolls += w;
+                    return self.expand_outcomes(&pos, w, passed, out);
+                }
+            }
+        }
+        debug_assert!(game.layer(&pos) <= self.layer, "a layer rose: {pos:?}");
+        let lead = self.shape.lead(&pos, seen);
+        if self.recent.len() < RECENT {
+            self.recent.push((pos, lead));
+        } else {
+            self.recent[self.recent_next] = (pos, lead);
+        }
+        self.recent_next = (self.recent_next + 1) % RECENT;
+        out.terms.push((lead, w));
+    }
+
+    /// Adds what chance point `pos`, reached with probability `w`, leads to.
+    fn expand_outcomes(
+        &mut self,
+        pos: &G::Pos,
+        w: f64,
+        passed: &mut Passed,
+        out: &mut Stepped<G::Pos>,
+    ) {
+        let from = self.pending.len();
+        let pending = &mut self.pending;
+        self.shape
+            .game
+            .outcomes(pos, &mut |o, p| pending.push((o, p)));
+        for i in from..self.pending.len() {
+            let (o, p) = self.pending[i];
+            self.expand(o, w * p, passed, out);
+        }
+        self.pending.truncate(from);
+    }
+
+    /// Adds what `policy`'s answer at decision point `pos`, reached with probability `w`,
+    /// leads to.
+    fn follow(
+        &mut self,
+        policy: &dyn Policy<G>,
+        pos: &G::Pos,
+        w: f64,
+        passed: &mut Passed,
+        out: &mut Stepped<G::Pos>,
+    ) {
+        let game = self.shape.game;
+        let from = self.choices.len();
+        let (choices, moves) = (&mut self.choices, &mut self.moves);
+        game.options(pos, &mut |m, next| {
+            moves.push(m);
+            choices.push((next, 0.0));
+        });
+        self.answer.clear();
+        self.answer.resize(self.moves.len() - from, 0.0);
+        policy.weigh(game, pos, &self.moves[from..], &mut self.answer);
+        for (choice, &a) in self.choices[from..].iter_mut().zip(&self.answer) {
+            choice.1 = a;
+        }
+        for i in from..self.choices.len() {
+            let (next, a) = self.choices[i];
+            if a > 0.0 {
+                self.expand(next, w * a, passed, out);
+            }
+        }
+        self.choices.truncate(from);
+        self.moves.truncate(from);
+    }
+
+    /// Where `pos` leads if it is among the stored positions met last and `recent` is searched
+    /// here ([`Stepper::search_recent`]).
+    #[inline]
+    fn recent_lead(&mut self, pos: &G::Pos) -> Option<Lead<G::Pos>> {
+        self.met = self.met.wrapping_add(1);
+        if !self.search_recent && !self.met.is_multiple_of(PROBE) {
+            return None;
+        }
+        let lead = (self.recent.iter())
+            .find(|(p, _)| p == pos)
+            .map(|&(_, lead)| lead);
+        self.searched += 1;
+        self.found += u32::from(lead.is_some());
+        if self.searched == WINDOW {
+            self.search_recent = self.found * PAYS >= WINDOW;
+            (self.searched, self.found) = (0, 0);
+        }
+        lead
+    }
+}
