@@ -16,6 +16,7 @@ use raven::strategy::{AsPolicy, resolve};
 use raven_core::games::Game;
 
 fn main() {
+    raven::memory::hand_back_large_blocks();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: generic solve STEALTHS | generic exact STRATEGY STEALTHS [--rules PRESET]";
     let (job, rest) = args.split_first().expect(usage);

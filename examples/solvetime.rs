@@ -2,6 +2,7 @@
 use raven::engine::{Solver, solve};
 use raven::rules::MAIN_TEXT;
 fn main() {
+    raven::memory::hand_back_large_blocks();
     let mut stealths: Vec<u8> = std::env::args()
         .skip(1)
         .map(|a| a.parse().expect("a stealth"))

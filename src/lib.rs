@@ -14,7 +14,9 @@
 // they link the internals they rely on, private or not.
 #![allow(rustdoc::private_intra_doc_links)]
 
-pub use raven_core::{card, engine, game, grid, opening, rules, stats, strategy, text, tune};
+pub use raven_core::{
+    card, engine, game, grid, memory, opening, rules, stats, strategy, text, tune,
+};
 
 pub mod cli;
 pub mod error;

@@ -5,6 +5,7 @@ use std::io::Write as _;
 use clap::Parser;
 
 fn main() {
+    raven::memory::hand_back_large_blocks();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let (game, args) = match raven::cli::game_of(&args) {
         Ok(found) => found,

@@ -29,6 +29,7 @@ pub mod engine;
 pub mod game;
 pub mod games;
 pub mod grid;
+pub mod memory;
 pub mod opening;
 mod par;
 pub mod quality;

@@ -506,9 +506,10 @@ fn solve_parts<R: Send>(
     if let Err(halt) = run_and_finale.finale() {
         return (Err(halt), None);
     }
-    // The finale's largest buffers are not needed again.
+    // The finale's largest buffers are not needed again, and phase 1, the peak of a solve,
+    // is not to be allocated on top of the holes they leave.
     run_and_finale.pool = BufferPool::default();
-    return_freed_memory();
+    crate::memory::return_freed_memory();
     let rolls: Vec<(u32, f64)> = Chance::Complications.outcomes().collect();
     let (solved, beside) = phase_one(
         solver,
@@ -533,18 +534,6 @@ fn solve_parts<R: Send>(
             .collect()
     });
     (solved, Some(beside))
-}
-
-/// Hands the memory freed so far back to the operating system: the run and finale parts
-/// drop programs of megabytes between the table's rows, and phase 1, the peak of a solve,
-/// would otherwise be allocated on top of the holes.
-fn return_freed_memory() {
-    #[cfg(all(feature = "memory-hints", target_os = "linux", target_env = "gnu"))]
-    // SAFETY: `malloc_trim` only returns whole free pages of the allocator's heap to the
-    // kernel; it frees nothing in use and may be called at any time from any thread.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }
 
 /// The solution at `stealth` from the value of every complication roll (by index in `rolls`)
