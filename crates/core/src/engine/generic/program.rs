@@ -410,14 +410,7 @@ impl<G: Game> Program<G> {
         }
         // Each array is rebuilt and the old one freed before the next: one array at a time is
         // held twice (the largest, the terms', is [`BYTES_PER_POSITION`]'s copy).
-        let ranges = |p: &Self, r: u32| {
-            let r = r as usize;
-            let b = p.branch_start[r] as usize..p.branch_start[r + 1] as usize;
-            (
-                b.clone(),
-                p.term_start[b.start] as usize..p.term_start[b.end] as usize,
-            )
-        };
+        let ranges = |p: &Self, r: u32| (p.branch_range(r as usize), p.term_range(r as usize));
         self.positions = old_row
             .iter()
             .map(|&r| self.positions[r as usize])
@@ -532,16 +525,25 @@ impl<G: Game> Program<G> {
     #[inline]
     pub(super) fn terms(&self, id: u32) -> impl Iterator<Item = (u32, f64)> + '_ {
         let place = self.place(id);
-        let row = place.row as usize;
-        // A row's branches are consecutive, and so are their terms.
-        let terms = self.term_start[self.branch_start[row] as usize] as usize
-            ..self.term_start[self.branch_start[row + 1] as usize] as usize;
-        terms.map(move |t| {
+        self.term_range(place.row as usize).map(move |t| {
             (
                 self.target_at(place, t),
                 self.weights[self.weight[t] as usize],
             )
         })
+    }
+
+    /// Row `row`'s branches: a row's branches are consecutive.
+    #[inline]
+    fn branch_range(&self, row: usize) -> std::ops::Range<usize> {
+        self.branch_start[row] as usize..self.branch_start[row + 1] as usize
+    }
+
+    /// Row `row`'s terms: its branches' terms are consecutive too.
+    #[inline]
+    fn term_range(&self, row: usize) -> std::ops::Range<usize> {
+        let b = self.branch_range(row);
+        self.term_start[b.start] as usize..self.term_start[b.end] as usize
     }
 
     /// The branches of `id` as term ranges (read their targets with [`Program::target_at`]).
@@ -567,9 +569,7 @@ impl<G: Game> Program<G> {
         &self,
         row: u32,
     ) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> {
-        let row = row as usize;
-        let b = self.branch_start[row] as usize..self.branch_start[row + 1] as usize;
-        b.map(|b| {
+        self.branch_range(row as usize).map(|b| {
             (
                 b,
                 self.term_start[b] as usize..self.term_start[b + 1] as usize,
@@ -1080,11 +1080,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         seen: &mut [Seen],
     ) -> Option<Vec<u32>> {
         let p = &self.program;
-        let terms = |row: u32| {
-            let row = row as usize;
-            let b = p.branch_start[row] as usize..p.branch_start[row + 1] as usize;
-            p.term_start[b.start] as usize..p.term_start[b.end] as usize
-        };
+        let terms = |row: u32| p.term_range(row as usize);
         let place = |row: u32| Place { row, block };
         let mut sorted = Vec::with_capacity(layer.len());
         let mut stack: Vec<(u32, usize)> = Vec::new();
