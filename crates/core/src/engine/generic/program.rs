@@ -6,7 +6,7 @@
 use rustc_hash::FxHashMap;
 
 pub use super::step::Rule;
-use super::step::{Keep, Lead, Passed, Shape, Stepped, Stepper};
+use super::step::{Keep, Lead, PIECES, Passed, Shape, Stepped, step};
 use super::{Stop, check_cancel};
 use crate::engine::Budget;
 use crate::games::{End, Game, Index, Point, Policy};
@@ -602,10 +602,8 @@ struct Compiler<'g, 'r, G: Game> {
 }
 
 /// Terms stepped at once, about ([`Compiler::compile`]): rows are stepped as many at a time
-/// as had this many terms lately, from [`PIECES`] rows up to [`ROWS`], in [`PIECES`] pieces,
-/// a thread stepping one piece at a time.
+/// as had this many terms lately, from [`PIECES`] rows up to [`ROWS`].
 const TERMS: usize = 1 << 12;
-const PIECES: usize = 16;
 const ROWS: usize = 1 << 12;
 
 /// Up to how many terms a branch's are searched for a target, rather than looked up
@@ -696,7 +694,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
 
     /// Compiles the positions found from id `next` on, and those they find, in the order
     /// they are found (breadth first), so that ids are that order and every array grows at
-    /// its end. Rows are stepped several at a time on every thread ([`Stepper`]), those after
+    /// its end. Rows are stepped several at a time on every thread ([`step`]), those after
     /// them while their terms are given ids, in order, on one ([`TERMS`]).
     fn compile(&mut self, mut next: usize) -> Result<(), Stop> {
         let shape = self.shape();
@@ -926,7 +924,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
     }
 
-    /// What stepping reads ([`Stepper`]).
+    /// What stepping reads ([`Shape`]).
     fn shape(&self) -> Shape<'g, 'r, G> {
         Shape {
             game: self.game,
@@ -1117,24 +1115,6 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
         Some(sorted)
     }
-}
-
-/// Steps `rows` into the first of `stepped`'s pieces (at most [`PIECES`]), on every thread;
-/// returns how many pieces they fill.
-fn step<G: Game>(
-    shape: Shape<'_, '_, G>,
-    rows: &[G::Pos],
-    stepped: &mut Vec<Stepped<G::Pos>>,
-) -> usize {
-    let piece = rows.len().div_ceil(PIECES).max(1);
-    let pieces = rows.len().div_ceil(piece);
-    if stepped.len() < pieces {
-        stepped.resize_with(pieces, Stepped::default);
-    }
-    (rows.par_chunks(piece))
-        .zip(stepped[..pieces].par_iter_mut())
-        .for_each_init(|| Stepper::new(shape), |s, (rows, out)| s.step(rows, out));
-    pieces
 }
 
 /// The ids `0..layers.len()` by layer (`layers[id]`), lowest first, and inside a layer latest

@@ -6,6 +6,7 @@
 //! ([`super::program`]), so that the ids never depend on the threads.
 
 use crate::games::{End, Game, Index, Point, Policy};
+use crate::par::*;
 
 /// What a compiled program does at decision points.
 pub enum Rule<'a, G: Game> {
@@ -119,6 +120,27 @@ impl<G: Game> Shape<'_, '_, G> {
             },
         }
     }
+}
+
+/// Pieces rows are stepped in at most ([`step`]), a thread stepping one piece at a time.
+pub(super) const PIECES: usize = 16;
+
+/// Steps `rows` into the first of `stepped`'s pieces (at most [`PIECES`]), on every thread;
+/// returns how many pieces they fill.
+pub(super) fn step<G: Game>(
+    shape: Shape<'_, '_, G>,
+    rows: &[G::Pos],
+    stepped: &mut Vec<Stepped<G::Pos>>,
+) -> usize {
+    let piece = rows.len().div_ceil(PIECES).max(1);
+    let pieces = rows.len().div_ceil(piece);
+    if stepped.len() < pieces {
+        stepped.resize_with(pieces, Stepped::default);
+    }
+    (rows.par_chunks(piece))
+        .zip(stepped[..pieces].par_iter_mut())
+        .for_each_init(|| Stepper::new(shape), |s, (rows, out)| s.step(rows, out));
+    pieces
 }
 
 /// How many stored positions [`Stepper::recent`] remembers.
