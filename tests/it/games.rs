@@ -354,6 +354,59 @@ fn every_bundled_strategy_agrees_with_the_own_exact_engine() {
     }
 }
 
+/// R12, rolled late: a strategy that ignores the second side type until the second side
+/// challenge is played with it rolled there, which stores fewer positions; played as if it read
+/// it (the roll whole), every figure is the same — the win, each loss, the decisions and the
+/// rolls (the late half counts as no roll of its own). Fails if the late half is rolled with
+/// other odds, counted as a roll, or rolled where the rules or the strategy already read it.
+#[test]
+fn the_second_side_type_rolled_late_changes_no_figure() {
+    use raven_core::game::interface::PurpleRaven;
+    use raven_core::game::{Action, State};
+    use raven_core::rules::Rules;
+    use raven_core::strategy::{AsPolicy, resolve};
+    /// The strategy, reading every roll whole.
+    struct Whole<'a>(AsPolicy<'a>);
+    impl Policy<PurpleRaven> for Whole<'_> {
+        fn name(&self) -> &str {
+            self.0.name()
+        }
+        fn weigh(&self, game: &PurpleRaven, pos: &State, options: &[Action], w: &mut [f64]) {
+            self.0.weigh(game, pos, options, w)
+        }
+        fn view(&self, game: &PurpleRaven, pos: &State) -> State {
+            self.0.view(game, pos)
+        }
+        fn alike_from(&self, game: &PurpleRaven) -> Option<u32> {
+            self.0.alike_from(game)
+        }
+    }
+    for preset in ["main-text", "clarified"] {
+        let rules = Rules::preset(preset).unwrap();
+        let game = PurpleRaven { rules, stealth: 2 };
+        for name in ["reference", "reckless", "random"] {
+            let strategy = resolve(name).unwrap();
+            let policy = AsPolicy(strategy.as_ref());
+            assert!(policy.ignores_late(&game, &game.start()), "{name}");
+            let late = evaluate(&game, &policy, Budget::UNLIMITED).unwrap();
+            let whole = evaluate(&game, &Whole(policy), Budget::UNLIMITED).unwrap();
+            let name = format!("{preset} {name}");
+            assert!(late.positions < whole.positions, "{name}");
+            let pairs = [
+                (late.win, whole.win),
+                (late.decisions, whole.decisions),
+                (late.rolls, whole.rolls),
+            ];
+            for (a, b) in pairs
+                .into_iter()
+                .chain(late.losses.iter().copied().zip(whole.losses))
+            {
+                assert!((a - b).abs() < 1e-12 * b.max(1.0), "{name}: {a} {b}");
+            }
+        }
+    }
+}
+
 /// A game with no decision at all: one d6, won on 4 or more. Every quality figure is defined:
 /// the dice explain everything, no decision is real, the suspense is the one roll's.
 #[test]

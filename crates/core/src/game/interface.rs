@@ -5,8 +5,8 @@
 use super::canon::Labels;
 use super::key::{counted, pack_as, split_health};
 use super::{
-    Action, Aid, Character, DecisionKind, Health, LossCause, Node, Outcome, Phase, State, Step,
-    Team,
+    Action, Aid, Chance, Character, DecisionKind, Health, LossCause, Node, Outcome, Phase, State,
+    Step, Team,
 };
 use crate::games::{End, Game, Index, Point};
 use crate::rules::Rules;
@@ -158,6 +158,37 @@ impl Game for PurpleRaven {
             let mut next = *pos;
             next.apply_action(&self.rules, action);
             each(action, next);
+        }
+    }
+
+    const ROLLS_LATE: bool = true;
+
+    /// R12: the first of the two side types now; the second, which the rules read only once
+    /// the second side challenge begins, later (a placeholder until then).
+    fn outcomes_now(&self, pos: &State, each: &mut impl FnMut(State, f64)) -> bool {
+        if !matches!(pos.node(&self.rules), Node::Chance(Chance::SideTypes)) {
+            return false;
+        }
+        for (next, p) in pos.first_side_types(&self.rules) {
+            each(next, p);
+        }
+        true
+    }
+
+    /// R12: the second side type is read once the first side challenge is over.
+    fn reads_late(&self, pos: &State) -> bool {
+        let first = matches!(
+            pos.step(),
+            Step::Side { index: 0, .. } | Step::SideCheck { index: 0, .. }
+        );
+        !first && pos.outcome().is_none()
+    }
+
+    /// R12: the second side type, whatever the first; the odds are the same for every
+    /// character, so rolling it in a relabelled form gives the relabelled positions.
+    fn outcomes_late(&self, pos: &State, each: &mut impl FnMut(State, f64)) {
+        for (second, p) in Chance::second_side_type_odds() {
+            each(pos.with_second_side_type(second), p);
         }
     }
 

@@ -84,6 +84,38 @@ pub trait Game: Sync + Send {
     /// There is at least one.
     fn options(&self, pos: &Self::Pos, each: &mut impl FnMut(Self::Option, Self::Pos));
 
+    /// Whether some roll has a part the rules read only later, which a strategy's program may
+    /// roll then ([`Game::outcomes_now`]): a speed hint. The default: no.
+    const ROLLS_LATE: bool = false;
+    /// At chance point `pos`, the roll with a part the rules read only later left unrolled (a
+    /// placeholder in its stead): each position it leads to once, with its probability, in a
+    /// fixed order; false, calling nothing, where no part of this roll can wait. Where the
+    /// strategy ignores that part too ([`Policy::ignores_late`]), a strategy's program rolls it
+    /// only at the first position that reads it ([`Game::reads_late`],
+    /// [`Game::outcomes_late`]): the same figures from fewer positions. Asked only of a game
+    /// that sets [`Game::ROLLS_LATE`].
+    fn outcomes_now(&self, _pos: &Self::Pos, _each: &mut impl FnMut(Self::Pos, f64)) -> bool {
+        false
+    }
+    /// Whether `pos`, reached with a part of a roll left for later ([`Game::outcomes_now`]),
+    /// reads it: the part is rolled before play goes on from `pos`. An end reads nothing.
+    fn reads_late(&self, _pos: &Self::Pos) -> bool {
+        true
+    }
+    /// The part of a roll left for later, rolled at `pos` ([`Game::reads_late`]): each
+    /// position it leads to, with its probability. The part must be rolled alike in every form
+    /// the program may store `pos` in: at a strategy's view of `pos` ([`Policy::view`]),
+    /// rolling it gives the views of what it gives at `pos`, with the same probabilities.
+    fn outcomes_late(&self, _pos: &Self::Pos, _each: &mut impl FnMut(Self::Pos, f64)) {
+        unreachable!("a game that rolls nothing late")
+    }
+    /// Whether chance point `pos` counts as a roll of its own in a game's length: not where it
+    /// only finishes a roll already counted ([`Game::outcomes_late`]). Such a point is never
+    /// stored: it is rolled where it is met. The default: yes.
+    fn counts_as_roll(&self, _pos: &Self::Pos) -> bool {
+        true
+    }
+
     /// A number that never rises along play: no outcome and no option leads to a position
     /// of a higher layer. Positions of one layer may lead to each other (a cycle); the
     /// engines settle a layer once every lower layer is settled.
@@ -190,6 +222,13 @@ pub trait Policy<G: Game>: Sync + Send {
     /// itself, is always correct.
     fn view(&self, _game: &G, pos: &G::Pos) -> G::Pos {
         *pos
+    }
+    /// Whether the strategy's answers ignore the part of a roll left for later
+    /// ([`Game::outcomes_now`]) at `pos`, a position such a roll leads to, and wherever play
+    /// goes from there until the game reads that part: its program then rolls the part late.
+    /// The default, no, is always correct.
+    fn ignores_late(&self, _game: &G, _pos: &G::Pos) -> bool {
+        false
     }
     /// The lowest layer from which the strategy answers alike at every layer: at two
     /// positions equal but for their layer, both at least this, it answers the same. Where the

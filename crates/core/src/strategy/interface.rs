@@ -37,6 +37,19 @@ impl Policy<PurpleRaven> for AsPolicy<'_> {
         self.0.stealth_alike_from().map(u32::from)
     }
 
+    /// R12: the second side type, where the strategy's sight leaves it out.
+    fn ignores_late(&self, game: &PurpleRaven, pos: &State) -> bool {
+        matches!(
+            self.0.sight(pos, &game.rules),
+            Sight::Partial {
+                second_side_type: false,
+                ..
+            } | Sight::RulesOnly {
+                second_side_type: false
+            }
+        )
+    }
+
     /// The counters as far as the strategy reads them ([`Strategy::sight`]).
     fn view(&self, game: &PurpleRaven, pos: &State) -> State {
         match self.0.sight(pos, &game.rules) {

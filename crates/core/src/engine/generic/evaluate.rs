@@ -3,6 +3,7 @@
 //! decision: each a replay of the strategy's one program with other end values and rewards.
 
 use super::figures::{Figures, figures};
+use super::late::{Late, LatePolicy};
 use super::program::{CHANCE, END, Program, Rule};
 use super::settle;
 use super::solve::Optimum;
@@ -109,13 +110,28 @@ pub fn evaluate_from<G: Game>(
     let mut order: Vec<usize> = (0..starts.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(game.layer(&starts[i])));
     let sorted: Vec<G::Pos> = order.iter().map(|&i| starts[i]).collect();
-    let program = Program::compile_from(game, Rule::Follow(policy), &sorted, budget);
-    let program = checked(program, game, policy, budget)?;
+    let settled = if G::ROLLS_LATE {
+        let late = Late { game, policy };
+        let policy = LatePolicy(policy);
+        let sorted: Vec<_> = sorted.into_iter().map(|pos| (pos, false)).collect();
+        let program = Program::compile_from(&late, Rule::Follow(&policy), &sorted, budget);
+        figures(
+            &checked(program, &late, &policy, budget)?,
+            &late,
+            policy.name(),
+            None,
+        )
+    } else {
+        let program = Program::compile_from(game, Rule::Follow(policy), &sorted, budget);
+        figures(
+            &checked(program, game, policy, budget)?,
+            game,
+            policy.name(),
+            None,
+        )
+    };
     let mut by_start: Vec<Option<Figures>> = vec![None; starts.len()];
-    for (&i, f) in order
-        .iter()
-        .zip(figures(&program, game, policy.name(), None))
-    {
+    for (&i, f) in order.iter().zip(settled) {
         by_start[i] = Some(f);
     }
     Ok(by_start

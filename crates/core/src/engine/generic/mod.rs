@@ -7,6 +7,7 @@
 //! - [`solve`](mod@solve): optimal play (the best option at every decision), option values, the policy;
 //! - [`figures`]: a policy's figures, replayed from a program;
 //! - [`evaluate`](mod@evaluate): a strategy's exact figures and its regret by kind of decision;
+//! - `late`: the parts of rolls a strategy ignores until the rules read them, rolled then;
 //! - [`sample`]: Monte Carlo, each game its own seeded stream;
 //! - [`distributions`]: a strategy's figures over all its games (spreads, comebacks, where
 //!   games are decided, lengths), exactly;
@@ -22,6 +23,7 @@
 pub mod distributions;
 pub mod evaluate;
 pub mod figures;
+mod late;
 pub mod ledger;
 pub mod program;
 pub mod quality;

@@ -259,6 +259,10 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
             out.terms.push((Lead::End(end), w));
             return;
         }
+        // The rest of a roll already counted is rolled where it is met.
+        if point == Point::Chance && !game.counts_as_roll(&pos) {
+            return self.expand_outcomes(&pos, w, passed, out);
+        }
         // While a template is stepped, what play reaches below the layers it is copied to is
         // read, not played through, where a copy might play it otherwise: below the layers the
         // game plays alike, and a decision below those the strategy answers alike too.
