@@ -215,13 +215,21 @@ pub trait Policy<G: Game>: Sync + Send {
     /// `weights` has one slot per option, all zero on entry; the weights written must sum to 1.
     /// A deterministic strategy writes one 1.
     fn weigh(&self, game: &G, pos: &G::Pos, options: &[G::Option], weights: &mut [f64]);
-    /// What the strategy tells apart of `pos`: a position that the game plays as it plays
-    /// `pos` and where the strategy answers, now and later, as it does at `pos` (the counters it
-    /// reads only up to a point, say). The exact engine stores and plays on from positions as the
-    /// strategy sees them, so it keys no more of them than the answers need. The default, `pos`
-    /// itself, is always correct.
+    /// What the strategy tells apart of `pos`: a form (a position of the game) shared only by
+    /// positions where the strategy's play ends alike, from which the game may not play on
+    /// (options it reads that the strategy never takes, forgotten). The exact engine stores a
+    /// strategy's positions by this form and plays on from the first position met with it, so
+    /// it keys no more of them than the answers need. The default, `pos` itself, is always
+    /// correct.
     fn view(&self, _game: &G, pos: &G::Pos) -> G::Pos {
         *pos
+    }
+    /// [`Policy::view`] where optimal play's values are read at the positions too (the regret,
+    /// the quality of play along a strategy's games): a position that optimal play also values
+    /// as `pos`, option by option. The default, [`Policy::view`], is correct where the view
+    /// forgets nothing that optimal play reads.
+    fn valued_view(&self, game: &G, pos: &G::Pos) -> G::Pos {
+        self.view(game, pos)
     }
     /// Whether the strategy's answers ignore the part of a roll left for later
     /// ([`Game::outcomes_now`]) at `pos`, a position such a roll leads to, and wherever play

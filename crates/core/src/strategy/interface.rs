@@ -4,7 +4,7 @@
 use super::{Choice, Sight, Strategy};
 use crate::game::canon;
 use crate::game::interface::PurpleRaven;
-use crate::game::{Action, Node, State};
+use crate::game::{Action, Node, State, Team};
 use crate::games::Policy;
 
 /// A Purple Raven strategy as a [`crate::games::Policy`] of the game interface: its answer,
@@ -50,11 +50,33 @@ impl Policy<PurpleRaven> for AsPolicy<'_> {
         )
     }
 
-    /// The counters as far as the strategy reads them ([`Strategy::sight`]).
+    /// The counters as far as the strategy reads them ([`Strategy::sight`]), as its own exact
+    /// engine keys a position: the complications it will never read nor name as a target
+    /// forgotten, since the rules will not read them either.
     fn view(&self, game: &PurpleRaven, pos: &State) -> State {
+        self.seen(game, pos, |unread, _| unread)
+    }
+
+    /// [`AsPolicy::view`], forgetting only the complications that no play reads again:
+    /// optimal play may yet name one as a target.
+    fn valued_view(&self, game: &PurpleRaven, pos: &State) -> State {
+        self.seen(game, pos, |unread, pos| {
+            unread.and(canon::unread_complications(pos, &game.rules))
+        })
+    }
+}
+
+impl AsPolicy<'_> {
+    /// `pos` as the strategy sees it ([`Strategy::sight`]), forgetting the complications
+    /// `forgotten` names of those the strategy never reads.
+    fn seen(
+        &self,
+        game: &PurpleRaven,
+        pos: &State,
+        forgotten: impl FnOnce(Team, &State) -> Team,
+    ) -> State {
         match self.0.sight(pos, &game.rules) {
-            // As the exact engine keys it: members by their order where the answers tell them
-            // apart by order only, complications nothing reads again forgotten.
+            // Members by their order where the answers tell them apart by order only.
             Sight::Partial {
                 counters,
                 unread_complications,
@@ -67,8 +89,7 @@ impl Policy<PurpleRaven> for AsPolicy<'_> {
                 } else {
                     *pos
                 };
-                let unread =
-                    unread_complications.and(canon::unread_complications(pos, &game.rules));
+                let unread = forgotten(unread_complications, pos);
                 canon::forget(&named, unread, first_side_type).with_counters(counters.0, counters.1)
             }
             // Symmetric play that reads only what the rules read: one class, one value.

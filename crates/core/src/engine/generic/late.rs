@@ -168,6 +168,10 @@ impl<'a, G: Game> Policy<Late<'a, G>> for LatePolicy<'a, G> {
     fn view(&self, late: &Late<'a, G>, &(pos, waits): &(G::Pos, bool)) -> (G::Pos, bool) {
         (self.0.view(late.game, &pos), waits)
     }
+    #[inline]
+    fn valued_view(&self, late: &Late<'a, G>, &(pos, waits): &(G::Pos, bool)) -> (G::Pos, bool) {
+        (self.0.valued_view(late.game, &pos), waits)
+    }
     fn alike_from(&self, late: &Late<'a, G>) -> Option<u32> {
         self.0.alike_from(late.game)
     }

@@ -917,10 +917,11 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     fn resolve(&mut self, lead: Lead<G::Pos>) -> Result<u32, Stop> {
         match lead {
             Lead::End(end) => Ok(end_target(end)),
-            Lead::Indexed(pos, index) => {
-                self.by_place(index, |c| c.id_of(c.game.canonical(&pos), None))
-            }
-            Lead::Stored(form, place) => self.id_of(form, place),
+            Lead::Indexed(pos, index) => self.by_place(index, |c| {
+                let form = c.game.canonical(&pos);
+                c.id_of(form, None, form)
+            }),
+            Lead::Stored { form, place, pos } => self.id_of(form, place, pos),
         }
     }
 
@@ -957,14 +958,14 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         Ok(id)
     }
 
-    /// [`Compiler::id`] of `pos` in the form it is stored in: by its `place` in the game's
+    /// [`Compiler::id`] of a position stored under `form`: by its `place` in the game's
     /// dense layout of positions where a strategy's program has one ([`Game::place`]), else
-    /// by its key.
-    fn id_of(&mut self, pos: G::Pos, place: Option<Index>) -> Result<u32, Stop> {
+    /// by its key. Where the form is new, play goes on from `pos`.
+    fn id_of(&mut self, form: G::Pos, place: Option<Index>, pos: G::Pos) -> Result<u32, Stop> {
         if let Some(below) = &self.below
-            && self.game.layer(&pos) < below.from
+            && self.game.layer(&form) < below.from
         {
-            let key = self.game.key(&pos);
+            let key = self.game.key(&form);
             if let Some(&b) = below.ids.get(&key) {
                 return Ok(BELOW | b);
             }
@@ -982,7 +983,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             return self.by_place(place, |c| c.new_id(pos));
         }
         let next = self.program.id_of_row(self.program.positions.len() as u32);
-        let id = *self.ids.entry(self.game.key(&pos)).or_insert(next);
+        let id = *self.ids.entry(self.game.key(&form)).or_insert(next);
         if id == next {
             self.admit(pos)?;
         }

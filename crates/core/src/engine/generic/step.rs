@@ -46,9 +46,15 @@ pub(super) enum Lead<P> {
     /// Under optimal play, a position whose canonical form lies at this place of the game's
     /// dense layout ([`Game::index`]): put in canonical form only where no id is found there.
     Indexed(P, Index),
-    /// A position in the form it is stored in, with its place in the game's dense layout
-    /// where a strategy's program has one ([`Game::place`]).
-    Stored(P, Option<Index>),
+    /// A position by the form it is stored under (`form`, with its place in the game's dense
+    /// layout where a strategy's program has one, [`Game::place`]), and the position play goes
+    /// on from where that form is new (`pos`): a strategy's view may forget what the game still
+    /// reads, such as options the strategy never takes.
+    Stored {
+        form: P,
+        place: Option<Index>,
+        pos: P,
+    },
 }
 
 /// What a branch passes through without storing it, in expectation.
@@ -109,14 +115,27 @@ impl<G: Game> Shape<'_, '_, G> {
     #[inline]
     pub(super) fn lead(&self, pos: &G::Pos, seen: Option<G::Pos>) -> Lead<G::Pos> {
         let game = self.game;
-        let stored = |form: G::Pos| Lead::Stored(form, game.place(&form));
+        let stored = |form: G::Pos| Lead::Stored {
+            form,
+            place: game.place(&form),
+            pos: *pos,
+        };
         match (seen, self.rule) {
             (Some(form), _) => stored(form),
-            (None, Rule::Follow(policy)) => stored(policy.view(game, pos)),
+            // Optimal play's values are read at the positions of a program that keeps more.
+            (None, Rule::Follow(policy)) if self.keep.is_none() => stored(policy.view(game, pos)),
+            (None, Rule::Follow(policy)) => stored(policy.valued_view(game, pos)),
             // One place per class: its canonical form is found once, where the place is new.
             (None, Rule::Best) => match game.index(pos) {
                 Some(index) => Lead::Indexed(*pos, index),
-                None => Lead::Stored(game.canonical(pos), None),
+                None => {
+                    let form = game.canonical(pos);
+                    Lead::Stored {
+                        form,
+                        place: None,
+                        pos: form,
+                    }
+                }
             },
         }
     }
