@@ -4,7 +4,9 @@
 //! nothing but this file knowing its rules.
 
 use raven_core::engine::Budget;
-use raven_core::engine::generic::{Optimum, evaluate, evaluate_from, regret, simulate, solve};
+use raven_core::engine::generic::{
+    Figures, Optimum, evaluate, evaluate_from, regret, simulate, solve,
+};
 use raven_core::games::{End, Game, Point, Policy};
 
 /// The total so far and what happens next.
@@ -286,18 +288,7 @@ fn purple_raven_on_the_interface_agrees_with_its_own_engines() {
                 assert!((mine.win - exact.win).abs() < 1e-12, "{name}");
                 let (kept, _) = regret(&game, &policy, &solved, Budget::UNLIMITED).unwrap();
                 assert!(mine.positions < kept.positions, "{name}");
-                let pairs = [
-                    (mine.win, kept.win),
-                    (mine.decisions, kept.decisions),
-                    (mine.rolls, kept.rolls),
-                ];
-                for (a, b) in pairs
-                    .into_iter()
-                    .chain(mine.losses.iter().copied().zip(kept.losses))
-                {
-                    // Decisions per game run to 17: each figure to 1e-12 of its size.
-                    assert!((a - b).abs() < 1e-12 * b.max(1.0), "{name}: {a} {b}");
-                }
+                assert_same_figures(&mine, &kept, &name);
                 // Every start at once, stealth 4's layers from 2 up copies of one template for
                 // a strategy that reads stealth as the rules do: each as evaluated alone.
                 let starts: Vec<_> = (0..=4)
@@ -324,6 +315,22 @@ fn purple_raven_on_the_interface_agrees_with_its_own_engines() {
     let theirs = raven_core::engine::solve(&Solver::new(rules), &[4])[0].value;
     let mine = solve(&game, Budget::UNLIMITED).unwrap().start();
     assert!((mine - theirs).abs() < 1e-12, "{mine} {theirs}");
+}
+
+/// Every figure of `a` as `b`'s: the win, each loss, the decisions and the rolls per game
+/// (which run to 17), each to 1e-12 of its size.
+fn assert_same_figures(a: &Figures, b: &Figures, name: &str) {
+    let pairs = [
+        (a.win, b.win),
+        (a.decisions, b.decisions),
+        (a.rolls, b.rolls),
+    ];
+    for (x, y) in pairs
+        .into_iter()
+        .chain(a.losses.iter().copied().zip(b.losses.iter().copied()))
+    {
+        assert!((x - y).abs() < 1e-12 * y.max(1.0), "{name}: {x} {y}");
+    }
 }
 
 /// Every bundled Purple Raven strategy file, evaluated from stealth 5, 3 and 1 at once by the
@@ -392,17 +399,7 @@ fn the_second_side_type_rolled_late_changes_no_figure() {
             let whole = evaluate(&game, &Whole(policy), Budget::UNLIMITED).unwrap();
             let name = format!("{preset} {name}");
             assert!(late.positions < whole.positions, "{name}");
-            let pairs = [
-                (late.win, whole.win),
-                (late.decisions, whole.decisions),
-                (late.rolls, whole.rolls),
-            ];
-            for (a, b) in pairs
-                .into_iter()
-                .chain(late.losses.iter().copied().zip(whole.losses))
-            {
-                assert!((a - b).abs() < 1e-12 * b.max(1.0), "{name}: {a} {b}");
-            }
+            assert_same_figures(&late, &whole, &name);
         }
     }
 }
