@@ -184,8 +184,9 @@ impl Game for PurpleRaven {
         !first && pos.outcome().is_none()
     }
 
-    /// R12: the second side type, whatever the first; the odds are the same for every
-    /// character, so rolling it in a relabelled form gives the relabelled positions.
+    /// R12: the second side type, whatever the first. Its odds are the same for every
+    /// character, so positions alike but for a relabelling (one form to a strategy that tells
+    /// members apart by their order) stay alike once it is rolled.
     fn outcomes_late(&self, pos: &State, each: &mut impl FnMut(State, f64)) {
         for (second, p) in Chance::second_side_type_odds() {
             each(pos.with_second_side_type(second), p);

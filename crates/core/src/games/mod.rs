@@ -103,9 +103,9 @@ pub trait Game: Sync + Send {
         true
     }
     /// The part of a roll left for later, rolled at `pos` ([`Game::reads_late`]): each
-    /// position it leads to, with its probability. The part must be rolled alike in every form
-    /// the program may store `pos` in: at a strategy's view of `pos` ([`Policy::view`]),
-    /// rolling it gives the views of what it gives at `pos`, with the same probabilities.
+    /// position it leads to, with its probability. Positions that a strategy's program stores
+    /// under one form ([`Policy::view`]) must play alike once it is rolled too: its figures
+    /// from each, in expectation over the part, the same.
     fn outcomes_late(&self, _pos: &Self::Pos, _each: &mut impl FnMut(Self::Pos, f64)) {
         unreachable!("a game that rolls nothing late")
     }

@@ -14,9 +14,10 @@ pub enum Rule<'a, G: Game> {
     /// canonical form, since optimal play values a whole symmetry class alike.
     Best,
     /// Follow this strategy: a decision becomes one sum, its options weighted by the
-    /// strategy's answer. Positions are stored as the strategy sees them ([`Policy::view`]),
-    /// not in canonical form, since a strategy may tell mirror images apart. A decision point
-    /// the game does not store is played through, as a chance point is.
+    /// strategy's answer. Positions are stored by what the strategy sees of them
+    /// ([`Policy::view`]), play going on from the first met, not by their canonical form,
+    /// since a strategy may tell mirror images apart. A decision point the game does not store
+    /// is played through, as a chance point is.
     Follow(&'a dyn Policy<G>),
 }
 
