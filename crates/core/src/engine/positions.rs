@@ -1,7 +1,7 @@
 //! Which positions an exact traversal stores, and which it plays through: shared by the
 //! evaluation of a strategy and optimal play, so that both store the same positions.
 
-use crate::game::{State, Step};
+use crate::game::State;
 use crate::rules::Rules;
 use crate::strategy::{Sight, Strategy};
 
@@ -34,21 +34,5 @@ pub(super) fn second_side_type_unread<S: Strategy + ?Sized>(
     first.apply_outcome(rules, 0);
     // The rules do not read it yet: a strategy that reads only what they read ignores it too,
     // unless it says otherwise (optimal play's values read it).
-    matches!(
-        strategy.sight(&first, rules),
-        Sight::Partial {
-            second_side_type: false,
-            ..
-        } | Sight::RulesOnly {
-            second_side_type: false
-        }
-    )
-}
-
-/// Whether `state` is at the first side challenge (deciding or rolling).
-pub(super) fn on_first_side(state: &State) -> bool {
-    matches!(
-        state.step(),
-        Step::Side { index: 0, .. } | Step::SideCheck { index: 0, .. }
-    )
+    !strategy.sight(&first, rules).reads_second_side_type()
 }

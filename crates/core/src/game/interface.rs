@@ -177,11 +177,7 @@ impl Game for PurpleRaven {
 
     /// R12: the second side type is read once the first side challenge is over.
     fn reads_late(&self, pos: &State) -> bool {
-        let first = matches!(
-            pos.step(),
-            Step::Side { index: 0, .. } | Step::SideCheck { index: 0, .. }
-        );
-        !first && pos.outcome().is_none()
+        !pos.on_first_side() && pos.outcome().is_none()
     }
 
     /// R12: the second side type, whatever the first. Its odds are the same for every

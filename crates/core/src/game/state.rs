@@ -276,6 +276,15 @@ impl State {
         }
         self
     }
+    /// R12: whether the first side challenge is under way (deciding or rolling): until it is
+    /// over, the rules never read the second side type.
+    pub fn on_first_side(&self) -> bool {
+        matches!(
+            self.step,
+            Step::Side { index: 0, .. } | Step::SideCheck { index: 0, .. }
+        )
+    }
+
     /// R12 rolled in two halves: the side-type roll at this position with only the first die
     /// read — each position it leads to once (the second type a placeholder until
     /// [`State::with_second_side_type`] rolls it, [`Chance::second_side_type_odds`]), with

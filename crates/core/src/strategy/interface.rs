@@ -39,15 +39,7 @@ impl Policy<PurpleRaven> for AsPolicy<'_> {
 
     /// R12: the second side type, where the strategy's sight leaves it out.
     fn ignores_late(&self, game: &PurpleRaven, pos: &State) -> bool {
-        matches!(
-            self.0.sight(pos, &game.rules),
-            Sight::Partial {
-                second_side_type: false,
-                ..
-            } | Sight::RulesOnly {
-                second_side_type: false
-            }
-        )
+        !self.0.sight(pos, &game.rules).reads_second_side_type()
     }
 
     /// The counters as far as the strategy reads them ([`Strategy::sight`]), as its own exact

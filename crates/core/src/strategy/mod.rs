@@ -135,6 +135,16 @@ pub enum Sight {
 }
 
 impl Sight {
+    /// Whether the answers at the first side challenge read the second one's type (R12).
+    pub fn reads_second_side_type(self) -> bool {
+        match self {
+            Sight::Partial {
+                second_side_type, ..
+            }
+            | Sight::RulesOnly { second_side_type } => second_side_type,
+        }
+    }
+
     /// Everything: the counters themselves, every complication, every side type.
     pub fn everything(state: &State) -> Sight {
         Sight::Partial {

@@ -45,7 +45,7 @@ use crate::engine::expectation::{add_scaled, terminal};
 use crate::engine::ids::{Ids, NO_ID};
 use crate::engine::key;
 use crate::engine::key::regret_sight;
-use crate::engine::positions::{kept, on_first_side, second_side_type_unread, worth_memoising};
+use crate::engine::positions::{kept, second_side_type_unread, worth_memoising};
 use crate::engine::program::{Leaf, NO_WEIGHT, NONE, Op, Program, Reads, Weights};
 
 pub mod regret;
@@ -661,7 +661,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         root: u8,
         leaves: &mut Vec<Leaf>,
     ) {
-        if !pending || on_first_side(next) || next.outcome().is_some() {
+        if !pending || next.on_first_side() || next.outcome().is_some() {
             return self.walk(class, next, pending, root, leaves);
         }
         let mut terms = self.terms();
@@ -726,7 +726,7 @@ impl<S: Strategy + ?Sized> Layered<'_, S> {
         };
         let mut next = *state;
         next.apply_action(self.rules, action);
-        let same_pending = !pending || on_first_side(&next);
+        let same_pending = !pending || next.on_first_side();
         if same_pending && next.outcome().is_none() && self.kept(&next) {
             HowMet::Forwarded(next, decision, action)
         } else {

@@ -111,24 +111,11 @@ pub fn evaluate_from<G: Game>(
     order.sort_by_key(|&i| std::cmp::Reverse(game.layer(&starts[i])));
     let sorted: Vec<G::Pos> = order.iter().map(|&i| starts[i]).collect();
     let settled = if G::ROLLS_LATE {
-        let late = Late { game, policy };
-        let policy = LatePolicy(policy);
         let sorted: Vec<_> = sorted.into_iter().map(|pos| (pos, false)).collect();
-        let program = Program::compile_from(&late, Rule::Follow(&policy), &sorted, budget);
-        figures(
-            &checked(program, &late, &policy, budget)?,
-            &late,
-            policy.name(),
-            None,
-        )
+        let late = Late { game, policy };
+        policy_figures(&late, &LatePolicy(policy), &sorted, budget)?
     } else {
-        let program = Program::compile_from(game, Rule::Follow(policy), &sorted, budget);
-        figures(
-            &checked(program, game, policy, budget)?,
-            game,
-            policy.name(),
-            None,
-        )
+        policy_figures(game, policy, &sorted, budget)?
     };
     let mut by_start: Vec<Option<Figures>> = vec![None; starts.len()];
     for (&i, f) in order.iter().zip(settled) {
@@ -138,6 +125,19 @@ pub fn evaluate_from<G: Game>(
         .into_iter()
         .map(|f| f.expect("each start"))
         .collect())
+}
+
+/// The figures of `policy` playing `game` from each of `starts`, the highest first: its
+/// program compiled, checked and settled.
+fn policy_figures<G: Game>(
+    game: &G,
+    policy: &dyn Policy<G>,
+    starts: &[G::Pos],
+    budget: Budget<'_>,
+) -> Result<Vec<Figures>, Stop> {
+    let program = Program::compile_from(game, Rule::Follow(policy), starts, budget);
+    let program = checked(program, game, policy, budget)?;
+    Ok(figures(&program, game, policy.name(), None))
 }
 
 /// The exact figures of `policy` and where its points go against optimal play (`solved`).

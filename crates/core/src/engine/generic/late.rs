@@ -67,15 +67,11 @@ impl<G: Game> Game for Late<'_, G> {
         }
         if !late {
             // Only where the strategy ignores the part at every position the roll leads to.
-            let mut ignored = true;
-            let mut now = false;
-            game.outcomes_now(&at, &mut |next, _| {
-                now = true;
-                ignored &= self.policy.ignores_late(game, &next);
-            });
-            if now && ignored {
-                game.outcomes_now(&at, &mut |next, p| each((next, true), p));
-                return;
+            let mut now = Vec::new();
+            if game.outcomes_now(&at, &mut |next, p| now.push((next, p)))
+                && (now.iter()).all(|(next, _)| self.policy.ignores_late(game, next))
+            {
+                return now.into_iter().for_each(|(next, p)| each((next, true), p));
             }
         }
         game.outcomes(&at, &mut |next, p| each((next, late), p));
