@@ -62,6 +62,18 @@ pub fn side_reached_once(state: &State) -> bool {
     }
 }
 
+/// The place ([`Game::place`]) of the position whose key ([`Game::key`]) is `packed` with
+/// `counters`: the key's shape (all but the members' health) as the group, their health as the
+/// offset ([`split_health`]), so that positions a wound apart lie side by side.
+pub fn place_of(packed: u64, counters: (u8, u8)) -> Index {
+    let split = split_health(counted(packed, counters));
+    Index {
+        group: split.shape,
+        offset: split.index as u32,
+        width: split.size as u32,
+    }
+}
+
 /// Operation Purple Raven under `rules`, from a starting stealth.
 #[derive(Clone, Copy, Debug)]
 pub struct PurpleRaven {
@@ -263,16 +275,10 @@ impl Game for PurpleRaven {
         })
     }
 
-    /// The key's shape (all but the members' health) as the group, their health as the
-    /// offset ([`split_health`]): positions a wound apart lie side by side.
+    /// [`place_of`] its key.
     fn place(&self, pos: &State) -> Option<Index> {
         let (packed, attempts, failures) = self.key(pos);
-        let split = split_health(counted(packed, (attempts, failures)));
-        Some(Index {
-            group: split.shape,
-            offset: split.index as u32,
-            width: split.size as u32,
-        })
+        Some(place_of(packed, (attempts, failures)))
     }
 
     fn key(&self, pos: &State) -> (u64, u8, u8) {

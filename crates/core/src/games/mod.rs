@@ -148,8 +148,9 @@ pub trait Game: Sync + Send {
     /// Whether the engines keep a value for `pos`, a position reached from many places. One
     /// that is not stored is valued each time it is met: a chance point as the sum of what it
     /// leads to, a decision point a strategy is followed through as what its answer leads to
-    /// (optimal play and the regret keep every decision point). Play from a position that is
-    /// not stored must reach a stored one or an end without returning to it.
+    /// (optimal play and the regret keep every decision point, one not stored as a value of
+    /// its own each time it is met, never looked up). Play from a position that is not stored
+    /// must reach a stored one or an end without returning to it.
     fn stored(&self, _pos: &Self::Pos) -> bool {
         true
     }
@@ -215,14 +216,21 @@ pub trait Policy<G: Game>: Sync + Send {
     /// `weights` has one slot per option, all zero on entry; the weights written must sum to 1.
     /// A deterministic strategy writes one 1.
     fn weigh(&self, game: &G, pos: &G::Pos, options: &[G::Option], weights: &mut [f64]);
-    /// What the strategy tells apart of `pos`: a form (a position of the game) shared only by
-    /// positions where the strategy's play ends alike, from which the game may not play on
-    /// (options it reads that the strategy never takes, forgotten). The exact engine stores a
-    /// strategy's positions by this form and plays on from the first position met with it, so
-    /// it keys no more of them than the answers need. The default, `pos` itself, is always
-    /// correct.
+    /// What the strategy tells apart of `pos`: a form (a position of the game, of `pos`'s
+    /// layer) shared only by positions where the strategy's play ends alike, from which the
+    /// game may not play on (options it reads that the strategy never takes, forgotten). The
+    /// exact engine stores a strategy's positions by this form and plays on from the first
+    /// position met with it, so it keys no more of them than the answers need. The default,
+    /// `pos` itself, is always correct.
     fn view(&self, _game: &G, pos: &G::Pos) -> G::Pos {
         *pos
+    }
+    /// Where [`Policy::view`] of `pos` lies in the game's dense layout ([`Game::place`] of
+    /// the view), where the strategy tells it without making the view: most positions a
+    /// program meets were met before, and only a new one's view is needed. The default, none,
+    /// makes the view.
+    fn view_place(&self, _game: &G, _pos: &G::Pos) -> Option<Index> {
+        None
     }
     /// [`Policy::view`] where optimal play's values are read at the positions too (the regret,
     /// the quality of play along a strategy's games): a position that optimal play also values

@@ -2,10 +2,10 @@
 //! written for any game evaluate it too.
 
 use super::{Choice, Sight, Strategy};
-use crate::game::canon;
-use crate::game::interface::PurpleRaven;
-use crate::game::{Action, Node, State, Team};
-use crate::games::Policy;
+use crate::game::canon::{self, Labels};
+use crate::game::interface::{PurpleRaven, place_of};
+use crate::game::{Action, Node, State, Team, key};
+use crate::games::{Index, Policy};
 
 /// A Purple Raven strategy as a [`crate::games::Policy`] of the game interface: its answer,
 /// or every option alike where it answers "uniformly".
@@ -49,6 +49,29 @@ impl Policy<PurpleRaven> for AsPolicy<'_> {
         self.seen(game, pos, |unread, _| unread)
     }
 
+    /// The view's place, from the position packed under the labels the view gives its
+    /// characters, the complications it forgets left out ([`key::pack_as`]): no view made.
+    fn view_place(&self, game: &PurpleRaven, pos: &State) -> Option<Index> {
+        match self.0.sight(pos, &game.rules) {
+            Sight::Partial {
+                counters,
+                unread_complications,
+                first_side_type,
+                member_order,
+                ..
+            } => {
+                let labels = if member_order {
+                    canon::member_order_labels(pos)
+                } else {
+                    Labels::IDENTITY
+                };
+                let packed = key::pack_as(pos, labels, unread_complications, !first_side_type);
+                Some(place_of(packed, counters))
+            }
+            Sight::RulesOnly { .. } => None,
+        }
+    }
+
     /// [`AsPolicy::view`], forgetting only the complications that no play reads again:
     /// optimal play may yet name one as a target.
     fn valued_view(&self, game: &PurpleRaven, pos: &State) -> State {
@@ -86,6 +109,64 @@ impl AsPolicy<'_> {
             }
             // Symmetric play that reads only what the rules read: one class, one value.
             Sight::RulesOnly { .. } => canon::canonical(pos, &game.rules),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Game, Point, options_of, outcomes_of};
+    use crate::rules::Rules;
+    use crate::strategy::{BUNDLED, resolve};
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The place a strategy tells without making its view is the view's: checked at every
+    /// stored position of random games, for every bundled strategy, under both presets. Fails
+    /// if the labels, the complications forgotten or the counters of one differ from the
+    /// other's.
+    #[test]
+    fn the_view_place_is_the_place_of_the_view() {
+        for preset in ["main-text", "clarified"] {
+            let game = PurpleRaven {
+                rules: Rules::preset(preset).unwrap(),
+                stealth: 6,
+            };
+            for (name, _) in BUNDLED {
+                let strategy = resolve(name).unwrap();
+                let policy = AsPolicy(strategy.as_ref());
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+                let mut told = 0;
+                for _ in 0..100 {
+                    let mut pos = game.start();
+                    loop {
+                        pos = match game.point(&pos) {
+                            Point::Over(_) => break,
+                            Point::Chance => {
+                                let all = outcomes_of(&game, &pos);
+                                all[rng.random_range(0..all.len())].0
+                            }
+                            Point::Decision(_) => {
+                                let all = options_of(&game, &pos);
+                                all[rng.random_range(0..all.len())].1
+                            }
+                        };
+                        if game.stored(&pos)
+                            && let Some(place) = policy.view_place(&game, &pos)
+                        {
+                            told += 1;
+                            let view = policy.view(&game, &pos);
+                            assert_eq!(Some(place), game.place(&view), "{name} {pos:?}");
+                        }
+                    }
+                }
+                let sees_rules_only = matches!(
+                    strategy.sight(&game.start(), &game.rules),
+                    Sight::RulesOnly { .. }
+                );
+                assert!(sees_rules_only || told > 300, "{name} {preset}: {told}");
+            }
         }
     }
 }

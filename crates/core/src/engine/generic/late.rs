@@ -164,6 +164,15 @@ impl<'a, G: Game> Policy<Late<'a, G>> for LatePolicy<'a, G> {
     fn view(&self, late: &Late<'a, G>, &(pos, waits): &(G::Pos, bool)) -> (G::Pos, bool) {
         (self.0.view(late.game, &pos), waits)
     }
+    /// A position where a part waits has no place ([`Late::place`]).
+    #[inline]
+    fn view_place(&self, late: &Late<'a, G>, &(pos, waits): &(G::Pos, bool)) -> Option<Index> {
+        if waits {
+            None
+        } else {
+            self.0.view_place(late.game, &pos)
+        }
+    }
     #[inline]
     fn valued_view(&self, late: &Late<'a, G>, &(pos, waits): &(G::Pos, bool)) -> (G::Pos, bool) {
         (self.0.valued_view(late.game, &pos), waits)

@@ -597,6 +597,9 @@ struct Compiler<'g, 'r, G: Game> {
     /// slot per place, [`UNSEEN`] where no id is found yet.
     places: FxHashMap<u128, usize>,
     place_ids: Vec<u32>,
+    /// The group of `places` found last, and its first slot; the same [`AHEAD`] terms on.
+    last_group: Option<(u128, usize)>,
+    ahead_group: Option<(u128, usize)>,
     /// What is stored besides what the game stores.
     keep: Option<Keep>,
 }
@@ -609,6 +612,24 @@ const ROWS: usize = 1 << 12;
 /// Up to how many terms a branch's are searched for a target, rather than looked up
 /// ([`Compiler::slots`]).
 const FEW_TERMS: usize = 16;
+
+/// How many terms ahead of the one given its id the memory is asked for the slot of a later
+/// one ([`Compiler::fetch_ahead`]).
+const AHEAD: usize = 8;
+
+/// Asks the memory for the cache line of `x`, reading nothing: a hint, where the target has
+/// one.
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch neither reads nor writes `x` and cannot fault.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(x).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
 
 /// [`Compiler::place_ids`] where no id is found yet.
 const UNSEEN: u32 = u32::MAX;
@@ -642,6 +663,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             slots: FxHashMap::default(),
             places: FxHashMap::default(),
             place_ids: Vec::new(),
+            last_group: None,
+            ahead_group: None,
             keep,
         }
     }
@@ -742,7 +765,11 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         for &(kind, branches) in &out.rows {
             self.program.kind.push(kind.unwrap_or(CHANCE));
             for &(terms, passed) in &out.branches[b..branches as usize] {
-                for &(lead, w) in &out.terms[t..terms as usize] {
+                for i in t..terms as usize {
+                    if let Some(&(ahead, _)) = out.terms.get(i + AHEAD) {
+                        self.fetch_ahead(ahead);
+                    }
+                    let (lead, w) = out.terms[i];
                     let id = self.resolve(lead)?;
                     self.add_term(id, w);
                 }
@@ -808,6 +835,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         // What the template read below `from` is stepped now, under ids of its own.
         self.places = FxHashMap::default();
         self.place_ids = Vec::new();
+        self.last_group = None;
+        self.ahead_group = None;
         self.program.blocks = Blocks {
             size,
             from,
@@ -908,7 +937,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// need be. While a template is stepped, a position below its layer is a [`BELOW`] read,
     /// and the same position moved up to the template's layer joins the template.
     fn id(&mut self, pos: G::Pos) -> Result<u32, Stop> {
-        let lead = self.shape().lead(&pos, None);
+        let lead = self.shape().lead(&pos);
         self.resolve(lead)
     }
 
@@ -922,6 +951,43 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 c.id_of(form, None, form)
             }),
             Lead::Stored { form, place, pos } => self.id_of(form, place, pos),
+            // Below a template's layer the form is read ([`Compiler::id_of`]).
+            Lead::Placed { place, pos } => match &self.below {
+                Some(below) if self.game.layer(&pos) < below.from => {
+                    let form = self.shape().form(&pos);
+                    self.id_of(form, Some(place), pos)
+                }
+                _ => self.by_place(place, |c| c.new_id(pos)),
+            },
+            Lead::Once(pos) => self.new_id(pos),
+        }
+    }
+
+    /// Asks the memory for the slot of `place_ids` where the id of the position a later term
+    /// leads to would be ([`AHEAD`]), if its group is known: a term's id is mostly a read of
+    /// memory no cache holds, and the reads of terms found one after another overlap so.
+    #[inline]
+    fn fetch_ahead(&mut self, lead: Lead<G::Pos>) {
+        let index = match lead {
+            Lead::Indexed(_, index)
+            | Lead::Placed { place: index, .. }
+            | Lead::Stored {
+                place: Some(index), ..
+            } => index,
+            _ => return,
+        };
+        let first = match self.ahead_group {
+            Some((group, first)) if group == index.group => first,
+            _ => match self.places.get(&index.group) {
+                Some(&first) => {
+                    self.ahead_group = Some((index.group, first));
+                    first
+                }
+                None => return,
+            },
+        };
+        if let Some(slot) = self.place_ids.get(first + index.offset as usize) {
+            prefetch(slot);
         }
     }
 
@@ -943,12 +1009,21 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         index: Index,
         miss: impl FnOnce(&mut Self) -> Result<u32, Stop>,
     ) -> Result<u32, Stop> {
-        let ids = &mut self.place_ids;
-        let first = *self.places.entry(index.group).or_insert_with(|| {
-            let first = ids.len();
-            ids.resize(first + index.width as usize, UNSEEN);
-            first
-        });
+        // Terms met one after another mostly share a group: a game lays out side by side
+        // positions that differ in little.
+        let first = match self.last_group {
+            Some((group, first)) if group == index.group => first,
+            _ => {
+                let ids = &mut self.place_ids;
+                let first = *self.places.entry(index.group).or_insert_with(|| {
+                    let first = ids.len();
+                    ids.resize(first + index.width as usize, UNSEEN);
+                    first
+                });
+                self.last_group = Some((index.group, first));
+                first
+            }
+        };
         let slot = first + index.offset as usize;
         if self.place_ids[slot] != UNSEEN {
             return Ok(self.place_ids[slot]);

@@ -78,9 +78,9 @@ impl<G: Game> Optimum<G> for Solved<'_, G> {
     /// out from what it leads to, as a position not stored is.
     fn value(&self, pos: &G::Pos) -> f64 {
         let point = self.game.point(pos);
-        // The solve stores every decision point.
+        // A position the game does not store has a row, if any, found from nowhere else.
         let stored = || {
-            (matches!(point, Point::Decision(_)) || self.game.stored(pos))
+            (self.game.stored(pos))
                 .then(|| self.program.id(self.game, pos))
                 .flatten()
         };

@@ -56,6 +56,14 @@ pub(super) enum Lead<P> {
         place: Option<Index>,
         pos: P,
     },
+    /// A position by the place of the form a strategy's program stores it under, told without
+    /// making the form ([`Policy::view_place`]): play goes on from `pos` where the place is
+    /// new, and the form is made only where the place is not enough.
+    Placed { place: Index, pos: P },
+    /// A decision point the game does not store ([`Game::stored`]) in a program that keeps
+    /// every decision point: valued where it is met, as the game asks, it is a row of its own
+    /// each time, never looked up.
+    Once(P),
 }
 
 /// What a branch passes through without storing it, in expectation.
@@ -111,23 +119,30 @@ impl<G: Game> Clone for Shape<'_, '_, G> {
 impl<G: Game> Copy for Shape<'_, '_, G> {}
 
 impl<G: Game> Shape<'_, '_, G> {
-    /// Where stored position `pos` leads as a term; `seen`, its form as the strategy sees it,
-    /// where that is known already.
+    /// The form stored position `pos` is stored under.
     #[inline]
-    pub(super) fn lead(&self, pos: &G::Pos, seen: Option<G::Pos>) -> Lead<G::Pos> {
+    pub(super) fn form(&self, pos: &G::Pos) -> G::Pos {
         let game = self.game;
-        let stored = |form: G::Pos| Lead::Stored {
-            form,
-            place: game.place(&form),
-            pos: *pos,
-        };
-        match (seen, self.rule) {
-            (Some(form), _) => stored(form),
+        match self.rule {
+            Rule::Follow(policy) if self.keep.is_none() => policy.view(game, pos),
             // Optimal play's values are read at the positions of a program that keeps more.
-            (None, Rule::Follow(policy)) if self.keep.is_none() => stored(policy.view(game, pos)),
-            (None, Rule::Follow(policy)) => stored(policy.valued_view(game, pos)),
+            Rule::Follow(policy) => policy.valued_view(game, pos),
+            Rule::Best => game.canonical(pos),
+        }
+    }
+
+    /// Where stored position `pos` leads as a term.
+    #[inline]
+    pub(super) fn lead(&self, pos: &G::Pos) -> Lead<G::Pos> {
+        let game = self.game;
+        match self.rule {
+            Rule::Follow(policy) if self.keep.is_none() => match policy.view_place(game, pos) {
+                Some(place) => Lead::Placed { place, pos: *pos },
+                None => self.stored(pos),
+            },
+            Rule::Follow(_) => self.stored(pos),
             // One place per class: its canonical form is found once, where the place is new.
-            (None, Rule::Best) => match game.index(pos) {
+            Rule::Best => match game.index(pos) {
                 Some(index) => Lead::Indexed(*pos, index),
                 None => {
                     let form = game.canonical(pos);
@@ -138,6 +153,17 @@ impl<G: Game> Shape<'_, '_, G> {
                     }
                 }
             },
+        }
+    }
+
+    /// `pos` as a term by its form ([`Shape::form`]) and that form's place.
+    #[inline]
+    fn stored(&self, pos: &G::Pos) -> Lead<G::Pos> {
+        let form = self.form(pos);
+        Lead::Stored {
+            form,
+            place: self.game.place(&form),
+            pos: *pos,
         }
     }
 }
@@ -290,19 +316,25 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
             let layer = game.layer(&pos);
             layer < from && (layer < game_from || matches!(point, Point::Decision(_)))
         });
+        if matches!(point, Point::Decision(_))
+            && keep == Some(Keep::Decisions)
+            && !leaves
+            && !game.stored(&pos)
+        {
+            out.terms.push((Lead::Once(pos), w));
+            return;
+        }
         let mut through = match (point, keep) {
             (Point::Chance, Some(Keep::Every)) | (Point::Decision(_), Some(_)) => false,
             _ => !leaves && !game.stored(&pos),
         };
         // A strategy's program plays through a position reached from one place in the form
         // it would be stored in.
-        let mut seen = None;
         if !through && !leaves && keep.is_none() {
             let Rule::Follow(policy) = self.shape.rule else {
                 unreachable!("optimal play keeps every decision point")
             };
             through = game.reached_once(&pos, |p| policy.view(game, p));
-            seen = Some(policy.view(game, &pos));
         }
         if through {
             match point {
@@ -320,7 +352,7 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
             }
         }
         debug_assert!(game.layer(&pos) <= self.layer, "a layer rose: {pos:?}");
-        let lead = self.shape.lead(&pos, seen);
+        let lead = self.shape.lead(&pos);
         if self.recent.len() < RECENT {
             self.recent.push((pos, lead));
         } else {
