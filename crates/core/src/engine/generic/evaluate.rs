@@ -136,7 +136,8 @@ fn policy_figures<G: Game>(
     budget: Budget<'_>,
 ) -> Result<Vec<Figures>, Stop> {
     let program = Program::compile_from(game, Rule::Follow(policy), starts, budget);
-    let program = checked(program, game, policy, budget)?;
+    let mut program = checked(program, game, policy, budget)?;
+    program.forget_positions();
     Ok(figures(&program, game, policy.name(), None))
 }
 

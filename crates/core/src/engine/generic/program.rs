@@ -32,8 +32,12 @@ pub const BYTES_PER_POSITION: u64 = 384;
 /// reads its sums there, its targets moved to its block ([`Place`]).
 /// Every other id has a row of its own. Most of a solve's memory is what the blocks would take.
 pub struct Program<G: Game> {
-    /// The stored positions, by row ([`Program::row`]); a template's at the template's layer.
+    /// The stored positions, by row as compiled ([`Program::compiled_row`]); a template's at
+    /// the template's layer.
     pub(super) positions: Vec<G::Pos>,
+    /// Per row ([`Program::row`]), its row as compiled: where its position is. The positions
+    /// keep the order they were found in, so that laying the rows out never holds them twice.
+    compiled_row: Vec<u32>,
     /// Per row: the decision's kind, or [`CHANCE`].
     pub(super) kind: Vec<u8>,
     /// Per row: its first branch; one past the last at the end.
@@ -192,6 +196,7 @@ impl<G: Game> Program<G> {
     fn empty(best: bool) -> Self {
         Program {
             positions: Vec::new(),
+            compiled_row: Vec::new(),
             kind: Vec::new(),
             branch_start: vec![0],
             term_start: vec![0],
@@ -211,9 +216,16 @@ impl<G: Game> Program<G> {
         }
     }
 
+    /// Lets go of the stored positions, which only [`Program::position`] reads: a program
+    /// that is only replayed from here needs none.
+    pub(super) fn forget_positions(&mut self) {
+        self.positions = Vec::new();
+        self.compiled_row = Vec::new();
+    }
+
     /// Stored positions.
     pub fn len(&self) -> usize {
-        self.id_of_row(self.positions.len() as u32) as usize
+        self.id_of_row(self.kind.len() as u32) as usize
     }
 
     /// The id of the (first) start.
@@ -224,7 +236,7 @@ impl<G: Game> Program<G> {
 
     /// Whether nothing is stored (never: the start is).
     pub fn is_empty(&self) -> bool {
-        self.positions.is_empty()
+        self.kind.is_empty()
     }
 
     /// The id of row `row`, a row past the template's.
@@ -276,7 +288,7 @@ impl<G: Game> Program<G> {
     /// Stored position `id` (in the form it was stored in).
     pub fn position(&self, game: &G, id: u32) -> G::Pos {
         let place = self.place(id);
-        let pos = self.positions[place.row as usize];
+        let pos = self.positions[self.compiled_row[place.row as usize] as usize];
         if place.block == NO_BLOCK {
             pos
         } else {
@@ -411,10 +423,6 @@ impl<G: Game> Program<G> {
         // Each array is rebuilt and the old one freed before the next: one array at a time is
         // held twice (the largest, the terms', is [`BYTES_PER_POSITION`]'s copy).
         let ranges = |p: &Self, r: u32| (p.branch_range(r as usize), p.term_range(r as usize));
-        self.positions = old_row
-            .iter()
-            .map(|&r| self.positions[r as usize])
-            .collect();
         self.kind = old_row.iter().map(|&r| self.kind[r as usize]).collect();
         let by_branch = |p: &Self, of: &[f64]| {
             let mut laid = Vec::with_capacity(of.len());
@@ -486,6 +494,7 @@ impl<G: Game> Program<G> {
         for row in self.blocks.up.iter_mut() {
             *row = new_row[*row as usize];
         }
+        self.compiled_row = old_row;
         if let Some(template) = &mut self.template {
             for row in template.values_mut() {
                 *row = new_row[*row as usize];
