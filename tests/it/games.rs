@@ -636,3 +636,34 @@ fn one_decision_and_one_check_give_the_quality_worked_out_by_hand() {
     assert_eq!(quartiles[1..], [50, 50]);
     assert!(q.entering(0, true).is_some());
 }
+
+/// A level of a layer settles side by side, each value as it would be alone: a strategy's
+/// figures and optimal play's values are the same bits on one thread as on four. Purple
+/// Raven at stealth 6 has levels of thousands of positions, so the threads share them.
+#[test]
+fn figures_and_values_are_the_same_bits_on_any_number_of_threads() {
+    use raven_core::game::interface::PurpleRaven;
+    use raven_core::rules::Rules;
+    use raven_core::strategy::{AsPolicy, resolve};
+    let game = PurpleRaven {
+        rules: Rules::preset("main-text").unwrap(),
+        stealth: 6,
+    };
+    let strategy = resolve("reckless").unwrap();
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let figures = evaluate(&game, &AsPolicy(strategy.as_ref()), Budget::UNLIMITED).unwrap();
+            let solved = solve(&game, Budget::UNLIMITED).unwrap();
+            let values: Vec<u64> = solved.table().map(|(_, v, _)| v.to_bits()).collect();
+            (figures, values)
+        })
+    };
+    let (one, four) = (on(1), on(4));
+    assert_eq!(one.0, four.0);
+    assert!(one.1.len() > 10_000, "{}", one.1.len());
+    assert!(one.1 == four.1, "optimal play's values differ");
+}

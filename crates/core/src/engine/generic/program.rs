@@ -4,6 +4,7 @@
 //! optimal solve and the figures replay it ([`super::solve`](mod@super::solve), [`super::evaluate`](mod@super::evaluate)).
 
 use rustc_hash::FxHashMap;
+use std::ops::Range;
 
 pub use super::step::Rule;
 use super::step::{Keep, Lead, PIECES, Passed, Shape, Stepped, step};
@@ -61,6 +62,11 @@ pub struct Program<G: Game> {
     /// their order ([`Program::lay_out`]), and whether one sweep settles it, each position
     /// after what it reads (play never returns to one of them).
     pub(super) layers: Vec<Layer>,
+    /// Where the levels of each layer one sweep settles start, as ids ([`Program::levels`]):
+    /// a block's are the template's (`template_levels`, from its first id), the others' are
+    /// in `levels`.
+    template_levels: Vec<u32>,
+    levels: Vec<u32>,
     /// The ids of the starts it was compiled from ([`Program::compile_from`]).
     pub(super) roots: Vec<u32>,
     /// The rule the program was compiled under.
@@ -197,6 +203,8 @@ impl<G: Game> Program<G> {
         Program {
             positions: Vec::new(),
             compiled_row: Vec::new(),
+            template_levels: Vec::new(),
+            levels: Vec::new(),
             kind: Vec::new(),
             branch_start: vec![0],
             term_start: vec![0],
@@ -221,6 +229,22 @@ impl<G: Game> Program<G> {
     pub(super) fn forget_positions(&mut self) {
         self.positions = Vec::new();
         self.compiled_row = Vec::new();
+    }
+
+    /// The levels of layer `ids`, one that one sweep settles ([`Program::layers`]), in the
+    /// order they settle: ranges of ids none of which reads another of its range.
+    pub(super) fn levels(&self, ids: Range<u32>) -> Vec<Range<u32>> {
+        let mut starts: Vec<u32> = if ids.start < self.blocked {
+            (self.template_levels.iter())
+                .map(|&s| ids.start + s)
+                .collect()
+        } else {
+            let from = self.levels.partition_point(|&s| s < ids.start);
+            let to = self.levels.partition_point(|&s| s < ids.end);
+            self.levels[from..to].to_vec()
+        };
+        starts.push(ids.end);
+        starts.windows(2).map(|w| w[0]..w[1]).collect()
     }
 
     /// Stored positions.
@@ -472,6 +496,8 @@ impl<G: Game> Program<G> {
         // Each layer's ids, renumbered in the order they settle, are consecutive: the layers
         // below the blocks, then the blocks from the lowest up.
         let first = size + self.shift;
+        self.levels = order.levels.iter().map(|&s| first + s).collect();
+        self.template_levels = order.template_levels;
         self.layers = (order.starts.windows(2).zip(&order.once))
             .map(|(w, &once)| (first + w[0]..first + w[1], once))
             .collect();
@@ -1105,6 +1131,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         let size = p.blocks.size;
         let rows = p.positions.len() as u32;
         let mut seen = vec![Seen::Not; rows as usize];
+        let mut level = vec![0u32; rows as usize];
+        let mut template_levels = Vec::new();
         // The template as the lowest block reads it: a read of the same layer is one of its
         // own ids.
         let template = (size > 0).then(|| {
@@ -1112,8 +1140,14 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             let base = block * size;
             let found: Vec<u32> = (0..size).rev().collect();
             let same = |target: u32| (base..base + size).contains(&target).then(|| target - base);
-            self.reads_first(&found, block, same, &mut seen)
-                .ok_or(found)
+            match self.reads_first(&found, block, same, &mut seen, &mut level) {
+                Some(sorted) => {
+                    let (sorted, starts) = Self::by_level(sorted, &level);
+                    template_levels = starts;
+                    Ok(sorted)
+                }
+                None => Err(found),
+            }
         });
         // The other rows by layer.
         let layer_of: Vec<u32> = (size..rows)
@@ -1129,6 +1163,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
         starts.push(others.len() as u32);
         let mut once = Vec::with_capacity(starts.len());
+        let mut levels = Vec::new();
         for w in starts.windows(2) {
             let segment = &mut others[w[0] as usize..w[1] as usize];
             let here = layer_of[(segment[0] - size) as usize];
@@ -1136,10 +1171,12 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 let row = target.checked_sub(p.shift)?;
                 (row >= size && layer_of[(row - size) as usize] == here).then_some(row)
             };
-            let sorted = self.reads_first(segment, NO_BLOCK, same, &mut seen);
+            let sorted = self.reads_first(segment, NO_BLOCK, same, &mut seen, &mut level);
             once.push(sorted.is_some());
             if let Some(sorted) = sorted {
+                let (sorted, starts) = Self::by_level(sorted, &level);
                 segment.copy_from_slice(&sorted);
+                levels.extend(starts.iter().map(|&s| w[0] + s));
             }
         }
         self.program.ids = std::mem::take(&mut self.ids);
@@ -1148,52 +1185,93 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             others,
             starts,
             once,
+            template_levels,
+            levels,
         }
+    }
+
+    /// `sorted`, rows of one layer each after the rows of the layer it reads, by their
+    /// `level` ([`Compiler::reads_first`]): the rows of one level read none of each other and
+    /// settle side by side. Returns the rows, level by level (in `sorted`'s order inside a
+    /// level), and where each level starts.
+    fn by_level(sorted: Vec<u32>, level: &[u32]) -> (Vec<u32>, Vec<u32>) {
+        let mut count: Vec<u32> = Vec::new();
+        for &row in &sorted {
+            let here = level[row as usize] as usize;
+            if count.len() <= here {
+                count.resize(here + 1, 0);
+            }
+            count[here] += 1;
+        }
+        let mut starts = Vec::with_capacity(count.len());
+        let mut next = 0;
+        for c in &mut count {
+            starts.push(next);
+            (next, *c) = (next + *c, next);
+        }
+        let mut by_level = vec![0; sorted.len()];
+        for &row in &sorted {
+            let at = &mut count[level[row as usize] as usize];
+            by_level[*at as usize] = row;
+            *at += 1;
+        }
+        (by_level, starts)
     }
 
     /// The rows of one layer (in `block`'s copy where they are the template's), each after
     /// every row of the layer it reads (a depth-first postorder from each row in turn), or
     /// `None` if play can return to one of them; `same(target)` is the row an id of the layer
-    /// is at, none for an id of another layer.
+    /// is at, none for an id of another layer. Each row's `level` is set on the way: one above
+    /// the highest of the rows of the layer it reads, 0 where it reads none.
     fn reads_first(
         &self,
         layer: &[u32],
         block: u32,
         same: impl Fn(u32) -> Option<u32>,
         seen: &mut [Seen],
+        level: &mut [u32],
     ) -> Option<Vec<u32>> {
         let p = &self.program;
         let terms = |row: u32| p.term_range(row as usize);
         let place = |row: u32| Place { row, block };
         let mut sorted = Vec::with_capacity(layer.len());
-        let mut stack: Vec<(u32, usize)> = Vec::new();
+        // Each row on the path, its next term, and the level of what it reads so far.
+        let mut stack: Vec<(u32, usize, u32)> = Vec::new();
         for &root in layer {
             if seen[root as usize] != Seen::Not {
                 continue;
             }
             seen[root as usize] = Seen::OnPath;
-            stack.push((root, terms(root).start));
-            while let Some((row, next)) = stack.last_mut() {
+            stack.push((root, terms(root).start, 0));
+            while let Some((row, next, here)) = stack.last_mut() {
                 let (row, end) = (*row, terms(*row).end);
-                let read = (*next..end).find_map(|t| {
-                    let target = p.target_at(place(row), t);
-                    let read = if target < END { same(target) } else { None };
-                    read.filter(|&r| seen[r as usize] != Seen::Done)
-                        .map(|r| (t, r))
-                });
-                match read {
-                    Some((t, read)) => {
-                        *next = t + 1;
-                        if seen[read as usize] == Seen::OnPath {
-                            return None;
-                        }
+                let mut unread = None;
+                while *next < end && unread.is_none() {
+                    let target = p.target_at(place(row), *next);
+                    *next += 1;
+                    let Some(read) = (target < END).then(|| same(target)).flatten() else {
+                        continue;
+                    };
+                    match seen[read as usize] {
+                        Seen::Done => *here = (*here).max(level[read as usize] + 1),
+                        Seen::OnPath => return None,
+                        Seen::Not => unread = Some(read),
+                    }
+                }
+                match unread {
+                    Some(read) => {
                         seen[read as usize] = Seen::OnPath;
-                        stack.push((read, terms(read).start));
+                        stack.push((read, terms(read).start, 0));
                     }
                     None => {
+                        let done = *here;
                         seen[row as usize] = Seen::Done;
+                        level[row as usize] = done;
                         sorted.push(row);
                         stack.pop();
+                        if let Some((_, _, reader)) = stack.last_mut() {
+                            *reader = (*reader).max(done + 1);
+                        }
                     }
                 }
             }
@@ -1246,6 +1324,10 @@ struct Order {
     starts: Vec<u32>,
     /// Per layer of `others`: whether one sweep settles it.
     once: Vec<bool>,
+    /// Where the template's levels start ([`Compiler::by_level`]), where one sweep settles it.
+    template_levels: Vec<u32>,
+    /// Per layer of `others` one sweep settles: where its levels start in `others`.
+    levels: Vec<u32>,
 }
 
 /// Where a depth-first walk over a layer stands with a position.

@@ -7,8 +7,10 @@
 //! position, the plain value in a layer it never returns to (there one sweep settles it, and
 //! none is spent to confirm it).
 
-use super::program::{CHANCE, END, Layer, NO_BLOCK, Place, Program};
+use super::program::{CHANCE, END, Layer, NO_BLOCK, Place, Program, Ring};
 use crate::games::Game;
+use crate::par::*;
+use std::ops::Range;
 
 /// Settles optimal play's values over `program` (compiled keeping every option apart): the
 /// best option at each decision, the sum at a chance point, end `e` worth `ends[e]`. Returns
@@ -17,6 +19,13 @@ pub(super) fn settle<G: Game>(program: &Program<G>, ends: &[f64]) -> (Vec<f64>, 
     let mut values = vec![0.0f64; program.len()];
     let mut sweeps = 0u64;
     for (ids, once) in program.layers.iter().cloned() {
+        if once {
+            for level in program.levels(ids) {
+                best_level(program, ends, &mut values, level);
+            }
+            sweeps += 1;
+            continue;
+        }
         // Apart for a program without blocks: there an id is its row.
         sweeps += if program.has_blocks() {
             sweep::<G, true>(program, ends, &mut values, ids, once)
@@ -25,6 +34,47 @@ pub(super) fn settle<G: Game>(program: &Program<G>, ends: &[f64]) -> (Vec<f64>, 
         };
     }
     (values, sweeps)
+}
+
+/// Settles optimal play's values at the ids of one level of a layer ([`Program::levels`]),
+/// side by side where they are many, as [`Sums::level`] does.
+fn best_level<G: Game>(program: &Program<G>, ends: &[f64], values: &mut [f64], level: Range<u32>) {
+    if level.len() < 2 * LEVEL_CHUNK {
+        for id in level {
+            values[id as usize] = best_value(program, ends, |i| values[i as usize], id);
+        }
+        return;
+    }
+    let (low, rest) = values.split_at_mut(level.start as usize);
+    let (here, high) = rest.split_at_mut(level.len());
+    let read = |i: u32| match i.checked_sub(level.end) {
+        Some(above) => high[above as usize],
+        None => low[i as usize],
+    };
+    (here.par_chunks_mut(LEVEL_CHUNK).enumerate()).for_each(|(c, out)| {
+        let start = level.start + (c * LEVEL_CHUNK) as u32;
+        for (id, v) in (start..).zip(out) {
+            *v = best_value(program, ends, read, id);
+        }
+    });
+}
+
+/// [`value_at`], the value of id `i` being `read(i)`.
+#[inline(always)]
+fn best_value<G: Game>(
+    program: &Program<G>,
+    ends: &[f64],
+    read: impl Fn(u32) -> f64,
+    id: u32,
+) -> f64 {
+    let place = program.place(id);
+    if place.block == NO_BLOCK {
+        value_by(program, ends, read, place.row, |t| program.target[t])
+    } else {
+        value_by(program, ends, read, place.row, |t| {
+            program.block_target(place, t)
+        })
+    }
 }
 
 /// Settles several figures of a replay that sums a position's branches (a strategy's program,
@@ -41,7 +91,7 @@ pub(super) fn settle_sums<G: Game>(
     program: &Program<G>,
     only: Option<&[u8]>,
     ends: &[Vec<f64>],
-    reward: &impl Fn(u32, usize, usize) -> f64,
+    reward: &(impl Fn(u32, usize, usize) -> f64 + Sync),
 ) -> Vec<Vec<f64>> {
     let mut start = vec![Vec::with_capacity(ends.len()); program.roots.len()];
     let sums = Sums {
@@ -77,6 +127,9 @@ pub(super) fn settle_sums<G: Game>(
     start
 }
 
+/// Ids a thread settles at a time where a level is settled side by side ([`Sums::level`]).
+const LEVEL_CHUNK: usize = 1 << 11;
+
 /// What [`settle_sums`] settles.
 struct Sums<'a, G: Game, R> {
     program: &'a Program<G>,
@@ -86,7 +139,7 @@ struct Sums<'a, G: Game, R> {
     reward: &'a R,
 }
 
-impl<G: Game, R: Fn(u32, usize, usize) -> f64> Sums<'_, G, R> {
+impl<G: Game, R: Fn(u32, usize, usize) -> f64 + Sync> Sums<'_, G, R> {
     /// Figures `from..from + K`, settled in one pass: their values at each start.
     fn pass<const K: usize>(&self, from: usize) -> Vec<[f64; K]> {
         let p = self.program;
@@ -98,34 +151,12 @@ impl<G: Game, R: Fn(u32, usize, usize) -> f64> Sums<'_, G, R> {
         let roots: Vec<Place> = p.roots.iter().map(|&id| p.place(id)).collect();
         let mut at_roots = vec![[0.0f64; K]; roots.len()];
         for (ids, once) in self.layers {
-            loop {
-                let mut changed = false;
-                for id in ids.clone() {
-                    // As `settle` reads them: an id in no block reads its targets as they are.
-                    let place = p.place(id);
-                    let v = if place.block == NO_BLOCK {
-                        self.sums(&values, &ends, from, id, place.row, |t| {
-                            let target = p.target[t];
-                            if target >= END {
-                                target
-                            } else {
-                                target - ring.low
-                            }
-                        })
-                    } else {
-                        self.sums(&values, &ends, from, id, place.row, |t| {
-                            p.slot_at(place, t, ring)
-                        })
-                    };
-                    let slot = p.slot(id, place, ring);
-                    if v != values[slot] {
-                        values[slot] = v;
-                        changed = true;
-                    }
+            if *once {
+                for level in p.levels(ids.clone()) {
+                    self.level(&mut values, &ends, from, ring, level);
                 }
-                if *once || !changed {
-                    break;
-                }
+            } else {
+                self.sweep(&mut values, &ends, from, ring, ids.clone());
             }
             // The starts of a block are read before a lower block takes its slots.
             let block = p.place(ids.start).block;
@@ -138,13 +169,105 @@ impl<G: Game, R: Fn(u32, usize, usize) -> f64> Sums<'_, G, R> {
         at_roots
     }
 
+    /// Sweeps layer `ids`, where play can return to a position, until no value moves.
+    fn sweep<const K: usize>(
+        &self,
+        values: &mut [[f64; K]],
+        ends: &[&[f64]; K],
+        from: usize,
+        ring: Ring,
+        ids: Range<u32>,
+    ) {
+        let p = self.program;
+        loop {
+            let mut changed = false;
+            for id in ids.clone() {
+                let v = self.value(|s| values[s as usize], ends, from, ring, id);
+                let slot = p.slot(id, p.place(id), ring);
+                if v != values[slot] {
+                    values[slot] = v;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    /// Settles the ids of one level of a layer ([`Program::levels`]), which read none of
+    /// each other: side by side where they are many. Each value is worked out as it would be
+    /// alone, from values already settled, so they are the same for any number of threads.
+    fn level<const K: usize>(
+        &self,
+        values: &mut [[f64; K]],
+        ends: &[&[f64]; K],
+        from: usize,
+        ring: Ring,
+        level: Range<u32>,
+    ) {
+        let p = self.program;
+        if level.len() < 2 * LEVEL_CHUNK {
+            for id in level {
+                let v = self.value(|s| values[s as usize], ends, from, ring, id);
+                values[p.slot(id, p.place(id), ring)] = v;
+            }
+            return;
+        }
+        // A level's slots are consecutive: its ids are, in one block or in none.
+        let first = p.slot(level.start, p.place(level.start), ring);
+        let (low, rest) = values.split_at_mut(first);
+        let (here, high) = rest.split_at_mut(level.len());
+        let past = first + level.len();
+        let read = |s: u32| match (s as usize).checked_sub(past) {
+            Some(above) => high[above],
+            None => low[s as usize],
+        };
+        (here.par_chunks_mut(LEVEL_CHUNK).enumerate()).for_each(|(c, out)| {
+            let start = level.start + (c * LEVEL_CHUNK) as u32;
+            for (id, v) in (start..).zip(out) {
+                *v = self.value(read, ends, from, ring, id);
+            }
+        });
+    }
+
+    /// The figures of `id` from the values of what it reads, `read(slot)` being those in a
+    /// slot of the ring.
+    #[inline(always)]
+    fn value<const K: usize>(
+        &self,
+        read: impl Fn(u32) -> [f64; K],
+        ends: &[&[f64]; K],
+        from: usize,
+        ring: Ring,
+        id: u32,
+    ) -> [f64; K] {
+        let p = self.program;
+        let place = p.place(id);
+        // Apart, so that an id in no block reads its targets as they are.
+        if place.block == NO_BLOCK {
+            self.sums(read, ends, from, id, place.row, |t| {
+                let target = p.target[t];
+                if target >= END {
+                    target
+                } else {
+                    target - ring.low
+                }
+            })
+        } else {
+            self.sums(read, ends, from, id, place.row, |t| {
+                p.slot_at(place, t, ring)
+            })
+        }
+    }
+
     /// The figures of `id` (at row `row`) from the values of what it reads, term `t` reading
     /// `target(t)`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn sums<const K: usize>(
         &self,
-        values: &[[f64; K]],
+        read: impl Fn(u32) -> [f64; K],
         ends: &[&[f64]; K],
         from: usize,
         id: u32,
@@ -169,7 +292,7 @@ impl<G: Game, R: Fn(u32, usize, usize) -> f64> Sums<'_, G, R> {
                         sum[k] += w * ends[k][end];
                     }
                 } else {
-                    let read = &values[target as usize];
+                    let read = read(target);
                     for k in 0..K {
                         sum[k] += w * read[k];
                     }
@@ -295,7 +418,13 @@ fn sweep<G: Game, const BLOCKS: bool>(
             let v = if BLOCKS {
                 value_at(program, ends, values, id)
             } else {
-                value_by(program, ends, values, id, |t| program.target[t])
+                value_by(
+                    program,
+                    ends,
+                    |i| values[i as usize],
+                    id,
+                    |t| program.target[t],
+                )
             };
             if v != values[id as usize] {
                 values[id as usize] = v;
@@ -319,11 +448,21 @@ pub(super) fn value_at<G: Game>(
     let place = program.place(id);
     // Apart, so that a position in no block reads its targets as they are.
     if place.block == NO_BLOCK {
-        value_by(program, ends, values, place.row, |t| program.target[t])
+        value_by(
+            program,
+            ends,
+            |i| values[i as usize],
+            place.row,
+            |t| program.target[t],
+        )
     } else {
-        value_by(program, ends, values, place.row, |t| {
-            program.block_target(place, t)
-        })
+        value_by(
+            program,
+            ends,
+            |i| values[i as usize],
+            place.row,
+            |t| program.block_target(place, t),
+        )
     }
 }
 
@@ -332,7 +471,7 @@ pub(super) fn value_at<G: Game>(
 fn value_by<G: Game>(
     program: &Program<G>,
     ends: &[f64],
-    values: &[f64],
+    value: impl Fn(u32) -> f64,
     row: u32,
     target: impl Fn(usize) -> u32,
 ) -> f64 {
@@ -340,7 +479,7 @@ fn value_by<G: Game>(
         if target >= END {
             ends[(target - END) as usize]
         } else {
-            values[target as usize]
+            value(target)
         }
     };
     let chance = program.kind[row as usize] == CHANCE;
