@@ -67,6 +67,11 @@ pub struct Program<G: Game> {
     /// in `levels`.
     template_levels: Vec<u32>,
     levels: Vec<u32>,
+    /// Whether the layers one sweep settles are ordered by level (optimal play's program and a
+    /// strategy's for its figures): the programs whose replays also sum over their ids (the
+    /// regret's, one with every step stored) keep the order of the walk that orders them, so
+    /// that those sums keep theirs.
+    by_level: bool,
     /// The ids of the starts it was compiled from ([`Program::compile_from`]).
     pub(super) roots: Vec<u32>,
     /// The rule the program was compiled under.
@@ -205,6 +210,7 @@ impl<G: Game> Program<G> {
             compiled_row: Vec::new(),
             template_levels: Vec::new(),
             levels: Vec::new(),
+            by_level: false,
             kind: Vec::new(),
             branch_start: vec![0],
             term_start: vec![0],
@@ -232,8 +238,12 @@ impl<G: Game> Program<G> {
     }
 
     /// The levels of layer `ids`, one that one sweep settles ([`Program::layers`]), in the
-    /// order they settle: ranges of ids none of which reads another of its range.
-    pub(super) fn levels(&self, ids: Range<u32>) -> Vec<Range<u32>> {
+    /// order they settle: ranges of ids none of which reads another of its range; none where
+    /// the program is not ordered by level ([`Program::by_level`]).
+    pub(super) fn levels(&self, ids: Range<u32>) -> Option<Vec<Range<u32>>> {
+        if !self.by_level {
+            return None;
+        }
         let mut starts: Vec<u32> = if ids.start < self.blocked {
             (self.template_levels.iter())
                 .map(|&s| ids.start + s)
@@ -244,7 +254,7 @@ impl<G: Game> Program<G> {
             self.levels[from..to].to_vec()
         };
         starts.push(ids.end);
-        starts.windows(2).map(|w| w[0]..w[1]).collect()
+        Some(starts.windows(2).map(|w| w[0]..w[1]).collect())
     }
 
     /// Stored positions.
@@ -1133,6 +1143,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         let mut seen = vec![Seen::Not; rows as usize];
         let mut level = vec![0u32; rows as usize];
         let mut template_levels = Vec::new();
+        let by_level = self.program.best || self.keep.is_none();
         // The template as the lowest block reads it: a read of the same layer is one of its
         // own ids.
         let template = (size > 0).then(|| {
@@ -1141,11 +1152,12 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             let found: Vec<u32> = (0..size).rev().collect();
             let same = |target: u32| (base..base + size).contains(&target).then(|| target - base);
             match self.reads_first(&found, block, same, &mut seen, &mut level) {
-                Some(sorted) => {
+                Some(sorted) if by_level => {
                     let (sorted, starts) = Self::by_level(sorted, &level);
                     template_levels = starts;
                     Ok(sorted)
                 }
+                Some(sorted) => Ok(sorted),
                 None => Err(found),
             }
         });
@@ -1174,12 +1186,17 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             let sorted = self.reads_first(segment, NO_BLOCK, same, &mut seen, &mut level);
             once.push(sorted.is_some());
             if let Some(sorted) = sorted {
-                let (sorted, starts) = Self::by_level(sorted, &level);
-                segment.copy_from_slice(&sorted);
-                levels.extend(starts.iter().map(|&s| w[0] + s));
+                if by_level {
+                    let (sorted, starts) = Self::by_level(sorted, &level);
+                    segment.copy_from_slice(&sorted);
+                    levels.extend(starts.iter().map(|&s| w[0] + s));
+                } else {
+                    segment.copy_from_slice(&sorted);
+                }
             }
         }
         self.program.ids = std::mem::take(&mut self.ids);
+        self.program.by_level = by_level;
         Order {
             template,
             others,

@@ -19,8 +19,8 @@ pub(super) fn settle<G: Game>(program: &Program<G>, ends: &[f64]) -> (Vec<f64>, 
     let mut values = vec![0.0f64; program.len()];
     let mut sweeps = 0u64;
     for (ids, once) in program.layers.iter().cloned() {
-        if once {
-            for level in program.levels(ids) {
+        if once && let Some(levels) = program.levels(ids.clone()) {
+            for level in levels {
                 best_level(program, ends, &mut values, level);
             }
             sweeps += 1;
@@ -151,12 +151,13 @@ impl<G: Game, R: Fn(u32, usize, usize) -> f64 + Sync> Sums<'_, G, R> {
         let roots: Vec<Place> = p.roots.iter().map(|&id| p.place(id)).collect();
         let mut at_roots = vec![[0.0f64; K]; roots.len()];
         for (ids, once) in self.layers {
-            if *once {
-                for level in p.levels(ids.clone()) {
-                    self.level(&mut values, &ends, from, ring, level);
+            match p.levels(ids.clone()).filter(|_| *once) {
+                Some(levels) => {
+                    for level in levels {
+                        self.level(&mut values, &ends, from, ring, level);
+                    }
                 }
-            } else {
-                self.sweep(&mut values, &ends, from, ring, ids.clone());
+                None => self.sweep(&mut values, &ends, from, ring, ids.clone(), *once),
             }
             // The starts of a block are read before a lower block takes its slots.
             let block = p.place(ids.start).block;
@@ -169,7 +170,7 @@ impl<G: Game, R: Fn(u32, usize, usize) -> f64 + Sync> Sums<'_, G, R> {
         at_roots
     }
 
-    /// Sweeps layer `ids`, where play can return to a position, until no value moves.
+    /// Sweeps layer `ids` until no value moves, or once where `once`.
     fn sweep<const K: usize>(
         &self,
         values: &mut [[f64; K]],
@@ -177,6 +178,7 @@ impl<G: Game, R: Fn(u32, usize, usize) -> f64 + Sync> Sums<'_, G, R> {
         from: usize,
         ring: Ring,
         ids: Range<u32>,
+        once: bool,
     ) {
         let p = self.program;
         loop {
@@ -189,7 +191,7 @@ impl<G: Game, R: Fn(u32, usize, usize) -> f64 + Sync> Sums<'_, G, R> {
                     changed = true;
                 }
             }
-            if !changed {
+            if once || !changed {
                 return;
             }
         }
