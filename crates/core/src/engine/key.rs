@@ -1,7 +1,7 @@
 //! The exact engines' keys of a strategy's positions: the game's packed key
 //! ([`crate::game::key`]) of a position as the strategy sees it ([`Sight`]).
 
-use crate::game::canon::{self, Labels, member_order_labels};
+use crate::game::canon;
 use crate::game::{State, key};
 use crate::rules::Rules;
 use crate::strategy::Sight;
@@ -10,27 +10,9 @@ use crate::strategy::Sight;
 /// ([`crate::strategy::Strategy::sight`]).
 #[inline]
 pub fn strategy_key(state: &State, sight: Sight, rules: &Rules) -> u128 {
-    match sight {
-        Sight::Partial {
-            counters,
-            unread_complications,
-            first_side_type,
-            member_order,
-            ..
-        } => {
-            // `pack(&forget(&in_member_order_labelled(state).0, …))`, each character packed
-            // under its label rather than the position relabelled and then packed: a key is
-            // worked out at every position a compile meets, most of them met before.
-            let labels = if member_order {
-                member_order_labels(state)
-            } else {
-                Labels::IDENTITY
-            };
-            let key = key::pack_as(state, labels, unread_complications, !first_side_type);
-            key::counted(key, counters)
-        }
-        Sight::RulesOnly { .. } => u128::from(key::solver_key(state, rules)),
-    }
+    sight
+        .key(state)
+        .unwrap_or_else(|| u128::from(key::solver_key(state, rules)))
 }
 
 /// What the decomposition tells apart of positions a strategy sees with `sight`: what optimal

@@ -62,11 +62,11 @@ pub fn side_reached_once(state: &State) -> bool {
     }
 }
 
-/// The place ([`Game::place`]) of the position whose key ([`Game::key`]) is `packed` with
-/// `counters`: the key's shape (all but the members' health) as the group, their health as the
+/// The place ([`Game::place`]) of the position whose key ([`Game::key`], [`counted`]) is
+/// `key`: the key's shape (all but the members' health) as the group, their health as the
 /// offset ([`split_health`]), so that positions a wound apart lie side by side.
-pub fn place_of(packed: u64, counters: (u8, u8)) -> Index {
-    let split = split_health(counted(packed, counters));
+pub fn place_of(key: u128) -> Index {
+    let split = split_health(key);
     Index {
         group: split.shape,
         offset: split.index as u32,
@@ -278,7 +278,7 @@ impl Game for PurpleRaven {
     /// [`place_of`] its key.
     fn place(&self, pos: &State) -> Option<Index> {
         let (packed, attempts, failures) = self.key(pos);
-        Some(place_of(packed, (attempts, failures)))
+        Some(place_of(counted(packed, (attempts, failures))))
     }
 
     fn key(&self, pos: &State) -> (u64, u8, u8) {

@@ -2,9 +2,9 @@
 //! written for any game evaluate it too.
 
 use super::{Choice, Sight, Strategy};
-use crate::game::canon::{self, Labels};
+use crate::game::canon;
 use crate::game::interface::{PurpleRaven, place_of};
-use crate::game::{Action, Node, State, Team, key};
+use crate::game::{Action, Node, State, Team};
 use crate::games::{Index, Policy};
 
 /// A Purple Raven strategy as a [`crate::games::Policy`] of the game interface: its answer,
@@ -49,27 +49,9 @@ impl Policy<PurpleRaven> for AsPolicy<'_> {
         self.seen(game, pos, |unread, _| unread)
     }
 
-    /// The view's place, from the position packed under the labels the view gives its
-    /// characters, the complications it forgets left out ([`key::pack_as`]): no view made.
+    /// The view's place, from its key told without making it ([`Sight::key`]).
     fn view_place(&self, game: &PurpleRaven, pos: &State) -> Option<Index> {
-        match self.0.sight(pos, &game.rules) {
-            Sight::Partial {
-                counters,
-                unread_complications,
-                first_side_type,
-                member_order,
-                ..
-            } => {
-                let labels = if member_order {
-                    canon::member_order_labels(pos)
-                } else {
-                    Labels::IDENTITY
-                };
-                let packed = key::pack_as(pos, labels, unread_complications, !first_side_type);
-                Some(place_of(packed, counters))
-            }
-            Sight::RulesOnly { .. } => None,
-        }
+        self.0.sight(pos, &game.rules).key(pos).map(place_of)
     }
 
     /// [`AsPolicy::view`], forgetting only the complications that no play reads again:

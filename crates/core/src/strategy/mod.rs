@@ -17,7 +17,8 @@ pub use interface::AsPolicy;
 pub use random::RandomStrategy;
 pub use reference::ReferenceStrategy;
 
-use crate::game::{Action, Character, Decision, State, Step, Team};
+use crate::game::canon::{self, Labels};
+use crate::game::{Action, Character, Decision, State, Step, Team, key};
 use crate::rules::Rules;
 
 /// A strategy's answer at a decision point.
@@ -143,6 +144,33 @@ impl Sight {
             }
             | Sight::RulesOnly { second_side_type } => second_side_type,
         }
+    }
+
+    /// The key ([`crate::game::key::counted`]) of `state` as a strategy with this sight sees
+    /// it: packed with each character under the label the member order gives it, the
+    /// complications it never reads left out (`pack(&forget(&in_member_order_labelled(state)
+    /// .0, …))` without the position relabelled first: a key is worked out at every position a
+    /// compile meets, most of them met before). None where it sees only what the rules read:
+    /// its key is the canonical form's.
+    #[inline]
+    pub fn key(self, state: &State) -> Option<u128> {
+        let Sight::Partial {
+            counters,
+            unread_complications,
+            first_side_type,
+            member_order,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        let labels = if member_order {
+            canon::member_order_labels(state)
+        } else {
+            Labels::IDENTITY
+        };
+        let packed = key::pack_as(state, labels, unread_complications, !first_side_type);
+        Some(key::counted(packed, counters))
     }
 
     /// Everything: the counters themselves, every complication, every side type.

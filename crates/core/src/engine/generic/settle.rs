@@ -36,27 +36,61 @@ pub(super) fn settle<G: Game>(program: &Program<G>, ends: &[f64]) -> (Vec<f64>, 
     (values, sweeps)
 }
 
-/// Settles optimal play's values at the ids of one level of a layer ([`Program::levels`]),
-/// side by side where they are many, as [`Sums::level`] does.
+/// Settles optimal play's values at the ids of one level of a layer ([`settle_level`]).
 fn best_level<G: Game>(program: &Program<G>, ends: &[f64], values: &mut [f64], level: Range<u32>) {
+    let first = level.start as usize;
+    settle_level(values, first, level, |settled, id| {
+        best_value(program, ends, |i| settled.get(i), id)
+    });
+}
+
+/// Settles the ids `level` of one level of a layer ([`Program::levels`]), which read none of
+/// each other, their values the slots of `values` from `first` on, `value(settled, id)` being
+/// `id`'s from those settled before: side by side where they are many. Each value is worked
+/// out as it would be alone, so they are the same for any number of threads.
+fn settle_level<V: Copy + Send + Sync>(
+    values: &mut [V],
+    first: usize,
+    level: Range<u32>,
+    value: impl Fn(&Settled<'_, V>, u32) -> V + Sync,
+) {
+    let (low, rest) = values.split_at_mut(first);
+    let (here, high) = rest.split_at_mut(level.len());
+    let settled = Settled {
+        low,
+        high,
+        past: first + level.len(),
+    };
     if level.len() < 2 * LEVEL_CHUNK {
-        for id in level {
-            values[id as usize] = best_value(program, ends, |i| values[i as usize], id);
+        for (id, v) in level.zip(here) {
+            *v = value(&settled, id);
         }
         return;
     }
-    let (low, rest) = values.split_at_mut(level.start as usize);
-    let (here, high) = rest.split_at_mut(level.len());
-    let read = |i: u32| match i.checked_sub(level.end) {
-        Some(above) => high[above as usize],
-        None => low[i as usize],
-    };
     (here.par_chunks_mut(LEVEL_CHUNK).enumerate()).for_each(|(c, out)| {
         let start = level.start + (c * LEVEL_CHUNK) as u32;
         for (id, v) in (start..).zip(out) {
-            *v = best_value(program, ends, read, id);
+            *v = value(&settled, id);
         }
     });
+}
+
+/// The values a level reads while it settles ([`settle_level`]): every slot but its own.
+struct Settled<'a, V> {
+    low: &'a [V],
+    high: &'a [V],
+    /// The first slot past the level's.
+    past: usize,
+}
+
+impl<V: Copy> Settled<'_, V> {
+    #[inline(always)]
+    fn get(&self, slot: u32) -> V {
+        match (slot as usize).checked_sub(self.past) {
+            Some(above) => self.high[above],
+            None => self.low[slot as usize],
+        }
+    }
 }
 
 /// [`value_at`], the value of id `i` being `read(i)`.
@@ -197,9 +231,7 @@ impl<G: Game, R: Fn(u32, usize, usize) -> f64 + Sync> Sums<'_, G, R> {
         }
     }
 
-    /// Settles the ids of one level of a layer ([`Program::levels`]), which read none of
-    /// each other: side by side where they are many. Each value is worked out as it would be
-    /// alone, from values already settled, so they are the same for any number of threads.
+    /// Settles the ids of one level of a layer ([`Program::levels`]) ([`settle_level`]).
     fn level<const K: usize>(
         &self,
         values: &mut [[f64; K]],
@@ -208,28 +240,11 @@ impl<G: Game, R: Fn(u32, usize, usize) -> f64 + Sync> Sums<'_, G, R> {
         ring: Ring,
         level: Range<u32>,
     ) {
-        let p = self.program;
-        if level.len() < 2 * LEVEL_CHUNK {
-            for id in level {
-                let v = self.value(|s| values[s as usize], ends, from, ring, id);
-                values[p.slot(id, p.place(id), ring)] = v;
-            }
-            return;
-        }
         // A level's slots are consecutive: its ids are, in one block or in none.
+        let p = self.program;
         let first = p.slot(level.start, p.place(level.start), ring);
-        let (low, rest) = values.split_at_mut(first);
-        let (here, high) = rest.split_at_mut(level.len());
-        let past = first + level.len();
-        let read = |s: u32| match (s as usize).checked_sub(past) {
-            Some(above) => high[above],
-            None => low[s as usize],
-        };
-        (here.par_chunks_mut(LEVEL_CHUNK).enumerate()).for_each(|(c, out)| {
-            let start = level.start + (c * LEVEL_CHUNK) as u32;
-            for (id, v) in (start..).zip(out) {
-                *v = self.value(read, ends, from, ring, id);
-            }
+        settle_level(values, first, level, |settled, id| {
+            self.value(|s| settled.get(s), ends, from, ring, id)
         });
     }
 
