@@ -82,6 +82,12 @@ pub struct Program<G: Game> {
     /// Where layers play alike, the template's positions by key (at the template's layer), by
     /// their index in a block.
     template: Option<FxHashMap<G::Key, u32>>,
+    /// Under [`Rule::Best`], ids by the place of their class in the game's dense layout
+    /// ([`Game::index`]), as `ids`; and the template's rows by place at the template's layer
+    /// (with its reads below that layer, [`BELOW`] and up). A place may join positions whose
+    /// canonical forms differ, so a position is looked up by its place first.
+    places: Places,
+    template_places: Places,
     /// Where layers play alike, how their ids are laid out (none: no block).
     blocks: Blocks,
     /// Ids in blocks, and by how much the id of a row past the template's exceeds the row:
@@ -224,6 +230,8 @@ impl<G: Game> Program<G> {
             best,
             ids: FxHashMap::default(),
             template: None,
+            places: Places::default(),
+            template_places: Places::default(),
             blocks: Blocks::default(),
             blocked: 0,
             shift: 0,
@@ -527,6 +535,16 @@ impl<G: Game> Program<G> {
             *id = new_id(self, *id);
         }
         (self.roots, self.blocks.low, self.ids) = (roots, low, ids);
+        let mut places = std::mem::take(&mut self.places);
+        places.renumber(|id| new_id(self, id));
+        self.places = places;
+        (self.template_places).renumber(|row| {
+            if row < BELOW {
+                new_row[row as usize]
+            } else {
+                row
+            }
+        });
         for row in self.blocks.up.iter_mut() {
             *row = new_row[*row as usize];
         }
@@ -553,15 +571,24 @@ impl<G: Game> Program<G> {
             self.best,
             "a strategy's program keys positions as its strategy sees them"
         );
-        let pos = game.canonical(pos);
         let b = &self.blocks;
+        let layer = game.layer(pos);
+        // By its place first: a place may join positions of different canonical forms.
+        let placed = |places: &Places, pos: &G::Pos| {
+            let id = places.get(game.index(pos)?)?;
+            (id < BELOW).then_some(id)
+        };
         match &self.template {
-            Some(template) if game.layer(&pos) >= b.bottom => {
-                let layer = game.layer(&pos);
-                let index = template.get(&game.key(&game.relayer(&pos, b.from)))?;
-                (layer <= b.top).then(|| b.base(layer) + index)
+            Some(template) if layer >= b.bottom => {
+                let up = game.relayer(pos, b.from);
+                let row = match placed(&self.template_places, &up) {
+                    Some(row) => row,
+                    None => *template.get(&game.key(&game.canonical(&up)))?,
+                };
+                (layer <= b.top).then(|| b.base(layer) + row)
             }
-            _ => self.ids.get(&game.key(&pos)).copied(),
+            _ => placed(&self.places, pos)
+                .or_else(|| self.ids.get(&game.key(&game.canonical(pos))).copied()),
         }
     }
 
@@ -637,11 +664,8 @@ struct Compiler<'g, 'r, G: Game> {
     /// Scratch: where each target is in `terms`, once they are too many to search
     /// ([`FEW_TERMS`]); a branch through many chance points that are not stored has hundreds.
     slots: FxHashMap<u32, u32>,
-    /// The ids found by the game's dense layout ([`Game::index`] under [`Rule::Best`],
-    /// [`Game::place`] for a strategy): each group's first slot in `place_ids`, and per group a
-    /// slot per place, [`UNSEEN`] where no id is found yet.
-    places: FxHashMap<u128, usize>,
-    place_ids: Vec<u32>,
+    /// The ids found by the game's dense layout.
+    places: Places,
     /// The group of `places` found last, and its first slot; the same [`AHEAD`] terms on.
     last_group: Option<(u128, usize)>,
     ahead_group: Option<(u128, usize)>,
@@ -676,8 +700,44 @@ fn prefetch<T>(x: &T) {
     let _ = x;
 }
 
-/// [`Compiler::place_ids`] where no id is found yet.
+/// A slot of [`Places`] where no id is found yet.
 const UNSEEN: u32 = u32::MAX;
+
+/// Ids by place in a game's dense layout ([`Game::index`] under [`Rule::Best`],
+/// [`Game::place`] for a strategy): each group's first slot, and per group a slot per place,
+/// [`UNSEEN`] where no id is found yet.
+#[derive(Default)]
+struct Places {
+    groups: FxHashMap<u128, usize>,
+    ids: Vec<u32>,
+}
+
+impl Places {
+    /// The first slot of `index`'s group, its slots added where the group is new.
+    #[inline]
+    fn first(&mut self, index: Index) -> usize {
+        let ids = &mut self.ids;
+        *self.groups.entry(index.group).or_insert_with(|| {
+            let first = ids.len();
+            ids.resize(first + index.width as usize, UNSEEN);
+            first
+        })
+    }
+
+    /// The id found at `index`, if any.
+    fn get(&self, index: Index) -> Option<u32> {
+        let first = *self.groups.get(&index.group)?;
+        let id = *self.ids.get(first + index.offset as usize)?;
+        (id != UNSEEN).then_some(id)
+    }
+
+    /// Every id found, renumbered.
+    fn renumber(&mut self, new: impl Fn(u32) -> u32) {
+        for id in self.ids.iter_mut().filter(|id| **id != UNSEEN) {
+            *id = new(*id);
+        }
+    }
+}
 
 /// The positions a template reads below its own layer, each with the template's index of the
 /// same position moved up to the template's layer (where the template, copied to a higher
@@ -706,8 +766,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             program: Program::empty(best),
             terms: Vec::new(),
             slots: FxHashMap::default(),
-            places: FxHashMap::default(),
-            place_ids: Vec::new(),
+            places: Places::default(),
             last_group: None,
             ahead_group: None,
             keep,
@@ -748,8 +807,10 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             }
         }
         let order = self.settle_order();
-        if !self.program.best {
-            // A strategy's program is never looked up by key ([`Program::id`]).
+        if self.program.best {
+            self.program.places = std::mem::take(&mut self.places);
+        } else {
+            // A strategy's program is never looked up ([`Program::id`]).
             self.program.ids = FxHashMap::default();
             self.program.template = None;
         }
@@ -878,8 +939,10 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
         self.program.template = Some(std::mem::take(&mut self.ids));
         // What the template read below `from` is stepped now, under ids of its own.
-        self.places = FxHashMap::default();
-        self.place_ids = Vec::new();
+        let places = std::mem::take(&mut self.places);
+        if self.program.best {
+            self.program.template_places = places;
+        }
         self.last_group = None;
         self.ahead_group = None;
         self.program.blocks = Blocks {
@@ -1023,7 +1086,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         };
         let first = match self.ahead_group {
             Some((group, first)) if group == index.group => first,
-            _ => match self.places.get(&index.group) {
+            _ => match self.places.groups.get(&index.group) {
                 Some(&first) => {
                     self.ahead_group = Some((index.group, first));
                     first
@@ -1031,7 +1094,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 None => return,
             },
         };
-        if let Some(slot) = self.place_ids.get(first + index.offset as usize) {
+        if let Some(slot) = self.places.ids.get(first + index.offset as usize) {
             prefetch(slot);
         }
     }
@@ -1059,22 +1122,17 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         let first = match self.last_group {
             Some((group, first)) if group == index.group => first,
             _ => {
-                let ids = &mut self.place_ids;
-                let first = *self.places.entry(index.group).or_insert_with(|| {
-                    let first = ids.len();
-                    ids.resize(first + index.width as usize, UNSEEN);
-                    first
-                });
+                let first = self.places.first(index);
                 self.last_group = Some((index.group, first));
                 first
             }
         };
         let slot = first + index.offset as usize;
-        if self.place_ids[slot] != UNSEEN {
-            return Ok(self.place_ids[slot]);
+        if self.places.ids[slot] != UNSEEN {
+            return Ok(self.places.ids[slot]);
         }
         let id = miss(self)?;
-        self.place_ids[slot] = id;
+        self.places.ids[slot] = id;
         Ok(id)
     }
 
