@@ -168,15 +168,14 @@ pub trait Game: Sync + Send {
         *pos
     }
     /// Where the class of stored position `pos` lies in a dense layout of the game's choosing,
-    /// where the game can tell it without putting `pos` in canonical form: two positions at
-    /// the same group and offset play alike (relabellings of each other, say), so optimal play
-    /// values them and their options the same. The solve then finds a position's id in a
-    /// table per group instead of by the key of its canonical form, which is most of what
-    /// stepping a game costs besides the game itself, and keeps the first position met at a
-    /// place. A place may join positions whose canonical forms differ, where the game knows
-    /// them alike in a way its canonical form cannot put (the solve's value of the others is
-    /// then worked out from what they lead to). A class may have several places, or none
-    /// (`None`). The default: none.
+    /// where the game can tell it without putting `pos` in canonical form: every position of a
+    /// class lies at one place, and two positions at one place play alike (relabellings of
+    /// each other, say), so that optimal play values them and their options the same. A place
+    /// may join positions whose canonical forms differ, where the game knows them alike in a
+    /// way its canonical form cannot put. The solve then finds a position's id in a table per
+    /// group instead of by the key of its canonical form, which is most of what stepping a
+    /// game costs besides the game itself, and stores the first position met at a place as
+    /// it is. The default: none (`None`, as for a position with no place).
     fn index(&self, _pos: &Self::Pos) -> Option<Index> {
         None
     }

@@ -76,16 +76,16 @@ pub struct Program<G: Game> {
     pub(super) roots: Vec<u32>,
     /// The rule the program was compiled under.
     pub(super) best: bool,
-    /// Ids by the game's key of the position (canonical under [`Rule::Best`]); where layers
+    /// Ids by the game's key of the position (canonical under [`Rule::Best`], where it has no
+    /// place, [`Program::places`]); where layers
     /// play alike ([`Blocks`]), those of the layers below them.
     pub(super) ids: FxHashMap<G::Key, u32>,
     /// Where layers play alike, the template's positions by key (at the template's layer), by
     /// their index in a block.
     template: Option<FxHashMap<G::Key, u32>>,
-    /// Under [`Rule::Best`], ids by the place of their class in the game's dense layout
-    /// ([`Game::index`]), as `ids`; and the template's rows by place at the template's layer
-    /// (with its reads below that layer, [`BELOW`] and up). A place may join positions whose
-    /// canonical forms differ, so a position is looked up by its place first.
+    /// Under [`Rule::Best`], the ids of positions with a place in the game's dense layout
+    /// ([`Game::index`]), which `ids` does not hold; and the template's rows by place at the
+    /// template's layer (with its reads below that layer, [`BELOW`] and up).
     places: Places,
     template_places: Places,
     /// Where layers play alike, how their ids are laid out (none: no block).
@@ -573,22 +573,21 @@ impl<G: Game> Program<G> {
         );
         let b = &self.blocks;
         let layer = game.layer(pos);
-        // By its place first: a place may join positions of different canonical forms.
-        let placed = |places: &Places, pos: &G::Pos| {
-            let id = places.get(game.index(pos)?)?;
-            (id < BELOW).then_some(id)
-        };
+        // A position with a place is found by it, one without by its canonical form's key.
         match &self.template {
             Some(template) if layer >= b.bottom => {
-                let up = game.relayer(pos, b.from);
-                let row = match placed(&self.template_places, &up) {
-                    Some(row) => row,
-                    None => *template.get(&game.key(&game.canonical(&up)))?,
+                let row = match game.index(&game.relayer(pos, b.from)) {
+                    Some(index) => (self.template_places.get(index)).filter(|&row| row < BELOW)?,
+                    None => {
+                        *template.get(&game.key(&game.relayer(&game.canonical(pos), b.from)))?
+                    }
                 };
                 (layer <= b.top).then(|| b.base(layer) + row)
             }
-            _ => placed(&self.places, pos)
-                .or_else(|| self.ids.get(&game.key(&game.canonical(pos))).copied()),
+            _ => match game.index(pos) {
+                Some(index) => self.places.get(index),
+                None => self.ids.get(&game.key(&game.canonical(pos))).copied(),
+            },
         }
     }
 
@@ -1041,7 +1040,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
     }
 
-    /// The id of stored position `pos` (in canonical form under [`Rule::Best`]), found anew if
+    /// The id of stored position `pos` (by its class under [`Rule::Best`]), found anew if
     /// need be. While a template is stepped, a position below its layer is a [`BELOW`] read,
     /// and the same position moved up to the template's layer joins the template.
     fn id(&mut self, pos: G::Pos) -> Result<u32, Stop> {
@@ -1054,10 +1053,13 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     fn resolve(&mut self, lead: Lead<G::Pos>) -> Result<u32, Stop> {
         match lead {
             Lead::End(end) => Ok(end_target(end)),
-            Lead::Indexed(pos, index) => self.by_place(index, |c| {
-                let form = c.game.canonical(&pos);
-                c.id_of(form, None, form)
-            }),
+            // A class at one place: the first position met there is stored as it is.
+            Lead::Indexed(pos, index) => {
+                self.by_place(index, |c| match c.below_read(pos, pos)? {
+                    Some(read) => Ok(read),
+                    None => c.new_id(pos),
+                })
+            }
             Lead::Stored { form, place, pos } => self.id_of(form, place, pos),
             // Below a template's layer the form is read ([`Compiler::id_of`]).
             Lead::Placed { place, pos } => match &self.below {
@@ -1140,21 +1142,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// dense layout of positions where a strategy's program has one ([`Game::place`]), else
     /// by its key. Where the form is new, play goes on from `pos`.
     fn id_of(&mut self, form: G::Pos, place: Option<Index>, pos: G::Pos) -> Result<u32, Stop> {
-        if let Some(below) = &self.below
-            && self.game.layer(&form) < below.from
-        {
-            let key = self.game.key(&form);
-            if let Some(&b) = below.ids.get(&key) {
-                return Ok(BELOW | b);
-            }
-            let up = self.game.relayer(&pos, below.from);
-            let up = self.id(up)?;
-            let below = self.below.as_mut().expect("stepping a template");
-            let b = below.positions.len() as u32;
-            below.ids.insert(key, b);
-            below.positions.push(pos);
-            below.up.push(up);
-            return Ok(BELOW | b);
+        if let Some(read) = self.below_read(form, pos)? {
+            return Ok(read);
         }
         // One position at one place: a place met first is a new position.
         if let Some(place) = place {
@@ -1166,6 +1155,30 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             self.admit(pos)?;
         }
         Ok(id)
+    }
+
+    /// While a template is stepped, a position stored under `form` below the template's layer:
+    /// a [`BELOW`] read, the same position moved up to the template's layer joining the
+    /// template. `None` for a position of the template's layer, or where no template is stepped.
+    fn below_read(&mut self, form: G::Pos, pos: G::Pos) -> Result<Option<u32>, Stop> {
+        let Some(below) = &self.below else {
+            return Ok(None);
+        };
+        if self.game.layer(&form) >= below.from {
+            return Ok(None);
+        }
+        let key = self.game.key(&form);
+        if let Some(&b) = below.ids.get(&key) {
+            return Ok(Some(BELOW | b));
+        }
+        let up = self.game.relayer(&pos, below.from);
+        let up = self.id(up)?;
+        let below = self.below.as_mut().expect("stepping a template");
+        let b = below.positions.len() as u32;
+        below.ids.insert(key, b);
+        below.positions.push(pos);
+        below.up.push(up);
+        Ok(Some(BELOW | b))
     }
 
     /// A new id for stored position `pos`.

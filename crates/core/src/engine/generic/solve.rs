@@ -1,6 +1,6 @@
-//! Optimal play for any game: the best win probability of every stored position (in canonical
-//! form), any position's value and its options' values from them, and the policy that takes
-//! the best option.
+//! Optimal play for any game: the best win probability of every stored position (one per
+//! class of positions it values alike), any position's value and its options' values from
+//! them, and the policy that takes the best option.
 
 use super::Stop;
 use super::figures::{Figures, figures};
@@ -103,7 +103,7 @@ impl<G: Game> Optimum<G> for Solved<'_, G> {
 }
 
 impl<'g, G: Game> Solved<'g, G> {
-    /// Stored positions (in canonical form).
+    /// Stored positions: one per class of positions optimal play values alike.
     pub fn positions(&self) -> usize {
         self.program.len()
     }
@@ -118,7 +118,7 @@ impl<'g, G: Game> Solved<'g, G> {
 
     /// Optimal play's figures (losses by cause, decisions and rolls per game): the solve's
     /// program replayed with the best option at every decision, the first of equals in the
-    /// canonical position's order (so where options tie, the figures beside the win
+    /// stored position's order (so where options tie, the figures beside the win
     /// probability may differ from [`OptimalPolicy`]'s, which takes the first in the actual
     /// position's order).
     pub fn figures(&self) -> Figures {
@@ -142,7 +142,8 @@ impl<'g, G: Game> Solved<'g, G> {
         figures(p, self.game, "optimal", Some(&best)).remove(0)
     }
 
-    /// The stored positions and their values (canonical forms), and whether each is a
+    /// The stored positions and their values (each its class's canonical form, or where the
+    /// class has a place, [`Game::index`], the first position met there), and whether each is a
     /// decision, for tests and figures.
     pub fn table(&self) -> impl Iterator<Item = (G::Pos, f64, bool)> + '_ {
         let p = &self.program;

@@ -44,8 +44,9 @@ pub(super) enum Keep {
 pub(super) enum Lead<P> {
     /// An end.
     End(End),
-    /// Under optimal play, a position whose canonical form lies at this place of the game's
-    /// dense layout ([`Game::index`]): put in canonical form only where no id is found there.
+    /// Under optimal play, a position whose class lies at this place of the game's dense
+    /// layout ([`Game::index`]): stored as it is where the place is new, never put in
+    /// canonical form.
     Indexed(P, Index),
     /// A position by the form it is stored under (`form`, with its place in the game's dense
     /// layout where a strategy's program has one, [`Game::place`]), and the position play goes
@@ -141,7 +142,7 @@ impl<G: Game> Shape<'_, '_, G> {
                 None => self.stored(pos),
             },
             Rule::Follow(_) => self.stored(pos),
-            // One place per class: its canonical form is found once, where the place is new.
+            // One place per class: no canonical form is needed.
             Rule::Best => match game.index(pos) {
                 Some(index) => Lead::Indexed(*pos, index),
                 None => {
