@@ -938,9 +938,11 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
         self.program.template = Some(std::mem::take(&mut self.ids));
         // What the template read below `from` is stepped now, under ids of its own.
-        let places = std::mem::take(&mut self.places);
+        // Kept for lookups by optimal play's program only ([`Program::id`]).
         if self.program.best {
-            self.program.template_places = places;
+            self.program.template_places = std::mem::take(&mut self.places);
+        } else {
+            self.places = Places::default();
         }
         self.last_group = None;
         self.ahead_group = None;
@@ -1054,21 +1056,13 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         match lead {
             Lead::End(end) => Ok(end_target(end)),
             // A class at one place: the first position met there is stored as it is.
-            Lead::Indexed(pos, index) => {
-                self.by_place(index, |c| match c.below_read(pos, pos)? {
-                    Some(read) => Ok(read),
-                    None => c.new_id(pos),
-                })
-            }
+            Lead::Indexed(pos, index) => self.by_place(index, |c| c.first_at_place(pos, || pos)),
             Lead::Stored { form, place, pos } => self.id_of(form, place, pos),
-            // Below a template's layer the form is read ([`Compiler::id_of`]).
-            Lead::Placed { place, pos } => match &self.below {
-                Some(below) if self.game.layer(&pos) < below.from => {
-                    let form = self.shape().form(&pos);
-                    self.id_of(form, Some(place), pos)
-                }
-                _ => self.by_place(place, |c| c.new_id(pos)),
-            },
+            // The form is made where the place is new below a template's layer.
+            Lead::Placed { place, pos } => {
+                let shape = self.shape();
+                self.by_place(place, |c| c.first_at_place(pos, || shape.form(&pos)))
+            }
             Lead::Once(pos) => self.new_id(pos),
         }
     }
@@ -1142,12 +1136,11 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// dense layout of positions where a strategy's program has one ([`Game::place`]), else
     /// by its key. Where the form is new, play goes on from `pos`.
     fn id_of(&mut self, form: G::Pos, place: Option<Index>, pos: G::Pos) -> Result<u32, Stop> {
-        if let Some(read) = self.below_read(form, pos)? {
-            return Ok(read);
-        }
-        // One position at one place: a place met first is a new position.
         if let Some(place) = place {
-            return self.by_place(place, |c| c.new_id(pos));
+            return self.by_place(place, |c| c.first_at_place(pos, || form));
+        }
+        if let Some(read) = self.below_read(pos, || form)? {
+            return Ok(read);
         }
         let next = self.program.id_of_row(self.program.positions.len() as u32);
         let id = *self.ids.entry(self.game.key(&form)).or_insert(next);
@@ -1157,17 +1150,31 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         Ok(id)
     }
 
-    /// While a template is stepped, a position stored under `form` below the template's layer:
-    /// a [`BELOW`] read, the same position moved up to the template's layer joining the
-    /// template. `None` for a position of the template's layer, or where no template is stepped.
-    fn below_read(&mut self, form: G::Pos, pos: G::Pos) -> Result<Option<u32>, Stop> {
+    /// The id of stored position `pos`, met first at its place: one place, one position (or
+    /// one form, `form` of it, read only below a template's layer).
+    fn first_at_place(&mut self, pos: G::Pos, form: impl FnOnce() -> G::Pos) -> Result<u32, Stop> {
+        match self.below_read(pos, form)? {
+            Some(read) => Ok(read),
+            None => self.new_id(pos),
+        }
+    }
+
+    /// While a template is stepped, stored position `pos` below the template's layer, by the
+    /// form it is stored under (`form` of it, of its layer): a [`BELOW`] read, the same
+    /// position moved up to the template's layer joining the template. `None` for a position
+    /// of the template's layer, or where no template is stepped.
+    fn below_read(
+        &mut self,
+        pos: G::Pos,
+        form: impl FnOnce() -> G::Pos,
+    ) -> Result<Option<u32>, Stop> {
         let Some(below) = &self.below else {
             return Ok(None);
         };
-        if self.game.layer(&form) >= below.from {
+        if self.game.layer(&pos) >= below.from {
             return Ok(None);
         }
-        let key = self.game.key(&form);
+        let key = self.game.key(&form());
         if let Some(&b) = below.ids.get(&key) {
             return Ok(Some(BELOW | b));
         }
