@@ -66,12 +66,16 @@ impl<G: Game> Game for Late<'_, G> {
             return game.outcomes_late(&at, &mut |next, p| each((next, false), p));
         }
         if !late {
-            // Only where the strategy ignores the part at every position the roll leads to.
-            let mut now = Vec::new();
-            if game.outcomes_now(&at, &mut |next, p| now.push((next, p)))
-                && (now.iter()).all(|(next, _)| self.policy.ignores_late(game, next))
+            // Only where the strategy ignores the part at every position the roll leads to:
+            // the roll asked for twice, which costs less than keeping it.
+            let mut ignored = true;
+            let policy = self.policy;
+            if game.outcomes_now(&at, &mut |next, _| {
+                ignored = ignored && policy.ignores_late(game, &next);
+            }) && ignored
             {
-                return now.into_iter().for_each(|(next, p)| each((next, true), p));
+                game.outcomes_now(&at, &mut |next, p| each((next, true), p));
+                return;
             }
         }
         game.outcomes(&at, &mut |next, p| each((next, late), p));
