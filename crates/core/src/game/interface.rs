@@ -283,7 +283,7 @@ impl Game for PurpleRaven {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Policy, options_of, outcomes_of};
+    use crate::games::{Policy, options_of, outcomes_of, random_play};
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -315,40 +315,21 @@ mod tests {
                         .map(|(_, v)| v)
                         .fold(f64::NEG_INFINITY, f64::max),
                 };
-                let opening = outcomes_of(&game, &game.start());
                 let mut firsts = std::collections::HashMap::new();
-                let mut rng = Xoshiro256PlusPlus::seed_from_u64(u64::from(stealth));
-                let mut pick = |n: usize| (rng.next_u64() % n as u64) as usize;
-                for _ in 0..4000 {
-                    let mut pos = game.start();
-                    loop {
-                        pos = match game.point(&pos) {
-                            Point::Over(_) => break,
-                            // The opening roll's outcomes, hundreds of thousands, once.
-                            Point::Chance if pos == game.start() => opening[pick(opening.len())].0,
-                            Point::Chance => {
-                                let all = outcomes_of(&game, &pos);
-                                all[pick(all.len())].0
-                            }
-                            Point::Decision(_) => {
-                                let all = options_of(&game, &pos);
-                                all[pick(all.len())].1
-                            }
-                        };
-                        let Some(index) = game.index(&pos) else {
-                            continue;
-                        };
-                        // The first position met at the place, and its canonical form.
-                        let place = (index.group, index.offset);
-                        let &mut (first, form) =
-                            (firsts.entry(place)).or_insert_with(|| (pos, game.canonical(&pos)));
-                        if pos != first && game.canonical(&pos) != form {
-                            joined += 1;
-                            let (stored, worked_out) = (solved.value(&pos), step_on(&pos));
-                            assert!((stored - worked_out).abs() < 1e-12, "{preset} {pos:?}");
-                        }
+                random_play(&game, 4000, u64::from(stealth), |pos| {
+                    let Some(index) = game.index(pos) else {
+                        return;
+                    };
+                    // The first position met at the place, and its canonical form.
+                    let place = (index.group, index.offset);
+                    let &mut (first, form) =
+                        (firsts.entry(place)).or_insert_with(|| (*pos, game.canonical(pos)));
+                    if *pos != first && game.canonical(pos) != form {
+                        joined += 1;
+                        let (stored, worked_out) = (solved.value(pos), step_on(pos));
+                        assert!((stored - worked_out).abs() < 1e-12, "{preset} {pos:?}");
                     }
-                }
+                });
                 assert!(firsts.len() > 300, "{preset} {stealth}: {}", firsts.len());
             }
             assert!(joined > 0, "{preset}: no place joins two forms");

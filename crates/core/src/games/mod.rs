@@ -280,6 +280,47 @@ pub fn options_of<G: Game>(game: &G, pos: &G::Pos) -> Vec<(G::Option, G::Pos)> {
     all
 }
 
+/// Every position after the start of `games` random games of `game` (each option and each
+/// outcome as likely as the next, drawn from `seed`), in the order play meets them: for tests
+/// of what holds at every position play reaches.
+#[cfg(test)]
+pub(crate) fn random_play<G: Game>(
+    game: &G,
+    games: usize,
+    seed: u64,
+    mut each: impl FnMut(&G::Pos),
+) {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let start = game.start();
+    // The start's outcomes listed once: an opening roll may have hundreds of thousands.
+    let opening = matches!(game.point(&start), Point::Chance).then(|| outcomes_of(game, &start));
+    for _ in 0..games {
+        let mut pos = start;
+        loop {
+            pos = match game.point(&pos) {
+                Point::Over(_) => break,
+                Point::Chance => {
+                    let listed;
+                    let all = match &opening {
+                        Some(opening) if pos == start => opening,
+                        _ => {
+                            listed = outcomes_of(game, &pos);
+                            &listed
+                        }
+                    };
+                    all[rng.random_range(0..all.len())].0
+                }
+                Point::Decision(_) => {
+                    let all = options_of(game, &pos);
+                    all[rng.random_range(0..all.len())].1
+                }
+            };
+            each(&pos);
+        }
+    }
+}
+
 /// Every outcome of a chance point with its probability, collected.
 pub fn outcomes_of<G: Game>(game: &G, pos: &G::Pos) -> Vec<(G::Pos, f64)> {
     let mut all = Vec::new();

@@ -98,11 +98,9 @@ impl AsPolicy<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Game, Point, options_of, outcomes_of};
+    use crate::games::{Game, random_play};
     use crate::rules::Rules;
     use crate::strategy::{BUNDLED, resolve};
-    use rand::{RngExt, SeedableRng};
-    use rand_xoshiro::Xoshiro256PlusPlus;
 
     /// The place a strategy tells without making its view is the view's: checked at every
     /// stored position of random games, for every bundled strategy, under both presets. Fails
@@ -118,31 +116,16 @@ mod tests {
             for (name, _) in BUNDLED {
                 let strategy = resolve(name).unwrap();
                 let policy = AsPolicy(strategy.as_ref());
-                let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
                 let mut told = 0;
-                for _ in 0..100 {
-                    let mut pos = game.start();
-                    loop {
-                        pos = match game.point(&pos) {
-                            Point::Over(_) => break,
-                            Point::Chance => {
-                                let all = outcomes_of(&game, &pos);
-                                all[rng.random_range(0..all.len())].0
-                            }
-                            Point::Decision(_) => {
-                                let all = options_of(&game, &pos);
-                                all[rng.random_range(0..all.len())].1
-                            }
-                        };
-                        if game.stored(&pos)
-                            && let Some(place) = policy.view_place(&game, &pos)
-                        {
-                            told += 1;
-                            let view = policy.view(&game, &pos);
-                            assert_eq!(Some(place), game.place(&view), "{name} {pos:?}");
-                        }
+                random_play(&game, 100, 7, |pos| {
+                    if game.stored(pos)
+                        && let Some(place) = policy.view_place(&game, pos)
+                    {
+                        told += 1;
+                        let view = policy.view(&game, pos);
+                        assert_eq!(Some(place), game.place(&view), "{name} {pos:?}");
                     }
-                }
+                });
                 let sees_rules_only = matches!(
                     strategy.sight(&game.start(), &game.rules),
                     Sight::RulesOnly { .. }
