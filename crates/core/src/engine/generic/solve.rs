@@ -108,6 +108,13 @@ impl<'g, G: Game> Solved<'g, G> {
         self.program.len()
     }
 
+    /// The value stored for `pos`'s class, if the solve stored it: what [`Optimum::value`]
+    /// reads without working anything out, for tests of the lookup.
+    pub fn stored_value(&self, pos: &G::Pos) -> Option<f64> {
+        let id = self.program.id(self.game, pos)?;
+        Some(self.values[id as usize])
+    }
+
     /// Whether the value stored at `id` is its sum (or best option) over what it reads: the
     /// fixed point holds. For tests.
     pub fn settled(&self) -> bool {
