@@ -1230,12 +1230,11 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             let found: Vec<u32> = (0..size).rev().collect();
             let same = |target: u32| (base..base + size).contains(&target).then(|| target - base);
             match self.reads_first(&found, block, same, &mut seen, &mut level) {
-                Some(sorted) if by_level => {
-                    let (sorted, starts) = Self::by_level(sorted, &level);
+                Some(sorted) => {
+                    let (sorted, starts) = Self::by_level(sorted, &level, by_level);
                     template_levels = starts;
                     Ok(sorted)
                 }
-                Some(sorted) => Ok(sorted),
                 None => Err(found),
             }
         });
@@ -1264,13 +1263,9 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             let sorted = self.reads_first(segment, NO_BLOCK, same, &mut seen, &mut level);
             once.push(sorted.is_some());
             if let Some(sorted) = sorted {
-                if by_level {
-                    let (sorted, starts) = Self::by_level(sorted, &level);
-                    segment.copy_from_slice(&sorted);
-                    levels.extend(starts.iter().map(|&s| w[0] + s));
-                } else {
-                    segment.copy_from_slice(&sorted);
-                }
+                let (sorted, starts) = Self::by_level(sorted, &level, by_level);
+                segment.copy_from_slice(&sorted);
+                levels.extend(starts.iter().map(|&s| w[0] + s));
             }
         }
         self.program.ids = std::mem::take(&mut self.ids);
@@ -1288,8 +1283,12 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// `sorted`, rows of one layer each after the rows of the layer it reads, by their
     /// `level` ([`Compiler::reads_first`]): the rows of one level read none of each other and
     /// settle side by side. Returns the rows, level by level (in `sorted`'s order inside a
-    /// level), and where each level starts.
-    fn by_level(sorted: Vec<u32>, level: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    /// level), and where each level starts; where not `by_level` ([`Program::by_level`]),
+    /// `sorted` as it is and no levels.
+    fn by_level(sorted: Vec<u32>, level: &[u32], by_level: bool) -> (Vec<u32>, Vec<u32>) {
+        if !by_level {
+            return (sorted, Vec::new());
+        }
         let mut count: Vec<u32> = Vec::new();
         for &row in &sorted {
             let here = level[row as usize] as usize;
