@@ -166,10 +166,19 @@ impl Game for PurpleRaven {
 
     fn options(&self, pos: &State, each: &mut impl FnMut(Action, State)) {
         for &action in pos.actions(&self.rules).iter() {
-            let mut next = *pos;
-            next.apply_action(&self.rules, action);
-            each(action, next);
+            each(action, self.after(pos, action));
         }
+    }
+
+    fn moves(&self, pos: &State, each: &mut impl FnMut(Action)) {
+        pos.actions(&self.rules).iter().copied().for_each(each);
+    }
+
+    #[inline]
+    fn after(&self, pos: &State, action: Action) -> State {
+        let mut next = *pos;
+        next.apply_action(&self.rules, action);
+        next
     }
 
     const ROLLS_LATE: bool = true;
@@ -286,6 +295,35 @@ mod tests {
     use crate::games::{Policy, options_of, outcomes_of, random_play};
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The options a strategy's program lists without playing them ([`Game::moves`]) are
+    /// [`Game::options`]' in their order, and each leads where `options` says
+    /// ([`Game::after`]): at every decision point of random games under both presets.
+    #[test]
+    fn moves_and_after_are_the_options() {
+        for preset in ["main-text", "clarified"] {
+            let game = PurpleRaven {
+                rules: Rules::preset(preset).unwrap(),
+                stealth: 3,
+            };
+            let mut decisions = 0;
+            random_play(&game, 300, 7, |pos| {
+                if !matches!(game.point(pos), Point::Decision(_)) {
+                    return;
+                }
+                decisions += 1;
+                let mut moves = Vec::new();
+                game.moves(pos, &mut |m| moves.push(m));
+                let options = options_of(&game, pos);
+                assert_eq!(moves.len(), options.len(), "{pos:?}");
+                for (&m, &(o, next)) in moves.iter().zip(&options) {
+                    assert_eq!(m, o, "{pos:?}");
+                    assert_eq!(game.after(pos, m), next, "{pos:?} {m:?}");
+                }
+            });
+            assert!(decisions > 1000, "{preset}: {decisions}");
+        }
+    }
 
     /// Every position with a place in the dense layout ([`Game::index`]) is found by it, with
     /// the value of what it leads to, a step on (the best option at a decision, the sum at a

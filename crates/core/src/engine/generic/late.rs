@@ -88,6 +88,16 @@ impl<G: Game> Game for Late<'_, G> {
     }
 
     #[inline]
+    fn moves(&self, (pos, _): &Self::Pos, each: &mut impl FnMut(Self::Option)) {
+        self.game.moves(pos, each);
+    }
+
+    #[inline]
+    fn after(&self, &(pos, late): &Self::Pos, m: Self::Option) -> Self::Pos {
+        (self.game.after(&pos, m), late)
+    }
+
+    #[inline]
     fn counts_as_roll(&self, pos: &Self::Pos) -> bool {
         !self.rolls_rest(pos)
     }

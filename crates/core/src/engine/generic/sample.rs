@@ -94,7 +94,6 @@ pub fn play<G: Game>(
     let mut tally = Tally::default();
     let mut pos = game.start();
     let mut outcomes = Vec::new();
-    let mut options = Vec::new();
     let mut moves = Vec::new();
     let mut weights = Vec::new();
     loop {
@@ -107,10 +106,8 @@ pub fn play<G: Game>(
             }
             Point::Decision(_) => {
                 tally.decisions += 1;
-                options.clear();
-                game.options(&pos, &mut |m, next| options.push((m, next)));
                 moves.clear();
-                moves.extend(options.iter().map(|&(m, _)| m));
+                game.moves(&pos, &mut |m| moves.push(m));
                 weights.clear();
                 weights.resize(moves.len(), 0.0);
                 policy.weigh(game, &pos, &moves, &mut weights);
@@ -119,7 +116,7 @@ pub fn play<G: Game>(
                 } else {
                     draw(weights.iter().copied(), unit(rng))
                 };
-                pos = options[i].1;
+                pos = game.after(&pos, moves[i]);
             }
         }
     }

@@ -206,9 +206,10 @@ pub(super) struct Stepper<'g, 'r, G: Game> {
     layer: u32,
     /// Scratch: the outcomes of the chance points being expanded, innermost last.
     pending: Vec<(G::Pos, f64)>,
-    /// Scratch: the options of the decision points being followed, innermost last, each as
-    /// where it leads with the strategy's weight, and as the option the strategy weighs; and
-    /// the innermost one's weights.
+    /// Scratch: the options of the decision points being followed that are taken, innermost
+    /// last, each as where it leads with its weight (the strategy's, or 1 for optimal play's
+    /// every option); the options of the innermost one as the strategy weighs them, and its
+    /// weights.
     choices: Vec<(G::Pos, f64)>,
     moves: Vec<G::Option>,
     answer: Vec<f64>,
@@ -394,26 +395,25 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
         out: &mut Stepped<G::Pos>,
     ) {
         let game = self.shape.game;
-        let from = self.choices.len();
-        let (choices, moves) = (&mut self.choices, &mut self.moves);
-        game.options(pos, &mut |m, next| {
-            moves.push(m);
-            choices.push((next, 0.0));
-        });
+        let from = self.moves.len();
+        let moves = &mut self.moves;
+        game.moves(pos, &mut |m| moves.push(m));
         self.answer.clear();
         self.answer.resize(self.moves.len() - from, 0.0);
         policy.weigh(game, pos, &self.moves[from..], &mut self.answer);
-        for (choice, &a) in self.choices[from..].iter_mut().zip(&self.answer) {
-            choice.1 = a;
-        }
-        for i in from..self.choices.len() {
-            let (next, a) = self.choices[i];
+        // Only the options the strategy takes are played.
+        let taken = self.choices.len();
+        for (&m, &a) in self.moves[from..].iter().zip(&self.answer) {
             if a > 0.0 {
-                self.expand(next, w * a, passed, out);
+                self.choices.push((game.after(pos, m), a));
             }
         }
-        self.choices.truncate(from);
         self.moves.truncate(from);
+        for i in taken..self.choices.len() {
+            let (next, a) = self.choices[i];
+            self.expand(next, w * a, passed, out);
+        }
+        self.choices.truncate(taken);
     }
 
     /// Where `pos` leads if it is among the stored positions met last and `recent` is searched
