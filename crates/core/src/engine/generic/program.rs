@@ -674,8 +674,8 @@ struct Compiler<'g, 'r, G: Game> {
 
 /// Terms stepped at once, about ([`Compiler::compile`]): rows are stepped as many at a time
 /// as had this many terms lately, from [`PIECES`] rows up to [`ROWS`].
-const TERMS: usize = 1 << 12;
-const ROWS: usize = 1 << 12;
+const TERMS: usize = 1 << 13;
+const ROWS: usize = 1 << 13;
 
 /// Up to how many terms a branch's are searched for a target, rather than looked up
 /// ([`Compiler::slots`]).
