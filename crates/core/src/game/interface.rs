@@ -165,9 +165,7 @@ impl Game for PurpleRaven {
     }
 
     fn options(&self, pos: &State, each: &mut impl FnMut(Action, State)) {
-        for &action in pos.actions(&self.rules).iter() {
-            each(action, self.after(pos, action));
-        }
+        self.moves(pos, &mut |action| each(action, self.after(pos, action)));
     }
 
     fn moves(&self, pos: &State, each: &mut impl FnMut(Action)) {

@@ -403,18 +403,33 @@ impl Game for Annulus {
         }
     }
 
+    #[inline]
     fn options(&self, pos: &Pos, each: &mut impl FnMut(Move, Pos)) {
+        self.moves(pos, &mut |m| each(m, self.after(pos, m)));
+    }
+
+    #[inline]
+    fn moves(&self, pos: &Pos, each: &mut impl FnMut(Move)) {
         // A4: any die not jammed, one up or one down, within 1..=12 unless the ring wraps.
         // A6: who acts does not matter, so this is the whole choice.
         for i in (0..pos.len()).filter(|&i| !pos.jammed(i)) {
             for up in [true, false] {
                 if self.step(pos.value(i), up).is_some() {
-                    let mut p = *pos;
-                    p.stage = Stage::Trigger { die: i as u8, up };
-                    each(Move { die: i as u8, up }, p);
+                    each(Move { die: i as u8, up });
                 }
             }
         }
+    }
+
+    /// A4: the trigger d12 for the move is rolled next.
+    #[inline]
+    fn after(&self, pos: &Pos, m: Move) -> Pos {
+        let mut p = *pos;
+        p.stage = Stage::Trigger {
+            die: m.die,
+            up: m.up,
+        };
+        p
     }
 
     fn layer(&self, pos: &Pos) -> u32 {
