@@ -5,7 +5,7 @@
 //! every parallel sum is of integers or is summed afterwards in an order fixed by the work.
 
 #[cfg(feature = "parallel")]
-pub use rayon::{current_num_threads, in_place_scope_fifo, join, prelude::*, scope_fifo};
+pub use rayon::{current_num_threads, join, prelude::*, scope_fifo};
 
 #[cfg(not(feature = "parallel"))]
 pub use serial::*;
@@ -46,14 +46,6 @@ mod serial {
         F: FnOnce(&Scope<'scope>) -> R,
     {
         body(&Scope(PhantomData))
-    }
-
-    /// [`scope_fifo`], where rayon's runs `body` on the calling thread too.
-    pub fn in_place_scope_fifo<'scope, F, R>(body: F) -> R
-    where
-        F: FnOnce(&Scope<'scope>) -> R,
-    {
-        scope_fifo(body)
     }
 
     /// `into_par_iter`: the sequential iterator.

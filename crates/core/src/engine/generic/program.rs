@@ -846,12 +846,14 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             let terms: usize = ready_now.iter().map(|out| out.terms.len()).sum();
             chunk = ((end - next) * TERMS / terms.max(1)).clamp(PIECES, ROWS);
             // Rows already found past `end` are stepped on the other threads while `ready`'s
-            // terms get their ids on this one, where what the compile keeps is allocated.
+            // terms get their ids on this one. The scope runs on a thread of the pool, which
+            // steps too once the ids are found: on the calling thread it would wait idle
+            // there, or take a core from the stepping.
             let after = self.program.positions.len().min(end + chunk);
             rows.clear();
             rows.extend_from_slice(&self.program.positions[end..after]);
             let mut pieces_ahead = 0;
-            in_place_scope_fifo(|scope| {
+            scope_fifo(|scope| {
                 scope.spawn_fifo(|_| pieces_ahead = step(shape, &rows, &mut ahead));
                 ready_now.iter().try_for_each(|out| self.take(out))
             })?;
