@@ -18,21 +18,25 @@ use std::ops::Range;
 pub(super) fn settle<G: Game>(program: &Program<G>, ends: &[f64]) -> (Vec<f64>, u64) {
     let mut values = vec![0.0f64; program.len()];
     let mut sweeps = 0u64;
-    for (ids, once) in program.layers.iter().cloned() {
-        if once && let Some(levels) = program.levels(ids.clone()) {
-            for level in levels {
-                best_level(program, ends, &mut values, level);
+    // On a thread of the pool: the levels shared out are then handed to the other threads
+    // directly, not each through the pool's queue from outside it.
+    scope_fifo(|_| {
+        for (ids, once) in program.layers.iter().cloned() {
+            if once && let Some(levels) = program.levels(ids.clone()) {
+                for level in levels {
+                    best_level(program, ends, &mut values, level);
+                }
+                sweeps += 1;
+                continue;
             }
-            sweeps += 1;
-            continue;
+            // Apart for a program without blocks: there an id is its row.
+            sweeps += if program.has_blocks() {
+                sweep::<G, true>(program, ends, &mut values, ids, once)
+            } else {
+                sweep::<G, false>(program, ends, &mut values, ids, once)
+            };
         }
-        // Apart for a program without blocks: there an id is its row.
-        sweeps += if program.has_blocks() {
-            sweep::<G, true>(program, ends, &mut values, ids, once)
-        } else {
-            sweep::<G, false>(program, ends, &mut values, ids, once)
-        };
-    }
+    });
     (values, sweeps)
 }
 
@@ -145,19 +149,22 @@ pub(super) fn settle_sums<G: Game>(
         2
     };
     let mut from = 0;
-    while from < ends.len() {
-        let n = at_once.min(ends.len() - from);
-        let at: Vec<Vec<f64>> = match n {
-            1 => sums.pass::<1>(from).iter().map(|v| v.to_vec()).collect(),
-            2 => sums.pass::<2>(from).iter().map(|v| v.to_vec()).collect(),
-            3 => sums.pass::<3>(from).iter().map(|v| v.to_vec()).collect(),
-            _ => sums.pass::<4>(from).iter().map(|v| v.to_vec()).collect(),
-        };
-        for (start, v) in start.iter_mut().zip(at) {
-            start.extend(v);
+    // On a thread of the pool, as in [`settle`].
+    scope_fifo(|_| {
+        while from < ends.len() {
+            let n = at_once.min(ends.len() - from);
+            let at: Vec<Vec<f64>> = match n {
+                1 => sums.pass::<1>(from).iter().map(|v| v.to_vec()).collect(),
+                2 => sums.pass::<2>(from).iter().map(|v| v.to_vec()).collect(),
+                3 => sums.pass::<3>(from).iter().map(|v| v.to_vec()).collect(),
+                _ => sums.pass::<4>(from).iter().map(|v| v.to_vec()).collect(),
+            };
+            for (start, v) in start.iter_mut().zip(at) {
+                start.extend(v);
+            }
+            from += n;
         }
-        from += n;
-    }
+    });
     start
 }
 
