@@ -10,6 +10,14 @@ pub use rayon::{current_num_threads, join, prelude::*, scope_fifo};
 #[cfg(not(feature = "parallel"))]
 pub use serial::*;
 
+/// Runs `work` on a thread of the pool (without the feature, on the caller's). Work that
+/// shares itself out many times over, level after level, hands each share to the other threads
+/// directly from there; from outside the pool each share goes through the pool's queue and
+/// wakes a thread.
+pub fn on_pool<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    scope_fifo(|_| work())
+}
+
 /// rayon's names, run in order on the calling thread.
 #[cfg(not(feature = "parallel"))]
 mod serial {

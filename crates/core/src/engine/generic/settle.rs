@@ -18,9 +18,8 @@ use std::ops::Range;
 pub(super) fn settle<G: Game>(program: &Program<G>, ends: &[f64]) -> (Vec<f64>, u64) {
     let mut values = vec![0.0f64; program.len()];
     let mut sweeps = 0u64;
-    // On a thread of the pool: the levels shared out are then handed to the other threads
-    // directly, not each through the pool's queue from outside it.
-    scope_fifo(|_| {
+    // Level after level shared out ([`on_pool`]).
+    on_pool(|| {
         for (ids, once) in program.layers.iter().cloned() {
             if once && let Some(levels) = program.levels(ids.clone()) {
                 for level in levels {
@@ -149,8 +148,8 @@ pub(super) fn settle_sums<G: Game>(
         2
     };
     let mut from = 0;
-    // On a thread of the pool, as in [`settle`].
-    scope_fifo(|_| {
+    // Level after level shared out ([`on_pool`]).
+    on_pool(|| {
         while from < ends.len() {
             let n = at_once.min(ends.len() - from);
             let at: Vec<Vec<f64>> = match n {
