@@ -236,6 +236,13 @@ pub trait Policy<G: Game>: Sync + Send {
     /// `weights` has one slot per option, all zero on entry; the weights written must sum to 1.
     /// A deterministic strategy writes one 1.
     fn weigh(&self, game: &G, pos: &G::Pos, options: &[G::Option], weights: &mut [f64]);
+    /// The one option the strategy takes at `pos` where it takes one for sure, told without
+    /// the game listing every option: the answer [`Policy::weigh`] gives weight 1, which the
+    /// engines then play alone. Most strategies answer so at most decisions, and a program
+    /// meets millions of them. The default, none, has every option weighed.
+    fn choose(&self, _game: &G, _pos: &G::Pos) -> Option<G::Option> {
+        None
+    }
     /// What the strategy tells apart of `pos`: a form (a position of the game, of `pos`'s
     /// layer) shared only by positions where the strategy's play ends alike, from which the
     /// game may not play on (options it reads that the strategy never takes, forgotten). The

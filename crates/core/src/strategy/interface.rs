@@ -32,6 +32,16 @@ impl Policy<PurpleRaven> for AsPolicy<'_> {
         }
     }
 
+    fn choose(&self, game: &PurpleRaven, pos: &State) -> Option<Action> {
+        let Node::Decision(decision) = pos.node(&game.rules) else {
+            unreachable!("a decision point")
+        };
+        match self.0.decide(pos, &game.rules, decision) {
+            Choice::Act(action) => Some(action),
+            Choice::Uniform => None,
+        }
+    }
+
     /// Stealth is the game's layer.
     fn alike_from(&self, _game: &PurpleRaven) -> Option<u32> {
         self.0.stealth_alike_from().map(u32::from)
@@ -98,7 +108,7 @@ impl AsPolicy<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Game, random_play};
+    use crate::games::{Game, Point, random_play};
     use crate::rules::Rules;
     use crate::strategy::{BUNDLED, resolve};
 
@@ -131,6 +141,41 @@ mod tests {
                     Sight::RulesOnly { .. }
                 );
                 assert!(sees_rules_only || told > 300, "{name} {preset}: {told}");
+            }
+        }
+    }
+
+    /// The option a strategy names without the options listed is the one it weighs 1, and
+    /// it names one wherever it weighs one 1: checked at every decision point of random
+    /// games, for every bundled strategy, under both presets.
+    #[test]
+    fn the_option_chosen_is_the_one_weighed() {
+        for preset in ["main-text", "clarified"] {
+            let game = PurpleRaven {
+                rules: Rules::preset(preset).unwrap(),
+                stealth: 6,
+            };
+            for (name, _) in BUNDLED {
+                let strategy = resolve(name).unwrap();
+                let policy = AsPolicy(strategy.as_ref());
+                let mut chosen = 0;
+                random_play(&game, 100, 7, |pos| {
+                    if !matches!(game.point(pos), Point::Decision(_)) {
+                        return;
+                    }
+                    let mut options = Vec::new();
+                    game.moves(pos, &mut |m| options.push(m));
+                    let mut weights = vec![0.0; options.len()];
+                    policy.weigh(&game, pos, &options, &mut weights);
+                    let sure = (options.iter().zip(&weights)).find(|&(_, &w)| w == 1.0);
+                    let choice = policy.choose(&game, pos);
+                    assert_eq!(choice, sure.map(|(&m, _)| m), "{name} {pos:?}");
+                    chosen += usize::from(choice.is_some());
+                });
+                assert!(
+                    name == "uniform" || chosen > 100,
+                    "{name} {preset}: {chosen}"
+                );
             }
         }
     }

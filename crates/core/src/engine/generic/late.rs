@@ -175,6 +175,10 @@ impl<'a, G: Game> Policy<Late<'a, G>> for LatePolicy<'a, G> {
         self.0.weigh(late.game, &pos.0, options, w);
     }
     #[inline]
+    fn choose(&self, late: &Late<'a, G>, pos: &(G::Pos, bool)) -> Option<G::Option> {
+        self.0.choose(late.game, &pos.0)
+    }
+    #[inline]
     fn view(&self, late: &Late<'a, G>, &(pos, waits): &(G::Pos, bool)) -> (G::Pos, bool) {
         (self.0.view(late.game, &pos), waits)
     }

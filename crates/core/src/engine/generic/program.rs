@@ -464,47 +464,38 @@ impl<G: Game> Program<G> {
         }
         // Each array is rebuilt and the old one freed before the next: one array at a time is
         // held twice (the largest, the terms', is [`BYTES_PER_POSITION`]'s copy).
-        let ranges = |p: &Self, r: u32| (p.branch_range(r as usize), p.term_range(r as usize));
-        self.kind = old_row.iter().map(|&r| self.kind[r as usize]).collect();
-        let by_branch = |p: &Self, of: &[f64]| {
-            let mut laid = Vec::with_capacity(of.len());
-            for &r in &old_row {
-                laid.extend_from_slice(&of[ranges(p, r).0]);
-            }
-            laid
-        };
-        self.rolls = by_branch(self, &self.rolls);
+        fn same<T>(_: u32, x: T) -> T {
+            x
+        }
+        self.kind = gather(&old_row, |r| r as usize..r as usize + 1, &self.kind, same);
         if !self.passed.is_empty() {
             self.passed.resize(self.term_start.len() - 1, 0.0);
-            self.passed = by_branch(self, &self.passed);
         }
-        // The terms' two arrays share one spare: the old targets hold the weights laid out.
-        let mut laid = Vec::with_capacity(self.target.len());
-        for &r in &old_row {
-            let t = &self.target[ranges(self, r).1];
+        let (starts, term_starts) = (&self.branch_start, &self.term_start);
+        let branches = |r: u32| starts[r as usize] as usize..starts[r as usize + 1] as usize;
+        let terms = |r: u32| {
+            let b = branches(r);
+            term_starts[b.start] as usize..term_starts[b.end] as usize
+        };
+        self.rolls = gather(&old_row, branches, &self.rolls, same);
+        if !self.passed.is_empty() {
+            self.passed = gather(&old_row, branches, &self.passed, same);
+        }
+        let target = gather(&old_row, terms, &self.target, |r, t| {
             if r < size {
-                laid.extend(
-                    t.iter()
-                        .map(|&t| if t >= BELOW { t } else { new_row[t as usize] }),
-                );
+                if t >= BELOW { t } else { new_row[t as usize] }
+            } else if t >= END {
+                t
             } else {
-                laid.extend(
-                    t.iter()
-                        .map(|&t| if t >= END { t } else { new_id(self, t) }),
-                );
+                new_id(self, t)
             }
-        }
-        let mut spare = std::mem::replace(&mut self.target, laid);
-        spare.clear();
-        for &r in &old_row {
-            spare.extend_from_slice(&self.weight[ranges(self, r).1]);
-        }
-        self.weight = spare;
+        });
+        self.target = target;
+        self.weight = gather(&old_row, terms, &self.weight, same);
         // The branches' and terms' starts last: the others were read through the old ones.
         let (mut branch_start, mut term_start) = (vec![0], vec![0]);
         for &r in &old_row {
-            let (b, _) = ranges(self, r);
-            for b in b {
+            for b in self.branch_range(r as usize) {
                 let terms = self.term_start[b + 1] - self.term_start[b];
                 term_start.push(term_start.last().expect("a start") + terms);
             }
@@ -647,6 +638,40 @@ impl<G: Game> Program<G> {
             )
         })
     }
+}
+
+/// `of`'s items in the rows' new order, `old_row` giving the old row of each new one and
+/// `range` an old row's items: each item `map(old row, item)`. Laid out on every thread, a
+/// piece of rows at a time, each piece where the items of the rows before it end: the rows'
+/// items are read where they lie, a read of memory no cache holds per row.
+fn gather<T: Copy + Default + Send + Sync>(
+    old_row: &[u32],
+    range: impl Fn(u32) -> Range<usize> + Sync,
+    of: &[T],
+    map: impl Fn(u32, T) -> T + Sync,
+) -> Vec<T> {
+    let piece = old_row.len().div_ceil(PIECES).max(1);
+    let sizes: Vec<usize> = (old_row.par_chunks(piece))
+        .map(|rows| rows.iter().map(|&r| range(r).len()).sum())
+        .collect();
+    let mut laid = vec![T::default(); sizes.iter().sum()];
+    let mut spans = Vec::with_capacity(sizes.len());
+    let mut rest = laid.as_mut_slice();
+    for (rows, &size) in old_row.chunks(piece).zip(&sizes) {
+        let (span, tail) = rest.split_at_mut(size);
+        spans.push((rows, span));
+        rest = tail;
+    }
+    spans.into_par_iter().for_each(|(rows, span)| {
+        let mut out = span.iter_mut();
+        for &r in rows {
+            // The row's items first: the span's item past the row's end stays unread.
+            for (&x, o) in of[range(r)].iter().zip(out.by_ref()) {
+                *o = map(r, x);
+            }
+        }
+    });
+    laid
 }
 
 struct Compiler<'g, 'r, G: Game> {

@@ -395,6 +395,9 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
         out: &mut Stepped<G::Pos>,
     ) {
         let game = self.shape.game;
+        if let Some(m) = policy.choose(game, pos) {
+            return self.expand(game.after(pos, m), w, passed, out);
+        }
         let from = self.moves.len();
         let moves = &mut self.moves;
         game.moves(pos, &mut |m| moves.push(m));
