@@ -136,15 +136,16 @@ impl<G: Game> Game for Late<'_, G> {
         (self.game.canonical(&pos), late)
     }
 
-    /// A position where a part waits has no place in the game's layouts, which know only the
-    /// game's own positions: it is found by its key.
+    /// A position where a part waits has no place in the game's layout of classes, which
+    /// knows only the game's own positions: it is found by its key.
     #[inline]
     fn index(&self, &(pos, late): &Self::Pos) -> Option<Index> {
         if late { None } else { self.game.index(&pos) }
     }
+    /// The game's place, told apart by whether a part waits ([`waits_apart`]).
     #[inline]
     fn place(&self, &(pos, late): &Self::Pos) -> Option<Index> {
-        if late { None } else { self.game.place(&pos) }
+        waits_apart(self.game.place(&pos)?, late)
     }
 
     #[inline]
@@ -154,6 +155,18 @@ impl<G: Game> Game for Late<'_, G> {
     fn stored_bound(&self) -> Option<u64> {
         self.game.stored_bound()
     }
+}
+
+/// A place of the game's layout ([`Game::place`]) told apart by whether a part of a roll
+/// waits: the group one bit up, the bit below it saying so. Without the place, the positions
+/// where a part waits would be found by their key in a table that grows as large as they are
+/// many. A group that has no bit to spare has no place: the position is found by its key.
+#[inline]
+fn waits_apart(place: Index, waits: bool) -> Option<Index> {
+    (place.group >> 127 == 0).then(|| Index {
+        group: place.group << 1 | u128::from(waits),
+        ..place
+    })
 }
 
 /// A strategy for `G` playing [`Late`]: the same answers, and what it tells apart of a position
@@ -182,14 +195,10 @@ impl<'a, G: Game> Policy<Late<'a, G>> for LatePolicy<'a, G> {
     fn view(&self, late: &Late<'a, G>, &(pos, waits): &(G::Pos, bool)) -> (G::Pos, bool) {
         (self.0.view(late.game, &pos), waits)
     }
-    /// A position where a part waits has no place ([`Late::place`]).
+    /// The view's place, told apart by whether a part waits, as [`Late::place`] tells it.
     #[inline]
     fn view_place(&self, late: &Late<'a, G>, &(pos, waits): &(G::Pos, bool)) -> Option<Index> {
-        if waits {
-            None
-        } else {
-            self.0.view_place(late.game, &pos)
-        }
+        waits_apart(self.0.view_place(late.game, &pos)?, waits)
     }
     #[inline]
     fn valued_view(&self, late: &Late<'a, G>, &(pos, waits): &(G::Pos, bool)) -> (G::Pos, bool) {

@@ -830,15 +830,18 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 self.compile(0)?;
             }
         }
-        let order = self.settle_order();
+        // The order is found, and the rows laid out, once what only finding ids needs is
+        // freed: each takes room of its own.
         if self.program.best {
             self.program.places = std::mem::take(&mut self.places);
+            self.program.ids = std::mem::take(&mut self.ids);
         } else {
             // A strategy's program is never looked up ([`Program::id`]).
-            self.program.ids = FxHashMap::default();
+            (self.places, self.ids) = Default::default();
             self.program.template = None;
         }
-        // Laid out once what only compiling needs is freed.
+        self.weight_ids = FxHashMap::default();
+        let order = self.settle_order();
         let mut program = std::mem::replace(&mut self.program, Program::empty(false));
         drop(self);
         program.lay_out(order);
@@ -865,7 +868,9 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 if next == end {
                     return Ok(());
                 }
-                pieces = step(shape, &self.program.positions[next..end], &mut ready);
+                let stepped;
+                (pieces, stepped) = step(shape, &self.program.positions[next..end], &mut ready);
+                end = next + stepped;
             }
             let ready_now = &ready[..pieces];
             let terms: usize = ready_now.iter().map(|out| out.terms.len()).sum();
@@ -877,7 +882,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             let after = self.program.positions.len().min(end + chunk);
             rows.clear();
             rows.extend_from_slice(&self.program.positions[end..after]);
-            let mut pieces_ahead = 0;
+            let mut pieces_ahead = (0, 0);
             scope_fifo(|scope| {
                 scope.spawn_fifo(|_| pieces_ahead = step(shape, &rows, &mut ahead));
                 ready_now.iter().try_for_each(|out| self.take(out))
@@ -887,7 +892,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 out.terms.shrink_to(4 * TERMS / PIECES);
             }
             std::mem::swap(&mut ready, &mut ahead);
-            (pieces, next, end) = (pieces_ahead, end, after);
+            (pieces, next, end) = (pieces_ahead.0, end, end + pieces_ahead.1);
         }
     }
 
@@ -1295,7 +1300,6 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                 levels.extend(starts.iter().map(|&s| w[0] + s));
             }
         }
-        self.program.ids = std::mem::take(&mut self.ids);
         self.program.by_level = by_level;
         Order {
             template,

@@ -140,13 +140,10 @@ pub(super) fn settle_sums<G: Game>(
     };
     // More figures a pass read each term fewer times, but each keeps a value a slot of the
     // ring ([`Program::ring`]) while the pass runs, beside the program, which takes the room of
-    // several values a position: two values a position at most, so four figures a pass where
-    // the ring keeps half the positions' values or fewer, else two.
-    let at_once = if 2 * program.ring().slots <= program.len() {
-        4
-    } else {
-        2
-    };
+    // several values a position: two values a position at most (eight figures a pass where the
+    // ring keeps a quarter of the positions' values or fewer, four where half), and at least
+    // two figures a pass.
+    let at_once = (2 * program.len() / program.ring().slots.max(1)).clamp(2, 8);
     let mut from = 0;
     // Level after level shared out ([`on_pool`]).
     on_pool(|| {
@@ -156,7 +153,11 @@ pub(super) fn settle_sums<G: Game>(
                 1 => sums.pass::<1>(from).iter().map(|v| v.to_vec()).collect(),
                 2 => sums.pass::<2>(from).iter().map(|v| v.to_vec()).collect(),
                 3 => sums.pass::<3>(from).iter().map(|v| v.to_vec()).collect(),
-                _ => sums.pass::<4>(from).iter().map(|v| v.to_vec()).collect(),
+                4 => sums.pass::<4>(from).iter().map(|v| v.to_vec()).collect(),
+                5 => sums.pass::<5>(from).iter().map(|v| v.to_vec()).collect(),
+                6 => sums.pass::<6>(from).iter().map(|v| v.to_vec()).collect(),
+                7 => sums.pass::<7>(from).iter().map(|v| v.to_vec()).collect(),
+                _ => sums.pass::<8>(from).iter().map(|v| v.to_vec()).collect(),
             };
             for (start, v) in start.iter_mut().zip(at) {
                 start.extend(v);

@@ -172,13 +172,20 @@ impl<G: Game> Shape<'_, '_, G> {
 /// Pieces rows are stepped in at most ([`step`]), a thread stepping one piece at a time.
 pub(super) const PIECES: usize = 16;
 
-/// Steps `rows` into the first of `stepped`'s pieces (at most [`PIECES`]), on every thread;
-/// returns how many pieces they fill.
+/// Terms a piece of [`step`] holds at most, but for those of the row that passes the mark:
+/// rows whose terms run to hundreds each come in runs, and a batch of them would otherwise hold
+/// them all at once.
+const PIECE_TERMS: usize = 1 << 11;
+
+/// Steps `rows` into the first of `stepped`'s pieces (at most [`PIECES`]), on every thread,
+/// a piece stopping once it holds [`PIECE_TERMS`] terms. Returns how many pieces hold rows
+/// stepped, and how many rows: the first of `rows`, up to the first piece that stopped and
+/// its rows stepped (what pieces after it stepped is stepped again with the rows left).
 pub(super) fn step<G: Game>(
     shape: Shape<'_, '_, G>,
     rows: &[G::Pos],
     stepped: &mut Vec<Stepped<G::Pos>>,
-) -> usize {
+) -> (usize, usize) {
     let piece = rows.len().div_ceil(PIECES).max(1);
     let pieces = rows.len().div_ceil(piece);
     if stepped.len() < pieces {
@@ -187,7 +194,15 @@ pub(super) fn step<G: Game>(
     (rows.par_chunks(piece))
         .zip(stepped[..pieces].par_iter_mut())
         .for_each_init(|| Stepper::new(shape), |s, (rows, out)| s.step(rows, out));
-    pieces
+    let mut done = 0;
+    for (i, rows) in rows.chunks(piece).enumerate() {
+        let stepped = stepped[i].rows.len();
+        done += stepped;
+        if stepped < rows.len() {
+            return (i + 1, done);
+        }
+    }
+    (pieces, done)
 }
 
 /// How many stored positions [`Stepper::recent`] remembers.
@@ -246,15 +261,18 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
         }
     }
 
-    /// Steps `rows` into `out` (what it held before is dropped), each row's branches in the
-    /// order the program keeps them: a chance point's one, a decision's one per option under
-    /// optimal play, one for a strategy.
+    /// Steps the first rows of `rows` into `out` (what it held before is dropped), until it
+    /// holds [`PIECE_TERMS`] terms, each row's branches in the order the program keeps them: a
+    /// chance point's one, a decision's one per option under optimal play, one for a strategy.
     pub(super) fn step(&mut self, rows: &[G::Pos], out: &mut Stepped<G::Pos>) {
         out.rows.clear();
         out.branches.clear();
         out.terms.clear();
         let game = self.shape.game;
         for pos in rows {
+            if out.terms.len() >= PIECE_TERMS {
+                return;
+            }
             self.layer = game.layer(pos);
             let kind = match game.point(pos) {
                 Point::Chance => {
