@@ -361,6 +361,38 @@ fn every_bundled_strategy_agrees_with_the_own_exact_engine() {
     }
 }
 
+/// A decision a strategy answers with one option, read as the position that option leads to
+/// where that position is stored (a strategy's program stores no row for it), still counts as
+/// a decision: every figure is that of the program that keeps every decision (the regret's).
+/// Fails if such a decision is left uncounted, or read where its option leads elsewhere.
+#[test]
+fn a_decision_read_as_where_its_answer_leads_still_counts() {
+    use raven_core::game::interface::PurpleRaven;
+    use raven_core::rules::Rules;
+    use raven_core::strategy::{AsPolicy, resolve};
+    let rules = Rules::preset("main-text").unwrap();
+    let game = PurpleRaven { rules, stealth: 5 };
+    let solved = solve(&game, Budget::UNLIMITED).unwrap();
+    for name in ["cautious", "reference"] {
+        let strategy = resolve(name).unwrap();
+        let policy = AsPolicy(strategy.as_ref());
+        let f = evaluate(&game, &policy, Budget::UNLIMITED).unwrap();
+        let (kept, _) = regret(&game, &policy, &solved, Budget::UNLIMITED).unwrap();
+        for (a, b) in [
+            (f.win, kept.win),
+            (f.decisions, kept.decisions),
+            (f.rolls, kept.rolls),
+        ]
+        .into_iter()
+        .chain(f.losses.iter().copied().zip(kept.losses.iter().copied()))
+        {
+            // Sums of other orders: equal to 1e-12 of their size (decisions run to 14).
+            assert!((a - b).abs() < 1e-12 * b.abs().max(1.0), "{name}: {a} {b}");
+        }
+        assert!(f.positions < kept.positions, "{name}");
+    }
+}
+
 /// R12, rolled late: a strategy that ignores the second side type until the second side
 /// challenge is played with it rolled there, which stores fewer positions; played as if it read
 /// it (the roll whole), every figure is the same — the win, each loss, the decisions and the

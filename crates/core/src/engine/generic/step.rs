@@ -169,6 +169,21 @@ impl<G: Game> Shape<'_, '_, G> {
     }
 }
 
+/// How a point is met by a branch ([`Stepper::met_as`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Met {
+    /// A stored position: one term.
+    Stored,
+    /// Played through: the terms of what it leads to.
+    Through,
+    /// While a template is stepped, a stored position below the layers it is copied to
+    /// ([`Shape::below`]): one term, read as it is, never played through.
+    Leaf,
+    /// A decision point the game does not store in a program that keeps every decision
+    /// point ([`Lead::Once`]).
+    Once,
+}
+
 /// Pieces rows are stepped in at most ([`step`]), a thread stepping one piece at a time.
 pub(super) const PIECES: usize = 16;
 
@@ -231,7 +246,9 @@ pub(super) struct Stepper<'g, 'r, G: Game> {
     /// The stored positions met last and where they lead as terms, the oldest at
     /// `recent_next` once full: the same position is often met again at once (outcomes that
     /// do the same, one outcome after several options), and then it is not stepped again.
-    recent: Vec<(G::Pos, Lead<G::Pos>)>,
+    /// A decision read as the position its one option leads to is remembered with that
+    /// position's term, and as read so (`true`).
+    recent: Vec<(G::Pos, Lead<G::Pos>, bool)>,
     recent_next: usize,
     /// Whether `recent` is searched at every position; where it seldom holds the position
     /// (a game whose positions rarely repeat at once), only at one in [`PROBE`], to see if
@@ -313,13 +330,12 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
     /// Adds `pos`, reached with probability `w`, to the branch: a stored position or an end as
     /// one term, a point that is not stored as the terms of what it leads to.
     fn expand(&mut self, pos: G::Pos, w: f64, passed: &mut Passed, out: &mut Stepped<G::Pos>) {
-        if let Some(lead) = self.recent_lead(&pos) {
+        if let Some((lead, forwarded)) = self.recent_lead(&pos) {
+            passed.decisions += if forwarded { w } else { 0.0 };
             out.terms.push((lead, w));
             return;
         }
-        let Shape {
-            game, keep, below, ..
-        } = self.shape;
+        let Shape { game, keep, .. } = self.shape;
         let point = game.point(&pos);
         if let Point::Over(end) = point {
             out.terms.push((Lead::End(end), w));
@@ -329,34 +345,12 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
         if point == Point::Chance && !game.counts_as_roll(&pos) {
             return self.expand_outcomes(&pos, w, passed, out);
         }
-        // While a template is stepped, what play reaches below the layers it is copied to is
-        // read, not played through, where a copy might play it otherwise: below the layers the
-        // game plays alike, and a decision below those the strategy answers alike too.
-        let leaves = below.is_some_and(|(from, game_from)| {
-            let layer = game.layer(&pos);
-            layer < from && (layer < game_from || matches!(point, Point::Decision(_)))
-        });
-        if matches!(point, Point::Decision(_))
-            && keep == Some(Keep::Decisions)
-            && !leaves
-            && !game.stored(&pos)
-        {
+        let met = self.met_as(&pos, point);
+        if met == Met::Once {
             out.terms.push((Lead::Once(pos), w));
             return;
         }
-        let mut through = match (point, keep) {
-            (Point::Chance, Some(Keep::Every)) | (Point::Decision(_), Some(_)) => false,
-            _ => !leaves && !game.stored(&pos),
-        };
-        // A strategy's program plays through a position reached from one place in the form
-        // it would be stored in.
-        if !through && !leaves && keep.is_none() {
-            let Rule::Follow(policy) = self.shape.rule else {
-                unreachable!("optimal play keeps every decision point")
-            };
-            through = game.reached_once(&pos, |p| policy.view(game, p));
-        }
-        if through {
+        if met == Met::Through {
             match point {
                 Point::Decision(_) => {
                     let Rule::Follow(policy) = self.shape.rule else {
@@ -372,14 +366,74 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
             }
         }
         debug_assert!(game.layer(&pos) <= self.layer, "a layer rose: {pos:?}");
-        let lead = self.shape.lead(&pos);
+        // A decision of a strategy's program that the strategy answers with one option, where
+        // that option leads to a position stored in turn, is read as that position: its value
+        // is the position's own, and a row for it would be read from nowhere else.
+        let forward = match (point, self.shape.rule) {
+            (Point::Decision(_), Rule::Follow(policy)) if keep.is_none() && met == Met::Stored => {
+                (policy.choose(game, &pos).map(|m| game.after(&pos, m))).filter(|next| {
+                    let point = game.point(next);
+                    !matches!(point, Point::Over(_))
+                        && (point != Point::Chance || game.counts_as_roll(next))
+                        && self.met_as(next, point) == Met::Stored
+                })
+            }
+            _ => None,
+        };
+        let lead = match forward {
+            Some(next) => {
+                passed.decisions += w;
+                self.shape.lead(&next)
+            }
+            None => self.shape.lead(&pos),
+        };
         if self.recent.len() < RECENT {
-            self.recent.push((pos, lead));
+            self.recent.push((pos, lead, forward.is_some()));
         } else {
-            self.recent[self.recent_next] = (pos, lead);
+            self.recent[self.recent_next] = (pos, lead, forward.is_some());
         }
         self.recent_next = (self.recent_next + 1) % RECENT;
         out.terms.push((lead, w));
+    }
+
+    /// How a point `pos` of kind `point` (a chance point that counts as a roll, or a decision)
+    /// is met: stored, played through or a row of its own each time.
+    #[inline]
+    fn met_as(&self, pos: &G::Pos, point: Point) -> Met {
+        let Shape {
+            game, keep, below, ..
+        } = self.shape;
+        // While a template is stepped, what play reaches below the layers it is copied to is
+        // read, not played through, where a copy might play it otherwise: below the layers the
+        // game plays alike, and a decision below those the strategy answers alike too.
+        let leaves = below.is_some_and(|(from, game_from)| {
+            let layer = game.layer(pos);
+            layer < from && (layer < game_from || matches!(point, Point::Decision(_)))
+        });
+        if matches!(point, Point::Decision(_))
+            && keep == Some(Keep::Decisions)
+            && !leaves
+            && !game.stored(pos)
+        {
+            return Met::Once;
+        }
+        let mut through = match (point, keep) {
+            (Point::Chance, Some(Keep::Every)) | (Point::Decision(_), Some(_)) => false,
+            _ => !leaves && !game.stored(pos),
+        };
+        // A strategy's program plays through a position reached from one place in the form
+        // it would be stored in.
+        if !through && !leaves && keep.is_none() {
+            let Rule::Follow(policy) = self.shape.rule else {
+                unreachable!("optimal play keeps every decision point")
+            };
+            through = game.reached_once(pos, |p| policy.view(game, p));
+        }
+        match (through, leaves) {
+            (true, _) => Met::Through,
+            (false, true) => Met::Leaf,
+            (false, false) => Met::Stored,
+        }
     }
 
     /// Adds what chance point `pos`, reached with probability `w`, leads to.
@@ -440,14 +494,14 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
     /// Where `pos` leads if it is among the stored positions met last and `recent` is searched
     /// here ([`Stepper::search_recent`]).
     #[inline]
-    fn recent_lead(&mut self, pos: &G::Pos) -> Option<Lead<G::Pos>> {
+    fn recent_lead(&mut self, pos: &G::Pos) -> Option<(Lead<G::Pos>, bool)> {
         self.met = self.met.wrapping_add(1);
         if !self.search_recent && !self.met.is_multiple_of(PROBE) {
             return None;
         }
         let lead = (self.recent.iter())
-            .find(|(p, _)| p == pos)
-            .map(|&(_, lead)| lead);
+            .find(|(p, ..)| p == pos)
+            .map(|&(_, lead, forwarded)| (lead, forwarded));
         self.searched += 1;
         self.found += u32::from(lead.is_some());
         if self.searched == WINDOW {
