@@ -178,14 +178,7 @@ fn a_third_game_is_solved_evaluated_sampled_and_decomposed_by_the_same_engines()
         };
         let g = evaluate(&through, &policy, Budget::UNLIMITED).unwrap();
         assert!(g.positions < f.positions, "{} {}", g.positions, f.positions);
-        for (a, b) in [
-            (g.win, f.win),
-            (g.decisions, f.decisions),
-            (g.rolls, f.rolls),
-        ]
-        .into_iter()
-        .chain(g.losses.iter().copied().zip(f.losses.iter().copied()))
-        {
+        for (a, b) in figure_pairs(&g, &f) {
             assert!((a - b).abs() < 1e-15, "stop at {k}: {a} {b}");
         }
         let solved = solve(&through, Budget::UNLIMITED).unwrap();
@@ -206,6 +199,17 @@ fn a_third_game_is_solved_evaluated_sampled_and_decomposed_by_the_same_engines()
         }
         assert!((each[1].decisions - f.decisions).abs() < 1e-15);
     }
+}
+
+/// Each figure of `a` beside the same figure of `b`: the win, decisions, rolls and each loss.
+fn figure_pairs<'a>(a: &'a Figures, b: &'a Figures) -> impl Iterator<Item = (f64, f64)> + 'a {
+    [
+        (a.win, b.win),
+        (a.decisions, b.decisions),
+        (a.rolls, b.rolls),
+    ]
+    .into_iter()
+    .chain(a.losses.iter().copied().zip(b.losses.iter().copied()))
 }
 
 /// The engines' files name no game: what a game is lives in its own module.
@@ -320,15 +324,7 @@ fn purple_raven_on_the_interface_agrees_with_its_own_engines() {
 /// Every figure of `a` as `b`'s: the win, each loss, the decisions and the rolls per game
 /// (which run to 17), each to 1e-12 of its size.
 fn assert_same_figures(a: &Figures, b: &Figures, name: &str) {
-    let pairs = [
-        (a.win, b.win),
-        (a.decisions, b.decisions),
-        (a.rolls, b.rolls),
-    ];
-    for (x, y) in pairs
-        .into_iter()
-        .chain(a.losses.iter().copied().zip(b.losses.iter().copied()))
-    {
+    for (x, y) in figure_pairs(a, b) {
         assert!((x - y).abs() < 1e-12 * y.max(1.0), "{name}: {x} {y}");
     }
 }
@@ -378,17 +374,8 @@ fn a_decision_read_as_where_its_answer_leads_still_counts() {
         let policy = AsPolicy(strategy.as_ref());
         let f = evaluate(&game, &policy, Budget::UNLIMITED).unwrap();
         let (kept, _) = regret(&game, &policy, &solved, Budget::UNLIMITED).unwrap();
-        for (a, b) in [
-            (f.win, kept.win),
-            (f.decisions, kept.decisions),
-            (f.rolls, kept.rolls),
-        ]
-        .into_iter()
-        .chain(f.losses.iter().copied().zip(kept.losses.iter().copied()))
-        {
-            // Sums of other orders: equal to 1e-12 of their size (decisions run to 14).
-            assert!((a - b).abs() < 1e-12 * b.abs().max(1.0), "{name}: {a} {b}");
-        }
+        // Sums of other orders.
+        assert_same_figures(&f, &kept, name);
         assert!(f.positions < kept.positions, "{name}");
     }
 }

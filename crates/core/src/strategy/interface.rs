@@ -116,33 +116,40 @@ mod tests {
     /// stored position of random games, for every bundled strategy, under both presets. Fails
     /// if the labels, the complications forgotten or the counters of one differ from the
     /// other's.
-    #[test]
-    fn the_view_place_is_the_place_of_the_view() {
+    /// `check` for every bundled strategy under both presets, with a game from stealth 6 and
+    /// the preset's name.
+    fn every_bundled(check: impl Fn(&PurpleRaven, &str, &dyn Strategy, &str)) {
         for preset in ["main-text", "clarified"] {
             let game = PurpleRaven {
                 rules: Rules::preset(preset).unwrap(),
                 stealth: 6,
             };
             for (name, _) in BUNDLED {
-                let strategy = resolve(name).unwrap();
-                let policy = AsPolicy(strategy.as_ref());
-                let mut told = 0;
-                random_play(&game, 100, 7, |pos| {
-                    if game.stored(pos)
-                        && let Some(place) = policy.view_place(&game, pos)
-                    {
-                        told += 1;
-                        let view = policy.view(&game, pos);
-                        assert_eq!(Some(place), game.place(&view), "{name} {pos:?}");
-                    }
-                });
-                let sees_rules_only = matches!(
-                    strategy.sight(&game.start(), &game.rules),
-                    Sight::RulesOnly { .. }
-                );
-                assert!(sees_rules_only || told > 300, "{name} {preset}: {told}");
+                check(&game, name, resolve(name).unwrap().as_ref(), preset);
             }
         }
+    }
+
+    #[test]
+    fn the_view_place_is_the_place_of_the_view() {
+        every_bundled(|game, name, strategy, preset| {
+            let policy = AsPolicy(strategy);
+            let mut told = 0;
+            random_play(game, 100, 7, |pos| {
+                if game.stored(pos)
+                    && let Some(place) = policy.view_place(game, pos)
+                {
+                    told += 1;
+                    let view = policy.view(game, pos);
+                    assert_eq!(Some(place), game.place(&view), "{name} {pos:?}");
+                }
+            });
+            let sees_rules_only = matches!(
+                strategy.sight(&game.start(), &game.rules),
+                Sight::RulesOnly { .. }
+            );
+            assert!(sees_rules_only || told > 300, "{name} {preset}: {told}");
+        });
     }
 
     /// The option a strategy names without the options listed is the one it weighs 1, and
@@ -150,33 +157,26 @@ mod tests {
     /// games, for every bundled strategy, under both presets.
     #[test]
     fn the_option_chosen_is_the_one_weighed() {
-        for preset in ["main-text", "clarified"] {
-            let game = PurpleRaven {
-                rules: Rules::preset(preset).unwrap(),
-                stealth: 6,
-            };
-            for (name, _) in BUNDLED {
-                let strategy = resolve(name).unwrap();
-                let policy = AsPolicy(strategy.as_ref());
-                let mut chosen = 0;
-                random_play(&game, 100, 7, |pos| {
-                    if !matches!(game.point(pos), Point::Decision(_)) {
-                        return;
-                    }
-                    let mut options = Vec::new();
-                    game.moves(pos, &mut |m| options.push(m));
-                    let mut weights = vec![0.0; options.len()];
-                    policy.weigh(&game, pos, &options, &mut weights);
-                    let sure = (options.iter().zip(&weights)).find(|&(_, &w)| w == 1.0);
-                    let choice = policy.choose(&game, pos);
-                    assert_eq!(choice, sure.map(|(&m, _)| m), "{name} {pos:?}");
-                    chosen += usize::from(choice.is_some());
-                });
-                assert!(
-                    name == "uniform" || chosen > 100,
-                    "{name} {preset}: {chosen}"
-                );
-            }
-        }
+        every_bundled(|game, name, strategy, preset| {
+            let policy = AsPolicy(strategy);
+            let mut chosen = 0;
+            random_play(game, 100, 7, |pos| {
+                if !matches!(game.point(pos), Point::Decision(_)) {
+                    return;
+                }
+                let mut options = Vec::new();
+                game.moves(pos, &mut |m| options.push(m));
+                let mut weights = vec![0.0; options.len()];
+                policy.weigh(game, pos, &options, &mut weights);
+                let sure = (options.iter().zip(&weights)).find(|&(_, &w)| w == 1.0);
+                let choice = policy.choose(game, pos);
+                assert_eq!(choice, sure.map(|(&m, _)| m), "{name} {pos:?}");
+                chosen += usize::from(choice.is_some());
+            });
+            assert!(
+                name == "uniform" || chosen > 100,
+                "{name} {preset}: {chosen}"
+            );
+        });
     }
 }
