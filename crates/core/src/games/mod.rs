@@ -238,8 +238,10 @@ pub trait Policy<G: Game>: Sync + Send {
     fn weigh(&self, game: &G, pos: &G::Pos, options: &[G::Option], weights: &mut [f64]);
     /// The one option the strategy takes at `pos` where it takes one for sure, told without
     /// the game listing every option: the answer [`Policy::weigh`] gives weight 1, which the
-    /// engines then play alone. Most strategies answer so at most decisions, and a program
-    /// meets millions of them. The default, none, has every option weighed.
+    /// engines then play alone, and where it leads to a stored position, a strategy's program
+    /// reads that position for the decision instead of storing the decision too. Most
+    /// strategies answer so at most decisions, and a program meets millions of them. The
+    /// default, none, has every option weighed.
     fn choose(&self, _game: &G, _pos: &G::Pos) -> Option<G::Option> {
         None
     }
