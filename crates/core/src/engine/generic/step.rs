@@ -331,7 +331,9 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
     /// one term, a point that is not stored as the terms of what it leads to.
     fn expand(&mut self, pos: G::Pos, w: f64, passed: &mut Passed, out: &mut Stepped<G::Pos>) {
         if let Some((lead, forwarded)) = self.recent_lead(&pos) {
-            passed.decisions += if forwarded { w } else { 0.0 };
+            if forwarded {
+                passed.decisions += w;
+            }
             out.terms.push((lead, w));
             return;
         }
@@ -371,12 +373,8 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
         // is the position's own, and a row for it would be read from nowhere else.
         let forward = match (point, self.shape.rule) {
             (Point::Decision(_), Rule::Follow(policy)) if keep.is_none() && met == Met::Stored => {
-                (policy.choose(game, &pos).map(|m| game.after(&pos, m))).filter(|next| {
-                    let point = game.point(next);
-                    !matches!(point, Point::Over(_))
-                        && (point != Point::Chance || game.counts_as_roll(next))
-                        && self.met_as(next, point) == Met::Stored
-                })
+                (policy.choose(game, &pos).map(|m| game.after(&pos, m)))
+                    .filter(|next| self.met_at(next) == Some(Met::Stored))
             }
             _ => None,
         };
@@ -394,6 +392,18 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
         }
         self.recent_next = (self.recent_next + 1) % RECENT;
         out.terms.push((lead, w));
+    }
+
+    /// How `pos` is met ([`Stepper::met_as`]); `None` for an end, and for a chance point that
+    /// rolls the rest of a roll already counted, which [`Stepper::expand`] rolls where met.
+    #[inline]
+    fn met_at(&self, pos: &G::Pos) -> Option<Met> {
+        let game = self.shape.game;
+        match game.point(pos) {
+            Point::Over(_) => None,
+            Point::Chance if !game.counts_as_roll(pos) => None,
+            point => Some(self.met_as(pos, point)),
+        }
     }
 
     /// How a point `pos` of kind `point` (a chance point that counts as a roll, or a decision)
