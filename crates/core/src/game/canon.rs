@@ -925,12 +925,109 @@ pub fn dense_class(state: &State, roles: &Roles) -> Option<DenseClass> {
     })
 }
 
+/// The class of a complication roll (R6) under relabelling the five non-medic characters, as
+/// characters and as complication types at once, numbered densely from 0 in the order of each
+/// class's least roll: rolls of one class open games that play alike before the main
+/// character is chosen (R7), each choice of one the relabelling of a choice of the other.
+/// `None` for a roll out of range.
+pub fn opening_class(roll: u32) -> Option<u16> {
+    opening_classes().0.get(roll as usize).copied()
+}
+
+/// How many classes [`opening_class`] numbers.
+pub fn opening_classes_count() -> u16 {
+    opening_classes().1
+}
+
+/// Each roll's class and the number of classes, worked out once: each class's rolls are
+/// found as the images of its least one under the 120 relabellings.
+fn opening_classes() -> &'static (Box<[u16]>, u16) {
+    static CLASSES: std::sync::OnceLock<(Box<[u16]>, u16)> = std::sync::OnceLock::new();
+    CLASSES.get_or_init(|| {
+        let mut perms = Vec::with_capacity(120);
+        let mut images = NON_MEDIC;
+        permutations(&mut images, 0, &mut |images| {
+            let mut perm = IDENTITY;
+            for (c, image) in NON_MEDIC.iter().zip(images) {
+                perm[c.index()] = image.index() as u8;
+            }
+            perms.push(perm);
+        });
+        const ROLLS: usize = 6usize.pow(6);
+        let mut class = vec![u16::MAX; ROLLS].into_boxed_slice();
+        let mut count = 0u16;
+        for roll in 0..ROLLS as u32 {
+            if class[roll as usize] != u16::MAX {
+                continue;
+            }
+            let rolled = super::complications_rolled(roll);
+            for perm in &perms {
+                let label = |c: Character| Character::from_index(usize::from(perm[c.index()]));
+                let mut image = rolled;
+                for c in Character::ALL {
+                    image[label(c).index()] = label(rolled[c.index()]);
+                }
+                class[super::complications_roll(image) as usize] = count;
+            }
+            count += 1;
+        }
+        (class, count)
+    })
+}
+
+/// Calls `each` with every order of `items[k..]` after `items[..k]`.
+fn permutations<T>(items: &mut [T], k: usize, each: &mut impl FnMut(&[T])) {
+    if k == items.len() {
+        return each(items);
+    }
+    for i in k..items.len() {
+        items.swap(k, i);
+        permutations(items, k + 1, each);
+        items.swap(k, i);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::{Chance, Node, uniform};
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Two rolls share an opening class exactly when one is the other relabelled (R6): every
+    /// image of a roll under a relabelling of the non-medic characters has its class, and the
+    /// classes are as many as the least images of all rolls. Fails if a class forgot to move
+    /// the complication types with the characters, or joined rolls no relabelling joins.
+    #[test]
+    fn opening_classes_are_the_rolls_up_to_relabelling() {
+        let mut perms = Vec::new();
+        permutations(&mut NON_MEDIC.clone(), 0, &mut |images| {
+            perms.push(images.to_vec())
+        });
+        assert_eq!(perms.len(), 120);
+        let image = |roll: u32, images: &[Character]| {
+            let label = |c: Character| match NON_MEDIC.iter().position(|&n| n == c) {
+                Some(i) => images[i],
+                None => c,
+            };
+            let rolled = crate::game::complications_rolled(roll);
+            let mut out = rolled;
+            for c in Character::ALL {
+                out[label(c).index()] = label(rolled[c.index()]);
+            }
+            crate::game::complications_roll(out)
+        };
+        let mut least = std::collections::HashSet::new();
+        for roll in 0..6u32.pow(6) {
+            let images: Vec<u32> = perms.iter().map(|p| image(roll, p)).collect();
+            for &other in &images {
+                assert_eq!(opening_class(other), opening_class(roll), "{roll} {other}");
+            }
+            least.insert(*images.iter().min().unwrap());
+        }
+        assert_eq!(least.len(), usize::from(opening_classes_count()));
+        assert_eq!(opening_class(6u32.pow(6)), None);
+    }
 
     /// Every opening of a non-medic main character is a relabelling of one of the Hacker's
     /// (the roll's complications swapped), under both presets: the same canonical class.

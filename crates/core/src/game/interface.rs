@@ -5,7 +5,8 @@
 use super::canon::Labels;
 use super::key::{counted, pack_as, split_health};
 use super::{
-    Action, Aid, Chance, DecisionKind, LossCause, Node, Outcome, Phase, State, Step, Team,
+    Action, Aid, Chance, Character, DecisionKind, LossCause, Node, Outcome, Phase, State, Step,
+    Team,
 };
 use crate::games::{End, Game, Index, Point};
 use crate::rules::Rules;
@@ -262,7 +263,23 @@ impl Game for PurpleRaven {
     /// live specialist, which plays as any other such type (R1, R12): the roles say so, the
     /// canonical form does not (it tells the Medic and the others apart, and two such types
     /// from one).
+    ///
+    /// The choice of main character (R7), which the game does not store (reached from its one
+    /// roll), by its roll's class ([`super::canon::opening_class`]) and stealth: optimal play
+    /// then values one choice per class of rolls.
     fn index(&self, pos: &State) -> Option<Index> {
+        if pos.step() == Step::ChooseMain {
+            let mut rolled = [Character::Medic; 6];
+            for c in Character::ALL {
+                rolled[c.index()] = pos.complication(c)?;
+            }
+            let roll = super::complications_roll(rolled);
+            return Some(Index {
+                group: (super::canon::DENSE_CHUNKS as u128) << 8 | u128::from(pos.stealth()),
+                offset: u32::from(super::canon::opening_class(roll)?),
+                width: u32::from(super::canon::opening_classes_count()),
+            });
+        }
         let roles = super::canon::roles(pos)?;
         let class = super::canon::dense_class(pos, &roles)?;
         Some(Index {

@@ -166,7 +166,8 @@ pub trait Game: Sync + Send {
     /// that is not stored is valued each time it is met: a chance point as the sum of what it
     /// leads to, a decision point a strategy is followed through as what its answer leads to
     /// (optimal play and the regret keep every decision point, one not stored as a value of
-    /// its own each time it is met, never looked up). Play from a position that is not stored
+    /// its own each time it is met, never looked up, unless optimal play finds it a place,
+    /// [`Game::index`]). Play from a position that is not stored
     /// must reach a stored one or an end without returning to it.
     fn stored(&self, _pos: &Self::Pos) -> bool {
         true
@@ -185,7 +186,9 @@ pub trait Game: Sync + Send {
         *pos
     }
     /// Where the class of stored position `pos` lies in a dense layout of the game's choosing,
-    /// where the game can tell it without putting `pos` in canonical form: every position of a
+    /// where the game can tell it without putting `pos` in canonical form (or of a decision
+    /// point the game does not store, which optimal play then stores there rather than value
+    /// each time it is met: a place may join many reached each from one place): every position of a
     /// class lies at one place, and two positions at one place play alike (relabellings of
     /// each other, say), so that optimal play values them and their options the same. A place
     /// may join positions whose canonical forms differ, where the game knows them alike in a

@@ -908,7 +908,10 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                     }
                     let (lead, w) = out.terms[i];
                     let id = self.resolve(lead)?;
-                    self.add_term(id, w);
+                    match lead {
+                        Lead::Joined(..) => self.terms.push((id, w)),
+                        _ => self.add_term(id, w),
+                    }
                 }
                 self.branch(passed);
                 t = terms as usize;
@@ -1088,7 +1091,9 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         match lead {
             Lead::End(end) => Ok(end_target(end)),
             // A class at one place: the first position met there is stored as it is.
-            Lead::Indexed(pos, index) => self.by_place(index, |c| c.first_at_place(pos, || pos)),
+            Lead::Indexed(pos, index) | Lead::Joined(pos, index) => {
+                self.by_place(index, |c| c.first_at_place(pos, || pos))
+            }
             Lead::Stored { form, place, pos } => self.id_of(form, place, pos),
             // The form is made where the place is new below a template's layer.
             Lead::Placed { place, pos } => {
@@ -1106,6 +1111,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     fn fetch_ahead(&mut self, lead: Lead<G::Pos>) {
         let index = match lead {
             Lead::Indexed(_, index)
+            | Lead::Joined(_, index)
             | Lead::Placed { place: index, .. }
             | Lead::Stored {
                 place: Some(index), ..

@@ -65,6 +65,11 @@ pub(super) enum Lead<P> {
     /// every decision point: valued where it is met, as the game asks, it is a row of its own
     /// each time, never looked up.
     Once(P),
+    /// The same under optimal play, where the game gives it a place in its dense layout
+    /// ([`Game::index`]): stored there as [`Lead::Indexed`] is, so that one row values the
+    /// decisions a place joins. Its terms are kept apart, not summed into one per row read,
+    /// so that a sum over them is the one over rows of their own, to the last bit.
+    Joined(P, Index),
 }
 
 /// What a branch passes through without storing it, in expectation.
@@ -182,6 +187,8 @@ enum Met {
     /// A decision point the game does not store in a program that keeps every decision
     /// point ([`Lead::Once`]).
     Once,
+    /// The same under optimal play, where the game gives it a place ([`Lead::Joined`]).
+    Joined(Index),
 }
 
 /// Pieces rows are stepped in at most ([`step`]), a thread stepping one piece at a time.
@@ -348,9 +355,10 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
             return self.expand_outcomes(&pos, w, passed, out);
         }
         let met = self.met_as(&pos, point);
-        if met == Met::Once {
-            out.terms.push((Lead::Once(pos), w));
-            return;
+        match met {
+            Met::Once => return out.terms.push((Lead::Once(pos), w)),
+            Met::Joined(index) => return out.terms.push((Lead::Joined(pos, index), w)),
+            _ => {}
         }
         if met == Met::Through {
             match point {
@@ -425,7 +433,10 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
             && !leaves
             && !game.stored(pos)
         {
-            return Met::Once;
+            return match (self.shape.rule, game.index(pos)) {
+                (Rule::Best, Some(index)) => Met::Joined(index),
+                _ => Met::Once,
+            };
         }
         let mut through = match (point, keep) {
             (Point::Chance, Some(Keep::Every)) | (Point::Decision(_), Some(_)) => false,
