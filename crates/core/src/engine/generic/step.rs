@@ -250,7 +250,8 @@ pub(super) struct Stepper<'g, 'r, G: Game> {
     choices: Vec<(G::Pos, f64)>,
     moves: Vec<G::Option>,
     answer: Vec<f64>,
-    /// The stored positions met last and where they lead as terms, the oldest at
+    /// In a strategy's program ([`Stepper::recent_lead`]), the stored positions met last and
+    /// where they lead as terms, the oldest at
     /// `recent_next` once full: the same position is often met again at once (outcomes that
     /// do the same, one outcome after several options), and then it is not stepped again.
     /// A decision read as the position its one option leads to is remembered with that
@@ -393,12 +394,14 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
             }
             None => self.shape.lead(&pos),
         };
-        if self.recent.len() < RECENT {
-            self.recent.push((pos, lead, forward.is_some()));
-        } else {
-            self.recent[self.recent_next] = (pos, lead, forward.is_some());
+        if matches!(self.shape.rule, Rule::Follow(_)) {
+            if self.recent.len() < RECENT {
+                self.recent.push((pos, lead, forward.is_some()));
+            } else {
+                self.recent[self.recent_next] = (pos, lead, forward.is_some());
+            }
+            self.recent_next = (self.recent_next + 1) % RECENT;
         }
-        self.recent_next = (self.recent_next + 1) % RECENT;
         out.terms.push((lead, w));
     }
 
@@ -513,9 +516,14 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
     }
 
     /// Where `pos` leads if it is among the stored positions met last and `recent` is searched
-    /// here ([`Stepper::search_recent`]).
+    /// here ([`Stepper::search_recent`]), in a strategy's program.
     #[inline]
     fn recent_lead(&mut self, pos: &G::Pos) -> Option<(Lead<G::Pos>, bool)> {
+        // Optimal play's lead is mostly a place in the game's dense layout, found about as
+        // fast as the recent positions are searched: the solve is faster without them.
+        if matches!(self.shape.rule, Rule::Best) {
+            return None;
+        }
         self.met = self.met.wrapping_add(1);
         if !self.search_recent && !self.met.is_multiple_of(PROBE) {
             return None;
