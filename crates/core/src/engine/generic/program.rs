@@ -674,6 +674,48 @@ fn gather<T: Copy + Default + Send + Sync>(
     laid
 }
 
+/// Slots of [`WeightIds`] (a power of two).
+const WEIGHT_SLOTS: usize = 256;
+
+/// Each weight's index in a program's list of weights: found in a slot picked by its bits
+/// before the map is asked, since every term asks and a program's terms repeat a few weights
+/// most of the time.
+struct WeightIds {
+    /// Per slot, the bits of the weight found there last and its index ([`u32::MAX`] where
+    /// none is yet).
+    slots: Box<[(u64, u32)]>,
+    ids: FxHashMap<u64, u32>,
+}
+
+impl Default for WeightIds {
+    fn default() -> Self {
+        WeightIds {
+            slots: vec![(0, u32::MAX); WEIGHT_SLOTS].into_boxed_slice(),
+            ids: FxHashMap::default(),
+        }
+    }
+}
+
+impl WeightIds {
+    /// The index of weight `w` in `list`, pushed there if new.
+    #[inline]
+    fn id(&mut self, w: f64, list: &mut Vec<f64>) -> u32 {
+        let bits = w.to_bits();
+        let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % WEIGHT_SLOTS;
+        let (seen, id) = self.slots[slot];
+        if seen == bits && id != u32::MAX {
+            return id;
+        }
+        let next = self.ids.len() as u32;
+        let id = *self.ids.entry(bits).or_insert(next);
+        if id == next {
+            list.push(w);
+        }
+        self.slots[slot] = (bits, id);
+        id
+    }
+}
+
 struct Compiler<'g, 'r, G: Game> {
     game: &'g G,
     rule: Rule<'r, G>,
@@ -681,7 +723,7 @@ struct Compiler<'g, 'r, G: Game> {
     ids: FxHashMap<G::Key, u32>,
     /// While the template of alike layers is stepped: the positions it reads below its layer.
     below: Option<Below<G>>,
-    weight_ids: FxHashMap<u64, u32>,
+    weight_ids: WeightIds,
     program: Program<G>,
     /// Scratch: the terms of the branch being compiled.
     terms: Vec<(u32, f64)>,
@@ -786,7 +828,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             budget,
             ids: FxHashMap::default(),
             below: None,
-            weight_ids: FxHashMap::default(),
+            weight_ids: WeightIds::default(),
             program: Program::empty(best),
             terms: Vec::new(),
             slots: FxHashMap::default(),
@@ -840,7 +882,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             (self.places, self.ids) = Default::default();
             self.program.template = None;
         }
-        self.weight_ids = FxHashMap::default();
+        self.weight_ids = WeightIds::default();
         let order = self.settle_order();
         let mut program = std::mem::replace(&mut self.program, Program::empty(false));
         drop(self);
@@ -1032,11 +1074,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     fn branch(&mut self, passed: Passed) {
         self.slots.clear();
         for (target, w) in self.terms.drain(..) {
-            let next = self.weight_ids.len() as u32;
-            let wid = *self.weight_ids.entry(w.to_bits()).or_insert(next);
-            if wid == next {
-                self.program.weights.push(w);
-            }
+            let wid = self.weight_ids.id(w, &mut self.program.weights);
             self.program.target.push(target);
             self.program.weight.push(wid);
         }
@@ -1256,56 +1294,70 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         let p = &self.program;
         let size = p.blocks.size;
         let rows = p.positions.len() as u32;
+        let by_level = self.program.best || self.keep.is_none();
+        // The template's rows and the others read none of each other's in their own layer:
+        // their orders are found side by side, each marking its own rows.
         let mut seen = vec![Seen::Not; rows as usize];
         let mut level = vec![0u32; rows as usize];
-        let mut template_levels = Vec::new();
-        let by_level = self.program.best || self.keep.is_none();
-        // The template as the lowest block reads it: a read of the same layer is one of its
-        // own ids.
-        let template = (size > 0).then(|| {
-            let block = p.blocks.top - p.blocks.bottom;
-            let base = block * size;
-            let found: Vec<u32> = (0..size).rev().collect();
-            let same = |target: u32| (base..base + size).contains(&target).then(|| target - base);
-            match self.reads_first(&found, block, same, &mut seen, &mut level) {
-                Some(sorted) => {
-                    let (sorted, starts) = Self::by_level(sorted, &level, by_level);
-                    template_levels = starts;
-                    Ok(sorted)
+        let (seen_template, seen_others) = seen.split_at_mut(size as usize);
+        let (level_template, level_others) = level.split_at_mut(size as usize);
+        let ((template, template_levels), (others, starts, once, levels)) = join(
+            || {
+                // The template as the lowest block reads it: a read of the same layer is one
+                // of its own ids.
+                if size == 0 {
+                    return (None, Vec::new());
                 }
-                None => Err(found),
-            }
-        });
-        // The other rows by layer.
-        let layer_of: Vec<u32> = (size..rows)
-            .map(|row| self.game.layer(&p.positions[row as usize]))
-            .collect();
-        let mut others: Vec<u32> = by_layer(&layer_of).iter().map(|&i| size + i).collect();
-        let mut starts = Vec::new();
-        for (i, &row) in others.iter().enumerate() {
-            let layer = layer_of[(row - size) as usize];
-            if i == 0 || layer != layer_of[(others[i - 1] - size) as usize] {
-                starts.push(i as u32);
-            }
-        }
-        starts.push(others.len() as u32);
-        let mut once = Vec::with_capacity(starts.len());
-        let mut levels = Vec::new();
-        for w in starts.windows(2) {
-            let segment = &mut others[w[0] as usize..w[1] as usize];
-            let here = layer_of[(segment[0] - size) as usize];
-            let same = |target: u32| {
-                let row = target.checked_sub(p.shift)?;
-                (row >= size && layer_of[(row - size) as usize] == here).then_some(row)
-            };
-            let sorted = self.reads_first(segment, NO_BLOCK, same, &mut seen, &mut level);
-            once.push(sorted.is_some());
-            if let Some(sorted) = sorted {
-                let (sorted, starts) = Self::by_level(sorted, &level, by_level);
-                segment.copy_from_slice(&sorted);
-                levels.extend(starts.iter().map(|&s| w[0] + s));
-            }
-        }
+                let block = p.blocks.top - p.blocks.bottom;
+                let base = block * size;
+                let found: Vec<u32> = (0..size).rev().collect();
+                let same =
+                    |target: u32| (base..base + size).contains(&target).then(|| target - base);
+                let (seen, level) = (seen_template, level_template);
+                match self.reads_first(&found, block, same, (seen, level, 0)) {
+                    Some(sorted) => {
+                        let (sorted, starts) = Self::by_level(sorted, level, 0, by_level);
+                        (Some(Ok(sorted)), starts)
+                    }
+                    None => (Some(Err(found)), Vec::new()),
+                }
+            },
+            || {
+                // The other rows by layer.
+                let layer_of: Vec<u32> = (size..rows)
+                    .map(|row| self.game.layer(&p.positions[row as usize]))
+                    .collect();
+                let mut others: Vec<u32> = by_layer(&layer_of).iter().map(|&i| size + i).collect();
+                let mut starts = Vec::new();
+                for (i, &row) in others.iter().enumerate() {
+                    let layer = layer_of[(row - size) as usize];
+                    if i == 0 || layer != layer_of[(others[i - 1] - size) as usize] {
+                        starts.push(i as u32);
+                    }
+                }
+                starts.push(others.len() as u32);
+                let mut once = Vec::with_capacity(starts.len());
+                let mut levels = Vec::new();
+                let (seen, level) = (seen_others, level_others);
+                for w in starts.windows(2) {
+                    let segment = &mut others[w[0] as usize..w[1] as usize];
+                    let here = layer_of[(segment[0] - size) as usize];
+                    let same = |target: u32| {
+                        let row = target.checked_sub(p.shift)?;
+                        (row >= size && layer_of[(row - size) as usize] == here).then_some(row)
+                    };
+                    let sorted =
+                        self.reads_first(segment, NO_BLOCK, same, (&mut *seen, &mut *level, size));
+                    once.push(sorted.is_some());
+                    if let Some(sorted) = sorted {
+                        let (sorted, starts) = Self::by_level(sorted, level, size, by_level);
+                        segment.copy_from_slice(&sorted);
+                        levels.extend(starts.iter().map(|&s| w[0] + s));
+                    }
+                }
+                (others, starts, once, levels)
+            },
+        );
         self.program.by_level = by_level;
         Order {
             template,
@@ -1321,14 +1373,19 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// `level` ([`Compiler::reads_first`]): the rows of one level read none of each other and
     /// settle side by side. Returns the rows, level by level (in `sorted`'s order inside a
     /// level), and where each level starts; where not `by_level` ([`Program::by_level`]),
-    /// `sorted` as it is and no levels.
-    fn by_level(sorted: Vec<u32>, level: &[u32], by_level: bool) -> (Vec<u32>, Vec<u32>) {
+    /// `sorted` as it is and no levels. `level` holds the rows from `base` on.
+    fn by_level(
+        sorted: Vec<u32>,
+        level: &[u32],
+        base: u32,
+        by_level: bool,
+    ) -> (Vec<u32>, Vec<u32>) {
         if !by_level {
             return (sorted, Vec::new());
         }
         let mut count: Vec<u32> = Vec::new();
         for &row in &sorted {
-            let here = level[row as usize] as usize;
+            let here = level[(row - base) as usize] as usize;
             if count.len() <= here {
                 count.resize(here + 1, 0);
             }
@@ -1342,7 +1399,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
         let mut by_level = vec![0; sorted.len()];
         for &row in &sorted {
-            let at = &mut count[level[row as usize] as usize];
+            let at = &mut count[level[(row - base) as usize] as usize];
             by_level[*at as usize] = row;
             *at += 1;
         }
@@ -1353,15 +1410,16 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// every row of the layer it reads (a depth-first postorder from each row in turn), or
     /// `None` if play can return to one of them; `same(target)` is the row an id of the layer
     /// is at, none for an id of another layer. Each row's `level` is set on the way: one above
-    /// the highest of the rows of the layer it reads, 0 where it reads none.
+    /// the highest of the rows of the layer it reads, 0 where it reads none; `seen` and
+    /// `level` hold the rows from `base` on.
     fn reads_first(
         &self,
         layer: &[u32],
         block: u32,
         same: impl Fn(u32) -> Option<u32>,
-        seen: &mut [Seen],
-        level: &mut [u32],
+        (seen, level, base): (&mut [Seen], &mut [u32], u32),
     ) -> Option<Vec<u32>> {
+        let at = |row: u32| (row - base) as usize;
         let p = &self.program;
         let terms = |row: u32| p.term_range(row as usize);
         let place = |row: u32| Place { row, block };
@@ -1369,10 +1427,10 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         // Each row on the path, its next term, and the level of what it reads so far.
         let mut stack: Vec<(u32, usize, u32)> = Vec::new();
         for &root in layer {
-            if seen[root as usize] != Seen::Not {
+            if seen[at(root)] != Seen::Not {
                 continue;
             }
-            seen[root as usize] = Seen::OnPath;
+            seen[at(root)] = Seen::OnPath;
             stack.push((root, terms(root).start, 0));
             while let Some((row, next, here)) = stack.last_mut() {
                 let (row, end) = (*row, terms(*row).end);
@@ -1383,21 +1441,21 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
                     let Some(read) = (target < END).then(|| same(target)).flatten() else {
                         continue;
                     };
-                    match seen[read as usize] {
-                        Seen::Done => *here = (*here).max(level[read as usize] + 1),
+                    match seen[at(read)] {
+                        Seen::Done => *here = (*here).max(level[at(read)] + 1),
                         Seen::OnPath => return None,
                         Seen::Not => unread = Some(read),
                     }
                 }
                 match unread {
                     Some(read) => {
-                        seen[read as usize] = Seen::OnPath;
+                        seen[at(read)] = Seen::OnPath;
                         stack.push((read, terms(read).start, 0));
                     }
                     None => {
                         let done = *here;
-                        seen[row as usize] = Seen::Done;
-                        level[row as usize] = done;
+                        seen[at(row)] = Seen::Done;
+                        level[at(row)] = done;
                         sorted.push(row);
                         stack.pop();
                         if let Some((_, _, reader)) = stack.last_mut() {
