@@ -268,6 +268,7 @@ impl Game for PurpleRaven {
     /// roll), by its roll's class ([`super::canon::opening_class`]) and stealth: optimal play
     /// then values one choice per class of rolls.
     fn index(&self, pos: &State) -> Option<Index> {
+        let group = |chunk: u32| u128::from(chunk) << 8 | u128::from(pos.stealth());
         if pos.step() == Step::ChooseMain {
             let mut rolled = [Character::Medic; 6];
             for c in Character::ALL {
@@ -275,7 +276,7 @@ impl Game for PurpleRaven {
             }
             let roll = super::complications_roll(rolled);
             return Some(Index {
-                group: (super::canon::DENSE_CHUNKS as u128) << 8 | u128::from(pos.stealth()),
+                group: group(super::canon::DENSE_CHUNKS as u32),
                 offset: u32::from(super::canon::opening_class(roll)?),
                 width: u32::from(super::canon::opening_classes_count()),
             });
@@ -283,7 +284,7 @@ impl Game for PurpleRaven {
         let roles = super::canon::roles(pos)?;
         let class = super::canon::dense_class(pos, &roles)?;
         Some(Index {
-            group: u128::from(class.chunk) << 8 | u128::from(pos.stealth()),
+            group: group(class.chunk),
             offset: class.index,
             width: class.width,
         })

@@ -701,7 +701,8 @@ impl WeightIds {
     #[inline]
     fn id(&mut self, w: f64, list: &mut Vec<f64>) -> u32 {
         let bits = w.to_bits();
-        let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % WEIGHT_SLOTS;
+        let slot =
+            (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - WEIGHT_SLOTS.ilog2())) as usize;
         let (seen, id) = self.slots[slot];
         if seen == bits && id != u32::MAX {
             return id;

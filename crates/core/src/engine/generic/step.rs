@@ -394,7 +394,7 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
             }
             None => self.shape.lead(&pos),
         };
-        if matches!(self.shape.rule, Rule::Follow(_)) {
+        if self.keeps_recent() {
             if self.recent.len() < RECENT {
                 self.recent.push((pos, lead, forward.is_some()));
             } else {
@@ -515,13 +515,19 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
         self.choices.truncate(taken);
     }
 
+    /// Whether [`Stepper::recent`] is kept: in a strategy's program only. Optimal play's lead
+    /// is mostly a place in the game's dense layout, found about as fast as the recent
+    /// positions are searched: the solve is faster without them.
+    #[inline]
+    fn keeps_recent(&self) -> bool {
+        matches!(self.shape.rule, Rule::Follow(_))
+    }
+
     /// Where `pos` leads if it is among the stored positions met last and `recent` is searched
     /// here ([`Stepper::search_recent`]), in a strategy's program.
     #[inline]
     fn recent_lead(&mut self, pos: &G::Pos) -> Option<(Lead<G::Pos>, bool)> {
-        // Optimal play's lead is mostly a place in the game's dense layout, found about as
-        // fast as the recent positions are searched: the solve is faster without them.
-        if matches!(self.shape.rule, Rule::Best) {
+        if !self.keeps_recent() {
             return None;
         }
         self.met = self.met.wrapping_add(1);
