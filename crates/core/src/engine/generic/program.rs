@@ -733,9 +733,6 @@ struct Compiler<'g, 'r, G: Game> {
     slots: FxHashMap<u32, u32>,
     /// The ids found by the game's dense layout.
     places: Places,
-    /// The group of `places` found last, and its first slot; the same [`AHEAD`] terms on.
-    last_group: Option<(u128, usize)>,
-    ahead_group: Option<(u128, usize)>,
     /// What is stored besides what the game stores.
     keep: Option<Keep>,
 }
@@ -748,6 +745,9 @@ const ROWS: usize = 1 << 13;
 /// Up to how many terms a branch's are searched for a target, rather than looked up
 /// ([`Compiler::slots`]).
 const FEW_TERMS: usize = 16;
+
+/// Reads below a template's blocks stepped at once ([`Compiler::run_alike`]).
+const READS: usize = 1 << 12;
 
 /// How many terms ahead of the one given its id the memory is asked for the slot of a later
 /// one ([`Compiler::fetch_ahead`]).
@@ -775,7 +775,7 @@ const UNSEEN: u32 = u32::MAX;
 /// [`UNSEEN`] where no id is found yet.
 #[derive(Default)]
 struct Places {
-    groups: FxHashMap<u128, usize>,
+    groups: Groups,
     ids: Vec<u32>,
 }
 
@@ -784,7 +784,7 @@ impl Places {
     #[inline]
     fn first(&mut self, index: Index) -> usize {
         let ids = &mut self.ids;
-        *self.groups.entry(index.group).or_insert_with(|| {
+        self.groups.get_or_insert(index.group, || {
             let first = ids.len();
             ids.resize(first + index.width as usize, UNSEEN);
             first
@@ -793,7 +793,7 @@ impl Places {
 
     /// The id found at `index`, if any.
     fn get(&self, index: Index) -> Option<u32> {
-        let first = *self.groups.get(&index.group)?;
+        let first = self.groups.get(index.group)?;
         let id = *self.ids.get(first + index.offset as usize)?;
         (id != UNSEEN).then_some(id)
     }
@@ -804,6 +804,94 @@ impl Places {
             *id = new(*id);
         }
     }
+}
+
+/// Each group's first slot in [`Places::ids`], by open addressing: the slot where a group is
+/// looked for follows from its bits alone, so it can be asked of the memory well before the
+/// group is looked up ([`Groups::prefetch`]).
+struct Groups {
+    /// Per slot, a group (its two halves: a slot takes 24 bytes, not a `u128`'s alignment of
+    /// 32) and its first slot ([`usize::MAX`] where the slot is empty); a power of two slots,
+    /// at most half of them full.
+    table: Vec<([u64; 2], usize)>,
+    len: usize,
+}
+
+impl Default for Groups {
+    fn default() -> Self {
+        Groups {
+            table: vec![([0; 2], usize::MAX); 1 << 10],
+            len: 0,
+        }
+    }
+}
+
+impl Groups {
+    /// Where `group` is first looked for.
+    #[inline]
+    fn home(&self, group: u128) -> usize {
+        let bits = ((group as u64) ^ (group >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (bits >> (64 - self.table.len().ilog2())) as usize
+    }
+
+    /// Asks the memory for the slot where `group` is first looked for.
+    #[inline]
+    fn prefetch(&self, group: u128) {
+        prefetch(&self.table[self.home(group)]);
+    }
+
+    /// The slot of `group`, or the empty one where it would go.
+    #[inline]
+    fn find(&self, group: u128) -> usize {
+        let mask = self.table.len() - 1;
+        let mut at = self.home(group);
+        loop {
+            let (seen, first) = self.table[at];
+            if first == usize::MAX || seen == halves(group) {
+                return at;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn get(&self, group: u128) -> Option<usize> {
+        let first = self.table[self.find(group)].1;
+        (first != usize::MAX).then_some(first)
+    }
+
+    /// The first slot of `group`, `new()` where the group is new.
+    #[inline]
+    fn get_or_insert(&mut self, group: u128, new: impl FnOnce() -> usize) -> usize {
+        let at = self.find(group);
+        if self.table[at].1 != usize::MAX {
+            return self.table[at].1;
+        }
+        let first = new();
+        self.table[at] = (halves(group), first);
+        self.len += 1;
+        if 2 * self.len > self.table.len() {
+            self.grow();
+        }
+        first
+    }
+
+    /// Twice the slots, every group moved to its new place.
+    #[cold]
+    fn grow(&mut self) {
+        let slots = 2 * self.table.len();
+        let old = std::mem::replace(&mut self.table, vec![([0; 2], usize::MAX); slots]);
+        for (seen, first) in old.into_iter().filter(|&(_, first)| first != usize::MAX) {
+            let at = self.find(u128::from(seen[0]) | u128::from(seen[1]) << 64);
+            self.table[at] = (seen, first);
+        }
+    }
+}
+
+/// A group's low and high halves.
+#[inline]
+fn halves(group: u128) -> [u64; 2] {
+    [group as u64, (group >> 64) as u64]
 }
 
 /// The positions a template reads below its own layer, each with the template's index of the
@@ -834,8 +922,6 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             terms: Vec::new(),
             slots: FxHashMap::default(),
             places: Places::default(),
-            last_group: None,
-            ahead_group: None,
             keep,
         }
     }
@@ -946,6 +1032,9 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
             self.program.kind.push(kind.unwrap_or(CHANCE));
             for &(terms, passed) in &out.branches[b..branches as usize] {
                 for i in t..terms as usize {
+                    if let Some(&(far, _)) = out.terms.get(i + 2 * AHEAD) {
+                        self.prefetch_group(far);
+                    }
                     if let Some(&(ahead, _)) = out.terms.get(i + AHEAD) {
                         self.fetch_ahead(ahead);
                     }
@@ -1022,8 +1111,6 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         } else {
             self.places = Places::default();
         }
-        self.last_group = None;
-        self.ahead_group = None;
         self.program.blocks = Blocks {
             size,
             from,
@@ -1035,29 +1122,46 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         };
         self.program.blocked = size * count;
         self.program.shift = size * count - size;
-        // Where a block reads below `bottom`: ids found block by block from the top, in the
-        // order of the template's terms (the layers below are stepped in that order).
-        for layer in (bottom..=top).rev() {
+        // Where a block reads below `bottom`: ids found block by block from the top, each
+        // block's reads in the order the template's terms first read them (the layers below
+        // are stepped in that order). What each read leads to is stepped on every thread, a
+        // piece at a time, and its id found on one.
+        let mut first_read = vec![false; below.positions.len()];
+        let reads: Vec<u32> = (self.program.target.iter())
+            .filter(|&t| (BELOW..END).contains(t))
+            .map(|&t| t - BELOW)
+            .filter(|&b| !std::mem::replace(&mut first_read[b as usize], true))
+            .collect();
+        drop(first_read);
+        let below_layer = &self.program.blocks.below_layer;
+        let lands: Vec<(u32, u32)> = ((bottom..=top).rev())
+            .filter(|&layer| layer < from + bottom)
+            .flat_map(|layer| {
+                reads
+                    .iter()
+                    .map(move |&b| (b, below_layer[b as usize] + layer - from))
+            })
+            .filter(|&(_, lands)| lands < bottom)
+            .collect();
+        let (game, shape) = (self.game, self.shape());
+        let mut leads = Vec::new();
+        for piece in lands.chunks(READS) {
             check_cancel(&self.budget)?;
-            if layer >= from + bottom {
-                continue;
-            }
-            for t in 0..self.program.target.len() {
-                let target = self.program.target[t];
-                if !(BELOW..END).contains(&target) {
-                    continue;
+            leads.clear();
+            leads.par_extend(piece.par_iter().map(|&(b, lands)| {
+                // Settled anew there, the position may be an end.
+                let pos = game.relayer(&below.positions[b as usize], lands);
+                match game.point(&pos) {
+                    Point::Over(end) => Lead::End(end),
+                    _ => shape.lead(&pos),
                 }
-                let b = (target - BELOW) as usize;
-                let lands = self.program.blocks.below_layer[b] + layer - from;
-                let at = b * from as usize + lands as usize;
-                if lands < bottom && self.program.blocks.low[at] == NO_BLOCK {
-                    // Settled anew there, the position may be an end.
-                    let pos = self.game.relayer(&below.positions[b], lands);
-                    self.program.blocks.low[at] = match self.game.point(&pos) {
-                        Point::Over(end) => end_target(end),
-                        _ => self.id(pos)?,
-                    };
+            }));
+            for (i, (&(b, lands), &lead)) in piece.iter().zip(&leads).enumerate() {
+                if let Some(&ahead) = leads.get(i + AHEAD) {
+                    self.fetch_ahead(ahead);
                 }
+                let id = self.resolve(lead)?;
+                self.program.blocks.low[b as usize * from as usize + lands as usize] = id;
             }
         }
         for (start, root) in starts.iter().zip(roots) {
@@ -1148,27 +1252,24 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     /// memory no cache holds, and the reads of terms found one after another overlap so.
     #[inline]
     fn fetch_ahead(&mut self, lead: Lead<G::Pos>) {
-        let index = match lead {
-            Lead::Indexed(_, index)
-            | Lead::Joined(_, index)
-            | Lead::Placed { place: index, .. }
-            | Lead::Stored {
-                place: Some(index), ..
-            } => index,
-            _ => return,
+        let Some(index) = lead.place() else {
+            return;
         };
-        let first = match self.ahead_group {
-            Some((group, first)) if group == index.group => first,
-            _ => match self.places.groups.get(&index.group) {
-                Some(&first) => {
-                    self.ahead_group = Some((index.group, first));
-                    first
-                }
-                None => return,
-            },
+        let Some(first) = self.places.groups.get(index.group) else {
+            return;
         };
         if let Some(slot) = self.places.ids.get(first + index.offset as usize) {
             prefetch(slot);
+        }
+    }
+
+    /// Asks the memory for where the group of the place a later term leads to is looked
+    /// for ([`Groups::prefetch`]), twice [`AHEAD`] terms ahead: [`Compiler::fetch_ahead`] then
+    /// finds it in a cache.
+    #[inline]
+    fn prefetch_group(&self, lead: Lead<G::Pos>) {
+        if let Some(index) = lead.place() {
+            self.places.groups.prefetch(index.group);
         }
     }
 
@@ -1192,14 +1293,7 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
     ) -> Result<u32, Stop> {
         // Terms met one after another mostly share a group: a game lays out side by side
         // positions that differ in little.
-        let first = match self.last_group {
-            Some((group, first)) if group == index.group => first,
-            _ => {
-                let first = self.places.first(index);
-                self.last_group = Some((index.group, first));
-                first
-            }
-        };
+        let first = self.places.first(index);
         let slot = first + index.offset as usize;
         if self.places.ids[slot] != UNSEEN {
             return Ok(self.places.ids[slot]);

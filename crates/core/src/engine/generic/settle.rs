@@ -139,11 +139,11 @@ pub(super) fn settle_sums<G: Game>(
         reward,
     };
     // More figures a pass read each term fewer times, but each keeps a value a slot of the
-    // ring ([`Program::ring`]) while the pass runs, beside the program, which takes the room of
-    // several values a position: two values a position at most (eight figures a pass where the
-    // ring keeps a quarter of the positions' values or fewer, four where half), and at least
-    // two figures a pass.
-    let at_once = (2 * program.len() / program.ring().slots.max(1)).clamp(2, 8);
+    // ring ([`Program::ring`]) while the pass runs, beside the program: four values a position
+    // at most, about the room the compile's positions and their ids took and gave back before
+    // the settle (eight figures a pass where the ring keeps half the positions' values or
+    // fewer, four where all), and at least two figures a pass.
+    let at_once = (4 * program.len() / program.ring().slots.max(1)).clamp(2, 8);
     let mut from = 0;
     // Level after level shared out ([`on_pool`]).
     on_pool(|| {

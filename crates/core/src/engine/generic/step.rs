@@ -72,6 +72,22 @@ pub(super) enum Lead<P> {
     Joined(P, Index),
 }
 
+impl<P> Lead<P> {
+    /// The place in the game's dense layout the term is found by, if any.
+    #[inline]
+    pub(super) fn place(&self) -> Option<Index> {
+        match *self {
+            Lead::Indexed(_, index)
+            | Lead::Joined(_, index)
+            | Lead::Placed { place: index, .. }
+            | Lead::Stored {
+                place: Some(index), ..
+            } => Some(index),
+            _ => None,
+        }
+    }
+}
+
 /// What a branch passes through without storing it, in expectation.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Passed {
