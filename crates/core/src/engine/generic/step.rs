@@ -88,6 +88,28 @@ impl<P> Lead<P> {
     }
 }
 
+impl<P: PartialEq> Lead<P> {
+    /// Whether two terms surely lead to the same id, and to the same id only if so: the same
+    /// end, the same place in the game's dense layout, or the same form where there is no
+    /// place (a form's key is its id's). A decision met as a row of its own each time, or
+    /// whose terms are kept apart, never does.
+    #[inline]
+    fn same_target(&self, other: &Lead<P>) -> bool {
+        match (self, other) {
+            (Lead::End(a), Lead::End(b)) => a == b,
+            (Lead::Once(_) | Lead::Joined(..), _) | (_, Lead::Once(_) | Lead::Joined(..)) => false,
+            _ => match (self.place(), other.place()) {
+                (Some(a), Some(b)) => a.group == b.group && a.offset == b.offset,
+                (None, None) => matches!(
+                    (self, other),
+                    (Lead::Stored { form: a, .. }, Lead::Stored { form: b, .. }) if a == b
+                ),
+                _ => false,
+            },
+        }
+    }
+}
+
 /// What a branch passes through without storing it, in expectation.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Passed {
@@ -115,12 +137,31 @@ impl<P> Default for Stepped<P> {
     }
 }
 
-impl<P> Stepped<P> {
+impl<P: PartialEq> Stepped<P> {
     /// Closes the branch whose terms were pushed since the last one closed.
     fn close(&mut self, passed: Passed) {
         self.branches.push((self.terms.len() as u32, passed));
     }
+
+    /// Adds a term to the branch being stepped: to the branch's term that leads to the same
+    /// target where one of its first [`MERGED`] terms does ([`Lead::same_target`]), so that
+    /// the one thread giving ids meets each target of a branch about once. A target's weights
+    /// are summed in the order they are met, as the compiler sums the terms that find one id,
+    /// and either all of them here or (its first term past the first [`MERGED`]) none: the
+    /// sums are the compiler's own to the last bit.
+    #[inline]
+    fn add(&mut self, lead: Lead<P>, w: f64) {
+        let start = self.branches.last().map_or(0, |&(end, _)| end as usize);
+        let branch = &mut self.terms[start..];
+        match (branch.iter_mut().take(MERGED)).find(|(l, _)| l.same_target(&lead)) {
+            Some((_, sum)) => *sum += w,
+            None => self.terms.push((lead, w)),
+        }
+    }
 }
+
+/// A branch's first terms searched for one leading to the same target ([`Stepped::add`]).
+const MERGED: usize = 16;
 
 /// What stepping reads: the game, the rule at decision points, what is stored besides what the
 /// game stores, and while a template is stepped its layer and the lowest layer the game plays
@@ -358,13 +399,13 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
             if forwarded {
                 passed.decisions += w;
             }
-            out.terms.push((lead, w));
+            out.add(lead, w);
             return;
         }
         let Shape { game, keep, .. } = self.shape;
         let point = game.point(&pos);
         if let Point::Over(end) = point {
-            out.terms.push((Lead::End(end), w));
+            out.add(Lead::End(end), w);
             return;
         }
         // The rest of a roll already counted is rolled where it is met.
@@ -418,7 +459,7 @@ impl<'g, 'r, G: Game> Stepper<'g, 'r, G> {
             }
             self.recent_next = (self.recent_next + 1) % RECENT;
         }
-        out.terms.push((lead, w));
+        out.add(lead, w);
     }
 
     /// How `pos` is met ([`Stepper::met_as`]); `None` for an end, and for a chance point that
