@@ -1247,8 +1247,8 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         }
     }
 
-    /// Asks the memory for the slot of `place_ids` where the id of the position a later term
-    /// leads to would be ([`AHEAD`]), if its group is known: a term's id is mostly a read of
+    /// Asks the memory for the slot of [`Places::ids`] where the id of the position a later
+    /// term leads to would be ([`AHEAD`]), if its group is known: a term's id is mostly a read of
     /// memory no cache holds, and the reads of terms found one after another overlap so.
     #[inline]
     fn fetch_ahead(&mut self, lead: Lead<G::Pos>) {
@@ -1291,8 +1291,6 @@ impl<'g, 'r, G: Game> Compiler<'g, 'r, G> {
         index: Index,
         miss: impl FnOnce(&mut Self) -> Result<u32, Stop>,
     ) -> Result<u32, Stop> {
-        // Terms met one after another mostly share a group: a game lays out side by side
-        // positions that differ in little.
         let first = self.places.first(index);
         let slot = first + index.offset as usize;
         if self.places.ids[slot] != UNSEEN {
